@@ -1,0 +1,42 @@
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const noErrorText = [
+  {
+    selector: "CallExpression[callee.property.name='includes'][callee.object.property.name='message']",
+    message: 'Branch on error codes, never on error text (STYLE.md guideline 8).',
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', '.parley-data/**', 'test-output/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', ...noErrorText],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      'no-restricted-syntax': [
+        'error',
+        ...noErrorText,
+        {
+          selector: 'ExportDefaultDeclaration',
+          message: 'Library packages use named exports only (STYLE.md guideline 2).',
+        },
+      ],
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,56 @@
+/** @jest-config-loader esbuild-register */
+import type { Config } from 'jest';
+
+// ESM-only packages that Jest (CommonJS mode) must transform (STACK.md trap 4).
+const ESM_ONLY = [
+  'msw',
+  '@mswjs',
+  'rettime',
+  'until-async',
+  '@open-draft',
+  'preact',
+  'lru-cache',
+  'graphql-ws',
+  'wonka',
+  '@urql',
+  '@0no-co',
+  '@sentry',
+  '@sentry-internal',
+];
+
+const transform: Config['transform'] = {
+  '^.+\\.[cm]?[jt]sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const shared = {
+  transform,
+  transformIgnorePatterns: [`node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  moduleNameMapper: {
+    '^@parley/transport$': '<rootDir>/packages/transport/src/index.ts',
+    '^@parley/server/error-codes$': '<rootDir>/packages/server/src/errorCodes.ts',
+  },
+  setupFiles: ['<rootDir>/jest.setup.ts'],
+  rootDir: __dirname,
+} satisfies Config;
+
+const config: Config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'transport',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/packages/transport/**/*.test.ts'],
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,39 @@
+/**
+ * Every code the server puts in `extensions.code`. This list is the contract shared with the
+ * clients: they import it through `@parley/server/error-codes` (type-only, so no server code
+ * reaches a browser bundle) and map each code to text with a `Record<ServerErrorCode, …>`, so a
+ * code added here without a message fails to compile.
+ */
+export const SERVER_ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'USERNAME_TAKEN',
+  'EMAIL_TAKEN',
+  'INVALID_CREDENTIALS',
+  'COMMENT_EMPTY',
+  'COMMENT_TOO_LONG',
+  'BANNED_WORD',
+  'EDIT_WINDOW_EXPIRED',
+  'STORY_CLOSED',
+  'USER_BANNED',
+  'USER_SUSPENDED',
+  'RATE_LIMITED',
+  'ORIGIN_NOT_PERMITTED',
+  'ALREADY_INSTALLED',
+  'NOT_INSTALLED',
+  'TOKEN_INVALID',
+  'TOKEN_EXPIRED',
+  'UPLOAD_TOO_LARGE',
+  'UPLOAD_TYPE_NOT_ALLOWED',
+  'INTERNAL',
+] as const;
+
+/** A code the server sends in `extensions.code`. */
+export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[number];
+
+/** True when `value` is one of the server's error codes. */
+export function isServerErrorCode(value: unknown): value is ServerErrorCode {
+  return typeof value === 'string' && (SERVER_ERROR_CODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,2 @@
+export { SERVER_ERROR_CODES, isServerErrorCode } from './errorCodes';
+export type { ServerErrorCode } from './errorCodes';
