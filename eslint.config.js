@@ -5,20 +5,32 @@ import tseslint from 'typescript-eslint';
 
 const noErrorText = [
   {
-    selector: "CallExpression[callee.property.name='includes'][callee.object.property.name='message']",
+    selector:
+      "CallExpression[callee.property.name='includes'][callee.object.property.name='message']",
     message: 'Branch on error codes, never on error text (STYLE.md guideline 8).',
   },
 ];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', '.parley-data/**', 'test-output/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'coverage/**',
+      '.parley-data/**',
+      'test-output/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-syntax': ['error', ...noErrorText],
       eqeqeq: ['error', 'smart'],
     },
@@ -37,6 +49,17 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Tests index into what they just built; a wrong guess fails the test loudly anyway.
+    files: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      '**/__integration-tests__/**',
+      'bench/**',
+      'scripts/**',
+    ],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   prettier,
 );

@@ -9,7 +9,7 @@ const ESM_ONLY = [
   'until-async',
   '@open-draft',
   'preact',
-  'lru-cache',
+  'tiny-lru',
   'graphql-ws',
   'wonka',
   '@urql',

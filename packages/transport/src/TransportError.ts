@@ -1,4 +1,4 @@
-import type { CombinedError } from '@urql/core';
+import { CombinedError } from '@urql/core';
 import type { ServerErrorCode } from '@parley/server/error-codes';
 
 /** Codes the transport itself produces (no server involved). */
@@ -8,6 +8,7 @@ export const TRANSPORT_ERROR_CODES = [
   'BAD_RESPONSE',
   'STORAGE_QUOTA_EXCEEDED',
   'STORAGE_UNAVAILABLE',
+  'STORAGE_INVALID_VALUE',
 ] as const;
 
 /** A code the transport produces. */
@@ -26,10 +27,16 @@ export interface TransportErrorOptions {
   extensions?: Record<string, unknown>;
   /** The underlying error. */
   cause?: unknown;
+  /** The urql error this one was made from (keeps `graphQLErrors`, `networkError`, `response`). */
+  combined?: CombinedError;
 }
 
-/** The one error shape callers see, whether the network or the server failed. */
-export class TransportError extends Error {
+/**
+ * The one error shape callers see, whether the network, the server or local storage failed.
+ * It extends urql's CombinedError so that urql's hooks hand it over unchanged (`result.error`)
+ * and code written against CombinedError (`graphQLErrors`, `networkError`) keeps working.
+ */
+export class TransportError extends CombinedError {
   /** Machine-readable code; branch on this, never on the message. */
   readonly code: ErrorCode;
   /** HTTP status of the last attempt, when there was one. */
@@ -40,8 +47,15 @@ export class TransportError extends Error {
   readonly extensions: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: TransportErrorOptions = {}) {
-    super(message, { cause: options.cause });
+    const { combined } = options;
+    super({
+      graphQLErrors: combined?.graphQLErrors ?? [],
+      networkError: combined?.networkError,
+      response: combined?.response,
+    });
     this.name = 'TransportError';
+    this.message = message;
+    if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
     this.code = code;
     this.status = options.status;
     this.field = options.field;
@@ -54,37 +68,38 @@ export function isTransportError(error: unknown): error is TransportError {
   return error instanceof TransportError;
 }
 
-const KNOWN_CODES = new Set<string>(TRANSPORT_ERROR_CODES);
-
 /**
  * Turns urql's CombinedError into the one error shape. A GraphQL error's `extensions.code` wins;
  * a network error keeps the transport code it was thrown with (timeout, bad status) or becomes
- * `NETWORK_ERROR`; a GraphQL error without a code is `INTERNAL` (the server masks unexpected errors).
+ * `NETWORK_ERROR`; a GraphQL error without a code is `INTERNAL` (the server masks unexpected
+ * errors, so an uncoded one is unexpected by definition).
  */
 export function toTransportError(error: CombinedError): TransportError {
+  if (error instanceof TransportError) return error;
+  const status = statusOf(error.response);
   const first = error.graphQLErrors[0];
   if (first) {
     const extensions = (first.extensions ?? {}) as Record<string, unknown>;
     const code = typeof extensions.code === 'string' ? (extensions.code as ErrorCode) : 'INTERNAL';
     const field = typeof extensions.field === 'string' ? extensions.field : undefined;
-    return new TransportError(code, first.message, {
-      field,
-      extensions,
-      status: error.response?.status,
-      cause: error,
-    });
+    return new TransportError(code, first.message, { field, extensions, status, combined: error });
   }
   const network = error.networkError;
-  if (network instanceof TransportError) return network;
-  const cause = (network as { cause?: unknown } | undefined)?.cause;
-  if (cause instanceof TransportError) return cause;
+  if (network instanceof TransportError) {
+    return new TransportError(network.code, network.message, {
+      status: network.status ?? status,
+      cause: network.cause,
+      combined: error,
+    });
+  }
   return new TransportError('NETWORK_ERROR', network?.message ?? error.message, {
-    status: error.response?.status,
-    cause: error,
+    status,
+    cause: network,
+    combined: error,
   });
 }
 
-/** True when `code` is a code the transport itself produces. */
-export function isTransportErrorCode(code: unknown): code is TransportErrorCode {
-  return typeof code === 'string' && KNOWN_CODES.has(code);
+function statusOf(response: unknown): number | undefined {
+  const status = (response as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' ? status : undefined;
 }

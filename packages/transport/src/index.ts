@@ -1,4 +1,12 @@
 export * from './defaults';
-export { TransportError, isTransportError, toTransportError, TRANSPORT_ERROR_CODES } from './TransportError';
+export {
+  TransportError,
+  isTransportError,
+  toTransportError,
+  TRANSPORT_ERROR_CODES,
+} from './TransportError';
 export type { ErrorCode, TransportErrorCode, TransportErrorOptions } from './TransportError';
 export type * from './types';
+export { createTransport, toWebSocketUrl } from './createTransport';
+export { IDEMPOTENCY_KEY_HEADER, CLIENT_MUTATION_ID } from './mutationKeyExchange';
+export type { ReactNativeFile } from './reactNativeFiles';

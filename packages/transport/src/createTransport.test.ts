@@ -1,0 +1,504 @@
+import { gql } from '@urql/core';
+import type { OperationResult } from '@urql/core';
+import { http, HttpResponse, delay } from 'msw';
+import { setupServer } from 'msw/node';
+import { pipe, subscribe } from 'wonka';
+import { createTransport } from './createTransport';
+import { DEFAULTS } from './defaults';
+import { TransportError } from './TransportError';
+import type { Transport, TransportOptions } from './types';
+
+const URL = 'http://parley.test/graphql';
+const server = setupServer();
+
+interface Seen {
+  at: number;
+  body: { query: string; variables?: Record<string, unknown> };
+  headers: Headers;
+}
+let seen: Seen[];
+let transport: Transport | undefined;
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+beforeEach(() => {
+  seen = [];
+  jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+});
+afterEach(async () => {
+  server.resetHandlers();
+  await transport?.dispose();
+  transport = undefined;
+  jest.useRealTimers();
+});
+
+/** Answers every POST with `answer(n)` for the n-th request (0-based), recording it. */
+function respond(answer: (n: number, seen: Seen) => Response | Promise<Response>) {
+  server.use(
+    http.post(URL, async ({ request }) => {
+      const entry: Seen = {
+        at: Date.now(),
+        headers: request.headers,
+        body: request.headers.get('content-type')?.includes('json')
+          ? ((await request.json()) as Seen['body'])
+          : { query: '' },
+      };
+      seen.push(entry);
+      return answer(seen.length - 1, entry);
+    }),
+  );
+}
+
+function make(options: Partial<TransportOptions> = {}): Transport {
+  transport = createTransport({ url: URL, ...options });
+  return transport;
+}
+
+const StoryQuery = gql`
+  query Story($id: ID!) {
+    story(id: $id) {
+      id
+      title
+    }
+  }
+`;
+const storyData = (id: string, title = 'Hello') => ({
+  data: { story: { __typename: 'Story', id, title } },
+});
+
+/** Runs a query and resolves with its first settled result. */
+function query(t: Transport, id = '1', context = {}): Promise<OperationResult> {
+  return t.client.query(StoryQuery, { id }, context).toPromise();
+}
+
+/** Lets pending promises, msw handlers and zero-delay work settle without moving the clock. */
+async function settle(): Promise<void> {
+  await jest.advanceTimersByTimeAsync(0);
+}
+
+describe('requests', () => {
+  it('POSTs JSON to the url, with no Authorization header when there is no token', async () => {
+    respond(() => HttpResponse.json(storyData('1')));
+    const result = await query(make({ getToken: () => '' }));
+    expect(result.data.story.title).toBe('Hello');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
+    expect(seen[0]!.headers.get('authorization')).toBeNull();
+    expect(seen[0]!.body.variables).toEqual({ id: '1' });
+  });
+
+  it('sends Authorization: Bearer <token> exactly when getToken returns one, read per request', async () => {
+    let token: string | null = 'first';
+    respond(() => HttpResponse.json(storyData('1')));
+    const t = make({ getToken: async () => token });
+    await query(t, '1');
+    token = null;
+    await query(t, '2');
+    token = 'second';
+    await query(t, '3');
+    expect(seen.map((s) => s.headers.get('authorization'))).toEqual([
+      'Bearer first',
+      null,
+      'Bearer second',
+    ]);
+  });
+});
+
+describe('timeout and retry', () => {
+  it('aborts an attempt with no complete response after requestTimeoutMs', async () => {
+    respond(async () => {
+      await delay('infinite');
+      return HttpResponse.json({});
+    });
+    const settled = jest.fn();
+    query(make({ retryDelaysMs: [] })).then(settled);
+    await jest.advanceTimersByTimeAsync(DEFAULTS.requestTimeoutMs - 1);
+    expect(settled).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(settled).toHaveBeenCalledTimes(1);
+    const error = settled.mock.calls[0][0].error;
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.code).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('tries a failing query three times, after exactly 1000 then 3000 ms, then delivers the error', async () => {
+    respond(() => new HttpResponse('oops', { status: 500 }));
+    const settled = jest.fn();
+    query(make()).then(settled);
+    await settle();
+    expect(seen).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(seen).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(seen).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(2999);
+    expect(seen).toHaveLength(2);
+    expect(settled).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(seen).toHaveLength(3);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(seen).toHaveLength(3);
+    expect(seen.map((s) => s.at - seen[0]!.at)).toEqual([0, 1000, 4000]);
+    expect(settled.mock.calls[0][0].error).toMatchObject({ code: 'BAD_RESPONSE', status: 500 });
+  });
+
+  it('counts a timed-out attempt as failed and retries it', async () => {
+    respond(async (n) => {
+      if (n === 0) await delay('infinite');
+      return HttpResponse.json(storyData('1', 'second try'));
+    });
+    const settled = jest.fn();
+    query(make()).then(settled);
+    await jest.advanceTimersByTimeAsync(DEFAULTS.requestTimeoutMs + 1000);
+    expect(seen.map((s) => s.at - seen[0]!.at)).toEqual([0, DEFAULTS.requestTimeoutMs + 1000]);
+    expect(settled.mock.calls[0][0].data.story.title).toBe('second try');
+  });
+
+  it.each([
+    ['an empty body', () => new HttpResponse(null, { status: 200 })],
+    ['an empty 204', () => new HttpResponse(null, { status: 204 })],
+    ['a network error', () => HttpResponse.error()],
+    ['HTTP 503', () => HttpResponse.json({ errors: [{ message: 'busy' }] }, { status: 503 })],
+  ])('retries after %s and succeeds on a later attempt', async (_name, failure) => {
+    respond((n) => (n < 2 ? failure() : HttpResponse.json(storyData('1'))));
+    const settled = jest.fn();
+    query(make()).then(settled);
+    await jest.advanceTimersByTimeAsync(4000);
+    expect(seen).toHaveLength(3);
+    expect(settled.mock.calls[0][0].data.story.title).toBe('Hello');
+  });
+
+  it('never retries GraphQL errors in a successful response, and delivers their code', async () => {
+    respond(() =>
+      HttpResponse.json({
+        data: null,
+        errors: [{ message: 'Closed', extensions: { code: 'STORY_CLOSED' } }],
+      }),
+    );
+    const settled = jest.fn();
+    query(make()).then(settled);
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(seen).toHaveLength(1);
+    expect(settled.mock.calls[0][0].error).toMatchObject({ code: 'STORY_CLOSED' });
+  });
+
+  it('delivers the coded GraphQL error of a final 4xx response (e.g. RATE_LIMITED with field)', async () => {
+    respond(() =>
+      HttpResponse.json(
+        { errors: [{ message: 'Slow down', extensions: { code: 'RATE_LIMITED', field: 'body' } }] },
+        { status: 429 },
+      ),
+    );
+    const settled = jest.fn();
+    query(make()).then(settled);
+    await jest.advanceTimersByTimeAsync(4000);
+    expect(seen).toHaveLength(3);
+    const error = settled.mock.calls[0][0].error as TransportError;
+    expect(error).toBeInstanceOf(TransportError);
+    expect([error.code, error.field, error.status]).toEqual(['RATE_LIMITED', 'body', 429]);
+    expect(error.graphQLErrors[0]?.message).toBe('Slow down');
+  });
+
+  it('honours custom retry delays', async () => {
+    respond(() => new HttpResponse(null, { status: 502 }));
+    const settled = jest.fn();
+    query(make({ retryDelaysMs: [10, 20, 30] })).then(settled);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(seen.map((s) => s.at - seen[0]!.at)).toEqual([0, 10, 30, 60]);
+    expect(settled.mock.calls[0][0].error).toMatchObject({ code: 'BAD_RESPONSE', status: 502 });
+  });
+
+  it('stops retrying when the transport is disposed', async () => {
+    respond(() => new HttpResponse(null, { status: 500 }));
+    const t = make();
+    void query(t);
+    await settle();
+    expect(seen).toHaveLength(1);
+    await t.dispose();
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+const PostComment = gql`
+  mutation PostComment($input: CreateCommentInput!) {
+    createComment(input: $input) {
+      comment {
+        id
+        body
+      }
+    }
+  }
+`;
+const postedData = {
+  data: { createComment: { __typename: 'CreateCommentPayload', comment: null } },
+};
+
+describe('mutations', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('carries one Idempotency-Key on every attempt, so a retry is safe', async () => {
+    respond((n) =>
+      n < 2 ? new HttpResponse(null, { status: 503 }) : HttpResponse.json(postedData),
+    );
+    const t = make();
+    const settled = jest.fn();
+    t.client
+      .mutation(PostComment, { input: { storyId: 's', body: 'hi' } })
+      .toPromise()
+      .then(settled);
+    await jest.advanceTimersByTimeAsync(4000);
+    const keys = seen.map((s) => s.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(UUID);
+    expect(new Set(keys).size).toBe(1);
+    expect(settled.mock.calls[0][0].operation.context.clientMutationId).toBe(keys[0]);
+  });
+
+  it('uses the caller’s input.clientMutationId as the key (a queued post resent after reload)', async () => {
+    respond(() => HttpResponse.json(postedData));
+    await make()
+      .client.mutation(PostComment, { input: { body: 'hi', clientMutationId: 'queued-42' } })
+      .toPromise();
+    expect(seen[0]!.headers.get('idempotency-key')).toBe('queued-42');
+    expect(seen[0]!.body.variables).toEqual({
+      input: { body: 'hi', clientMutationId: 'queued-42' },
+    });
+  });
+
+  it('fills a declared $clientMutationId variable with the key', async () => {
+    respond(() => HttpResponse.json({ data: { react: { __typename: 'ReactPayload' } } }));
+    const React = gql`
+      mutation React($commentId: ID!, $clientMutationId: String) {
+        react(commentId: $commentId, clientMutationId: $clientMutationId) {
+          __typename
+        }
+      }
+    `;
+    await make().client.mutation(React, { commentId: 'c1' }).toPromise();
+    const key = seen[0]!.headers.get('idempotency-key');
+    expect(key).toMatch(UUID);
+    expect(seen[0]!.body.variables).toEqual({ commentId: 'c1', clientMutationId: key });
+  });
+
+  it('gives every mutation its own key', async () => {
+    respond(() => HttpResponse.json(postedData));
+    const t = make();
+    await t.client.mutation(PostComment, { input: { body: 'a' } }).toPromise();
+    await t.client.mutation(PostComment, { input: { body: 'b' } }).toPromise();
+    const [a, b] = seen.map((s) => s.headers.get('idempotency-key'));
+    expect(a).not.toBe(b);
+  });
+
+  it('sends a mutation without a key exactly once, even when it fails', async () => {
+    respond(() => new HttpResponse(null, { status: 500 }));
+    const settled = jest.fn();
+    make()
+      .client.mutation(PostComment, { input: { body: 'x' } }, { clientMutationId: false })
+      .toPromise()
+      .then(settled);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers.get('idempotency-key')).toBeNull();
+    expect(settled.mock.calls[0][0].error).toMatchObject({ code: 'BAD_RESPONSE', status: 500 });
+  });
+});
+
+describe('query cache', () => {
+  it('answers a cache-first query from the cache until the time to live ends', async () => {
+    respond(() => HttpResponse.json(storyData('1')));
+    const t = make();
+    await query(t);
+    await query(t);
+    expect(seen).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(DEFAULTS.queryCache.ttlMs - 1);
+    await query(t);
+    expect(seen).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    await query(t);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('keeps 100 entries and evicts the least recently used at the 101st', async () => {
+    respond((_n, s) => HttpResponse.json(storyData(String(s.body.variables?.id))));
+    const t = make();
+    for (let i = 0; i < DEFAULTS.queryCache.max; i++) await query(t, String(i));
+    expect(seen).toHaveLength(100);
+    await query(t, '0'); // a hit: "0" becomes the most recently used
+    expect(seen).toHaveLength(100);
+    await query(t, '100'); // the 101st entry evicts "1", now the least recently used
+    expect(seen).toHaveLength(101);
+    await query(t, '0');
+    await query(t, '2');
+    expect(seen).toHaveLength(101);
+    await query(t, '1');
+    expect(seen).toHaveLength(102);
+    expect(seen[101]!.body.variables).toEqual({ id: '1' });
+  });
+
+  it('fetches again with network-only, and answers cache-and-network from the cache then the network', async () => {
+    respond((n) => HttpResponse.json(storyData('1', `v${n}`)));
+    const t = make();
+    await query(t);
+    const fresh = await query(t, '1', { requestPolicy: 'network-only' });
+    expect(fresh.data.story.title).toBe('v1');
+    const results: OperationResult[] = [];
+    const { unsubscribe } = pipe(
+      t.client.query(StoryQuery, { id: '1' }, { requestPolicy: 'cache-and-network' }),
+      subscribe((r) => results.push(r)),
+    );
+    await settle();
+    unsubscribe();
+    expect(results.map((r) => [r.data.story.title, r.stale])).toEqual([
+      ['v1', true],
+      ['v2', false],
+    ]);
+  });
+
+  it('invalidates cached queries holding a typename the mutation returns, and refetches active ones', async () => {
+    const CommentsQuery = gql`
+      query Comments {
+        comments {
+          id
+          body
+        }
+      }
+    `;
+    let comments = [{ __typename: 'Comment', id: 'c1', body: 'first' }];
+    respond((_n, s) =>
+      s.body.query.includes('mutation')
+        ? HttpResponse.json({
+            data: {
+              createComment: {
+                __typename: 'CreateCommentPayload',
+                comment: { __typename: 'Comment', id: 'c2', body: 'second' },
+              },
+            },
+          })
+        : s.body.query.includes('story')
+          ? HttpResponse.json(storyData('1'))
+          : HttpResponse.json({ data: { comments } }),
+    );
+    const t = make();
+    await query(t); // a Story query: not affected by a Comment mutation
+    const lists: [string[], boolean][] = [];
+    const { unsubscribe } = pipe(
+      t.client.query(CommentsQuery, {}),
+      subscribe((r) => lists.push([r.data.comments.map((c: { body: string }) => c.body), r.stale])),
+    );
+    await settle();
+    expect(seen[1]!.body.query).toContain('__typename');
+    comments = [...comments, { __typename: 'Comment', id: 'c2', body: 'second' }];
+    await t.client.mutation(PostComment, { input: { body: 'second' } }).toPromise();
+    await settle();
+    unsubscribe();
+    // urql marks the old list stale while it refetches, then delivers the fresh one.
+    expect(lists).toEqual([
+      [['first'], false],
+      [['first'], true],
+      [['first', 'second'], false],
+    ]);
+    await query(t);
+    expect(seen).toHaveLength(4); // story, comments, mutation, comments again — not the story
+  });
+
+  it('does not cache errors', async () => {
+    respond((n) =>
+      n === 0
+        ? HttpResponse.json({ errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }] })
+        : HttpResponse.json(storyData('1')),
+    );
+    const t = make();
+    expect((await query(t)).error).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await query(t)).data.story.id).toBe('1');
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe('one error shape', () => {
+  it('turns an uncoded GraphQL error into INTERNAL and a refused connection into NETWORK_ERROR', async () => {
+    respond((n) =>
+      n === 0
+        ? HttpResponse.json({ errors: [{ message: 'Unexpected error.' }] })
+        : HttpResponse.error(),
+    );
+    const t = make({ retryDelaysMs: [] });
+    const first = await query(t, '1');
+    const second = await query(t, '2');
+    expect(first.error).toBeInstanceOf(TransportError);
+    expect(first.error).toMatchObject({ code: 'INTERNAL', message: 'Unexpected error.' });
+    expect(second.error).toBeInstanceOf(TransportError);
+    expect(second.error).toMatchObject({ code: 'NETWORK_ERROR' });
+  });
+});
+
+describe('uploads', () => {
+  const UploadAvatar = gql`
+    mutation UploadAvatar($file: File!) {
+      uploadAvatar(file: $file) {
+        user {
+          id
+        }
+      }
+    }
+  `;
+  const uploaded = { data: { uploadAvatar: { __typename: 'UploadAvatarPayload', user: null } } };
+
+  it('sends a File variable as a GraphQL multipart request, with the key header', async () => {
+    const parts: Record<string, string> = {};
+    server.use(
+      http.post(URL, async ({ request }) => {
+        seen.push({ at: Date.now(), headers: request.headers, body: { query: '' } });
+        const form = await request.formData();
+        for (const [name, value] of form.entries()) {
+          parts[name] =
+            typeof value === 'string' ? value : `file:${value.name}:${await value.text()}`;
+        }
+        return HttpResponse.json(uploaded);
+      }),
+    );
+    const file = new File(['PNGDATA'], 'me.png', { type: 'image/png' });
+    const result = await make().client.mutation(UploadAvatar, { file }).toPromise();
+    expect(result.error).toBeUndefined();
+    expect(seen[0]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    expect(seen[0]!.headers.get('idempotency-key')).toBeTruthy();
+    expect(JSON.parse(parts.operations!)).toMatchObject({ variables: { file: null } });
+    expect(JSON.parse(parts.map!)).toEqual({ 0: ['variables.file'] });
+    expect(parts['0']).toBe('file:me.png:PNGDATA');
+  });
+
+  it('sends a React Native { uri, name, type } file as a multipart part (as RN’s FormData reads it)', async () => {
+    // Node's FormData, like a browser's, only takes real Blobs; React Native's takes any object
+    // with a `uri`. Stand in for React Native's by recording what gets appended.
+    const appended: [string, unknown][] = [];
+    class ReactNativeFormData {
+      append(name: string, value: unknown) {
+        appended.push([name, value]);
+      }
+    }
+    const realFormData = globalThis.FormData;
+    globalThis.FormData = ReactNativeFormData as unknown as typeof FormData;
+    const sent: RequestInit[] = [];
+    const fetchStub: typeof fetch = async (_input, init) => {
+      sent.push(init!);
+      return HttpResponse.json(uploaded);
+    };
+    try {
+      const file = { uri: 'file:///tmp/me.png', name: 'me.png', type: 'image/png' };
+      const result = await make({ fetch: fetchStub })
+        .client.mutation(UploadAvatar, { file })
+        .toPromise();
+      expect(result.error).toBeUndefined();
+    } finally {
+      globalThis.FormData = realFormData;
+    }
+    expect(sent[0]!.body).toBeInstanceOf(ReactNativeFormData);
+    const byName = new Map(appended);
+    expect(JSON.parse(byName.get('map') as string)).toEqual({ 0: ['variables.file'] });
+    expect(byName.get('0')).toMatchObject({
+      uri: 'file:///tmp/me.png',
+      name: 'me.png',
+      type: 'image/png',
+    });
+  });
+});

@@ -1,0 +1,31 @@
+/** Something loaded on first use: its promise, and its value once it is there. */
+export interface Lazy<T> {
+  /** Starts loading on the first call; every call returns the same promise. */
+  get(): Promise<T>;
+  /** The loaded value, or undefined before it is loaded. */
+  readonly value: T | undefined;
+  /** Whether loading has started. */
+  readonly started: boolean;
+}
+
+/**
+ * Defers `load` (typically a dynamic `import()` of a module and a call into it) until first
+ * use, once. This is how the transport keeps the socket, the storage backends and the Sentry
+ * client out of the widget's first chunk: each arrives when it is first needed.
+ */
+export function lazily<T>(load: () => Promise<T>): Lazy<T> {
+  let promise: Promise<T> | undefined;
+  let value: T | undefined;
+  return {
+    get() {
+      promise ??= load().then((loaded) => (value = loaded));
+      return promise;
+    },
+    get value() {
+      return value;
+    },
+    get started() {
+      return promise !== undefined;
+    },
+  };
+}
