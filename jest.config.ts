@@ -16,6 +16,13 @@ const ESM_ONLY = [
   '@0no-co',
   '@sentry',
   '@sentry-internal',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'peek-readable',
+  'uint8array-extras',
+  '@tokenizer',
+  '@borewit',
 ];
 
 const transform: Config['transform'] = {
@@ -49,6 +56,12 @@ const config: Config = {
       displayName: 'transport',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/packages/transport/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'server',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/packages/server/**/*.test.ts'],
     },
   ],
 };

@@ -99,7 +99,9 @@ it('delivers live updates over one socket, and resumes them after the server res
   const reader = connect();
   const writer = connect();
   const statuses: SocketStatus[] = [];
+  // Registered before the socket code has even loaded: it arrives with the first subscription.
   reader.onStatusChange((s) => statuses.push(s));
+  expect(reader.status).toBe('idle');
   const live: number[] = [];
   const { unsubscribe } = pipe(
     reader.client.subscription(CounterChanged, {}),

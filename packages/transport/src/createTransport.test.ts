@@ -502,3 +502,58 @@ describe('uploads', () => {
     });
   });
 });
+
+describe('error reports', () => {
+  const SENTRY_ENVELOPES = 'http://sentry.test/api/1/envelope/';
+
+  it('with a DSN, loads the reporter on demand and sends the report to Sentry, cut to 250 characters', async () => {
+    jest.useRealTimers(); // the SDK's own flush timers
+    const envelopes: string[] = [];
+    server.use(
+      http.post(SENTRY_ENVELOPES, async ({ request }) => {
+        envelopes.push(await request.text());
+        return HttpResponse.json({});
+      }),
+    );
+    const t = make({ errorReports: { dsn: 'http://public@sentry.test/1', release: 'test' } });
+    t.reportError(new Error(`boom ${'x'.repeat(400)}`), { storyId: 's1' });
+    await t.dispose(); // flushes
+    const events = envelopes
+      .flatMap((envelope) => envelope.split('\n'))
+      .filter((line) => line.includes('"exception"'))
+      .map((line) => JSON.parse(line));
+    expect(events).toHaveLength(1);
+    const value: string = events[0].exception.values[0].value;
+    expect(value.startsWith('boom xxx')).toBe(true);
+    expect(value.length).toBeLessThanOrEqual(DEFAULTS.errorReports.maxValueLength);
+    expect(events[0]).toMatchObject({ release: 'test', extra: { storyId: 's1' } });
+  });
+
+  it('without a DSN sends nothing; logs only in development', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      make().reportError(new Error('quiet'));
+      await settle();
+      expect(log).not.toHaveBeenCalled();
+      const error = new Error('loud');
+      make({ errorReports: { development: true } }).reportError(error, { where: 'test' });
+      expect(log).toHaveBeenCalledWith('[parley]', error, { where: 'test' });
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
+describe('offline storage', () => {
+  it('is reachable through the transport, with the quota from the options', async () => {
+    const t = make({ storage: { maxBytes: 100 } });
+    await t.storage.set('draft:story-1', 'hello');
+    expect(await t.storage.get('draft:story-1')).toBe('hello');
+    expect(t.storage.backend).toBe('memory'); // Node has neither IndexedDB nor localStorage
+    expect(await t.storage.usage()).toEqual({ bytes: 20, maxBytes: 100 });
+    await expect(t.storage.set('big', 'x'.repeat(200))).rejects.toMatchObject({
+      code: 'STORAGE_QUOTA_EXCEEDED',
+    });
+    expect(await t.storage.keys()).toEqual(['draft:story-1']);
+  });
+});

@@ -1,0 +1,41 @@
+import { GraphQLError } from 'graphql';
+import type { ServerErrorCode } from './errorCodes';
+
+/** Extra facts a coded error carries to the client in `extensions`. */
+export interface ParleyErrorDetails {
+  /** Input field the error is about (`extensions.field`), e.g. `email`. */
+  field?: string;
+  /** Seconds until a rate-limited action may be tried again (`extensions.retryAfterSeconds`). */
+  retryAfterSeconds?: number;
+  /** End of a suspension, ISO string (`extensions.until`). */
+  until?: string;
+  /** HTTP status for errors that end a request before execution (GraphQL-over-HTTP). */
+  httpStatus?: number;
+}
+
+/**
+ * An intentional, coded error: the message is for people, `extensions.code` for programs.
+ * Anything thrown that is not a ParleyError is unexpected and is masked as `INTERNAL`.
+ */
+export class ParleyError extends GraphQLError {
+  /** The code, also in `extensions.code`. */
+  readonly code: ServerErrorCode;
+
+  constructor(code: ServerErrorCode, message: string, details: ParleyErrorDetails = {}) {
+    const { httpStatus, ...rest } = details;
+    super(message, {
+      extensions: {
+        code,
+        ...rest,
+        ...(httpStatus === undefined ? {} : { http: { status: httpStatus } }),
+      },
+    });
+    this.name = 'ParleyError';
+    this.code = code;
+  }
+}
+
+/** Narrows an unknown thrown value to a {@link ParleyError}. */
+export function isParleyError(error: unknown): error is ParleyError {
+  return error instanceof ParleyError;
+}

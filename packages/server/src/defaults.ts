@@ -1,0 +1,76 @@
+/** Server defaults. Each figure is written here once (STYLE.md guideline 6). */
+
+/** HTTP port of the API and the bundles. */
+export const PORT = 3000;
+/** Interface the servers bind to. */
+export const HOST = '127.0.0.1';
+/** Port of the example host page (a second origin). */
+export const EXAMPLE_PORT = 8080;
+/** Data folder: the SQLite file, uploads, secrets, the dev outbox. */
+export const DATA_DIR = './.parley-data';
+
+/** Shortest username. */
+export const USERNAME_MIN_LENGTH = 3;
+/** Longest username. */
+export const USERNAME_MAX_LENGTH = 30;
+/** Letters, digits, `_` and `.`. */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}_.]+$/u;
+/** Longest email address. */
+export const EMAIL_MAX_LENGTH = 100;
+/** Shortest password. */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Organization settings on a new install (DESIGN.md "Defaults on a new install"). */
+export const DEFAULT_SETTINGS = Object.freeze({
+  /** Pre-moderation: OFF (post-moderation), ALL, LINKS or NEW_COMMENTERS. */
+  premod: 'OFF' as 'OFF' | 'ALL' | 'LINKS' | 'NEW_COMMENTERS',
+  /** With premod NEW_COMMENTERS: approved comments a commenter needs before publishing at once. */
+  newCommenterApprovals: 3,
+  /** Reports that withhold a published comment. */
+  reportThreshold: 3,
+  /** Seconds after posting during which the author may edit. */
+  editWindowSeconds: 30,
+  /** Longest comment body, in characters. */
+  maxCommentLength: 5000,
+  /** Whether anyone may sign up. */
+  signUpOpen: true,
+  /** Whether anonymous readers may read and subscribe. */
+  anonymousReading: true,
+  /** Live updates on. */
+  liveUpdates: true,
+  /** Words that reject a comment at once (case-insensitive, whole words). */
+  bannedWords: [] as string[],
+  /** Words that publish a comment but queue it as reported. */
+  suspectWords: [] as string[],
+  /** Community guidelines shown above the thread (Markdown). */
+  guidelines: '',
+  /** Days after which a story closes to new comments; 0 never. */
+  closeAfterDays: 0,
+  /** Session (token) length in seconds: 30 days. */
+  sessionSeconds: 2_592_000,
+  /** Locale of the organization. */
+  locale: 'en',
+});
+
+/** Rate limits (DESIGN.md): attempts allowed per window. */
+export const RATE_LIMITS = Object.freeze({
+  /** Sign-in: 10 per 10 minutes per account and per IP. */
+  signIn: { limit: 10, windowSeconds: 600 },
+  /** Sign-up: 20 per hour per IP. */
+  signUp: { limit: 20, windowSeconds: 3600 },
+  /** Posting: 10 per minute per user. */
+  post: { limit: 10, windowSeconds: 60 },
+  /** Reports: 30 per hour per user. */
+  report: { limit: 30, windowSeconds: 3600 },
+});
+
+/** Longest report detail, in characters. */
+export const REPORT_DETAILS_MAX_LENGTH = 500;
+/** Largest avatar upload, in bytes (2 MB). */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+/** Avatar types accepted, sniffed from the bytes. */
+export const AVATAR_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+/** Overlap during which a rotated SSO key still verifies, in seconds (7 days). */
+export const SSO_KEY_ROTATION_OVERLAP_SECONDS = 604_800;
+/** Largest request body, in bytes. */
+export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
