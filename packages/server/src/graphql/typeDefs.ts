@@ -1,0 +1,572 @@
+/**
+ * The GraphQL schema (SDL): the one contract between the server and every client. The names
+ * below are public (integrators and our own clients rely on them): extend freely, never rename.
+ * Conventions: Relay connections (`edges { cursor node }`, `pageInfo`), one input object and one
+ * payload type per mutation, DateTime as ISO-8601 strings, errors coded in `extensions.code`.
+ */
+export const typeDefs = /* GraphQL */ `
+  "An ISO-8601 date and time in UTC, e.g. 2026-11-21T10:00:00.000Z."
+  scalar DateTime
+  "A file sent with the GraphQL multipart request spec."
+  scalar File
+
+  enum Role {
+    COMMENTER
+    STAFF
+    MODERATOR
+    ADMIN
+  }
+
+  enum UserStatus {
+    ACTIVE
+    SUSPENDED
+    BANNED
+    PREMOD
+  }
+
+  enum StoryStatus {
+    OPEN
+    CLOSED
+  }
+
+  "Pre-moderation: OFF publishes at once; the others hold comments for review."
+  enum PremodMode {
+    OFF
+    ALL
+    LINKS
+    NEW_COMMENTERS
+  }
+
+  enum CommentStatus {
+    "Published, not moderated."
+    NONE
+    APPROVED
+    REJECTED
+    PREMOD
+    SYSTEM_WITHHELD
+  }
+
+  enum CommentTag {
+    FEATURED
+    STAFF
+  }
+
+  "Why a comment is in a moderation queue."
+  enum HeldReason {
+    BANNED_WORD
+    SUSPECT_WORD
+    LINK
+    NEW_COMMENTER
+    PREMOD_USER
+    PREMOD_ALL
+    REPORTS
+  }
+
+  enum CommentSort {
+    CREATED_AT_DESC
+    CREATED_AT_ASC
+    REPLIES_DESC
+    REACTIONS_DESC
+  }
+
+  enum ModerationQueue {
+    PENDING
+    REPORTED
+    UNMODERATED
+    APPROVED
+    REJECTED
+  }
+
+  enum ReportReason {
+    OFFENSIVE
+    ABUSIVE
+    SPAM
+    OTHER
+  }
+
+  type PageInfo {
+    hasNextPage: Boolean!
+    endCursor: String
+  }
+
+  type Organization {
+    name: String!
+    contactEmail: String!
+    url: String!
+    locale: String!
+  }
+
+  type Settings {
+    organization: Organization
+    premod: PremodMode!
+    newCommenterApprovals: Int!
+    reportThreshold: Int!
+    editWindowSeconds: Int!
+    maxCommentLength: Int!
+    signUpOpen: Boolean!
+    anonymousReading: Boolean!
+    liveUpdates: Boolean!
+    "Moderators and admins only."
+    bannedWords: [String!]
+    "Moderators and admins only."
+    suspectWords: [String!]
+    guidelines: String!
+    closeAfterDays: Int!
+    sessionSeconds: Int!
+    locale: String!
+    "Whether the install wizard has run."
+    installed: Boolean!
+  }
+
+  type SsoKey {
+    id: ID!
+    "Shown once, when the key is created or rotated; null afterwards."
+    secret: String
+    createdAt: DateTime!
+    "Null while active; set when rotated (the overlap end) or revoked."
+    expiresAt: DateTime
+    revoked: Boolean!
+  }
+
+  type Site {
+    id: ID!
+    name: String!
+    url: String!
+    allowedOrigins: [String!]!
+    embedSnippet: String!
+    "Admins only."
+    ssoKeys: [SsoKey!]
+    createdAt: DateTime!
+  }
+
+  type User {
+    id: ID!
+    username: String!
+    avatarUrl: String
+    role: Role!
+    badges: [String!]!
+    createdAt: DateTime!
+    "The user themself, moderators and admins only."
+    email: String
+    emailVerified: Boolean
+    status: UserStatus
+    suspendedUntil: DateTime
+    comments(first: Int, after: String): CommentConnection
+  }
+
+  type StorySettings {
+    premod: PremodMode
+    liveUpdates: Boolean!
+    "The story's effective pre-moderation (its override, else the organization's)."
+    effectivePremod: PremodMode!
+  }
+
+  type Story {
+    id: ID!
+    url: String!
+    title: String
+    status: StoryStatus!
+    commentCount: Int!
+    comments(orderBy: CommentSort = CREATED_AT_DESC, first: Int, after: String): CommentConnection!
+    featuredComments(first: Int, after: String): CommentConnection!
+    settings: StorySettings!
+    site: Site!
+    createdAt: DateTime!
+    closedAt: DateTime
+  }
+
+  type StoryEdge {
+    cursor: String!
+    node: Story!
+  }
+
+  type StoryConnection {
+    edges: [StoryEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  type Report {
+    id: ID!
+    reason: ReportReason!
+    details: String
+    reporter: User
+    createdAt: DateTime!
+  }
+
+  type CommentRevision {
+    bodySource: String!
+    body: String!
+    createdAt: DateTime!
+  }
+
+  type Comment {
+    id: ID!
+    "Sanitized HTML rendered by the server."
+    body: String!
+    author: User
+    parent: Comment
+    replies(first: Int, after: String): CommentConnection!
+    replyCount: Int!
+    status: CommentStatus!
+    tags: [CommentTag!]!
+    createdAt: DateTime!
+    editedAt: DateTime
+    editableUntil: DateTime
+    reactionCount: Int!
+    viewerReacted: Boolean!
+    story: Story!
+    "Moderators only: the Markdown the author wrote."
+    bodySource: String
+    "Moderators only."
+    reports: [Report!]
+    "Moderators only."
+    heldBecause: [HeldReason!]
+    "Moderators only."
+    revisions: [CommentRevision!]
+  }
+
+  type CommentEdge {
+    cursor: String!
+    node: Comment!
+  }
+
+  type CommentConnection {
+    edges: [CommentEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  type UserEdge {
+    cursor: String!
+    node: User!
+  }
+
+  type UserConnection {
+    edges: [UserEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  type ModerationCounts {
+    pending: Int!
+    reported: Int!
+    unmoderated: Int!
+    approved: Int!
+    rejected: Int!
+  }
+
+  type HourlyCount {
+    hour: DateTime!
+    count: Int!
+  }
+
+  type StoryCount {
+    story: Story!
+    count: Int!
+  }
+
+  type DashboardPeriod {
+    newComments: Int!
+    rejectedComments: Int!
+    "rejected / (approved + rejected) decisions, 0 to 1."
+    rejectionRate: Float!
+    newUsers: Int!
+    bans: Int!
+  }
+
+  type Dashboard {
+    today: DashboardPeriod!
+    allTime: DashboardPeriod!
+    "Comments per hour over the last 48 hours, oldest first."
+    commentsPerHour: [HourlyCount!]!
+    topStoriesToday: [StoryCount!]!
+  }
+
+  type Query {
+    "The signed-in user, or null."
+    viewer: User
+    settings: Settings!
+    "Moderators and admins only."
+    sites: [Site!]!
+    "A story by id, or by URL (created on first use when the URL's origin is permitted)."
+    story(id: ID, url: String, title: String): Story
+    comment(id: ID!): Comment
+    "Moderators only."
+    moderationQueue(
+      queue: ModerationQueue!
+      siteId: ID
+      storyId: ID
+      first: Int
+      after: String
+      orderBy: CommentSort = CREATED_AT_DESC
+    ): CommentConnection!
+    "Moderators only."
+    moderationCounts(siteId: ID, storyId: ID): ModerationCounts!
+    "Moderators only."
+    users(query: String, role: Role, status: UserStatus, first: Int, after: String): UserConnection!
+    "Moderators only."
+    stories(
+      query: String
+      status: StoryStatus
+      siteId: ID
+      first: Int
+      after: String
+    ): StoryConnection!
+    "Moderators only."
+    dashboard: Dashboard!
+    "Comment counts for many story URLs at once (count.js)."
+    commentCounts(urls: [String!]!): [Int!]!
+  }
+
+  input OrganizationInput {
+    name: String!
+    contactEmail: String!
+    url: String!
+    locale: String
+  }
+
+  input SiteInput {
+    name: String!
+    url: String!
+    allowedOrigins: [String!]!
+  }
+
+  input AdminInput {
+    email: String!
+    username: String!
+    password: String!
+  }
+
+  input InstallInput {
+    organization: OrganizationInput!
+    site: SiteInput!
+    admin: AdminInput!
+  }
+
+  type AuthPayload {
+    token: String!
+    user: User!
+  }
+
+  input SignUpInput {
+    email: String!
+    username: String!
+    password: String!
+  }
+
+  input SignInInput {
+    email: String!
+    password: String!
+  }
+
+  input SsoSignInInput {
+    token: String!
+  }
+
+  type SignOutPayload {
+    ok: Boolean!
+  }
+
+  input CreateCommentInput {
+    storyId: ID!
+    body: String!
+    parentId: ID
+    "Deduplicates retries: the same id from the same user returns the first comment."
+    clientMutationId: String
+  }
+
+  type CommentPayload {
+    comment: Comment
+  }
+
+  input EditCommentInput {
+    commentId: ID!
+    body: String!
+  }
+
+  input CommentIdInput {
+    commentId: ID!
+  }
+
+  input ReportCommentInput {
+    commentId: ID!
+    reason: ReportReason!
+    details: String
+  }
+
+  input BanUserInput {
+    userId: ID!
+    message: String
+  }
+
+  input UserIdInput {
+    userId: ID!
+  }
+
+  input SuspendUserInput {
+    userId: ID!
+    until: DateTime!
+    message: String
+  }
+
+  input SetUserPremodInput {
+    userId: ID!
+    premod: Boolean!
+  }
+
+  input SetUserRoleInput {
+    userId: ID!
+    role: Role!
+  }
+
+  type UserPayload {
+    user: User
+  }
+
+  input UpdateSettingsInput {
+    organization: OrganizationInput
+    premod: PremodMode
+    newCommenterApprovals: Int
+    reportThreshold: Int
+    editWindowSeconds: Int
+    maxCommentLength: Int
+    signUpOpen: Boolean
+    anonymousReading: Boolean
+    liveUpdates: Boolean
+    bannedWords: [String!]
+    suspectWords: [String!]
+    guidelines: String
+    closeAfterDays: Int
+    sessionSeconds: Int
+    locale: String
+  }
+
+  type SettingsPayload {
+    settings: Settings!
+  }
+
+  input UpdateStoryInput {
+    storyId: ID!
+    status: StoryStatus
+    premod: PremodMode
+    liveUpdates: Boolean
+  }
+
+  type StoryPayload {
+    story: Story
+  }
+
+  input CreateSiteInput {
+    name: String!
+    url: String!
+    allowedOrigins: [String!]!
+  }
+
+  input UpdateSiteInput {
+    siteId: ID!
+    name: String
+    url: String
+    allowedOrigins: [String!]
+  }
+
+  input RotateSsoKeyInput {
+    siteId: ID!
+    "Revoke the old key at once instead of keeping it valid for the overlap period."
+    revokeOld: Boolean
+  }
+
+  type SitePayload {
+    site: Site
+  }
+
+  input UpdateUsernameInput {
+    username: String!
+  }
+
+  input UpdateEmailInput {
+    email: String!
+    password: String!
+  }
+
+  input UpdatePasswordInput {
+    oldPassword: String!
+    newPassword: String!
+  }
+
+  input UpdateNotificationSettingsInput {
+    onReply: Boolean
+    onFeatured: Boolean
+    onModeration: Boolean
+  }
+
+  input RequestPasswordResetInput {
+    email: String!
+  }
+
+  input ResetPasswordInput {
+    token: String!
+    password: String!
+  }
+
+  input TokenInput {
+    token: String!
+  }
+
+  type OkPayload {
+    ok: Boolean!
+  }
+
+  type Mutation {
+    install(input: InstallInput!): AuthPayload!
+    signUp(input: SignUpInput!): AuthPayload!
+    signIn(input: SignInInput!): AuthPayload!
+    "Exchanges a host's SSO token for a Parley token."
+    signInWithSso(input: SsoSignInInput!): AuthPayload!
+    signOut: SignOutPayload!
+    createComment(input: CreateCommentInput!): CommentPayload!
+    editComment(input: EditCommentInput!): CommentPayload!
+    createReaction(input: CommentIdInput!): CommentPayload!
+    removeReaction(input: CommentIdInput!): CommentPayload!
+    reportComment(input: ReportCommentInput!): CommentPayload!
+    approveComment(input: CommentIdInput!): CommentPayload!
+    rejectComment(input: CommentIdInput!): CommentPayload!
+    featureComment(input: CommentIdInput!): CommentPayload!
+    unfeatureComment(input: CommentIdInput!): CommentPayload!
+    banUser(input: BanUserInput!): UserPayload!
+    unbanUser(input: UserIdInput!): UserPayload!
+    suspendUser(input: SuspendUserInput!): UserPayload!
+    setUserPremod(input: SetUserPremodInput!): UserPayload!
+    setUserRole(input: SetUserRoleInput!): UserPayload!
+    updateSettings(input: UpdateSettingsInput!): SettingsPayload!
+    updateStory(input: UpdateStoryInput!): StoryPayload!
+    createSite(input: CreateSiteInput!): SitePayload!
+    updateSite(input: UpdateSiteInput!): SitePayload!
+    rotateSsoKey(input: RotateSsoKeyInput!): SitePayload!
+    updateUsername(input: UpdateUsernameInput!): UserPayload!
+    updateEmail(input: UpdateEmailInput!): UserPayload!
+    updatePassword(input: UpdatePasswordInput!): UserPayload!
+    updateNotificationSettings(input: UpdateNotificationSettingsInput!): UserPayload!
+    uploadAvatar(file: File!): UserPayload!
+    requestPasswordReset(input: RequestPasswordResetInput!): OkPayload!
+    resetPassword(input: ResetPasswordInput!): AuthPayload!
+    confirmEmail(input: TokenInput!): UserPayload!
+    requestCommentsDownload: OkPayload!
+    requestAccountDeletion: UserPayload!
+    cancelAccountDeletion: UserPayload!
+    ignoreUser(input: UserIdInput!): UserPayload!
+    unignoreUser(input: UserIdInput!): UserPayload!
+  }
+
+  type ModerationQueueEvent {
+    "The comment that entered or left a queue."
+    comment: Comment!
+    counts: ModerationCounts!
+  }
+
+  type Subscription {
+    "Published comments on the story, replies included."
+    commentCreated(storyId: ID!): Comment!
+    "Edits, reaction counts and status changes (a rejected comment leaves the stream)."
+    commentUpdated(storyId: ID!): Comment!
+    "Moderators only: a comment entered or left a queue, with fresh counts."
+    moderationQueueUpdated(siteId: ID): ModerationQueueEvent!
+  }
+`;
