@@ -20,7 +20,9 @@ module.exports = [
       'packages/transport/dist/chunks/createSocket-*.js',
       'packages/transport/dist/chunks/createStorage-*.js',
     ],
-    limit: '22 KB',
+    // 22 KB until the transport checked server codes against the shared list (+0.3 KB in the
+    // first chunk), so that an unknown code reads as INTERNAL instead of a code with no message.
+    limit: '23 KB',
     gzip: true,
   },
 ];

@@ -16,6 +16,7 @@ const ESM_ONLY = [
   '@0no-co',
   '@sentry',
   '@sentry-internal',
+  'jose',
   'file-type',
   'strtok3',
   'token-types',
@@ -56,6 +57,13 @@ const config: Config = {
       displayName: 'transport',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/packages/transport/**/*.test.ts'],
+    },
+    {
+      // The same msw suite in a browser-like environment (jsdom's fetch, FormData, storage).
+      ...shared,
+      displayName: 'transport (jsdom)',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/packages/transport/src/createTransport.test.ts'],
     },
     {
       ...shared,

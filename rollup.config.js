@@ -4,6 +4,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
 
@@ -27,6 +28,12 @@ const plugins = () => [
   esbuild({ target: 'es2020', tsconfig: here('tsconfig.base.json') }),
   terser({ compress: { passes: 2 }, format: { comments: false } }),
 ];
+
+// Output folders are emptied first: chunk names carry hashes, and stale chunks would be counted
+// by the size budgets' globs and served by mistake.
+for (const dir of ['packages/transport/dist', 'examples/transport-demo/dist']) {
+  rmSync(here(dir), { recursive: true, force: true });
+}
 
 export default [
   // The transport as the widget bundles it. Sentry is reached only through a dynamic import,

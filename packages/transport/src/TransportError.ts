@@ -1,4 +1,5 @@
 import { CombinedError } from '@urql/core';
+import { isServerErrorCode } from '@parley/server/error-codes';
 import type { ServerErrorCode } from '@parley/server/error-codes';
 
 /** Codes the transport itself produces (no server involved). */
@@ -69,7 +70,7 @@ export function isTransportError(error: unknown): error is TransportError {
 }
 
 /**
- * Turns urql's CombinedError into the one error shape. A GraphQL error's `extensions.code` wins;
+ * Turns urql's CombinedError into the one error shape. A GraphQL error's known `extensions.code` wins;
  * a network error keeps the transport code it was thrown with (timeout, bad status) or becomes
  * `NETWORK_ERROR`; a GraphQL error without a code is `INTERNAL` (the server masks unexpected
  * errors, so an uncoded one is unexpected by definition).
@@ -80,7 +81,9 @@ export function toTransportError(error: CombinedError): TransportError {
   const first = error.graphQLErrors[0];
   if (first) {
     const extensions = (first.extensions ?? {}) as Record<string, unknown>;
-    const code = typeof extensions.code === 'string' ? (extensions.code as ErrorCode) : 'INTERNAL';
+    // A code outside the shared list (a newer server) reads as INTERNAL, so every code a caller
+    // sees has a message; the original stays in `extensions.code`.
+    const code: ErrorCode = isServerErrorCode(extensions.code) ? extensions.code : 'INTERNAL';
     const field = typeof extensions.field === 'string' ? extensions.field : undefined;
     return new TransportError(code, first.message, { field, extensions, status, combined: error });
   }

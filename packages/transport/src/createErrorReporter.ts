@@ -18,13 +18,13 @@ export type SentryLike = Pick<
 export interface ErrorReporterOptions {
   /** Sentry DSN; without it the SDK is never loaded and nothing is sent. @default undefined */
   dsn?: string;
-  /** Most breadcrumbs kept; the oldest go first. @default 100 */
+  /** Most breadcrumbs kept; the oldest go first. */
   maxBreadcrumbs: number;
-  /** Longest message, exception value and breadcrumb message, in characters (0: no limit). @default 250 */
+  /** Longest message, exception value and breadcrumb message, in characters (0: no limit). */
   maxValueLength: number;
-  /** Interval of the flush of client reports and buffered data, in ms (0: no timer). @default 60000 */
+  /** Interval of the flush of client reports and buffered data, in ms (0: no timer). */
   flushIntervalMs: number;
-  /** Largest serialized event, in UTF-8 bytes; bigger ones are trimmed, or dropped if they cannot be. @default 102400 */
+  /** Largest serialized event, in UTF-8 bytes; bigger ones are trimmed, or dropped if they cannot be. */
   maxSerializedBytes: number;
   /** Sentry environment name. @default undefined */
   environment?: string;
@@ -323,8 +323,12 @@ function cutValues(event: Event, max: number): void {
   }
 }
 
-function utf8Length(text: string, encoder = new TextEncoder()): number {
-  return encoder.encode(text).byteLength;
+/**
+ * UTF-8 bytes of `text`. (Storage has an allocation-free counter for values of megabytes; events
+ * here are at most ~100 KB, and importing it would make a shared chunk of its own.)
+ */
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
 }
 
 function stringify(value: unknown): string | undefined {
@@ -362,12 +366,11 @@ export function trimEvent<E extends Event>(event: E, maxSerializedBytes: number)
   const { sdkProcessingMetadata, ...sendable } = event;
   const json = stringify(sendable);
   if (json === undefined) return null;
-  const encoder = new TextEncoder();
-  let bytes = utf8Length(json, encoder);
+  let bytes = utf8Length(json);
   if (bytes <= maxSerializedBytes) return event;
 
   const trimmed = JSON.parse(json) as Event;
-  const measure = () => utf8Length(JSON.stringify(trimmed), encoder);
+  const measure = () => utf8Length(JSON.stringify(trimmed));
   const done = (): E =>
     (sdkProcessingMetadata === undefined ? trimmed : { ...trimmed, sdkProcessingMetadata }) as E;
 
@@ -376,7 +379,7 @@ export function trimEvent<E extends Event>(event: E, maxSerializedBytes: number)
   if (crumbs) {
     while (bytes > maxSerializedBytes && crumbs.length > 0) {
       const oldest = crumbs.shift();
-      bytes -= utf8Length(JSON.stringify(oldest), encoder) + (crumbs.length > 0 ? 1 : 0);
+      bytes -= utf8Length(JSON.stringify(oldest)) + (crumbs.length > 0 ? 1 : 0);
     }
     if (crumbs.length === 0) {
       delete trimmed.breadcrumbs;

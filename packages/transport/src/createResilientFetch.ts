@@ -33,11 +33,7 @@ export function createResilientFetch(options: ResilientFetchOptions): typeof fet
   return async function resilientFetch(input, init = {}) {
     const caller = init.signal ?? undefined;
     for (let attempt = 0; ; attempt++) {
-      const headers = new Headers(init.headers);
-      if (getHeaders) {
-        for (const [name, value] of Object.entries(await getHeaders())) headers.set(name, value);
-      }
-      const outcome = await attemptOnce(realFetch, input, { ...init, headers }, timeoutMs, [
+      const outcome = await attemptOnce(realFetch, input, init, getHeaders, timeoutMs, [
         caller,
         lifetime,
       ]);
@@ -53,6 +49,7 @@ async function attemptOnce(
   realFetch: typeof fetch,
   input: RequestInfo | URL,
   init: RequestInit,
+  getHeaders: (() => Promise<Record<string, string>>) | undefined,
   timeoutMs: number,
   signals: (AbortSignal | undefined)[],
 ): Promise<Response | Failure> {
@@ -64,7 +61,13 @@ async function attemptOnce(
   }, timeoutMs);
   const unlink = linkSignals(signals, controller);
   try {
-    const response = await realFetch(input, { ...init, signal: controller.signal });
+    // Reading the token is part of the attempt: a token refresh that hangs must time out too.
+    const headers = new Headers(init.headers);
+    if (getHeaders) {
+      const extra = await untilAborted(getHeaders(), controller.signal);
+      for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    }
+    const response = await realFetch(input, { ...init, headers, signal: controller.signal });
     // The whole body is read inside the time limit: a server that sends headers and then
     // stalls must not hang the widget past `timeoutMs`.
     const body = await response.text();
@@ -143,16 +146,24 @@ function wait(ms: number, signals: (AbortSignal | undefined)[]): Promise<void> {
 function linkSignals(signals: (AbortSignal | undefined)[], target: AbortController): () => void {
   const abort = () => target.abort();
   const live = signals.filter((s): s is AbortSignal => s !== undefined);
-  for (const signal of live) {
-    if (signal.aborted) {
-      target.abort();
-      return () => undefined;
-    }
-    signal.addEventListener('abort', abort, { once: true });
+  if (live.some((signal) => signal.aborted)) {
+    target.abort();
+    return () => undefined;
   }
+  for (const signal of live) signal.addEventListener('abort', abort, { once: true });
   return () => {
     for (const signal of live) signal.removeEventListener('abort', abort);
   };
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function throwIfAborted(signals: (AbortSignal | undefined)[]): void {

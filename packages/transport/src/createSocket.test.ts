@@ -474,13 +474,13 @@ describe('createSocket', () => {
   });
 
   it('keeps the subscription and retries with backoff when getToken throws', async () => {
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const onError = jest.fn();
     const server = await startGraphQLServer();
     const getToken = jest.fn(async () => {
       if (getToken.mock.calls.length === 1) throw new Error('token refresh failed');
       return 'fresh';
     });
-    const controller = make(server.url, { getToken });
+    const controller = make(server.url, { getToken, onError });
     const sub = subscribeGreetings(controller);
 
     await waitFor(() => server.subscriptions() === 1, 'subscribed');
@@ -493,7 +493,8 @@ describe('createSocket', () => {
     ]);
     expect(server.connections[1]?.params).toEqual({ authorization: 'Bearer fresh' });
     expect(sub.errors).toEqual([]);
-    expect(warn).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]?.[0]).toEqual(new Error('token refresh failed'));
   });
 
   it('reports idle → connecting → connected → reconnecting → connected → idle, each change once', async () => {
@@ -592,9 +593,9 @@ describe('createSocket', () => {
   });
 
   it('keeps working when a status listener throws', async () => {
-    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const onError = jest.fn();
     const server = await startGraphQLServer();
-    const controller = make(server.url);
+    const controller = make(server.url, { onError });
     controller.onStatusChange(() => {
       throw new Error('listener bug');
     });
@@ -608,7 +609,7 @@ describe('createSocket', () => {
     );
 
     expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
-    expect(error).toHaveBeenCalledTimes(4);
+    expect(onError).toHaveBeenCalledTimes(4); // one per status change, none of them lost
   });
 
   it('dispose() ends subscriptions, closes the socket and leaves no timer or window listener behind', async () => {

@@ -37,6 +37,12 @@ export interface SocketControllerOptions {
   WebSocket?: unknown;
   /** Random source of the jitter, returning [0, 1). @default Math.random */
   random?: () => number;
+  /**
+   * Where errors that must not break the socket go (a token read that failed, a status listener
+   * that threw); the transport passes its `reportError`. Library code stays off the host page's
+   * console. @default a no-op
+   */
+  onError?: (error: unknown, context: Record<string, unknown>) => void;
 }
 
 /** The shared subscription socket and its status. */
@@ -76,7 +82,14 @@ export function backoffDelayMs(
  * backoff for as long as a subscription is active and reports its status.
  */
 export function createSocket(options: SocketControllerOptions): SocketController {
-  const { url, getToken, timeoutMs, backoff, random = Math.random } = options;
+  const {
+    url,
+    getToken,
+    timeoutMs,
+    backoff,
+    random = Math.random,
+    onError = ignoreError,
+  } = options;
   // Read here, not at import (STYLE.md 7); passed explicitly so msw can intercept it (trap 5).
   const webSocketImpl = options.WebSocket ?? globalThis.WebSocket;
   const win = typeof window !== 'undefined' && 'addEventListener' in window ? window : undefined;
@@ -107,7 +120,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
       try {
         listener(next);
       } catch (error) {
-        console.error(error);
+        onError(error, { during: 'socket status listener' });
       }
     }
   }
@@ -193,7 +206,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
       } catch (error) {
         // A throw here would make graphql-ws close with 4005, which is fatal and ends every
         // subscription; closing with our own code retries with backoff instead.
-        console.warn('Parley: reading the token for the live-update socket failed.', error);
+        onError(error, { during: 'reading the token for the live-update socket' });
         closeSocket(TOKEN_UNAVAILABLE_CLOSE_CODE, 'Token unavailable', timeoutMs);
         return undefined;
       }
@@ -377,3 +390,5 @@ export function createSocket(options: SocketControllerOptions): SocketController
     dispose: () => (disposing ??= dispose()),
   };
 }
+
+function ignoreError(): void {}

@@ -1,7 +1,7 @@
 import { TransportError } from './TransportError';
 import type { TransportStorage } from './types';
 import { probeBackend } from './storage/probeBackend';
-import { utf8Length } from './storage/StorageBackend';
+import { utf8Length } from './utf8Length';
 import type { StorageBackend, StorageBackendKind } from './storage/StorageBackend';
 
 /** Options of {@link createStorage}; the caller resolves them from `DEFAULTS.storage`. */

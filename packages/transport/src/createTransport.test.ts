@@ -1,3 +1,4 @@
+import { File as NodeFile } from 'node:buffer';
 import { gql } from '@urql/core';
 import type { OperationResult } from '@urql/core';
 import { http, HttpResponse, delay } from 'msw';
@@ -106,15 +107,21 @@ describe('requests', () => {
 
 describe('timeout and retry', () => {
   it('aborts an attempt with no complete response after requestTimeoutMs', async () => {
-    respond(async () => {
-      await delay('infinite');
-      return HttpResponse.json({});
-    });
+    let signal: AbortSignal | undefined;
+    server.use(
+      http.post(URL, async ({ request }) => {
+        signal = request.signal;
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
     const settled = jest.fn();
     query(make({ retryDelaysMs: [] })).then(settled);
     await jest.advanceTimersByTimeAsync(DEFAULTS.requestTimeoutMs - 1);
     expect(settled).not.toHaveBeenCalled();
+    expect(signal?.aborted).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
+    expect(signal?.aborted).toBe(true); // the request itself is cancelled, not just abandoned
     expect(settled).toHaveBeenCalledTimes(1);
     const error = settled.mock.calls[0][0].error;
     expect(error).toBeInstanceOf(TransportError);
@@ -197,6 +204,17 @@ describe('timeout and retry', () => {
     expect(error).toBeInstanceOf(TransportError);
     expect([error.code, error.field, error.status]).toEqual(['RATE_LIMITED', 'body', 429]);
     expect(error.graphQLErrors[0]?.message).toBe('Slow down');
+  });
+
+  it('counts a token read that never settles against the time limit', async () => {
+    respond(() => HttpResponse.json(storyData('1')));
+    const settled = jest.fn();
+    query(make({ getToken: () => new Promise<string>(() => undefined), retryDelaysMs: [] })).then(
+      settled,
+    );
+    await jest.advanceTimersByTimeAsync(DEFAULTS.requestTimeoutMs);
+    expect(seen).toHaveLength(0);
+    expect(settled.mock.calls[0][0].error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
   });
 
   it('honours custom retry delays', async () => {
@@ -402,6 +420,53 @@ describe('query cache', () => {
     expect(seen).toHaveLength(4); // story, comments, mutation, comments again — not the story
   });
 
+  it('caches nothing with max 0, and follows custom sizes', async () => {
+    respond((_n, s) => HttpResponse.json(storyData(String(s.body.variables?.id))));
+    const off = make({ queryCache: { max: 0 } });
+    await query(off);
+    await query(off);
+    expect(seen).toHaveLength(2);
+    const small = make({ queryCache: { max: 1, ttlMs: 10 } });
+    await query(small, '1');
+    await query(small, '1'); // hit
+    await query(small, '2'); // evicts "1"
+    await query(small, '1');
+    expect(seen).toHaveLength(5);
+    await jest.advanceTimersByTimeAsync(10);
+    await query(small, '1'); // expired
+    expect(seen).toHaveLength(6);
+  });
+
+  it('keeps defaults for options given as undefined', async () => {
+    respond(() => HttpResponse.json(storyData('1')));
+    const t = make({ queryCache: { max: undefined, ttlMs: undefined } });
+    await query(t);
+    await query(t);
+    expect(seen).toHaveLength(1); // a NaN time to live would have cached nothing
+  });
+
+  it('invalidates by additionalTypenames, and drops inactive invalidated queries without refetching', async () => {
+    respond((_n, s) =>
+      s.body.query.includes('mutation')
+        ? HttpResponse.json({ data: { signOut: { __typename: 'SignOutPayload', ok: true } } })
+        : HttpResponse.json(storyData('1')),
+    );
+    const t = make();
+    await query(t); // cached, then inactive (toPromise tears it down)
+    const SignOut = gql`
+      mutation SignOut {
+        signOut {
+          ok
+        }
+      }
+    `;
+    await t.client.mutation(SignOut, {}, { additionalTypenames: ['Story'] }).toPromise();
+    await settle();
+    expect(seen).toHaveLength(2); // no refetch of the inactive query
+    await query(t);
+    expect(seen).toHaveLength(3); // but its cached result is gone
+  });
+
   it('does not cache errors', async () => {
     respond((n) =>
       n === 0
@@ -416,6 +481,14 @@ describe('query cache', () => {
 });
 
 describe('one error shape', () => {
+  it('reads a code outside the shared list as INTERNAL, keeping the original in extensions', async () => {
+    respond(() =>
+      HttpResponse.json({ errors: [{ message: 'New!', extensions: { code: 'FROM_THE_FUTURE' } }] }),
+    );
+    const { error } = await query(make());
+    expect(error).toMatchObject({ code: 'INTERNAL', extensions: { code: 'FROM_THE_FUTURE' } });
+  });
+
   it('turns an uncoded GraphQL error into INTERNAL and a refused connection into NETWORK_ERROR', async () => {
     respond((n) =>
       n === 0
@@ -457,7 +530,8 @@ describe('uploads', () => {
         return HttpResponse.json(uploaded);
       }),
     );
-    const file = new File(['PNGDATA'], 'me.png', { type: 'image/png' });
+    // Node's File: under jsdom, fetch and FormData are Node's too, and take only their own File.
+    const file = new NodeFile(['PNGDATA'], 'me.png', { type: 'image/png' }) as unknown as File;
     const result = await make().client.mutation(UploadAvatar, { file }).toPromise();
     expect(result.error).toBeUndefined();
     expect(seen[0]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/);
@@ -478,6 +552,11 @@ describe('uploads', () => {
     }
     const realFormData = globalThis.FormData;
     globalThis.FormData = ReactNativeFormData as unknown as typeof FormData;
+    const realNavigator = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    Object.defineProperty(globalThis, 'navigator', {
+      value: { product: 'ReactNative' },
+      configurable: true,
+    });
     const sent: RequestInit[] = [];
     const fetchStub: typeof fetch = async (_input, init) => {
       sent.push(init!);
@@ -491,6 +570,8 @@ describe('uploads', () => {
       expect(result.error).toBeUndefined();
     } finally {
       globalThis.FormData = realFormData;
+      if (realNavigator) Object.defineProperty(globalThis, 'navigator', realNavigator);
+      else delete (globalThis as { navigator?: unknown }).navigator;
     }
     expect(sent[0]!.body).toBeInstanceOf(ReactNativeFormData);
     const byName = new Map(appended);
@@ -500,6 +581,17 @@ describe('uploads', () => {
       name: 'me.png',
       type: 'image/png',
     });
+  });
+});
+
+describe('plain data shaped like a file', () => {
+  it('sends a { uri, name, type } input as JSON outside React Native', async () => {
+    respond(() => HttpResponse.json(postedData));
+    const link = { uri: 'https://example.com/a', name: 'A', type: 'text/html' };
+    const result = await make().client.mutation(PostComment, { input: { link } }).toPromise();
+    expect(result.error).toBeUndefined();
+    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
+    expect(seen[0]!.body.variables).toEqual({ input: { link } });
   });
 });
 
@@ -549,7 +641,8 @@ describe('offline storage', () => {
     const t = make({ storage: { maxBytes: 100 } });
     await t.storage.set('draft:story-1', 'hello');
     expect(await t.storage.get('draft:story-1')).toBe('hello');
-    expect(t.storage.backend).toBe('memory'); // Node has neither IndexedDB nor localStorage
+    // Node has neither IndexedDB nor localStorage; jsdom has localStorage only.
+    expect(t.storage.backend).toBe(typeof localStorage === 'undefined' ? 'memory' : 'localstorage');
     expect(await t.storage.usage()).toEqual({ bytes: 20, maxBytes: 100 });
     await expect(t.storage.set('big', 'x'.repeat(200))).rejects.toMatchObject({
       code: 'STORAGE_QUOTA_EXCEEDED',

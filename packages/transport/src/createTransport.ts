@@ -37,31 +37,34 @@ export function createTransport(options: TransportOptions): Transport {
     fetch: fetchImpl = globalThis.fetch.bind(globalThis),
   } = options;
   const wsUrl = options.wsUrl ?? toWebSocketUrl(url);
-  const cache = { ...DEFAULTS.queryCache, ...options.queryCache };
+  const cache = withDefaults(DEFAULTS.queryCache, options.queryCache);
   const socketOptions = {
     timeoutMs: options.socket?.timeoutMs ?? DEFAULTS.socket.timeoutMs,
-    backoff: { ...DEFAULTS.socket.backoff, ...options.socket?.backoff },
+    backoff: withDefaults(DEFAULTS.socket.backoff, options.socket?.backoff),
   };
-  const reports = { ...DEFAULTS.errorReports, ...options.errorReports };
-  const storageOptions = { ...DEFAULTS.storage, ...options.storage };
+  const reports = withDefaults(DEFAULTS.errorReports, options.errorReports);
+  const storageOptions = withDefaults(DEFAULTS.storage, options.storage);
 
   const lifetime = new AbortController();
+  let disposed = false;
 
   // Without a DSN the Sentry code never loads (a no-op, or a console line in development). With
   // one, the reporter module and the SDK arrive as lazy chunks; calls made meanwhile wait, in order.
+  // The reporter's own chunk is small and loads with the first breadcrumb, so a report carries the
+  // operations that led to it; the reporter loads the SDK itself only with the first report.
   const reporter = reports.dsn
     ? lazily(() => import('./createErrorReporter').then((m) => m.createErrorReporter(reports)))
     : undefined;
   const reportError = (error: unknown, context?: ReportContext): void => {
+    if (disposed) return;
     if (reporter) void reporter.get().then((r) => r.report(error, context), ignore);
     else if (reports.development) console.error('[parley]', error, ...(context ? [context] : []));
   };
   const addBreadcrumb = (message: string, data?: Record<string, unknown>): void => {
-    if (reporter?.started) {
-      void reporter
-        .get()
-        .then((r) => r.addBreadcrumb({ category: 'graphql', message, data }), ignore);
-    }
+    if (disposed || !reporter) return;
+    void reporter
+      .get()
+      .then((r) => r.addBreadcrumb({ category: 'graphql', message, data }), ignore);
   };
 
   // The token is read for every request and every socket connection. When a request sees a
@@ -84,6 +87,16 @@ export function createTransport(options: TransportOptions): Transport {
   // The socket (graphql-ws and its supervision) loads with the first subscription, which is
   // also when it would connect; status listeners registered before that are kept here.
   const statusListeners = new Set<(status: SocketStatus) => void>();
+  const emitStatus = (status: SocketStatus): void => {
+    for (const listener of statusListeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        // One broken listener must not silence the others (or the socket's own handling).
+        reportError(error, { during: 'onStatusChange' });
+      }
+    }
+  };
   const socket = lazily(() =>
     import('./createSocket').then((m) => {
       const created = m.createSocket({
@@ -92,8 +105,11 @@ export function createTransport(options: TransportOptions): Transport {
         timeoutMs: socketOptions.timeoutMs,
         backoff: socketOptions.backoff,
         WebSocket: options.WebSocket,
+        onError: reportError,
       });
-      created.onStatusChange((status) => statusListeners.forEach((listener) => listener(status)));
+      created.onStatusChange(emitStatus);
+      // A socket created while the browser is offline starts so, with no change to report.
+      if (created.status !== 'idle') emitStatus(created.status);
       return created;
     }),
   );
@@ -140,6 +156,10 @@ export function createTransport(options: TransportOptions): Transport {
             subscribe(sink) {
               let unsubscribe: (() => void) | undefined;
               let cancelled = false;
+              if (disposed) {
+                sink.complete();
+                return { unsubscribe: ignore };
+              }
               socket.get().then((loaded) => {
                 if (!cancelled) unsubscribe = loaded.client.subscribe(input, sink);
               }, sink.error);
@@ -172,6 +192,7 @@ export function createTransport(options: TransportOptions): Transport {
     },
     tokenChanged: () => socket.value?.tokenChanged(),
     async dispose() {
+      disposed = true;
       lifetime.abort();
       statusListeners.clear();
       await Promise.all([
@@ -211,6 +232,26 @@ function createLazyStorage(options: Required<StorageOptions>): TransportStorage 
 }
 
 function ignore(): void {}
+
+/**
+ * `defaults` overridden by the given values that are not undefined. A spread would let an
+ * explicit `{ max: undefined }` erase a default (an unbounded cache, a NaN backoff).
+ */
+function withDefaults<D extends object, G extends object>(
+  defaults: D,
+  given: G | undefined,
+): Widen<D> & G {
+  const merged: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged as Widen<D> & G;
+}
+
+/** DEFAULTS' literal figures (`max: 100`) as the option types they default (`number`). */
+type Widen<T> = {
+  [K in keyof T]: T[K] extends number ? number : T[K] extends string ? string : T[K];
+};
 
 function operationName(query: { definitions: readonly unknown[] }): string {
   for (const definition of query.definitions) {

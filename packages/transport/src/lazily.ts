@@ -18,7 +18,14 @@ export function lazily<T>(load: () => Promise<T>): Lazy<T> {
   let value: T | undefined;
   return {
     get() {
-      promise ??= load().then((loaded) => (value = loaded));
+      // A failed load (a chunk lost to a flaky network) is forgotten, so the next use retries.
+      promise ??= load().then(
+        (loaded) => (value = loaded),
+        (error: unknown) => {
+          promise = undefined;
+          throw error;
+        },
+      );
       return promise;
     },
     get value() {

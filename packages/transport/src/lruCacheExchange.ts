@@ -37,7 +37,9 @@ export function lruCacheExchange(options: LruCacheExchangeOptions): Exchange {
     // tiny-lru rather than lru-cache: an exact LRU at a quarter of the size (1.7 KB against
     // 5.5 KB gzipped), which the transport's 15 KB budget needs. Expiry is checked here, on the
     // clock tests control, so that a result cached for `ttlMs` is not used at `ttlMs`.
-    const results = new LRU<Entry>(max);
+    // tiny-lru reads a max of 0 as "unbounded"; here it means no cache at all.
+    const enabled = max >= 1 && ttlMs > 0;
+    const results = new LRU<Entry>(Math.max(1, max));
     const unindex = (key: number, entry: Entry) => {
       for (const typename of entry.typenames) byTypename.get(typename)?.delete(key);
     };
@@ -51,10 +53,20 @@ export function lruCacheExchange(options: LruCacheExchangeOptions): Exchange {
       return false;
     };
 
-    const isCached = (operation: Operation): boolean =>
-      operation.kind === 'query' &&
-      operation.context.requestPolicy !== 'network-only' &&
-      (operation.context.requestPolicy === 'cache-only' || isFresh(operation.key));
+    // Decided once per operation: the two branches below must agree even if the clock ticks
+    // past an entry's expiry between them (else one operation gets a hit AND a request, or none).
+    const decisions = new WeakMap<Operation, boolean>();
+    const isCached = (operation: Operation): boolean => {
+      let cached = decisions.get(operation);
+      if (cached === undefined) {
+        cached =
+          operation.kind === 'query' &&
+          operation.context.requestPolicy !== 'network-only' &&
+          (operation.context.requestPolicy === 'cache-only' || isFresh(operation.key));
+        decisions.set(operation, cached);
+      }
+      return cached;
+    };
 
     return (operations$) => {
       const shared$ = pipe(operations$, share);
@@ -63,7 +75,7 @@ export function lruCacheExchange(options: LruCacheExchangeOptions): Exchange {
         shared$,
         filter((op) => isCacheable(op) && isCached(op)),
         map((operation): OperationResult => {
-          const entry = isFresh(operation.key) ? results.get(operation.key) : undefined;
+          const entry = results.get(operation.key);
           const result: OperationResult = entry
             ? { ...entry.result, operation: withOutcome(operation, 'hit') }
             : emptyResult(operation);
@@ -95,7 +107,9 @@ export function lruCacheExchange(options: LruCacheExchangeOptions): Exchange {
           );
           if (operation.kind === 'mutation') {
             invalidate(typenames);
-          } else if (operation.kind === 'query' && result.data && !result.error) {
+          } else if (enabled && operation.kind === 'query' && result.data && !result.error) {
+            const previous = results.peek(operation.key);
+            if (previous) unindex(operation.key, previous);
             results.set(operation.key, { result, typenames, expiresAt: now() + ttlMs });
             for (const typename of typenames) indexOf(typename).add(operation.key);
           }

@@ -23,8 +23,8 @@ export function isReactNativeFile(value: unknown): value is ReactNativeFile {
 }
 
 /**
- * Returns `variables` with every React Native file object made recognisable to urql's multipart
- * support, or the same object when there is none.
+ * On React Native, returns `variables` with every React Native file object made recognisable to
+ * urql's multipart support; elsewhere, or when there is none, the same object.
  *
  * urql's fetchExchange sends a request as multipart only for `File`/`Blob` instances; React
  * Native's FormData, for its part, reads any appended object with a `uri` as a file. So each
@@ -32,8 +32,15 @@ export function isReactNativeFile(value: unknown): value is ReactNativeFile {
  * its `uri`, `name` and `type` for React Native. Browsers have real Files and never need this.
  */
 export function withReactNativeFiles<T>(variables: T): T {
-  if (typeof Blob === 'undefined') return variables;
+  // Only on React Native: in a browser a `{ uri, name, type }` input is ordinary data (a link, an
+  // attachment's metadata), and a browser's FormData would refuse the Blob stand-in.
+  if (!isReactNative() || typeof Blob === 'undefined') return variables;
   return convert(variables, new WeakSet()) as T;
+}
+
+/** React Native sets `navigator.product`; browsers say 'Gecko'. */
+function isReactNative(): boolean {
+  return typeof navigator !== 'undefined' && navigator.product === 'ReactNative';
 }
 
 function convert(value: unknown, seen: WeakSet<object>): unknown {

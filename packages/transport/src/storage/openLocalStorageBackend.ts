@@ -1,4 +1,5 @@
-import { isQuotaError, toStorageError, utf8Length } from './StorageBackend';
+import { utf8Length } from '../utf8Length';
+import { isQuotaError, toStorageError } from './StorageBackend';
 import type { OpenedBackend, RecordMeta, StorageBackend } from './StorageBackend';
 
 /** Separates the namespace from the caller's key: `parley:draft/42`. */
