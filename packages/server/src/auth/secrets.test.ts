@@ -1,0 +1,85 @@
+import { mkdtemp, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ENV_SECRET_MIN_LENGTH,
+  SECRET_BYTES,
+  SECRET_FILE_NAME,
+  loadOrCreateSecret,
+} from './secrets';
+
+describe('loadOrCreateSecret', () => {
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'parley-secret-'));
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('generates 32 random bytes at first start, kept with mode 0600', async () => {
+    const dataDir = join(root, 'data', 'nested');
+    const secret = await loadOrCreateSecret(dataDir);
+    expect(secret).toHaveLength(SECRET_BYTES);
+    const file = join(dataDir, SECRET_FILE_NAME);
+    expect(new Uint8Array(await readFile(file))).toEqual(secret);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('returns the same secret on later starts', async () => {
+    const first = await loadOrCreateSecret(root);
+    const second = await loadOrCreateSecret(root);
+    expect(second).toEqual(first);
+  });
+
+  it('gives different installs different secrets', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'parley-secret-'));
+    try {
+      expect(await loadOrCreateSecret(other)).not.toEqual(await loadOrCreateSecret(root));
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('agrees with itself when several starts race', async () => {
+    const secrets = await Promise.all(Array.from({ length: 8 }, () => loadOrCreateSecret(root)));
+    for (const secret of secrets) expect(secret).toEqual(secrets[0]);
+    expect(new Uint8Array(await readFile(join(root, SECRET_FILE_NAME)))).toEqual(secrets[0]);
+  });
+
+  it('tightens a secret file whose mode was widened', async () => {
+    await loadOrCreateSecret(root);
+    const file = join(root, SECRET_FILE_NAME);
+    await chmod(file, 0o644);
+    await loadOrCreateSecret(root);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a damaged secret file instead of replacing it', async () => {
+    await writeFile(join(root, SECRET_FILE_NAME), 'short');
+    await expect(loadOrCreateSecret(root)).rejects.toThrow(/expected 32/);
+  });
+
+  it('derives the secret from PARLEY_SECRET without writing a file', async () => {
+    const env = 'a long operator-chosen secret';
+    const a = await loadOrCreateSecret(root, env);
+    const b = await loadOrCreateSecret(join(root, 'elsewhere'), env);
+    expect(a).toHaveLength(SECRET_BYTES);
+    expect(b).toEqual(a);
+    expect(await loadOrCreateSecret(root, `${env}!`)).not.toEqual(a);
+    await expect(stat(join(root, SECRET_FILE_NAME))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('treats an empty PARLEY_SECRET as unset', async () => {
+    const secret = await loadOrCreateSecret(root, '');
+    expect(new Uint8Array(await readFile(join(root, SECRET_FILE_NAME)))).toEqual(secret);
+  });
+
+  it('refuses a PARLEY_SECRET that is too short to be safe', async () => {
+    await expect(loadOrCreateSecret(root, 'x'.repeat(ENV_SECRET_MIN_LENGTH - 1))).rejects.toThrow(
+      /at least/,
+    );
+  });
+});

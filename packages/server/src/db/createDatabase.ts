@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations';
+import type { Database } from './schema';
+
+/** File name of the embedded database inside the data folder. */
+export const SQLITE_FILE_NAME = 'parley.sqlite';
+/** How long SQLite waits for another connection's write lock before failing, in ms. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** Largest number of PostgreSQL connections one server process opens. */
+export const POSTGRES_POOL_MAX = 10;
+/** `url` value that opens a private in-memory SQLite database (tests). */
+export const MEMORY_URL = ':memory:';
+
+/** Which database engine a handle talks to. */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Options of {@link createDatabase}. */
+export interface CreateDatabaseOptions {
+  /**
+   * `postgres://…` or `postgresql://…` for PostgreSQL; `:memory:` for a throw-away SQLite
+   * database; anything else (or nothing) for SQLite in `dataDir`.
+   * @default undefined (SQLite in `dataDir`)
+   */
+  url?: string;
+  /** Data folder; the SQLite file is `<dataDir>/parley.sqlite`. Created when missing. */
+  dataDir: string;
+  /**
+   * Run migrations before returning.
+   * @default true
+   */
+  migrate?: boolean;
+}
+
+/** An open, migrated database. */
+export interface ParleyDatabase {
+  /** The query builder; also what every store function takes. */
+  db: Kysely<Database>;
+  /** The engine behind `db`. */
+  dialect: DialectName;
+  /** Closes the pool or the file. */
+  close(): Promise<void>;
+}
+
+/** True when `url` selects PostgreSQL. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * Opens Parley's database — PostgreSQL when `url` is a postgres URL, otherwise the embedded SQLite
+ * file — and migrates it to the latest schema. Throws (naming the migration) when migrating fails.
+ */
+export async function createDatabase(options: CreateDatabaseOptions): Promise<ParleyDatabase> {
+  const { url, dataDir, migrate = true } = options;
+  const dialect: DialectName = isPostgresUrl(url) ? 'postgres' : 'sqlite';
+  const db = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url, dataDir);
+  if (migrate) {
+    try {
+      await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
+  return { db, dialect, close: () => db.destroy() };
+}
+
+function openPostgres(url: string): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_MAX });
+  // An idle client that loses its server emits 'error' on the pool; unhandled, it kills the process.
+  pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+function openSqlite(url: string | undefined, dataDir: string): Kysely<Database> {
+  let file = MEMORY_URL;
+  if (url !== MEMORY_URL) {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, SQLITE_FILE_NAME);
+  }
+  const sqlite = new SqliteDatabase(file);
+  // WAL lets readers go on while one writer writes; foreign keys are off by default in SQLite;
+  // busy_timeout makes a second process wait for the write lock instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

@@ -1,0 +1,255 @@
+/**
+ * Migrations as code: compiled into the server, so nothing is read from disk at run time and a
+ * bundled server cannot miss a file. Built only with Kysely's schema builder and portable types
+ * (`text`, `integer`), so one list serves SQLite and PostgreSQL. Append new migrations; never edit
+ * one that has shipped.
+ */
+import { Migrator } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+/**
+ * Every UNIQUE index by name, with its table and columns. `isUniqueViolation` uses it to recognise
+ * a violation on both drivers: PostgreSQL names the index, SQLite names `table.column`s.
+ */
+export const UNIQUE_INDEXES = {
+  organization_singleton_unique: { table: 'organization', columns: ['singleton'] },
+  stories_url_unique: { table: 'stories', columns: ['url'] },
+  users_username_key_unique: { table: 'users', columns: ['username_key'] },
+  users_email_key_unique: { table: 'users', columns: ['email_key'] },
+  users_sso_unique: { table: 'users', columns: ['sso_site_id', 'sso_id'] },
+  comments_client_mutation_unique: {
+    table: 'comments',
+    columns: ['author_id', 'client_mutation_id'],
+  },
+  reports_comment_user_unique: { table: 'reports', columns: ['comment_id', 'user_id'] },
+  tokens_token_hash_unique: { table: 'tokens', columns: ['token_hash'] },
+} as const;
+
+/** Name of a UNIQUE index. */
+export type UniqueIndexName = keyof typeof UNIQUE_INDEXES;
+
+// Kysely's generic migrations take Kysely<any>: the schema is being built, so no table types yet.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+async function initial(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('organization')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('singleton', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('contact_email', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('locale', 'text', (c) => c.notNull())
+    .addColumn('settings', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('sites')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('allowed_origins', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('sso_keys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text')
+    .addColumn('revoked', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+
+  await db.schema
+    .createTable('stories')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('external_id', 'text')
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('premod', 'text')
+    .addColumn('live_updates', 'integer')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('closed_at', 'text')
+    .execute();
+
+  await db.schema
+    .createTable('users')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('username', 'text', (c) => c.notNull())
+    .addColumn('username_key', 'text', (c) => c.notNull())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('email_key', 'text', (c) => c.notNull())
+    .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('password_hash', 'text')
+    .addColumn('role', 'text', (c) => c.notNull())
+    .addColumn('banned', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('suspended_until', 'text')
+    .addColumn('premod', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('avatar_url', 'text')
+    .addColumn('notification_prefs', 'text', (c) => c.notNull())
+    .addColumn('deletion_requested_at', 'text')
+    .addColumn('sso_site_id', 'text', (c) => c.references('sites.id').onDelete('set null'))
+    .addColumn('sso_id', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('ignored_users')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('ignored_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('ignored_users_pkey', ['user_id', 'ignored_id'])
+    .execute();
+
+  await db.schema
+    .createTable('comments')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('story_id', 'text', (c) => c.notNull().references('stories.id').onDelete('cascade'))
+    .addColumn('author_id', 'text', (c) => c.notNull().references('users.id'))
+    .addColumn('parent_id', 'text', (c) => c.references('comments.id'))
+    .addColumn('body_source', 'text', (c) => c.notNull())
+    .addColumn('body_html', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('held_because', 'text')
+    .addColumn('tags', 'text', (c) => c.notNull())
+    .addColumn('reaction_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('reply_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('report_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('client_mutation_id', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('edited_at', 'text')
+    .addColumn('deleted_at', 'text')
+    .execute();
+
+  const commentChild = (table: string) =>
+    db.schema
+      .createTable(table)
+      .addColumn('comment_id', 'text', (c) =>
+        c.notNull().references('comments.id').onDelete('cascade'),
+      );
+
+  await commentChild('comment_revisions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('body_source', 'text', (c) => c.notNull())
+    .addColumn('body_html', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await commentChild('reactions')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('reactions_pkey', ['comment_id', 'user_id'])
+    .execute();
+
+  await commentChild('reports')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('details', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await commentChild('moderation_decisions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('moderator_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('user_history')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('actor_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('message', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('idempotency_keys')
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('operation', 'text', (c) => c.notNull())
+    .addColumn('response', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('idempotency_keys_pkey', ['scope', 'key'])
+    .execute();
+
+  await db.schema
+    .createTable('tokens')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('purpose', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('token_hash', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  for (const [name, { table, columns }] of Object.entries(UNIQUE_INDEXES)) {
+    await db.schema
+      .createIndex(name)
+      .unique()
+      .on(table)
+      .columns([...columns])
+      .execute();
+  }
+
+  // The hot queries: a story's thread, replies, a user's comments, moderation queues, a site's stories.
+  const indexes: [string, string, string[]][] = [
+    ['comments_story_status_created', 'comments', ['story_id', 'status', 'created_at']],
+    ['comments_parent_created', 'comments', ['parent_id', 'created_at']],
+    ['comments_author_created', 'comments', ['author_id', 'created_at']],
+    ['comments_status_created', 'comments', ['status', 'created_at']],
+    ['comments_reported', 'comments', ['report_count', 'status', 'created_at']],
+    ['stories_site_created', 'stories', ['site_id', 'created_at']],
+    ['sso_keys_site', 'sso_keys', ['site_id']],
+    ['comment_revisions_comment', 'comment_revisions', ['comment_id', 'created_at']],
+    ['reactions_user', 'reactions', ['user_id']],
+    ['reports_comment', 'reports', ['comment_id', 'created_at']],
+    ['moderation_decisions_comment', 'moderation_decisions', ['comment_id', 'created_at']],
+    ['user_history_user', 'user_history', ['user_id', 'created_at']],
+    ['users_created', 'users', ['created_at']],
+    ['tokens_user', 'tokens', ['user_id']],
+  ];
+  for (const [name, table, columns] of indexes) {
+    await db.schema.createIndex(name).on(table).columns(columns).execute();
+  }
+}
+
+/** The migrations, by name; names sort in the order they run. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
+  '0001_initial': { up: initial },
+});
+
+/** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
+};
+
+/**
+ * Brings the database to the latest migration. Kysely runs each migration in a transaction and
+ * takes a lock, so concurrent server starts are safe. Throws, naming the failing migration.
+ */
+export async function migrateToLatest(db: AnyDb): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName ?? '(before running)';
+    throw new Error(`Database migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Names of the tables present: used by tests to check a fresh database. */
+export async function listTables(db: AnyDb): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  return tables.map((t) => t.name).sort();
+}

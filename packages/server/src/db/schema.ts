@@ -1,0 +1,268 @@
+/**
+ * Table types of Parley's database, shared by SQLite and PostgreSQL.
+ *
+ * Storage conventions (the same on both dialects, so one query code serves both):
+ * - **IDs** are text, `crypto.randomUUID()` generated in the server: no sequences to keep in step
+ *   across dialects, and an id is known before the insert (useful inside transactions).
+ * - **Timestamps** are ISO-8601 text in UTC with milliseconds (`Date#toISOString()`, always 24
+ *   characters). Fixed width makes text order equal time order, so they sort and compare in SQL;
+ *   neither driver converts them (pg would otherwise turn `timestamptz` into `Date` and SQLite has
+ *   no date type), so a row reads the same everywhere and goes straight into GraphQL's DateTime.
+ * - **Booleans** are integers 0/1: SQLite has no boolean type and `pg` would return `true`/`false`
+ *   for a PostgreSQL boolean, so one integer column keeps results identical. Stores map to boolean.
+ * - **JSON** (settings, origins, tags, …) is text parsed by the stores: portable, and never queried
+ *   inside the database except `tags` (see `listComments`).
+ */
+import type { Generated } from 'kysely';
+
+/** Roles, least to most powerful. */
+export const USER_ROLES = ['COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'] as const;
+/** A user's role. */
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** Comment statuses. NONE = published without a moderator's look. */
+export const COMMENT_STATUSES = [
+  'NONE',
+  'APPROVED',
+  'REJECTED',
+  'PREMOD',
+  'SYSTEM_WITHHELD',
+] as const;
+/** A comment's status. */
+export type CommentStatus = (typeof COMMENT_STATUSES)[number];
+/** Statuses that readers see; only these count in a parent's `reply_count`. */
+export const VISIBLE_COMMENT_STATUSES: readonly CommentStatus[] = ['NONE', 'APPROVED'];
+
+/** Story statuses. */
+export const STORY_STATUSES = ['OPEN', 'CLOSED'] as const;
+/** A story's status. */
+export type StoryStatus = (typeof STORY_STATUSES)[number];
+
+/** Report reasons. */
+export const REPORT_REASONS = ['OFFENSIVE', 'ABUSIVE', 'SPAM', 'OTHER'] as const;
+/** Why a comment was reported. */
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+/** Purposes of single-use emailed tokens. */
+export const TOKEN_PURPOSES = [
+  'CONFIRM_EMAIL',
+  'RESET_PASSWORD',
+  'DELETE_ACCOUNT',
+  'UNSUBSCRIBE',
+  'DOWNLOAD',
+] as const;
+/** What a single-use token is for. */
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+/** 0 or 1: a boolean stored portably. */
+export type IntBool = 0 | 1;
+
+/** The one organization of an install. */
+export interface OrganizationTable {
+  id: string;
+  /** Always 1, with a UNIQUE index: a second concurrent install fails instead of adding a row. */
+  singleton: number;
+  name: string;
+  contact_email: string;
+  url: string;
+  locale: string;
+  /** JSON object; merged over `DEFAULT_SETTINGS` when read. */
+  settings: string;
+  created_at: string;
+}
+
+/** A site that embeds Parley. */
+export interface SitesTable {
+  id: string;
+  name: string;
+  url: string;
+  /** JSON array of origins (`https://example.com`) allowed to embed the stream. */
+  allowed_origins: string;
+  created_at: string;
+}
+
+/** HS256 signing keys of a site's SSO. Active: not revoked and (no expiry or expiry in the future). */
+export interface SsoKeysTable {
+  id: string;
+  site_id: string;
+  /** Kept in clear: HS256 verification needs the secret itself. */
+  secret: string;
+  created_at: string;
+  /** Null while current; rotation sets it to now + overlap. */
+  expires_at: string | null;
+  revoked: Generated<IntBool>;
+}
+
+/** One article. */
+export interface StoriesTable {
+  id: string;
+  site_id: string;
+  url: string;
+  external_id: string | null;
+  title: string;
+  status: StoryStatus;
+  /** Null = follow the organization setting. */
+  premod: string | null;
+  /** Null = follow the organization setting; else 0/1. */
+  live_updates: IntBool | null;
+  created_at: string;
+  closed_at: string | null;
+}
+
+/** A person: commenter, staff, moderator or admin. */
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** `username` lower-cased, UNIQUE: usernames are unique case-insensitively. */
+  username_key: string;
+  email: string;
+  /** `email` lower-cased, UNIQUE. */
+  email_key: string;
+  email_verified: Generated<IntBool>;
+  /** Null for SSO users (they never sign in with a password). */
+  password_hash: string | null;
+  role: UserRole;
+  banned: Generated<IntBool>;
+  suspended_until: string | null;
+  premod: Generated<IntBool>;
+  avatar_url: string | null;
+  /** JSON object of notification preferences. */
+  notification_prefs: string;
+  deletion_requested_at: string | null;
+  sso_site_id: string | null;
+  sso_id: string | null;
+  created_at: string;
+}
+
+/** A user hides another user's comments. */
+export interface IgnoredUsersTable {
+  user_id: string;
+  ignored_id: string;
+  created_at: string;
+}
+
+/** A comment or a reply. */
+export interface CommentsTable {
+  id: string;
+  story_id: string;
+  author_id: string;
+  parent_id: string | null;
+  body_source: string;
+  body_html: string;
+  status: CommentStatus;
+  /** JSON array of reasons (`BANNED_WORD`, `LINKS`, …) when held. */
+  held_because: string | null;
+  /** JSON array (`FEATURED`, `STAFF`). */
+  tags: string;
+  reaction_count: Generated<number>;
+  /** Direct replies with a visible status (see `VISIBLE_COMMENT_STATUSES`). */
+  reply_count: Generated<number>;
+  report_count: Generated<number>;
+  client_mutation_id: string | null;
+  created_at: string;
+  edited_at: string | null;
+  deleted_at: string | null;
+}
+
+/** Every body a comment has had, the first one included. */
+export interface CommentRevisionsTable {
+  id: string;
+  comment_id: string;
+  body_source: string;
+  body_html: string;
+  created_at: string;
+}
+
+/** One reaction per user per comment. */
+export interface ReactionsTable {
+  comment_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** One report per user per comment. */
+export interface ReportsTable {
+  id: string;
+  comment_id: string;
+  user_id: string;
+  reason: ReportReason;
+  details: string | null;
+  created_at: string;
+}
+
+/** The moderation history of a comment. Null moderator = the system (e.g. report threshold). */
+export interface ModerationDecisionsTable {
+  id: string;
+  comment_id: string;
+  moderator_id: string | null;
+  status: CommentStatus;
+  created_at: string;
+}
+
+/** Bans, suspensions, premod and role changes of a user. */
+export interface UserHistoryTable {
+  id: string;
+  user_id: string;
+  actor_id: string | null;
+  action: string;
+  message: string | null;
+  created_at: string;
+}
+
+/** Responses remembered per (scope, key) so a retried mutation is answered, not re-run. */
+export interface IdempotencyKeysTable {
+  /** `user:<id>` or `ip:<address>`. */
+  scope: string;
+  key: string;
+  operation: string;
+  /** JSON of the first response. */
+  response: string;
+  created_at: string;
+}
+
+/** Single-use emailed tokens; only a SHA-256 of the token is stored. */
+export interface TokensTable {
+  id: string;
+  purpose: TokenPurpose;
+  user_id: string;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** The whole database, for `Kysely<Database>`. */
+export interface Database {
+  organization: OrganizationTable;
+  sites: SitesTable;
+  sso_keys: SsoKeysTable;
+  stories: StoriesTable;
+  users: UsersTable;
+  ignored_users: IgnoredUsersTable;
+  comments: CommentsTable;
+  comment_revisions: CommentRevisionsTable;
+  reactions: ReactionsTable;
+  reports: ReportsTable;
+  moderation_decisions: ModerationDecisionsTable;
+  user_history: UserHistoryTable;
+  idempotency_keys: IdempotencyKeysTable;
+  tokens: TokensTable;
+}
+
+/** Every table, parents before children (the order to create; reverse it to empty). */
+export const TABLES: readonly (keyof Database)[] = [
+  'organization',
+  'sites',
+  'sso_keys',
+  'stories',
+  'users',
+  'ignored_users',
+  'comments',
+  'comment_revisions',
+  'reactions',
+  'reports',
+  'moderation_decisions',
+  'user_history',
+  'idempotency_keys',
+  'tokens',
+];

@@ -1,0 +1,173 @@
+/** Comments: reading — threads, replies and the moderation queues, with Relay paging. */
+import { sql } from 'kysely';
+import type { Db } from '../inTransaction';
+import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import type { CommentStatus } from '../schema';
+import { toComment } from './comments';
+import type { Comment } from './comments';
+import { paginate } from './paginate';
+import type { Connection, PageArgs, SortKey } from './paginate';
+
+/** Orders of a thread. */
+export const COMMENT_SORTS = [
+  'CREATED_AT_DESC',
+  'CREATED_AT_ASC',
+  'REPLIES_DESC',
+  'REACTIONS_DESC',
+] as const;
+/** An order of a thread. */
+export type CommentSort = (typeof COMMENT_SORTS)[number];
+
+/** Moderation queues. */
+export const MODERATION_QUEUES = [
+  'PENDING',
+  'REPORTED',
+  'UNMODERATED',
+  'APPROVED',
+  'REJECTED',
+] as const;
+/** A moderation queue. */
+export type ModerationQueue = (typeof MODERATION_QUEUES)[number];
+
+interface Keyed {
+  id: string;
+  created_at: string;
+  reply_count: number;
+  reaction_count: number;
+}
+
+const id = (direction: 'asc' | 'desc'): SortKey<Keyed> => ({
+  column: 'comments.id',
+  field: 'id',
+  direction,
+});
+const createdAt = (direction: 'asc' | 'desc'): SortKey<Keyed> => ({
+  column: 'comments.created_at',
+  field: 'created_at',
+  direction,
+});
+
+// Every order ends with the id, so ties (same time, same count) still have one total order and
+// a cursor never skips or repeats a row. Counts can change between pages (a reaction moves a
+// comment); a reader then may miss or re-see that one comment, as with any live ranking.
+const SORT_KEYS: Record<CommentSort, SortKey<Keyed>[]> = {
+  CREATED_AT_DESC: [createdAt('desc'), id('desc')],
+  CREATED_AT_ASC: [createdAt('asc'), id('asc')],
+  REPLIES_DESC: [
+    { column: 'comments.reply_count', field: 'reply_count', direction: 'desc' },
+    createdAt('desc'),
+    id('desc'),
+  ],
+  REACTIONS_DESC: [
+    { column: 'comments.reaction_count', field: 'reaction_count', direction: 'desc' },
+    createdAt('desc'),
+    id('desc'),
+  ],
+};
+
+/** What thread to list. */
+export interface CommentListFilter {
+  storyId: string;
+  /** A comment id for its replies; null for top-level comments only; undefined for all. */
+  parentId?: string | null;
+  /** @default the visible statuses (NONE, APPROVED) */
+  statuses?: readonly CommentStatus[];
+  /** Only comments tagged FEATURED. */
+  featured?: boolean;
+  /** @default 'CREATED_AT_DESC' */
+  orderBy?: CommentSort;
+}
+
+/** A story's comments (or one comment's replies) in the given order, one page. */
+export function listComments(
+  db: Db,
+  filter: CommentListFilter,
+  page: PageArgs,
+): Promise<Connection<Comment>> {
+  let q = db
+    .selectFrom('comments')
+    .selectAll()
+    .where('story_id', '=', filter.storyId)
+    .where('status', 'in', filter.statuses ?? VISIBLE_COMMENT_STATUSES)
+    .where('deleted_at', 'is', null);
+  if (filter.parentId === null) q = q.where('parent_id', 'is', null);
+  else if (filter.parentId !== undefined) q = q.where('parent_id', '=', filter.parentId);
+  // Tags are a JSON array of fixed words; a quoted LIKE is exact for them and works on both engines.
+  if (filter.featured === true) q = q.where(sql<boolean>`tags like '%"FEATURED"%'`);
+  return paginate(q, SORT_KEYS[filter.orderBy ?? 'CREATED_AT_DESC'], page, toComment);
+}
+
+/** Replies to one comment, oldest first by default. */
+export async function listReplies(
+  db: Db,
+  parentId: string,
+  page: PageArgs,
+  orderBy: CommentSort = 'CREATED_AT_ASC',
+): Promise<Connection<Comment>> {
+  const parent = await db
+    .selectFrom('comments')
+    .select('story_id')
+    .where('id', '=', parentId)
+    .executeTakeFirst();
+  if (parent === undefined) return { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
+  return listComments(db, { storyId: parent.story_id, parentId, orderBy }, page);
+}
+
+/** Where to look in the queues. */
+export interface QueueFilter {
+  siteId?: string | null;
+  storyId?: string | null;
+}
+
+// Comments of a site or story (joining stories only when the site matters).
+function scoped(db: Db, filter: QueueFilter) {
+  let q = db.selectFrom('comments').where('comments.deleted_at', 'is', null);
+  if (filter.storyId !== undefined && filter.storyId !== null) {
+    q = q.where('comments.story_id', '=', filter.storyId);
+  }
+  if (filter.siteId !== undefined && filter.siteId !== null) {
+    const siteId = filter.siteId;
+    q = q.where('comments.story_id', 'in', (eb) =>
+      eb.selectFrom('stories').select('stories.id').where('stories.site_id', '=', siteId),
+    );
+  }
+  return q;
+}
+
+/** The SQL condition of each queue (PENDING: held; REPORTED: published with reports). */
+const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
+  PENDING: sql<boolean>`comments.status in ('PREMOD', 'SYSTEM_WITHHELD')`,
+  REPORTED: sql<boolean>`(comments.report_count > 0 and comments.status = 'NONE')`,
+  UNMODERATED: sql<boolean>`comments.status = 'NONE'`,
+  APPROVED: sql<boolean>`comments.status = 'APPROVED'`,
+  REJECTED: sql<boolean>`comments.status = 'REJECTED'`,
+};
+
+/** A moderation queue, newest first, one page. */
+export function moderationQueue(
+  db: Db,
+  queue: ModerationQueue,
+  filter: QueueFilter,
+  page: PageArgs,
+): Promise<Connection<Comment>> {
+  const q = scoped(db, filter).selectAll('comments').where(QUEUE_SQL[queue]);
+  return paginate(q, SORT_KEYS.CREATED_AT_DESC, page, toComment);
+}
+
+/** How many comments wait in each queue, in one query. */
+export async function moderationCounts(
+  db: Db,
+  filter: QueueFilter,
+): Promise<Record<ModerationQueue, number>> {
+  const row = await scoped(db, filter)
+    .select(
+      MODERATION_QUEUES.map((queue) =>
+        sql<number | string>`sum(case when ${QUEUE_SQL[queue]} then 1 else 0 end)`.as(queue),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  // SUM is NULL over no rows, and a numeric string on pg.
+  const counts = {} as Record<ModerationQueue, number>;
+  for (const queue of MODERATION_QUEUES) counts[queue] = Number(row[queue] ?? 0);
+  return counts;
+}

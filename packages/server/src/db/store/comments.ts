@@ -1,0 +1,312 @@
+/**
+ * Comments: writes. Reading lists lives in commentQueries.ts.
+ *
+ * Reply-count rule: a comment's `reply_count` is the number of its *direct* replies whose status
+ * is visible to readers (NONE or APPROVED, see `VISIBLE_COMMENT_STATUSES`). It changes only when a
+ * reply enters or leaves that set — created visible, approved from PREMOD, rejected, withheld — in
+ * the same transaction as that change, so it always equals what the thread shows.
+ */
+import type { Selectable } from 'kysely';
+import { ParleyError } from '../../ParleyError';
+import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import type {
+  CommentRevisionsTable,
+  CommentStatus,
+  CommentsTable,
+  ModerationDecisionsTable,
+} from '../schema';
+
+/** A comment as the resolvers see it. */
+export interface Comment {
+  id: string;
+  storyId: string;
+  authorId: string;
+  parentId: string | null;
+  bodySource: string;
+  bodyHtml: string;
+  status: CommentStatus;
+  heldBecause: string[] | null;
+  tags: string[];
+  reactionCount: number;
+  replyCount: number;
+  reportCount: number;
+  clientMutationId: string | null;
+  createdAt: string;
+  editedAt: string | null;
+  deletedAt: string | null;
+}
+
+/** Maps a `comments` row to a {@link Comment}. */
+export function toComment(row: Selectable<CommentsTable>): Comment {
+  return {
+    id: row.id,
+    storyId: row.story_id,
+    authorId: row.author_id,
+    parentId: row.parent_id,
+    bodySource: row.body_source,
+    bodyHtml: row.body_html,
+    status: row.status,
+    heldBecause: parseJson<string[] | null>(row.held_because, null),
+    tags: parseJson<string[]>(row.tags, []),
+    reactionCount: row.reaction_count,
+    replyCount: row.reply_count,
+    reportCount: row.report_count,
+    clientMutationId: row.client_mutation_id,
+    createdAt: row.created_at,
+    editedAt: row.edited_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+/** Whether readers see a comment with `status`. */
+export function isVisibleStatus(status: CommentStatus): boolean {
+  return VISIBLE_COMMENT_STATUSES.includes(status);
+}
+
+/** A new comment, already rendered and moderated by the caller. */
+export interface CreateCommentInput {
+  storyId: string;
+  authorId: string;
+  parentId?: string | null;
+  bodySource: string;
+  bodyHtml: string;
+  /** @default 'NONE' */
+  status?: CommentStatus;
+  heldBecause?: string[] | null;
+  tags?: string[];
+  /** The client's id for this mutation; a repeat returns the first comment. */
+  clientMutationId?: string | null;
+  /** @default now */
+  createdAt?: string;
+}
+
+/**
+ * Creates a comment with its first revision and, when visible, bumps the parent's reply count —
+ * one transaction. A `clientMutationId` this author already used returns that comment instead
+ * (`created: false`), also when two retries race.
+ */
+export async function createComment(
+  db: Db,
+  input: CreateCommentInput,
+): Promise<{ comment: Comment; created: boolean }> {
+  const cmid = input.clientMutationId ?? null;
+  const findExisting = async (trx: Db) => {
+    if (cmid === null) return undefined;
+    const row = await trx
+      .selectFrom('comments')
+      .selectAll()
+      .where('author_id', '=', input.authorId)
+      .where('client_mutation_id', '=', cmid)
+      .executeTakeFirst();
+    return row && { comment: toComment(row), created: false };
+  };
+  const before = await findExisting(db);
+  if (before !== undefined) return before;
+
+  return inTransaction(db, async (trx) => {
+    const createdAt = input.createdAt ?? isoTime();
+    const status = input.status ?? 'NONE';
+    // DO NOTHING on the (author, client mutation id) index: a racing twin waits for ours to
+    // commit, inserts nothing, and reads ours below — no unique error, no aborted transaction.
+    const row = await trx
+      .insertInto('comments')
+      .values({
+        id: newId(),
+        story_id: input.storyId,
+        author_id: input.authorId,
+        parent_id: input.parentId ?? null,
+        body_source: input.bodySource,
+        body_html: input.bodyHtml,
+        status,
+        held_because: input.heldBecause ? JSON.stringify(input.heldBecause) : null,
+        tags: JSON.stringify(input.tags ?? []),
+        client_mutation_id: cmid,
+        created_at: createdAt,
+      })
+      .onConflict((oc) => oc.columns(['author_id', 'client_mutation_id']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) {
+      const raced = await findExisting(trx);
+      if (raced === undefined) throw new Error('Comment conflict without an existing comment');
+      return raced;
+    }
+    await addRevision(trx, row.id, input.bodySource, input.bodyHtml, createdAt);
+    if (row.parent_id !== null && isVisibleStatus(status)) {
+      await adjustReplyCount(trx, row.parent_id, 1);
+    }
+    return { comment: toComment(row), created: true };
+  });
+}
+
+async function addRevision(trx: Db, commentId: string, source: string, html: string, at: string) {
+  await trx
+    .insertInto('comment_revisions')
+    .values({
+      id: newId(),
+      comment_id: commentId,
+      body_source: source,
+      body_html: html,
+      created_at: at,
+    })
+    .execute();
+}
+
+async function adjustReplyCount(trx: Db, parentId: string, delta: 1 | -1): Promise<void> {
+  await trx
+    .updateTable('comments')
+    .set((eb) => ({ reply_count: eb('reply_count', '+', delta) }))
+    .where('id', '=', parentId)
+    .execute();
+}
+
+/** The comment with `id`, if any. */
+export async function findCommentById(db: Db, id: string): Promise<Comment | undefined> {
+  const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toComment(row);
+}
+
+/** The comment with `id`, or `NOT_FOUND`. */
+export async function requireComment(db: Db, id: string): Promise<Comment> {
+  const comment = await findCommentById(db, id);
+  if (comment === undefined) throw new ParleyError('NOT_FOUND', `No comment ${id}.`);
+  return comment;
+}
+
+/** Comments by ids, in no particular order (for batching loaders). */
+export async function findCommentsByIds(db: Db, ids: readonly string[]): Promise<Comment[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('comments').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toComment);
+}
+
+/** A new body for a comment (already rendered and moderated by the caller). */
+export interface EditCommentInput {
+  commentId: string;
+  bodySource: string;
+  bodyHtml: string;
+  /** A new status when the edit re-triggers moderation; the reply-count rule applies. */
+  status?: CommentStatus;
+  heldBecause?: string[] | null;
+}
+
+/** Replaces the body, stamps `edited_at` and keeps a revision, in one transaction. */
+export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
+  return inTransaction(db, async (trx) => {
+    const editedAt = isoTime();
+    const row = await trx
+      .updateTable('comments')
+      .set({
+        body_source: input.bodySource,
+        body_html: input.bodyHtml,
+        edited_at: editedAt,
+        ...(input.heldBecause === undefined
+          ? {}
+          : { held_because: input.heldBecause ? JSON.stringify(input.heldBecause) : null }),
+      })
+      .where('id', '=', input.commentId)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
+    await addRevision(trx, row.id, input.bodySource, input.bodyHtml, editedAt);
+    if (input.status !== undefined && input.status !== row.status) {
+      return (await changeStatus(trx, input.commentId, input.status)).comment;
+    }
+    return toComment(row);
+  });
+}
+
+/** A moderation decision to apply. */
+export interface SetCommentStatusInput {
+  commentId: string;
+  status: CommentStatus;
+  /** Who decided; null for the system (e.g. the report threshold). */
+  moderatorId: string | null;
+}
+
+/**
+ * Sets a comment's status, records the decision and adjusts the parent's reply count when the
+ * comment's visibility changes — one transaction. Returns the comment and its previous status.
+ */
+export function setCommentStatus(
+  db: Db,
+  input: SetCommentStatusInput,
+): Promise<{ comment: Comment; previousStatus: CommentStatus }> {
+  return inTransaction(db, async (trx) => {
+    const result = await changeStatus(trx, input.commentId, input.status);
+    await trx
+      .insertInto('moderation_decisions')
+      .values({
+        id: newId(),
+        comment_id: input.commentId,
+        moderator_id: input.moderatorId,
+        status: input.status,
+        created_at: isoTime(),
+      })
+      .execute();
+    return result;
+  });
+}
+
+// Compare-and-set on the old status, so two moderators deciding at once on PostgreSQL cannot
+// both apply the same visibility change to the parent's count.
+async function changeStatus(trx: Db, commentId: string, status: CommentStatus) {
+  for (;;) {
+    const current = await requireComment(trx, commentId);
+    const row = await trx
+      .updateTable('comments')
+      .set({ status })
+      .where('id', '=', commentId)
+      .where('status', '=', current.status)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) continue;
+    const wasVisible = isVisibleStatus(current.status);
+    if (row.parent_id !== null && wasVisible !== isVisibleStatus(status)) {
+      await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
+    }
+    return { comment: toComment(row), previousStatus: current.status };
+  }
+}
+
+/** Replaces a comment's tags (FEATURED, STAFF). */
+export async function setCommentTags(db: Db, commentId: string, tags: string[]): Promise<Comment> {
+  const row = await db
+    .updateTable('comments')
+    .set({ tags: JSON.stringify([...new Set(tags)]) })
+    .where('id', '=', commentId)
+    .returningAll()
+    .executeTakeFirst();
+  if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${commentId}.`);
+  return toComment(row);
+}
+
+/** Every body a comment has had, oldest first (the first is the original). */
+export function listRevisions(
+  db: Db,
+  commentId: string,
+): Promise<Selectable<CommentRevisionsTable>[]> {
+  return db
+    .selectFrom('comment_revisions')
+    .selectAll()
+    .where('comment_id', '=', commentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The decisions taken on a comment, oldest first. */
+export function listDecisions(
+  db: Db,
+  commentId: string,
+): Promise<Selectable<ModerationDecisionsTable>[]> {
+  return db
+    .selectFrom('moderation_decisions')
+    .selectAll()
+    .where('comment_id', '=', commentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

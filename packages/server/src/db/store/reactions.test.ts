@@ -1,0 +1,102 @@
+import { seedBasics, countRows } from '../testFixtures';
+import type { Seeded } from '../testFixtures';
+import { testDialects, useTestDatabase } from '../testDatabases';
+import { createComment, findCommentById } from './comments';
+import {
+  addReaction,
+  addReport,
+  listReports,
+  reactedCommentIds,
+  removeReaction,
+} from './reactions';
+import { createUser } from './users';
+
+describe.each(testDialects())('reactions and reports on %s', (dialect) => {
+  const t = useTestDatabase(dialect);
+  let seeded: Seeded;
+  let commentId: string;
+  beforeEach(async () => {
+    seeded = await seedBasics(t.db, { userCount: 6 });
+    const { comment } = await createComment(t.db, {
+      storyId: seeded.story.id,
+      authorId: seeded.users[0]!.id,
+      bodySource: 'x',
+      bodyHtml: 'x',
+    });
+    commentId = comment.id;
+  });
+  const reactionCount = async () => (await findCommentById(t.db, commentId))?.reactionCount;
+
+  it('adds and removes reactions idempotently', async () => {
+    const userId = seeded.users[1]!.id;
+    expect(await addReaction(t.db, commentId, userId)).toEqual({ reactionCount: 1, changed: true });
+    expect(await addReaction(t.db, commentId, userId)).toEqual({
+      reactionCount: 1,
+      changed: false,
+    });
+    expect(await reactedCommentIds(t.db, userId, [commentId, 'other'])).toEqual(
+      new Set([commentId]),
+    );
+    expect(await removeReaction(t.db, commentId, userId)).toEqual({
+      reactionCount: 0,
+      changed: true,
+    });
+    expect(await removeReaction(t.db, commentId, userId)).toEqual({
+      reactionCount: 0,
+      changed: false,
+    });
+  });
+
+  it('keeps reaction_count exact under concurrent adds and removes', async () => {
+    const users = seeded.users.map((u) => u.id);
+    // Every user clicks several times at once; then half of them take their reaction back, also racing.
+    await Promise.all(users.flatMap((u) => [1, 2, 3].map(() => addReaction(t.db, commentId, u))));
+    expect(await reactionCount()).toBe(users.length);
+    const leaving = users.slice(0, 3);
+    await Promise.all([
+      ...leaving.flatMap((u) => [1, 2].map(() => removeReaction(t.db, commentId, u))),
+      ...users.slice(3).map((u) => addReaction(t.db, commentId, u)),
+    ]);
+    expect(await reactionCount()).toBe(users.length - leaving.length);
+    expect(await countRows(t.db, 'reactions')).toBe(users.length - leaving.length);
+  });
+
+  it('stays exact when many users add and remove at once', async () => {
+    const extra = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        createUser(t.db, { username: `r${i}`, email: `r${i}@example.com` }),
+      ),
+    );
+    await Promise.all(
+      extra.map((u, i) =>
+        addReaction(t.db, commentId, u.id).then(() =>
+          i % 2 === 0 ? removeReaction(t.db, commentId, u.id) : undefined,
+        ),
+      ),
+    );
+    expect(await reactionCount()).toBe(10);
+    expect(await countRows(t.db, 'reactions')).toBe(10);
+  });
+
+  it('takes one report per user per comment and returns the new report count', async () => {
+    const [, a, b] = seeded.users;
+    const first = await addReport(t.db, {
+      commentId,
+      userId: a!.id,
+      reason: 'SPAM',
+      details: 'buy now',
+    });
+    expect(first).toEqual({ reportCount: 1, created: true });
+    expect(await addReport(t.db, { commentId, userId: a!.id, reason: 'OTHER' })).toEqual({
+      reportCount: 1,
+      created: false,
+    });
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => addReport(t.db, { commentId, userId: b!.id, reason: 'ABUSIVE' })),
+    );
+    expect(racing.filter((r) => r.created)).toHaveLength(1);
+    expect((await findCommentById(t.db, commentId))?.reportCount).toBe(2);
+    const reports = await listReports(t.db, commentId);
+    expect(reports.map((r) => r.reason).sort()).toEqual(['ABUSIVE', 'SPAM']);
+  });
+});

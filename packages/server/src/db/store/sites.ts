@@ -1,0 +1,211 @@
+/** Sites, their permitted origins and their SSO signing keys. */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../../defaults';
+import { ParleyError } from '../../ParleyError';
+import { escapeLike, inTransaction, isoTime, newId, parseJson } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import type { SitesTable, SsoKeysTable } from '../schema';
+
+/** A site as the resolvers see it. */
+export interface Site {
+  id: string;
+  name: string;
+  url: string;
+  /** Normalized origins (`https://example.com`) allowed to embed. */
+  allowedOrigins: string[];
+  createdAt: string;
+}
+
+/** An SSO signing key. */
+export interface SsoKey {
+  id: string;
+  siteId: string;
+  secret: string;
+  createdAt: string;
+  /** Null while current; after a rotation, the end of the overlap. */
+  expiresAt: string | null;
+  revoked: boolean;
+}
+
+function toSite(row: Selectable<SitesTable>): Site {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    allowedOrigins: parseJson<string[]>(row.allowed_origins, []),
+    createdAt: row.created_at,
+  };
+}
+
+function toSsoKey(row: Selectable<SsoKeysTable>): SsoKey {
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    secret: row.secret,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revoked: row.revoked === 1,
+  };
+}
+
+/**
+ * The canonical form of an origin (`scheme://host[:port]`, lower-case, default port dropped), so
+ * `https://Example.com/` and `https://example.com` match. Throws `INVALID_INPUT` when not a URL.
+ */
+export function normalizeOrigin(origin: string): string {
+  try {
+    const { origin: normalized } = new URL(origin);
+    if (normalized !== 'null') return normalized;
+  } catch {
+    // fall through
+  }
+  throw new ParleyError('INVALID_INPUT', `Not an origin: ${origin}`, { field: 'allowedOrigins' });
+}
+
+/** What a site is made of. */
+export interface SiteInput {
+  name: string;
+  url: string;
+  allowedOrigins: readonly string[];
+}
+
+/** Creates a site with its first SSO key (one transaction). */
+export function createSite(db: Db, input: SiteInput): Promise<Site> {
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('sites')
+      .values({
+        id: newId(),
+        name: input.name,
+        url: input.url,
+        allowed_origins: JSON.stringify([...new Set(input.allowedOrigins.map(normalizeOrigin))]),
+        created_at: isoTime(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await addSsoKey(trx, row.id);
+    return toSite(row);
+  });
+}
+
+/** Changes a site's name, URL or origins; `NOT_FOUND` when there is no such site. */
+export async function updateSite(db: Db, id: string, patch: Partial<SiteInput>): Promise<Site> {
+  const row = await db
+    .updateTable('sites')
+    .set({
+      ...(patch.name === undefined ? {} : { name: patch.name }),
+      ...(patch.url === undefined ? {} : { url: patch.url }),
+      ...(patch.allowedOrigins === undefined
+        ? {}
+        : {
+            allowed_origins: JSON.stringify([
+              ...new Set(patch.allowedOrigins.map(normalizeOrigin)),
+            ]),
+          }),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (row === undefined) throw new ParleyError('NOT_FOUND', `No site ${id}.`);
+  return toSite(row);
+}
+
+/** Every site, oldest first (an install has few). */
+export async function listSites(db: Db): Promise<Site[]> {
+  const rows = await db
+    .selectFrom('sites')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toSite);
+}
+
+/** The site with `id`, if any. */
+export async function findSiteById(db: Db, id: string): Promise<Site | undefined> {
+  const row = await db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toSite(row);
+}
+
+/** The site that permits `origin`, if any (the first created, should two permit it). */
+export async function findSiteByOrigin(db: Db, origin: string): Promise<Site | undefined> {
+  let normalized: string;
+  try {
+    normalized = normalizeOrigin(origin);
+  } catch {
+    return undefined;
+  }
+  // LIKE narrows the rows in SQL; the exact check on the parsed array rules out partial matches.
+  const pattern = `%${escapeLike(JSON.stringify(normalized))}%`;
+  const rows = await db
+    .selectFrom('sites')
+    .selectAll()
+    .where(sql<boolean>`allowed_origins like ${pattern} escape '\\'`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toSite).find((site) => site.allowedOrigins.includes(normalized));
+}
+
+/** Adds a new current key to a site (random 256-bit secret). */
+export async function addSsoKey(db: Db, siteId: string): Promise<SsoKey> {
+  const row = await db
+    .insertInto('sso_keys')
+    .values({
+      id: newId(),
+      site_id: siteId,
+      secret: randomBytes(32).toString('base64url'),
+      created_at: isoTime(),
+      expires_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toSsoKey(row);
+}
+
+/**
+ * Rotates a site's key: current keys keep verifying until now + `overlapSeconds` (so hosts can
+ * deploy the new secret), and a new current key is returned. One transaction.
+ */
+export function rotateSsoKey(
+  db: Db,
+  siteId: string,
+  overlapSeconds: number = SSO_KEY_ROTATION_OVERLAP_SECONDS,
+): Promise<SsoKey> {
+  return inTransaction(db, async (trx) => {
+    const expiresAt = isoTime(new Date(Date.now() + overlapSeconds * 1000));
+    await trx
+      .updateTable('sso_keys')
+      .set({ expires_at: expiresAt })
+      .where('site_id', '=', siteId)
+      .where('expires_at', 'is', null)
+      .where('revoked', '=', 0)
+      .execute();
+    return addSsoKey(trx, siteId);
+  });
+}
+
+/** Revokes a key at once (a leaked secret). */
+export async function revokeSsoKey(db: Db, keyId: string): Promise<void> {
+  await db.updateTable('sso_keys').set({ revoked: 1 }).where('id', '=', keyId).execute();
+}
+
+/** Keys that verify tokens now: not revoked, not past their expiry. Newest first. */
+export async function listActiveSsoKeys(
+  db: Db,
+  siteId: string,
+  now: string = isoTime(),
+): Promise<SsoKey[]> {
+  const rows = await db
+    .selectFrom('sso_keys')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where('revoked', '=', 0)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toSsoKey);
+}

@@ -1,0 +1,183 @@
+/** Stories: created on first use, listed and configured by moderators, counted. */
+import { sql } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
+import { ParleyError } from '../../ParleyError';
+import { escapeLike, isoTime, newId } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import type { StoriesTable, StoryStatus } from '../schema';
+import { paginate } from './paginate';
+import type { Connection, PageArgs } from './paginate';
+
+/** A story as the resolvers see it. */
+export interface Story {
+  id: string;
+  siteId: string;
+  url: string;
+  externalId: string | null;
+  title: string;
+  status: StoryStatus;
+  /** Pre-moderation override; null follows the organization. */
+  premod: string | null;
+  /** Live-updates override; null follows the organization. */
+  liveUpdates: boolean | null;
+  createdAt: string;
+  closedAt: string | null;
+}
+
+/** Maps a `stories` row to a {@link Story}. */
+export function toStory(row: Selectable<StoriesTable>): Story {
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    url: row.url,
+    externalId: row.external_id,
+    title: row.title,
+    status: row.status,
+    premod: row.premod,
+    liveUpdates: row.live_updates === null ? null : row.live_updates === 1,
+    createdAt: row.created_at,
+    closedAt: row.closed_at,
+  };
+}
+
+/** What the embed knows about a story on first use. */
+export interface StoryInput {
+  siteId: string;
+  /** Canonical URL; unique across the install. */
+  url: string;
+  title: string;
+  externalId?: string | null;
+}
+
+/**
+ * The story at `url`, created if missing. Race-safe: concurrent first readers all insert with
+ * ON CONFLICT DO NOTHING on the unique URL and then read the one row that won.
+ */
+export async function findOrCreateStory(
+  db: Db,
+  input: StoryInput,
+): Promise<{ story: Story; created: boolean }> {
+  const existing = await findStoryByUrl(db, input.url);
+  if (existing !== undefined) return { story: existing, created: false };
+  const inserted = await db
+    .insertInto('stories')
+    .values({
+      id: newId(),
+      site_id: input.siteId,
+      url: input.url,
+      external_id: input.externalId ?? null,
+      title: input.title,
+      status: 'OPEN',
+      created_at: isoTime(),
+    })
+    .onConflict((oc) => oc.column('url').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted !== undefined) return { story: toStory(inserted), created: true };
+  const winner = await findStoryByUrl(db, input.url);
+  if (winner === undefined) throw new Error(`Story ${input.url} vanished after a conflict`);
+  return { story: winner, created: false };
+}
+
+/** The story with `id`, if any. */
+export async function findStoryById(db: Db, id: string): Promise<Story | undefined> {
+  const row = await db.selectFrom('stories').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toStory(row);
+}
+
+/** The story at exactly `url`, if any. */
+export async function findStoryByUrl(db: Db, url: string): Promise<Story | undefined> {
+  const row = await db.selectFrom('stories').selectAll().where('url', '=', url).executeTakeFirst();
+  return row && toStory(row);
+}
+
+/** Filters of {@link listStories}. */
+export interface StoryFilter {
+  /** Part of the title or URL, case-insensitive. */
+  query?: string | null;
+  status?: StoryStatus | null;
+  siteId?: string | null;
+}
+
+/** Stories, newest first, with Relay paging. */
+export function listStories(
+  db: Db,
+  filter: StoryFilter,
+  page: PageArgs,
+): Promise<Connection<Story>> {
+  let q = db.selectFrom('stories').selectAll();
+  if (filter.query !== undefined && filter.query !== null && filter.query !== '') {
+    const pattern = `%${escapeLike(filter.query.toLowerCase())}%`;
+    q = q.where(
+      sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(url) like ${pattern} escape '\\')`,
+    );
+  }
+  if (filter.status !== undefined && filter.status !== null)
+    q = q.where('status', '=', filter.status);
+  if (filter.siteId !== undefined && filter.siteId !== null)
+    q = q.where('site_id', '=', filter.siteId);
+  return paginate(
+    q,
+    [
+      { column: 'created_at', field: 'created_at', direction: 'desc' },
+      { column: 'id', field: 'id', direction: 'desc' },
+    ],
+    page,
+    toStory,
+  );
+}
+
+/** What moderators change on a story. */
+export interface StoryPatch {
+  title?: string;
+  status?: StoryStatus;
+  /** Null returns to the organization setting. */
+  premod?: string | null;
+  /** Null returns to the organization setting. */
+  liveUpdates?: boolean | null;
+}
+
+/** Updates a story; closing stamps `closed_at`, reopening clears it. `NOT_FOUND` if missing. */
+export async function updateStory(db: Db, id: string, patch: StoryPatch): Promise<Story> {
+  const values: Updateable<StoriesTable> = {};
+  if (patch.title !== undefined) values.title = patch.title;
+  if (patch.status !== undefined) {
+    values.status = patch.status;
+    values.closed_at = patch.status === 'CLOSED' ? isoTime() : null;
+  }
+  if (patch.premod !== undefined) values.premod = patch.premod;
+  if (patch.liveUpdates !== undefined) {
+    values.live_updates = patch.liveUpdates === null ? null : patch.liveUpdates ? 1 : 0;
+  }
+  const query =
+    Object.keys(values).length === 0
+      ? db.selectFrom('stories').selectAll().where('id', '=', id)
+      : db.updateTable('stories').set(values).where('id', '=', id).returningAll();
+  const row = await query.executeTakeFirst();
+  if (row === undefined) throw new ParleyError('NOT_FOUND', `No story ${id}.`);
+  return toStory(row);
+}
+
+/**
+ * Visible comments (replies included) per story, for `commentCount` and count.js; stories with
+ * none are 0. One grouped query for any number of stories (batch it behind a loader).
+ */
+export async function countStoryComments(
+  db: Db,
+  storyIds: readonly string[],
+): Promise<Map<string, number>> {
+  const counts = new Map(storyIds.map((id) => [id, 0]));
+  if (storyIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('comments')
+    .select(['story_id', (eb) => eb.fn.countAll().as('count')])
+    .where('story_id', 'in', storyIds)
+    .where('status', 'in', VISIBLE_COMMENT_STATUSES)
+    .where('deleted_at', 'is', null)
+    .groupBy('story_id')
+    .execute();
+  // pg returns COUNT as a bigint string; SQLite as a number.
+  for (const row of rows) counts.set(row.story_id, Number(row.count));
+  return counts;
+}

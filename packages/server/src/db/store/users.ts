@@ -1,0 +1,237 @@
+/** Users: accounts, sign-in lookups, SSO users and profile changes. */
+import type { Selectable, Updateable } from 'kysely';
+import { ParleyError } from '../../ParleyError';
+import { isoTime, newId, parseJson } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import { isUniqueViolation } from '../isUniqueViolation';
+import type { UserRole, UsersTable } from '../schema';
+
+/** A user as the resolvers see it. */
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  emailVerified: boolean;
+  /** Null for SSO users. */
+  passwordHash: string | null;
+  role: UserRole;
+  banned: boolean;
+  /** Suspended while this time is in the future. */
+  suspendedUntil: string | null;
+  premod: boolean;
+  avatarUrl: string | null;
+  notificationPrefs: Record<string, unknown>;
+  deletionRequestedAt: string | null;
+  ssoSiteId: string | null;
+  ssoId: string | null;
+  createdAt: string;
+}
+
+/** Maps a `users` row to a {@link User}. */
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    emailVerified: row.email_verified === 1,
+    passwordHash: row.password_hash,
+    role: row.role,
+    banned: row.banned === 1,
+    suspendedUntil: row.suspended_until,
+    premod: row.premod === 1,
+    avatarUrl: row.avatar_url,
+    notificationPrefs: parseJson(row.notification_prefs, {}),
+    deletionRequestedAt: row.deletion_requested_at,
+    ssoSiteId: row.sso_site_id,
+    ssoId: row.sso_id,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * The key that makes usernames and emails unique case-insensitively. Lower-casing in JS (not SQL)
+ * gives the same result on both dialects, for non-ASCII letters too.
+ */
+export function uniqueKey(text: string): string {
+  return text.normalize('NFC').toLowerCase();
+}
+
+/**
+ * Turns a unique violation on username or email into `USERNAME_TAKEN`/`EMAIL_TAKEN` (with
+ * `field`); returns any other error unchanged, for the caller to rethrow.
+ */
+export function toTakenError(error: unknown): unknown {
+  if (isUniqueViolation(error, 'users_username_key_unique')) {
+    return new ParleyError('USERNAME_TAKEN', 'That username is taken.', { field: 'username' });
+  }
+  if (isUniqueViolation(error, 'users_email_key_unique')) {
+    return new ParleyError('EMAIL_TAKEN', 'An account with that email exists.', { field: 'email' });
+  }
+  return error;
+}
+
+/** What {@link createUser} needs. */
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  /** Omit for SSO users. */
+  passwordHash?: string | null;
+  /** @default 'COMMENTER' */
+  role?: UserRole;
+  /** @default false */
+  emailVerified?: boolean;
+  ssoSiteId?: string | null;
+  ssoId?: string | null;
+  /** @default now */
+  createdAt?: string;
+}
+
+/** Creates a user; a taken username or email throws `USERNAME_TAKEN`/`EMAIL_TAKEN`. */
+export async function createUser(db: Db, input: CreateUserInput): Promise<User> {
+  try {
+    const row = await db
+      .insertInto('users')
+      .values({
+        id: newId(),
+        username: input.username,
+        username_key: uniqueKey(input.username),
+        email: input.email,
+        email_key: uniqueKey(input.email),
+        email_verified: input.emailVerified === true ? 1 : 0,
+        password_hash: input.passwordHash ?? null,
+        role: input.role ?? 'COMMENTER',
+        notification_prefs: '{}',
+        sso_site_id: input.ssoSiteId ?? null,
+        sso_id: input.ssoId ?? null,
+        created_at: input.createdAt ?? isoTime(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  } catch (error) {
+    throw toTakenError(error);
+  }
+}
+
+/** The user with `id`, if any. */
+export async function findUserById(db: Db, id: string): Promise<User | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** Users by ids, in no particular order (for batching loaders). */
+export async function findUsersByIds(db: Db, ids: readonly string[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toUser);
+}
+
+/** The user with this email, compared case-insensitively. */
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('email_key', '=', uniqueKey(email))
+    .executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** The user with this username, compared case-insensitively. */
+export async function findUserByUsername(db: Db, username: string): Promise<User | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_key', '=', uniqueKey(username))
+    .executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** Fields a user (or an admin on their behalf) may change. */
+export interface UserProfilePatch {
+  username?: string;
+  email?: string;
+  emailVerified?: boolean;
+  passwordHash?: string | null;
+  avatarUrl?: string | null;
+  notificationPrefs?: Record<string, unknown>;
+  deletionRequestedAt?: string | null;
+}
+
+/** Updates profile fields; a taken username or email throws `USERNAME_TAKEN`/`EMAIL_TAKEN`. */
+export async function updateUser(db: Db, id: string, patch: UserProfilePatch): Promise<User> {
+  const values: Updateable<UsersTable> = {};
+  if (patch.username !== undefined) {
+    values.username = patch.username;
+    values.username_key = uniqueKey(patch.username);
+  }
+  if (patch.email !== undefined) {
+    values.email = patch.email;
+    values.email_key = uniqueKey(patch.email);
+  }
+  if (patch.emailVerified !== undefined) values.email_verified = patch.emailVerified ? 1 : 0;
+  if (patch.passwordHash !== undefined) values.password_hash = patch.passwordHash;
+  if (patch.avatarUrl !== undefined) values.avatar_url = patch.avatarUrl;
+  if (patch.notificationPrefs !== undefined) {
+    values.notification_prefs = JSON.stringify(patch.notificationPrefs);
+  }
+  if (patch.deletionRequestedAt !== undefined) {
+    values.deletion_requested_at = patch.deletionRequestedAt;
+  }
+  if (Object.keys(values).length === 0) return requireUser(db, id);
+  try {
+    const row = await db
+      .updateTable('users')
+      .set(values)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) throw new ParleyError('NOT_FOUND', `No user ${id}.`);
+    return toUser(row);
+  } catch (error) {
+    throw toTakenError(error);
+  }
+}
+
+/** The user with `id`, or `NOT_FOUND`. */
+export async function requireUser(db: Db, id: string): Promise<User> {
+  const user = await findUserById(db, id);
+  if (user === undefined) throw new ParleyError('NOT_FOUND', `No user ${id}.`);
+  return user;
+}
+
+/** A user as a site's SSO token describes them. */
+export interface SsoUserInput {
+  siteId: string;
+  /** The host's id for the user. */
+  ssoId: string;
+  email: string;
+  username: string;
+}
+
+/**
+ * Creates the SSO user on first sign-in, or refreshes their email and username from the host.
+ * Concurrent first sign-ins converge on one row (the (site, sso id) pair is unique).
+ */
+export async function upsertSsoUser(db: Db, input: SsoUserInput): Promise<User> {
+  const find = (trx: Db) =>
+    trx
+      .selectFrom('users')
+      .selectAll()
+      .where('sso_site_id', '=', input.siteId)
+      .where('sso_id', '=', input.ssoId)
+      .executeTakeFirst();
+  const existing = await find(db);
+  if (existing !== undefined) {
+    if (existing.email === input.email && existing.username === input.username) {
+      return toUser(existing);
+    }
+    return updateUser(db, existing.id, { email: input.email, username: input.username });
+  }
+  try {
+    return await createUser(db, { ...input, ssoSiteId: input.siteId, emailVerified: true });
+  } catch (error) {
+    const raced = await find(db);
+    if (raced !== undefined) return toUser(raced);
+    throw error;
+  }
+}

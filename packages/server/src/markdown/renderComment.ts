@@ -1,0 +1,138 @@
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * Comment Markdown → safe HTML.
+ *
+ * Two layers, on purpose: markdown-it with raw HTML off produces only the constructs we enable, and
+ * sanitize-html then enforces the same allow-list on the output. Either layer alone would be enough
+ * today; both together mean a future markdown-it rule or plugin cannot smuggle markup past us.
+ */
+
+/** Link schemes a comment may use; anything else (javascript:, data:, relative) renders as text. */
+const LINK_SCHEMES = ['http', 'https', 'mailto'] as const;
+
+const LINK_SCHEME_PATTERN = new RegExp(`^(?:${LINK_SCHEMES.join('|')}):`, 'i');
+
+/** `rel` on every link: user content, not endorsed, and no `window.opener` for the target page. */
+export const COMMENT_LINK_REL = 'nofollow ugc noopener';
+
+/** Tags the rendered HTML may contain. */
+export const COMMENT_ALLOWED_TAGS = Object.freeze([
+  'p',
+  'br',
+  'em',
+  'strong',
+  's',
+  'del',
+  'a',
+  'blockquote',
+  'code',
+  'pre',
+  'ul',
+  'ol',
+  'li',
+]);
+
+const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...COMMENT_ALLOWED_TAGS],
+  allowedAttributes: { a: ['href', 'rel', 'target'], ol: ['start'], code: ['class'] },
+  // Fenced code keeps its language hint so a client could highlight it; nothing else survives.
+  allowedClasses: { code: ['language-*'] },
+  allowedSchemes: [...LINK_SCHEMES],
+  allowedSchemesByTag: {},
+  allowedSchemesAppliedToAttributes: ['href'],
+  // `//evil.example` would inherit the host page's scheme and dodge the scheme check.
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    // Set, not merged: whatever rel/target came in is replaced.
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, rel: COMMENT_LINK_REL, target: '_blank' },
+    }),
+  },
+};
+
+let parser: MarkdownIt | undefined;
+
+/** The configured parser, built on first use (nothing runs at import time). */
+function getParser(): MarkdownIt {
+  if (parser !== undefined) return parser;
+  const md = new MarkdownIt('default', {
+    html: false,
+    linkify: true,
+    breaks: true,
+    typographer: false,
+  });
+  // Comments don't need headings, images, tables or rules; with the rules off the source stays text.
+  md.disable(['heading', 'lheading', 'image', 'table', 'hr']);
+  // markdown-it's own check allows any scheme but a short deny-list; ours is an allow-list.
+  md.validateLink = (url: string): boolean => LINK_SCHEME_PATTERN.test(url.trim());
+  parser = md;
+  return md;
+}
+
+/**
+ * Renders a comment's Markdown source to sanitized HTML: emphasis, strong, strikethrough, links
+ * (http, https, mailto; `rel="nofollow ugc noopener"`, `target="_blank"`), quotes, code, lists and
+ * line breaks. Raw HTML in the source is escaped, never rendered.
+ */
+export function renderComment(source: string): string {
+  const html = getParser().render(source);
+  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
+}
+
+/** Walks every inline token of the parsed source, in document order. */
+function* inlineTokens(source: string): Generator<Token> {
+  for (const block of getParser().parse(source, {})) {
+    if (block.type === 'inline') yield* block.children ?? [];
+    else yield block;
+  }
+}
+
+/**
+ * True when the source would render at least one link (Markdown link, autolink or a bare URL or
+ * email address that linkify picks up). Used by link pre-moderation.
+ */
+export function containsLink(source: string): boolean {
+  for (const token of inlineTokens(source)) {
+    if (token.type === 'link_open') return true;
+  }
+  return false;
+}
+
+/**
+ * The text a reader sees, without markup: `**wo**rd` → `word`, `&amp;` → `&`. Blocks and line
+ * breaks become newlines. Link targets are left out (only their visible text counts). Used for
+ * banned- and suspect-word matching, so emphasis or escapes cannot split a word.
+ */
+export function plainText(source: string): string {
+  let text = '';
+  for (const token of inlineTokens(source)) {
+    switch (token.type) {
+      case 'text':
+      case 'code_inline':
+      case 'text_special':
+        text += token.content;
+        break;
+      case 'softbreak':
+      case 'hardbreak':
+        text += '\n';
+        break;
+      case 'code_block':
+      case 'fence':
+        text += `${token.content}\n`;
+        break;
+      case 'paragraph_close':
+      case 'list_item_close':
+      case 'blockquote_close':
+        text += '\n';
+        break;
+      default:
+        break;
+    }
+  }
+  return text.trim();
+}

@@ -1,0 +1,133 @@
+import { createPubSub as createYogaPubSub } from 'graphql-yoga';
+import type { PubSub, PubSubEventTarget } from 'graphql-yoga';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/**
+ * A comment was published or changed. Events carry ids, not rows: subscribers reload the comment
+ * through the same permission-checked code as queries, and over Redis a payload is JSON, so a
+ * `Date` or a class instance would not survive the trip anyway.
+ */
+export interface CommentEvent {
+  /** The comment's id. */
+  commentId: string;
+  /** The story the comment belongs to (also the routing key). */
+  storyId: string;
+}
+
+/** A comment entered or left a moderation queue. */
+export interface ModerationQueueEvent {
+  /** The comment's id. */
+  commentId: string;
+  /** Site of the comment's story, so moderators of one site can filter. */
+  siteId: string;
+}
+
+/**
+ * Topics and their publish arguments. `commentCreated` and `commentUpdated` are keyed by story id
+ * (yoga's `publish(topic, id, payload)` / `subscribe(topic, id)` form), so a reader of one story
+ * only wakes for that story; the moderation queue is one topic, filtered by site in the resolver.
+ */
+export type ParleyPubSubTopics = {
+  commentCreated: [storyId: string, event: CommentEvent];
+  commentUpdated: [storyId: string, event: CommentEvent];
+  moderationQueueUpdated: [event: ModerationQueueEvent];
+};
+
+/** Topic names, for code that must not spell them out (metrics, tests). */
+export const PUBSUB_TOPICS = Object.freeze({
+  commentCreated: 'commentCreated',
+  commentUpdated: 'commentUpdated',
+  moderationQueueUpdated: 'moderationQueueUpdated',
+} as const satisfies { [K in keyof ParleyPubSubTopics]: K });
+
+/** Prefix of every Redis channel, so several installs (or test runs) can share one Redis. */
+export const DEFAULT_PUBSUB_PREFIX = 'parley:';
+
+/** Options of {@link createPubSub}. */
+export interface CreatePubSubOptions {
+  /** Redis to share events between processes; unset keeps events in this process. @default undefined */
+  redisUrl?: string;
+  /** Channel prefix in Redis (ignored in process). @default 'parley:' */
+  prefix?: string;
+  /** Where Redis connection errors go; ioredis reconnects by itself, so they are warnings. */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/** yoga's PubSub for Parley's topics, plus {@link ParleyPubSub.close}. */
+export type ParleyPubSub = PubSub<ParleyPubSubTopics> & {
+  /** Ends the Redis connections (a no-op in process); pending subscriptions stop receiving. */
+  close(): Promise<void>;
+  /** Resolves once Redis accepts commands (at once in process); lets a server fail fast at start. */
+  ready(): Promise<void>;
+};
+
+/** The event target yoga's PubSub runs on (in memory, or Redis). */
+type EventTargetLike = PubSubEventTarget<ParleyPubSubTopics>;
+
+/**
+ * Creates the pub/sub behind subscriptions: in process by default; with `redisUrl`, events go
+ * through Redis so every process behind a load balancer delivers every event.
+ */
+export function createPubSub({
+  redisUrl,
+  prefix = DEFAULT_PUBSUB_PREFIX,
+  logger,
+}: CreatePubSubOptions = {}): ParleyPubSub {
+  if (redisUrl === undefined) {
+    const pubsub = createYogaPubSub<ParleyPubSubTopics>();
+    return Object.assign(pubsub, { close: async () => {}, ready: async () => {} });
+  }
+  // Redis puts a connection that has SUBSCRIBEd into subscriber mode, where it cannot PUBLISH:
+  // hence two connections.
+  const publishClient = new Redis(redisUrl);
+  // No ready check on the subscriber: ioredis' check sends INFO, and a SUBSCRIBE issued while the
+  // socket is connecting can reach Redis first; INFO then fails ("Connection in subscriber mode")
+  // and the subscription is silently lost. Measured here: about one run in two of the Redis test.
+  const subscribeClient = new Redis(redisUrl, { enableReadyCheck: false });
+  for (const client of [publishClient, subscribeClient]) {
+    // Without a listener an 'error' event would crash the process; ioredis retries on its own.
+    client.on('error', (error: Error) => logger?.warn({ err: error }, 'Redis pub/sub error'));
+  }
+  const eventTarget = withChannelPrefix(
+    createRedisEventTarget({ publishClient, subscribeClient }) as EventTargetLike,
+    prefix,
+  );
+  const pubsub = createYogaPubSub<ParleyPubSubTopics>({ eventTarget });
+  return Object.assign(pubsub, {
+    close: async () => {
+      await Promise.all([quit(publishClient), quit(subscribeClient)]);
+    },
+    ready: async () => {
+      await Promise.all([publishClient.ping(), subscribeClient.ping()]);
+    },
+  });
+}
+
+/**
+ * ioredis' `keyPrefix` applies to keys, not to pub/sub channels, so the prefix is added here:
+ * outgoing events are re-dispatched under `prefix + type` and listeners subscribe to the same.
+ * Incoming events keep the prefixed type; yoga's PubSub only reads `detail`.
+ */
+function withChannelPrefix(target: EventTargetLike, prefix: string): EventTargetLike {
+  return {
+    addEventListener: (type, listener) => target.addEventListener(prefix + type, listener),
+    removeEventListener: (type, listener) => target.removeEventListener(prefix + type, listener),
+    dispatchEvent: (event) =>
+      target.dispatchEvent(new CustomEvent(prefix + event.type, { detail: event.detail })),
+  };
+}
+
+async function quit(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  // Resolve on 'end' (the socket is gone), not on QUIT's reply: an open socket keeps Node alive.
+  const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  if (client.status === 'ready') {
+    await client.quit().catch(() => client.disconnect());
+  } else {
+    // QUIT needs a live connection; one still connecting (or retrying) is just dropped.
+    client.disconnect();
+  }
+  await ended;
+}

@@ -1,0 +1,70 @@
+import type { RateLimitStore } from './createRateLimiter';
+
+/** Options of {@link createMemoryRateLimitStore}. */
+export interface MemoryRateLimitStoreOptions {
+  /**
+   * Most counters kept. When full, expired counters are dropped first, then the oldest live ones:
+   * memory stays bounded under a flood of distinct keys (say, spoofed IPs), at the price of
+   * forgetting the oldest counters in that flood. @default 100_000
+   */
+  maxKeys?: number;
+}
+
+/** Default for {@link MemoryRateLimitStoreOptions.maxKeys}. */
+export const MEMORY_RATE_LIMIT_MAX_KEYS = 100_000;
+
+/** A counter store in this process's memory, with its size. */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  /** Counters currently held (expired ones may linger until the next sweep). */
+  readonly size: number;
+}
+
+interface Counter {
+  count: number;
+  expiresAtMs: number;
+}
+
+/**
+ * Counters in a Map, for a single server process (the default). Several processes behind a load
+ * balancer need the Redis store, or each would allow the full limit.
+ *
+ * No timer: when the map is full, expired counters are swept and, if that is not enough, the
+ * oldest are dropped down to 90 % of `maxKeys`. The slack makes the O(n) sweep rare (at most once
+ * per tenth of `maxKeys` new counters), and the store needs no disposal nor fake timers in tests.
+ */
+export function createMemoryRateLimitStore(
+  options: MemoryRateLimitStoreOptions = {},
+): MemoryRateLimitStore {
+  const { maxKeys = MEMORY_RATE_LIMIT_MAX_KEYS } = options;
+  const lowWater = Math.floor(maxKeys * 0.9);
+  const counters = new Map<string, Counter>();
+
+  function makeRoom(nowMs: number): void {
+    for (const [key, counter] of counters) {
+      if (counter.expiresAtMs <= nowMs) counters.delete(key);
+    }
+    // Maps iterate in insertion order, so the first keys are the oldest counters.
+    for (const key of counters.keys()) {
+      if (counters.size <= lowWater) break;
+      counters.delete(key);
+    }
+  }
+
+  return {
+    get size() {
+      return counters.size;
+    },
+
+    async increment(key, ttlMs, nowMs) {
+      const existing = counters.get(key);
+      if (existing !== undefined && existing.expiresAtMs > nowMs) {
+        existing.count += 1;
+        return existing.count;
+      }
+      if (existing !== undefined) counters.delete(key);
+      if (counters.size >= maxKeys) makeRoom(nowMs);
+      counters.set(key, { count: 1, expiresAtMs: nowMs + ttlMs });
+      return 1;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { RATE_LIMITS } from '../defaults';
+import { ParleyError } from '../ParleyError';
+
+/**
+ * Fixed-window rate limits: each action × key gets a counter per window of `windowSeconds`, and
+ * the attempt that takes it past `limit` is refused until the window ends.
+ *
+ * Fixed windows, not sliding ones: one counter per key and one round trip per attempt, and the
+ * retry time is exact. The cost is a burst of up to 2 × limit across a window boundary, which is
+ * harmless for the limits we set (sign-in stays far below what guessing a password needs).
+ * Refused attempts still count, so hammering during a block does not shorten it.
+ */
+
+/** An action that is rate-limited (a key of `RATE_LIMITS`). */
+export type RateLimitedAction = keyof typeof RATE_LIMITS;
+
+/** One limit: attempts allowed per window. */
+export interface RateLimit {
+  /** Attempts allowed per window. */
+  limit: number;
+  /** Window length, in seconds. */
+  windowSeconds: number;
+}
+
+/** Where counters live. Shared stores (Redis) make several server instances share limits. */
+export interface RateLimitStore {
+  /**
+   * Adds one to the counter `key`, creating it to expire `ttlMs` after `nowMs`, and returns the
+   * new count. A counter that has expired counts from zero again.
+   */
+  increment(key: string, ttlMs: number, nowMs: number): Promise<number>;
+}
+
+/** Options of {@link createRateLimiter}. */
+export interface RateLimiterOptions {
+  /** Counter store: `createMemoryRateLimitStore()` or `createRedisRateLimitStore()`. */
+  store: RateLimitStore;
+  /** Limits per action. @default RATE_LIMITS */
+  limits?: Readonly<Record<RateLimitedAction, RateLimit>>;
+}
+
+/** Counts attempts and refuses the ones over the limit. */
+export interface RateLimiter {
+  /**
+   * Records one attempt at `action` by `key` (a user id, an IP, an account email); throws
+   * ParleyError `RATE_LIMITED` with `retryAfterSeconds` when it is over the limit.
+   * @default now Date.now()
+   */
+  consume(action: RateLimitedAction, key: string, now?: number): Promise<void>;
+}
+
+/** Readable names for the error message. */
+const ACTION_NAMES: Record<RateLimitedAction, string> = {
+  signIn: 'sign-in attempts',
+  signUp: 'sign-ups',
+  post: 'comments',
+  report: 'reports',
+};
+
+/** Creates a rate limiter over a counter store. */
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const { store, limits = RATE_LIMITS } = options;
+  return {
+    async consume(action, key, now = Date.now()) {
+      const { limit, windowSeconds } = limits[action];
+      const windowMs = windowSeconds * 1000;
+      const window = Math.floor(now / windowMs);
+      const windowEndMs = (window + 1) * windowMs;
+      // The window number is part of the key, so a new window starts from a fresh counter even if
+      // the store's expiry lags; the TTL only reclaims space.
+      const count = await store.increment(`${action}:${window}:${key}`, windowEndMs - now, now);
+      if (count <= limit) return;
+      const retryAfterSeconds = Math.max(1, Math.ceil((windowEndMs - now) / 1000));
+      throw new ParleyError(
+        'RATE_LIMITED',
+        `Too many ${ACTION_NAMES[action]}; try again in ${retryAfterSeconds} s.`,
+        { retryAfterSeconds },
+      );
+    },
+  };
+}

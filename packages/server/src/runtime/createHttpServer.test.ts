@@ -1,0 +1,230 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL } from './serveStatic';
+import { SECRET_ERROR_TEXT } from './testing/createTestSchema';
+import { TEST_SITE_ORIGIN } from './testing/createTestYoga';
+import { startTestServer, wsQuery } from './testing/startTestServer';
+import type { TestServer } from './testing/startTestServer';
+
+/** A raw GET whose path Node does not normalize (fetch would resolve `..` before sending). */
+function rawGet(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('createHttpServer', () => {
+  let dir: string;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'parley-static-'));
+    await mkdir(join(dir, 'public', 'admin'), { recursive: true });
+    await writeFile(join(dir, 'public', 'embed.js'), 'console.log("embed")');
+    await writeFile(
+      join(dir, 'public', 'admin', 'index.html'),
+      '<!doctype html><title>Admin</title>',
+    );
+    await writeFile(join(dir, 'public', '.env'), 'SECRET=1');
+    await writeFile(join(dir, 'outside.txt'), 'outside the root');
+    server = await startTestServer({ staticRoutes: { '/assets': join(dir, 'public') } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers GraphQL over real HTTP with the bearer token and the peer address', async () => {
+    const response = await fetch(`${server.origin}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer t1' },
+      body: JSON.stringify({ query: '{ token transport ip }' }),
+    });
+    expect(await response.json()).toEqual({
+      data: { token: 't1', transport: 'http', ip: '127.0.0.1' },
+    });
+  });
+
+  it('runs queries over graphql-ws with the token from connectionParams', async () => {
+    const client = server.wsClient({ authorization: 'Bearer w1' });
+    await expect(wsQuery(client, '{ token transport ip }')).resolves.toEqual({
+      data: { token: 'w1', transport: 'ws', ip: '127.0.0.1' },
+    });
+  });
+
+  it('delivers a subscription event published through a mutation', async () => {
+    const client = server.wsClient();
+    const received = new Promise((resolve, reject) => {
+      const stop = client.subscribe(
+        { query: 'subscription { commentCreated(storyId: "s1") { commentId storyId } }' },
+        { next: (value) => (stop(), resolve(value)), error: reject, complete: () => {} },
+      );
+    });
+    // The subscription is registered once the server has run onSubscribe; poll the mutation.
+    const publish = (): Promise<Response> =>
+      fetch(`${server.origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'mutation { publishComment(storyId: "s1", commentId: "c1") }',
+        }),
+      });
+    const timer = setInterval(() => void publish(), 20);
+    try {
+      await expect(received).resolves.toEqual({
+        data: { commentCreated: { commentId: 'c1', storyId: 's1' } },
+      });
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  it('fails one WS operation with the context error (TOKEN_INVALID), keeping the socket', async () => {
+    const client = server.wsClient({ authorization: 'bad' });
+    await expect(wsQuery(client, '{ hello }')).rejects.toEqual([
+      expect.objectContaining({ extensions: { code: 'TOKEN_INVALID' } }),
+    ]);
+    await expect(wsQuery(client, '{ zzzz }')).rejects.toEqual([
+      expect.objectContaining({ extensions: { code: 'INVALID_INPUT' } }),
+    ]);
+    await expect(wsQuery(client, '{ hello')).rejects.toEqual([
+      expect.objectContaining({ extensions: { code: 'INVALID_INPUT' } }),
+    ]);
+  });
+
+  it('masks an unexpected error in a WS subscription', async () => {
+    const client = server.wsClient();
+    const result = await wsQuery(client, 'subscription { unexpected }').catch((e: unknown) => e);
+    expect(JSON.stringify(result)).not.toContain('hunter2');
+    expect(JSON.stringify(result)).toContain('"code":"INTERNAL"');
+    expect(JSON.stringify(server.logs)).toContain(SECRET_ERROR_TEXT);
+  });
+
+  it('sends CORS headers to a permitted origin over HTTP', async () => {
+    const response = await fetch(`${server.origin}/graphql?query=%7Bhello%7D`, {
+      headers: { origin: TEST_SITE_ORIGIN },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe(TEST_SITE_ORIGIN);
+  });
+
+  it('serves static files with their content type and cache policy', async () => {
+    const js = await fetch(`${server.origin}/assets/embed.js`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toBe(ASSET_CACHE_CONTROL);
+    expect(await js.text()).toBe('console.log("embed")');
+
+    const html = await fetch(`${server.origin}/assets/admin/`);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.headers.get('cache-control')).toBe(HTML_CACHE_CONTROL);
+    expect(html.headers.get('content-security-policy')).toContain(TEST_SITE_ORIGIN);
+    expect(await html.text()).toContain('<title>Admin</title>');
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await fetch(`${server.origin}/assets/embed.js`);
+    const etag = first.headers.get('etag') ?? '';
+    const second = await rawGet(server.origin, '/assets/embed.js', { 'if-none-match': etag });
+    expect(etag).not.toBe('');
+    expect(second.status).toBe(304);
+  });
+
+  it.each([
+    '/assets/../outside.txt',
+    '/assets/%2e%2e/outside.txt',
+    '/assets/%2e%2e%2foutside.txt',
+    '/assets/..%5coutside.txt',
+    '/assets/admin/../../outside.txt',
+    '/assets/.env',
+    '/assets/embed.js%00.html',
+    '/assets/%E0%A4%A',
+    '/assets/missing.js',
+  ])('refuses %s with 404', async (path) => {
+    const response = await rawGet(server.origin, path);
+    expect(response.status).toBe(404);
+    expect(response.body).not.toContain('outside the root');
+    expect(response.body).not.toContain('SECRET');
+  });
+
+  it('answers /healthz with status ok', async () => {
+    const response = await fetch(`${server.origin}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 404 to unknown paths', async () => {
+    expect((await fetch(`${server.origin}/nowhere`)).status).toBe(404);
+  });
+
+  it('exposes request durations and open WebSockets on /metrics', async () => {
+    const client = server.wsClient();
+    await wsQuery(client, '{ hello }');
+    const text = await (await fetch(`${server.origin}/metrics`)).text();
+    expect(text).toMatch(
+      /parley_http_request_duration_seconds_count\{method="GET",route="healthz",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(/route="static",status="404"/);
+    expect(text).toMatch(/parley_websocket_connections_active [1-9]/);
+  });
+});
+
+describe('createHttpServer health check and shutdown', () => {
+  it('answers 503 when the health check fails', async () => {
+    const server = await startTestServer({
+      healthCheck: async () => Promise.reject(new Error('db')),
+    });
+    try {
+      const response = await fetch(`${server.origin}/healthz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ status: 'error' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('close() ends open WebSockets and resolves once everything is closed', async () => {
+    const server = await startTestServer();
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${new URL(server.origin).port}/graphql`,
+      'graphql-transport-ws',
+    );
+    await new Promise((resolve) => socket.once('open', resolve));
+    const socketClosed = new Promise<number>((resolve) => socket.once('close', resolve));
+
+    await server.close();
+
+    expect(await socketClosed).toBe(1001);
+    expect(server.http.server.listening).toBe(false);
+    expect(await server.metrics.activeWebSockets.get()).toMatchObject({ values: [{ value: 0 }] });
+  });
+
+  it('close() cuts a client that never answers the close frame', async () => {
+    const server = await startTestServer();
+    const socket = new WebSocket(
+      `ws://127.0.0.1:${new URL(server.origin).port}/graphql`,
+      'graphql-transport-ws',
+    );
+    await new Promise((resolve) => socket.once('open', resolve));
+    // Pausing the socket means this client never reads (or answers) the server's close frame.
+    socket.pause();
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(3000);
+    socket.terminate();
+  });
+});

@@ -1,0 +1,173 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { REQUEST_BODY_MAX_BYTES } from '../defaults';
+import type { Metrics } from './createMetrics';
+import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
+import type { ContextFactory, ParleyYoga } from './createYogaApp';
+import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
+import { createOriginPolicy } from './plugins/originPolicy';
+import { createStaticHandler } from './serveStatic';
+
+/** Liveness endpoint for load balancers and orchestrators. */
+export const HEALTH_PATH = '/healthz';
+/** Prometheus scrape endpoint. */
+export const METRICS_PATH = '/metrics';
+/**
+ * How long `close()` lets in-flight HTTP requests finish before cutting them, in ms. Keep-alive
+ * and idle sockets are closed at once; an SSE subscription would otherwise hold shutdown forever.
+ */
+export const SHUTDOWN_GRACE_MS = 5000;
+
+/** Options of {@link createHttpServer}. */
+export interface CreateHttpServerOptions {
+  /** The executable schema (the real one, or a test schema). */
+  schema: GraphQLSchema;
+  /** Builds each operation's context from the bearer token and the request. */
+  context: ContextFactory;
+  /** The sites' permitted origins, for CORS and frame-ancestors (cached briefly). */
+  getAllowedOrigins: () => Promise<string[]>;
+  /** The server's public address; its origin is always allowed. @default undefined */
+  publicUrl?: string;
+  /** URL prefix → directory of files to serve (bundles, the console). @default {} */
+  staticRoutes?: Record<string, string>;
+  /** The process logger. */
+  logger: Logger;
+  /** Metrics registry and instruments (see `createMetrics`). */
+  metrics: Metrics;
+  /** Hide field suggestions and GraphiQL. @default false */
+  production?: boolean;
+  /** Largest HTTP body and WebSocket message, in bytes. @default REQUEST_BODY_MAX_BYTES */
+  maxRequestBodyBytes?: number;
+  /** Extra readiness check for `/healthz` (database ping); a rejection answers 503. */
+  healthCheck?: () => Promise<void>;
+}
+
+/** A running (or ready to run) Parley HTTP server. */
+export interface HttpServer {
+  /** The Node server, for tests and for attaching more upgrade handlers. */
+  server: Server;
+  /** The GraphQL handler; `yoga.fetch` runs operations in process. */
+  yoga: ParleyYoga;
+  /** Starts listening; resolves the bound port (useful with port 0). */
+  listen(port: number, host: string): Promise<number>;
+  /** Ends every WebSocket and HTTP connection; resolves when the server is fully closed. */
+  close(): Promise<void>;
+}
+
+/** Fixed route labels for metrics, so a scan of random URLs cannot explode label cardinality. */
+type RouteLabel = 'graphql' | 'healthz' | 'metrics' | 'static' | 'not_found';
+
+/**
+ * One process, one port: GraphQL over HTTP and graphql-ws on `/graphql`, static files under the
+ * given prefixes, `/healthz` and `/metrics`.
+ */
+export function createHttpServer({
+  schema,
+  context,
+  getAllowedOrigins,
+  publicUrl,
+  staticRoutes = {},
+  logger,
+  metrics,
+  production = false,
+  maxRequestBodyBytes = REQUEST_BODY_MAX_BYTES,
+  healthCheck,
+}: CreateHttpServerOptions): HttpServer {
+  const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
+  const yoga = createYogaApp({
+    schema,
+    context,
+    originPolicy,
+    logger,
+    production,
+    maxRequestBodyBytes,
+  });
+  const serveStatic = createStaticHandler({ routes: staticRoutes, originPolicy });
+
+  /** Routes a request; `label` is set before any byte is written, so the metric sees it. */
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    label: (route: RouteLabel) => void,
+  ): Promise<void> {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (pathname === GRAPHQL_PATH) {
+      label('graphql');
+      await yoga(req, res);
+      return;
+    }
+    if (pathname === HEALTH_PATH) {
+      label('healthz');
+      const healthy = await (healthCheck?.() ?? Promise.resolve()).then(
+        () => true,
+        (error: unknown) => (logger.warn({ err: error }, 'Health check failed'), false),
+      );
+      sendJson(res, healthy ? 200 : 503, { status: healthy ? 'ok' : 'error' });
+      return;
+    }
+    if (pathname === METRICS_PATH) {
+      label('metrics');
+      const body = await metrics.registry.metrics();
+      res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
+      return;
+    }
+    label('static');
+    if (await serveStatic(req, res)) return;
+    label('not_found');
+    sendJson(res, 404, { error: 'Not found' });
+  }
+
+  const server = createServer((req, res) => {
+    const stopTimer = metrics.httpRequestDuration.startTimer({ method: req.method ?? 'GET' });
+    let label: RouteLabel = 'not_found';
+    // 'close' fires for finished and for aborted responses alike: every request is counted once.
+    res.once('close', () => stopTimer({ route: label, status: String(res.statusCode) }));
+    route(req, res, (routed) => {
+      label = routed;
+    }).catch((error: unknown) => {
+      logger.error({ err: error }, 'Unhandled error while serving a request');
+      if (!res.headersSent) sendJson(res, 500, { error: 'Unexpected error.' });
+      else res.destroy();
+    });
+  });
+  const webSocket = attachGraphQLWebSocket({
+    server,
+    yoga,
+    logger,
+    maxPayloadBytes: maxRequestBodyBytes,
+    activeWebSockets: metrics.activeWebSockets,
+  });
+
+  return {
+    server,
+    yoga,
+    listen: (port, host) =>
+      new Promise<number>((resolvePort, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolvePort((server.address() as AddressInfo).port);
+        });
+      }),
+    close: async () => {
+      await webSocket.close();
+      if (!server.listening) return;
+      const closed = new Promise<void>((resolveClose, reject) =>
+        server.close((error) => (error ? reject(error) : resolveClose())),
+      );
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cut.unref();
+      await closed.finally(() => clearTimeout(cut));
+      await yoga.dispose();
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}

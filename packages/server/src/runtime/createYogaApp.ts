@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { createArmorPlugins } from './plugins/armor';
+import { bodyLimitOptions } from './plugins/bodyLimit';
+import {
+  UNEXPECTED_ERROR_MESSAGE,
+  createMaskError,
+  useCodedValidationErrors,
+} from './plugins/maskError';
+import { corsOptions, useOriginPolicy } from './plugins/originPolicy';
+import type { OriginPolicy } from './plugins/originPolicy';
+
+/** Path of the GraphQL endpoint, for HTTP and WebSocket alike. */
+export const GRAPHQL_PATH = '/graphql';
+
+/** What the context factory learns about a request before building the GraphQL context. */
+export interface ContextInit {
+  /** The bearer token (`Authorization: Bearer …` or `connectionParams.authorization`), or null. */
+  token: string | null;
+  /** Which transport carried the operation. */
+  transport: 'http' | 'ws';
+  /** The Fetch request (HTTP) or the WebSocket upgrade request's URL and headers (WS). */
+  request: Request | undefined;
+  /** The peer's IP address (for per-IP rate limits); undefined in in-process tests. */
+  ip: string | undefined;
+  /** graphql-ws `connectionParams` (WS only). */
+  connectionParams: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Builds the GraphQL context of one operation; the result is what resolvers receive. */
+export type ContextFactory = (init: ContextInit) => Promise<object>;
+
+/** Options of {@link createYogaApp}. */
+export interface CreateYogaAppOptions {
+  /** The executable schema. */
+  schema: GraphQLSchema;
+  /** Builds each operation's context. */
+  context: ContextFactory;
+  /** CORS and frame-ancestors. */
+  originPolicy: OriginPolicy;
+  /** Unexpected errors are logged here. */
+  logger: Logger;
+  /** Hide field suggestions and GraphiQL. @default false */
+  production?: boolean;
+  /** Largest request body, in bytes. @default REQUEST_BODY_MAX_BYTES */
+  maxRequestBodyBytes?: number;
+}
+
+/** Key under which the WebSocket path hands its {@link ContextInit} to yoga's context step. */
+export const WS_CONTEXT_INIT = Symbol('parley.wsContextInit');
+
+/** yoga with every runtime plugin; `yoga.fetch` runs it in process (tests). */
+export type ParleyYoga = YogaServerInstance<Record<string, unknown>, object>;
+
+/** `Authorization` scheme Parley accepts (RFC 6750). */
+const BEARER_PATTERN = /^Bearer\s+(\S+)\s*$/i;
+
+/** `Bearer abc` → `abc`; anything else → null (the resolvers decide what anonymous may do). */
+export function parseBearer(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  return BEARER_PATTERN.exec(value)?.[1] ?? null;
+}
+
+/**
+ * Creates the GraphQL-over-HTTP handler: error masking, graphql-armor, CORS and frame-ancestors,
+ * the body limit. Schema-agnostic: the schema and the context come from the caller.
+ */
+export function createYogaApp({
+  schema,
+  context,
+  originPolicy,
+  logger,
+  production = false,
+  maxRequestBodyBytes,
+}: CreateYogaAppOptions): ParleyYoga {
+  const maskError = createMaskError({ logger });
+  return createYoga<Record<string, unknown>, object>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // GraphiQL loads its assets from a CDN: useful on a laptop, an outside dependency in production.
+    graphiql: !production,
+    landingPage: false,
+    // Unexpected errors are logged by maskError with pino; yoga's console logger would repeat them.
+    logging: false,
+    maskedErrors: { maskError, errorMessage: UNEXPECTED_ERROR_MESSAGE, isDev: false },
+    cors: corsOptions(originPolicy),
+    ...bodyLimitOptions({ maxBytes: maxRequestBodyBytes }),
+    plugins: [
+      useCodedValidationErrors(),
+      ...createArmorPlugins({ production }),
+      useOriginPolicy(originPolicy),
+    ],
+    context: async (initial) => {
+      const fromWs = (initial as { [WS_CONTEXT_INIT]?: ContextInit })[WS_CONTEXT_INIT];
+      if (fromWs !== undefined) return context(fromWs);
+      const request = initial['request'] as Request;
+      const req = initial['req'] as IncomingMessage | undefined;
+      return context({
+        token: parseBearer(request.headers.get('authorization')),
+        transport: 'http',
+        request,
+        ip: req?.socket.remoteAddress,
+        connectionParams: undefined,
+      });
+    },
+  });
+}

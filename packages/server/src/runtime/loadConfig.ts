@@ -1,0 +1,136 @@
+import { DATA_DIR, EXAMPLE_PORT, HOST, PORT } from '../defaults';
+
+/** Log levels pino understands; `silent` turns logging off (the default under Jest). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Log level when `LOG_LEVEL` is not set. */
+export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+
+/** URL schemes that select PostgreSQL (both spellings are accepted by `pg`). */
+const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:'];
+/** URL schemes ioredis accepts (`rediss:` is Redis over TLS). */
+const REDIS_PROTOCOLS = ['redis:', 'rediss:'];
+/** URL schemes nodemailer accepts for an SMTP transport. */
+const SMTP_PROTOCOLS = ['smtp:', 'smtps:'];
+/** Largest TCP port. */
+const MAX_PORT = 65_535;
+
+/** The server's configuration, read once from the environment by {@link loadConfig}. */
+export interface Config {
+  /** `PORT`: HTTP port of the API and the bundles. @default 3000 */
+  port: number;
+  /** `HOST`: interface the servers bind to. @default '127.0.0.1' */
+  host: string;
+  /** `EXAMPLE_PORT`: port of the example host page (a second origin). @default 8080 */
+  examplePort: number;
+  /** `PUBLIC_URL`: the address people reach the server at, without a trailing slash. @default `http://HOST:PORT` */
+  publicUrl: string;
+  /** `PARLEY_DATA_DIR`: SQLite file, uploads, secrets, the dev outbox. @default './.parley-data' */
+  dataDir: string;
+  /** `DATABASE_URL`: a postgres:// URL selects PostgreSQL; unset means the embedded database. */
+  databaseUrl: string | undefined;
+  /** `REDIS_URL`: shared pub/sub for several processes; unset means in-process pub/sub. */
+  redisUrl: string | undefined;
+  /** `SMTP_URL`: outgoing mail; unset means the log and the outbox folder. */
+  smtpUrl: string | undefined;
+  /** `PARLEY_SECRET`: token signing secret; unset means one generated into the data folder. */
+  secret: string | undefined;
+  /** `LOG_LEVEL`: pino level. @default 'info' ('silent' when NODE_ENV is 'test') */
+  logLevel: LogLevel;
+  /** `NODE_ENV === 'production'`: hides field suggestions and other development aids. */
+  production: boolean;
+}
+
+/** Environment variables as `process.env` holds them. */
+export type Env = Record<string, string | undefined>;
+
+/** Thrown for an environment variable that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  /** The variable at fault, e.g. `PORT`. */
+  readonly variable: string;
+
+  constructor(variable: string, expected: string, received: string) {
+    super(`Invalid ${variable}: expected ${expected}, received ${JSON.stringify(received)}.`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+/**
+ * Reads and validates the configuration. Nothing is read at import time (STYLE.md guideline 7),
+ * so tests pass their own `env`. Empty strings count as unset, which is what a blank line in an
+ * `.env` file means.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const port = parsePort('PORT', read('PORT'), PORT);
+  const host = read('HOST') ?? HOST;
+  const publicUrl = parseUrl('PUBLIC_URL', read('PUBLIC_URL'), ['http:', 'https:']);
+  return {
+    port,
+    host,
+    examplePort: parsePort('EXAMPLE_PORT', read('EXAMPLE_PORT'), EXAMPLE_PORT),
+    // A trailing slash would double up when routes are appended (`${publicUrl}/graphql`).
+    publicUrl: (publicUrl ?? `http://${formatHost(host)}:${port}`).replace(/\/+$/, ''),
+    dataDir: read('PARLEY_DATA_DIR') ?? DATA_DIR,
+    databaseUrl: parseUrl('DATABASE_URL', read('DATABASE_URL'), POSTGRES_PROTOCOLS),
+    redisUrl: parseUrl('REDIS_URL', read('REDIS_URL'), REDIS_PROTOCOLS),
+    smtpUrl: parseUrl('SMTP_URL', read('SMTP_URL'), SMTP_PROTOCOLS),
+    secret: read('PARLEY_SECRET'),
+    logLevel: parseLogLevel(read('LOG_LEVEL'), read('NODE_ENV')),
+    production: read('NODE_ENV') === 'production',
+  };
+}
+
+function parsePort(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  // Port 0 is legitimate: the OS picks a free port (tests, several local instances).
+  if (!/^\d+$/.test(value) || port > MAX_PORT) {
+    throw new ConfigError(name, `a port number from 0 to ${MAX_PORT}`, value);
+  }
+  return port;
+}
+
+function parseUrl(
+  name: string,
+  value: string | undefined,
+  protocols: readonly string[],
+): string | undefined {
+  if (value === undefined) return undefined;
+  const expected = `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, expected, redact(value));
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(name, expected, redact(value));
+  return value;
+}
+
+function parseLogLevel(value: string | undefined, nodeEnv: string | undefined): LogLevel {
+  // Jest sets NODE_ENV=test: keep test output clean unless a developer asks for logs.
+  if (value === undefined) return nodeEnv === 'test' ? 'silent' : DEFAULT_LOG_LEVEL;
+  const level = value.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, value);
+  }
+  return level as LogLevel;
+}
+
+/** IPv6 literals need brackets inside a URL. */
+function formatHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** Connection URLs carry passwords: never echo one into an error message or a log. */
+function redact(value: string): string {
+  return value.replace(/\/\/[^@/]*@/, '//***@');
+}

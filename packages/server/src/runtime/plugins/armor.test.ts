@@ -1,0 +1,55 @@
+import { createTestYoga, postGraphQL } from '../testing/createTestYoga';
+import { FIELD_SUGGESTION_MASK, MAX_ALIASES, MAX_DEPTH } from './armor';
+
+/** `{ node { child { … { value } } } }`: `depth` fields from `node` down to `value`. */
+function nested(depth: number): string {
+  let selection = 'value';
+  for (let level = 2; level < depth; level++) selection = `child { ${selection} }`;
+  return `{ node { ${selection} } }`;
+}
+
+describe('graphql-armor limits', () => {
+  it(`accepts a query ${MAX_DEPTH} fields deep`, async () => {
+    const { yoga } = createTestYoga();
+    const body = await (await postGraphQL(yoga, { query: nested(MAX_DEPTH) })).json();
+    expect(body.errors).toBeUndefined();
+    expect(JSON.stringify(body.data)).toContain(`"value":${MAX_DEPTH - 1}`);
+  });
+
+  it(`rejects a query ${MAX_DEPTH + 1} fields deep with INVALID_INPUT, naming the limit`, async () => {
+    const { yoga, logs } = createTestYoga();
+    const body = await (await postGraphQL(yoga, { query: nested(MAX_DEPTH + 1) })).json();
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0].extensions).toEqual({ code: 'INVALID_INPUT' });
+    expect(body.errors[0].message).toMatch(/depth limit/i);
+    expect(logs).toEqual([]);
+  });
+
+  it(`rejects more than ${MAX_ALIASES} aliases with INVALID_INPUT`, async () => {
+    const { yoga } = createTestYoga();
+    const aliases = Array.from({ length: MAX_ALIASES + 1 }, (_, i) => `a${i}: hello`).join(' ');
+    const body = await (await postGraphQL(yoga, { query: `{ ${aliases} }` })).json();
+    expect(body.errors[0].extensions).toEqual({ code: 'INVALID_INPUT' });
+    expect(body.errors[0].message).toMatch(/aliases/i);
+  });
+
+  it('rejects a document over the token limit with INVALID_INPUT', async () => {
+    const { yoga } = createTestYoga();
+    const fields = Array.from({ length: 2500 }, () => 'hello').join(' ');
+    const body = await (await postGraphQL(yoga, { query: `{ ${fields} }` })).json();
+    expect(body.errors[0].extensions).toEqual({ code: 'INVALID_INPUT' });
+    expect(body.errors[0].message).toMatch(/token/i);
+  });
+
+  it('hides field suggestions in production only', async () => {
+    const development = createTestYoga();
+    const production = createTestYoga({ production: true });
+    const query = { query: '{ hell }' };
+    const devBody = await (await postGraphQL(development.yoga, query)).json();
+    const prodBody = await (await postGraphQL(production.yoga, query)).json();
+    expect(devBody.errors[0].message).toContain('Did you mean "hello"?');
+    expect(prodBody.errors[0].message).not.toContain('hello');
+    expect(prodBody.errors[0].message).toContain(FIELD_SUGGESTION_MASK);
+    expect(prodBody.errors[0].extensions).toEqual({ code: 'INVALID_INPUT' });
+  });
+});

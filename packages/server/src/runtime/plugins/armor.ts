@@ -1,0 +1,39 @@
+import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import type { Plugin } from 'graphql-yoga';
+
+/** Deepest selection allowed (a story's page of comments with replies and authors is ~7). */
+export const MAX_DEPTH = 10;
+/** Most aliases in one operation; aliases multiply work without adding depth. */
+export const MAX_ALIASES = 15;
+/** Most directives in one operation (`@include`/`@skip` are the only ones clients need). */
+export const MAX_DIRECTIVES = 50;
+/** Highest cost (objects 2, scalars 1, times 1.5 per level: graphql-armor's model). */
+export const MAX_COST = 5000;
+/** Most tokens in a document; the console's largest query is a few hundred. */
+export const MAX_TOKENS = 2000;
+/** What replaces "Did you mean …?" suggestions in production, so the schema is not enumerable. */
+export const FIELD_SUGGESTION_MASK = '[Suggestion hidden]';
+
+/** Options of {@link createArmorPlugins}. */
+export interface ArmorOptions {
+  /** Hide field suggestions in error messages. @default false */
+  production?: boolean;
+}
+
+/**
+ * graphql-armor's limits as envelop plugins. They run as validation rules (tokens: while parsing),
+ * so their errors are ordinary request errors: the validation-code plugin and `maskError` give
+ * them `extensions.code: 'INVALID_INPUT'` and the message names the limit. Introspection is not
+ * limited by depth or cost (graphql-armor's default), so tools keep working.
+ */
+export function createArmorPlugins({ production = false }: ArmorOptions = {}): Plugin[] {
+  const armor = new EnvelopArmor({
+    maxDepth: { n: MAX_DEPTH },
+    maxAliases: { n: MAX_ALIASES },
+    maxDirectives: { n: MAX_DIRECTIVES },
+    costLimit: { maxCost: MAX_COST },
+    maxTokens: { n: MAX_TOKENS },
+    blockFieldSuggestion: { enabled: production, mask: FIELD_SUGGESTION_MASK },
+  });
+  return armor.protect().plugins as Plugin[];
+}

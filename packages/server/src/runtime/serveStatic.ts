@@ -1,0 +1,139 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { CSP_HEADER } from './plugins/originPolicy';
+import type { OriginPolicy } from './plugins/originPolicy';
+
+/**
+ * Content types by extension. A short list on purpose: only what the built bundles and the example
+ * pages contain; anything else is served as bytes, which with `nosniff` a browser will not run.
+ */
+export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+});
+
+/** Type of a file whose extension is not in {@link CONTENT_TYPES}. */
+export const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
+
+/**
+ * HTML must revalidate on every load: it names the other files, and a stale page after a deploy
+ * would load code that no longer matches the API.
+ */
+export const HTML_CACHE_CONTROL = 'no-cache';
+
+/**
+ * Other files: short enough that a deploy reaches readers of `/embed.js` (whose name is fixed,
+ * since host pages hard-code it) within minutes; the ETag makes revalidation cheap.
+ */
+export const ASSET_CACHE_CONTROL = 'public, max-age=300';
+
+/** File served for a request that names a directory (the console's and the stream's entry). */
+export const INDEX_FILE = 'index.html';
+
+/** Options of {@link createStaticHandler}. */
+export interface StaticHandlerOptions {
+  /** URL prefix (`/admin`) → directory. The longest matching prefix wins. */
+  routes: Record<string, string>;
+  /** Adds the frame-ancestors CSP to HTML (the stream and the console are framed). */
+  originPolicy: OriginPolicy;
+}
+
+/**
+ * Serves files; resolves true when the URL was under one of the prefixes (even if the answer was
+ * 404), false when the caller should keep routing.
+ */
+export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+/**
+ * Creates the static file handler. Paths are decoded, resolved and then checked to still be
+ * inside the route's directory, so `..`, `%2e%2e` and encoded separators cannot escape it;
+ * dotfiles are never served (a `.env` copied into a build folder stays private).
+ */
+export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptions): StaticHandler {
+  const table = Object.entries(routes)
+    .map(([prefix, dir]) => ({ prefix: prefix.replace(/\/+$/, ''), root: resolve(dir) }))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+
+  return async (req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const route = table.find(
+      ({ prefix }) => pathname === prefix || pathname.startsWith(`${prefix}/`),
+    );
+    if (route === undefined) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return true;
+    }
+    const file = await findFile(route.root, pathname.slice(route.prefix.length));
+    if (file === undefined) {
+      res.writeHead(404, { 'content-type': CONTENT_TYPES['.txt'] }).end('Not found');
+      return true;
+    }
+    const type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? FALLBACK_CONTENT_TYPE;
+    const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'cache-control': type.startsWith('text/html') ? HTML_CACHE_CONTROL : ASSET_CACHE_CONTROL,
+      etag,
+      'x-content-type-options': 'nosniff',
+    };
+    if (type.startsWith('text/html')) {
+      headers[CSP_HEADER] = await originPolicy.contentSecurityPolicy();
+    }
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return true;
+    }
+    res.writeHead(200, { ...headers, 'content-length': String(file.size) });
+    if (req.method === 'HEAD') {
+      res.end();
+      return true;
+    }
+    await pipeline(createReadStream(file.path), res).catch(() => {
+      // The reader went away mid-file; nothing to answer.
+      res.destroy();
+    });
+    return true;
+  };
+}
+
+interface FoundFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+async function findFile(root: string, rest: string): Promise<FoundFile | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    return undefined; // malformed escapes such as `%E0%A4%A`
+  }
+  if (decoded.includes('\0')) return undefined;
+  const segments = decoded.split(/[/\\]+/).filter((segment) => segment !== '');
+  if (segments.some((segment) => segment.startsWith('.'))) return undefined;
+  const path = resolve(root, ...segments);
+  if (path !== root && !path.startsWith(root + sep)) return undefined;
+  for (const candidate of [path, resolve(path, INDEX_FILE)]) {
+    const stats = await stat(candidate).catch(() => undefined);
+    if (stats?.isFile()) return { path: candidate, size: stats.size, mtimeMs: stats.mtimeMs };
+  }
+  return undefined;
+}
