@@ -1,0 +1,114 @@
+import DataLoader from 'dataloader';
+import type { Mailer } from '../email/createMailer';
+import type { Db } from '../db/inTransaction';
+import { findCommentsByIds } from '../db/store/comments';
+import type { Comment } from '../db/store/comments';
+import { getOrganization } from '../db/store/organization';
+import type { Organization, Settings } from '../db/store/organization';
+import { reactedCommentIds } from '../db/store/reactions';
+import { findStoryById } from '../db/store/stories';
+import type { Story } from '../db/store/stories';
+import { findUsersByIds } from '../db/store/users';
+import type { User } from '../db/store/users';
+import type { TokenService } from '../auth/tokens';
+import { ParleyError } from '../ParleyError';
+import type { ParleyPubSub } from '../pubsub/createPubSub';
+import type { RateLimiter } from '../rateLimit/createRateLimiter';
+import type { ContextFactory, ContextInit } from '../runtime/createYogaApp';
+import type { Logger } from '../runtime/createLogger';
+import { DEFAULT_SETTINGS } from '../defaults';
+
+/** What every operation shares: created once per server. */
+export interface ServerDeps {
+  /** The database (SQLite or PostgreSQL). */
+  db: Db;
+  /** Session tokens. */
+  tokens: TokenService;
+  /** Live updates (in process or Redis). */
+  pubsub: ParleyPubSub;
+  /** Sign-in, sign-up, posting and report limits. */
+  rateLimiter: RateLimiter;
+  /** Transactional email (SMTP or the outbox). */
+  mailer: Mailer;
+  /** Server log. */
+  logger: Logger;
+  /** Where the server is reached (links in emails, the embed snippet). */
+  publicUrl: string;
+  /** The data folder (uploads live in `<dataDir>/uploads`). */
+  dataDir: string;
+  /** The clock (tests move it). */
+  now: () => Date;
+}
+
+/** Per-request batching: one query for all the authors (stories, …) a page of comments needs. */
+export interface Loaders {
+  user: DataLoader<string, User | undefined>;
+  comment: DataLoader<string, Comment | undefined>;
+  story: DataLoader<string, Story | undefined>;
+  /** Whether the viewer reacted to a comment (false when signed out). */
+  viewerReacted: DataLoader<string, boolean>;
+}
+
+/** The context every resolver receives. */
+export interface ParleyContext extends ServerDeps {
+  /** The signed-in user, or null. */
+  viewer: User | null;
+  /** Caller's IP (per-IP rate limits); undefined in process. */
+  ip: string | undefined;
+  /** Per-request loaders. */
+  loaders: Loaders;
+  /** The organization (undefined before install), read once per request. */
+  organization(): Promise<Organization | undefined>;
+  /** Settings (defaults before install), read once per request. */
+  settings(): Promise<Settings>;
+}
+
+/** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
+export function createContextFactory(deps: ServerDeps): ContextFactory {
+  return async (init: ContextInit): Promise<ParleyContext> => {
+    const viewer = init.token ? await viewerOf(deps, init.token) : null;
+    let organization: Promise<Organization | undefined> | undefined;
+    const loadOrganization = () => (organization ??= getOrganization(deps.db));
+    return {
+      ...deps,
+      viewer,
+      ip: init.ip,
+      loaders: createLoaders(deps.db, viewer),
+      organization: loadOrganization,
+      settings: async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS },
+    };
+  };
+}
+
+/**
+ * The user a token names. A valid token for a user who no longer exists is invalid: the client
+ * drops it and carries on signed out.
+ */
+async function viewerOf(deps: ServerDeps, token: string): Promise<User> {
+  const claims = await deps.tokens.verify(token);
+  const [user] = await findUsersByIds(deps.db, [claims.userId]);
+  if (!user) throw new ParleyError('TOKEN_INVALID', 'The session token names no user.');
+  return user;
+}
+
+function createLoaders(db: Db, viewer: User | null): Loaders {
+  const byId = <T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) =>
+    new DataLoader<string, T | undefined>(async (ids) => {
+      const found = new Map((await load(ids)).map((row) => [row.id, row]));
+      return ids.map((id) => found.get(id));
+    });
+  return {
+    user: byId((ids) => findUsersByIds(db, ids)),
+    comment: byId((ids) => findCommentsByIds(db, ids)),
+    story: byId(async (ids) =>
+      (await Promise.all(ids.map((id) => findStoryById(db, id)))).filter(
+        (story): story is Story => story !== undefined,
+      ),
+    ),
+    viewerReacted: new DataLoader<string, boolean>(async (ids) => {
+      if (!viewer) return ids.map(() => false);
+      const reacted = new Set(await reactedCommentIds(db, viewer.id, ids));
+      return ids.map((id) => reacted.has(id));
+    }),
+  };
+}

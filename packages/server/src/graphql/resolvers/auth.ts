@@ -1,0 +1,156 @@
+import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { getOrganization, install } from '../../db/store/organization';
+import { normalizeOrigin } from '../../db/store/sites';
+import { createUser, findUserByEmail } from '../../db/store/users';
+import type { User } from '../../db/store/users';
+import { ParleyError } from '../../ParleyError';
+import {
+  validateEmail,
+  validatePassword,
+  validateUsername,
+} from '../../validation/validateAccount';
+import type { ParleyContext } from '../context';
+
+type Input<T> = { input: T };
+
+/** What every successful sign-in answers: a session token and the user. */
+export async function authPayload(ctx: ParleyContext, user: User) {
+  const { sessionSeconds } = await ctx.settings();
+  const token = await ctx.tokens.sign({ userId: user.id, role: user.role }, sessionSeconds);
+  return { token, user };
+}
+
+/**
+ * A hash of a random password, compared against when an email is unknown, so that a wrong email
+ * takes as long as a wrong password and sign-in does not reveal who has an account.
+ */
+let dummyHash: Promise<string> | undefined;
+
+/** Per-IP limits need a key even in process, where there is no peer address. */
+const ipKey = (ctx: ParleyContext) => `ip:${ctx.ip ?? 'local'}`;
+
+export const authResolvers = {
+  Query: {
+    viewer: (_root: unknown, _args: unknown, ctx: ParleyContext) => ctx.viewer,
+    settings: async (_root: unknown, _args: unknown, ctx: ParleyContext) => ({
+      ...(await ctx.settings()),
+      organization: await ctx.organization(),
+      installed: (await ctx.organization()) !== undefined,
+    }),
+  },
+
+  Mutation: {
+    install: async (
+      _root: unknown,
+      {
+        input,
+      }: Input<{
+        organization: { name: string; contactEmail: string; url: string; locale?: string | null };
+        site: { name: string; url: string; allowedOrigins: string[] };
+        admin: { email: string; username: string; password: string };
+      }>,
+      ctx: ParleyContext,
+    ) => {
+      // Checked before any validation: after install, the wizard's answer is the same whatever
+      // was typed.
+      if (await getOrganization(ctx.db)) {
+        throw new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
+      }
+      const { organization, site, admin } = input;
+      const name = required(organization.name, 'organization.name');
+      const contactEmail = validateEmail(organization.contactEmail, 'organization.contactEmail');
+      const orgUrl = httpUrl(organization.url, 'organization.url');
+      const siteName = required(site.name, 'site.name');
+      const siteUrl = httpUrl(site.url, 'site.url');
+      const allowedOrigins = origins(site.allowedOrigins, siteUrl);
+      const email = validateEmail(admin.email, 'admin.email');
+      const username = validateUsername(admin.username, 'admin.username');
+      validatePassword(admin.password, 'admin.password');
+      const result = await install(ctx.db, {
+        organization: {
+          name,
+          contactEmail: contactEmail.address,
+          url: orgUrl,
+          locale: organization.locale ?? undefined,
+        },
+        site: { name: siteName, url: siteUrl, allowedOrigins },
+        admin: { email: email.address, username, passwordHash: await hashPassword(admin.password) },
+      });
+      return authPayload(ctx, result.admin);
+    },
+
+    signUp: async (
+      _root: unknown,
+      { input }: Input<{ email: string; username: string; password: string }>,
+      ctx: ParleyContext,
+    ) => {
+      const settings = await ctx.settings();
+      if (!(await ctx.organization())) {
+        throw new ParleyError('NOT_INSTALLED', 'Parley is not installed yet.');
+      }
+      if (!settings.signUpOpen) throw new ParleyError('FORBIDDEN', 'Sign-up is closed.');
+      await ctx.rateLimiter.consume('signUp', ipKey(ctx));
+      const email = validateEmail(input.email);
+      const username = validateUsername(input.username);
+      validatePassword(input.password);
+      const user = await createUser(ctx.db, {
+        email: email.address,
+        username,
+        passwordHash: await hashPassword(input.password),
+      });
+      return authPayload(ctx, user);
+    },
+
+    signIn: async (
+      _root: unknown,
+      { input }: Input<{ email: string; password: string }>,
+      ctx: ParleyContext,
+    ) => {
+      const email = validateEmail(input.email);
+      // Both limits: one account from many addresses, and many accounts from one address.
+      await ctx.rateLimiter.consume('signIn', `account:${email.key}`);
+      await ctx.rateLimiter.consume('signIn', ipKey(ctx));
+      const user = await findUserByEmail(ctx.db, email.address);
+      dummyHash ??= hashPassword(crypto.randomUUID());
+      const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
+      if (!user || !user.passwordHash || !matches) {
+        throw new ParleyError('INVALID_CREDENTIALS', 'That email and password do not match.');
+      }
+      return authPayload(ctx, user);
+    },
+
+    // Tokens are stateless JWTs: signing out is the client forgetting its token. The mutation
+    // exists so clients have one call for it, and a place for revocation later.
+    signOut: () => ({ ok: true }),
+  },
+};
+
+function required(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new ParleyError('INVALID_INPUT', 'This field is required.', { field });
+  return trimmed;
+}
+
+function httpUrl(value: string, field: string): string {
+  try {
+    const url = new URL(value.trim());
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
+  } catch {
+    // fall through to the coded error
+  }
+  throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', { field });
+}
+
+/** The permitted origins, normalized; the site's own origin is always one of them. */
+function origins(values: readonly string[], siteUrl: string): string[] {
+  const list = [...values, siteUrl].map((value, i) => {
+    try {
+      return normalizeOrigin(value.trim());
+    } catch {
+      throw new ParleyError('INVALID_INPUT', `“${value}” is not an origin.`, {
+        field: `site.allowedOrigins.${i}`,
+      });
+    }
+  });
+  return [...new Set(list)];
+}

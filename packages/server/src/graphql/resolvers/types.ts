@@ -1,0 +1,153 @@
+import { listComments, listReplies } from '../../db/store/commentQueries';
+import type { CommentSort } from '../../db/store/commentQueries';
+import { listRevisions } from '../../db/store/comments';
+import type { Comment } from '../../db/store/comments';
+import type { Settings } from '../../db/store/organization';
+import { listReports } from '../../db/store/reactions';
+import { findSiteById, listActiveSsoKeys } from '../../db/store/sites';
+import type { Site } from '../../db/store/sites';
+import { countStoryComments } from '../../db/store/stories';
+import type { Story } from '../../db/store/stories';
+import type { User } from '../../db/store/users';
+import type { PageArgs } from '../../db/store/paginate';
+import { ParleyError } from '../../ParleyError';
+import type { ParleyContext } from '../context';
+import { hasRole, isModerator } from '../permissions';
+
+/** A user's status as the API shows it; a suspension in the past is over. */
+export function userStatus(user: User, now: Date): 'ACTIVE' | 'SUSPENDED' | 'BANNED' | 'PREMOD' {
+  if (user.banned) return 'BANNED';
+  if (user.suspendedUntil && new Date(user.suspendedUntil) > now) return 'SUSPENDED';
+  if (user.premod) return 'PREMOD';
+  return 'ACTIVE';
+}
+
+/** The user themself, moderators and admins see private fields; others get null. */
+const privately =
+  <T>(read: (user: User, ctx: ParleyContext) => T) =>
+  (user: User, _args: unknown, ctx: ParleyContext): T | null =>
+    ctx.viewer && (ctx.viewer.id === user.id || isModerator(ctx.viewer)) ? read(user, ctx) : null;
+
+/** Moderators only; null for everyone else. */
+const forModerators =
+  <T>(read: (comment: Comment, ctx: ParleyContext) => T) =>
+  (comment: Comment, _args: unknown, ctx: ParleyContext): T | null =>
+    isModerator(ctx.viewer) ? read(comment, ctx) : null;
+
+/** Whether the viewer may see a comment that readers may not (held, rejected). */
+export function canSeeComment(comment: Comment, ctx: ParleyContext): boolean {
+  return (
+    comment.status === 'NONE' ||
+    comment.status === 'APPROVED' ||
+    ctx.viewer?.id === comment.authorId ||
+    isModerator(ctx.viewer)
+  );
+}
+
+/** The end of a comment's edit window. */
+export function editableUntil(comment: Comment, settings: Settings): Date {
+  return new Date(new Date(comment.createdAt).getTime() + settings.editWindowSeconds * 1000);
+}
+
+/** The HTML snippet a site owner pastes. */
+export function embedSnippet(publicUrl: string): string {
+  return `<div id="parley-thread"></div>\n<script src="${publicUrl}/embed.js" async></script>`;
+}
+
+/** Field resolvers of the object types. */
+export const typeResolvers = {
+  User: {
+    badges: (user: User) => (user.role === 'STAFF' ? ['STAFF'] : []),
+    email: privately((user) => user.email),
+    emailVerified: privately((user) => user.emailVerified),
+    status: privately((user, ctx) => userStatus(user, ctx.now())),
+    suspendedUntil: privately((user, ctx) =>
+      userStatus(user, ctx.now()) === 'SUSPENDED' ? user.suspendedUntil : null,
+    ),
+  },
+
+  Story: {
+    title: (story: Story) => story.title || null,
+    commentCount: async (story: Story, _args: unknown, ctx: ParleyContext) =>
+      (await countStoryComments(ctx.db, [story.id])).get(story.id) ?? 0,
+    comments: (story: Story, args: PageArgs & { orderBy?: CommentSort }, ctx: ParleyContext) =>
+      listComments(ctx.db, { storyId: story.id, parentId: null, orderBy: args.orderBy }, args),
+    featuredComments: (story: Story, args: PageArgs, ctx: ParleyContext) =>
+      listComments(ctx.db, { storyId: story.id, featured: true }, args),
+    settings: async (story: Story, _args: unknown, ctx: ParleyContext) => {
+      const settings = await ctx.settings();
+      return {
+        premod: story.premod,
+        liveUpdates: story.liveUpdates ?? settings.liveUpdates,
+        effectivePremod: story.premod ?? settings.premod,
+      };
+    },
+    site: async (story: Story, _args: unknown, ctx: ParleyContext) => {
+      const site = await findSiteById(ctx.db, story.siteId);
+      if (!site) throw new ParleyError('NOT_FOUND', 'The story’s site no longer exists.');
+      return site;
+    },
+  },
+
+  Comment: {
+    body: (comment: Comment) => comment.bodyHtml,
+    author: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+      ctx.loaders.user.load(comment.authorId),
+    parent: async (comment: Comment, _args: unknown, ctx: ParleyContext) => {
+      if (!comment.parentId) return null;
+      const parent = await ctx.loaders.comment.load(comment.parentId);
+      return parent && canSeeComment(parent, ctx) ? parent : null;
+    },
+    replies: (comment: Comment, args: PageArgs, ctx: ParleyContext) =>
+      listReplies(ctx.db, comment.id, args),
+    editableUntil: async (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+      editableUntil(comment, await ctx.settings()),
+    viewerReacted: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+      ctx.loaders.viewerReacted.load(comment.id),
+    story: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+      ctx.loaders.story.load(comment.storyId),
+    // The author needs the source to edit; moderators to judge.
+    bodySource: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+      ctx.viewer?.id === comment.authorId || isModerator(ctx.viewer) ? comment.bodySource : null,
+    heldBecause: forModerators((comment) => comment.heldBecause ?? []),
+    reports: forModerators(async (comment, ctx) =>
+      (await listReports(ctx.db, comment.id)).map((row) => ({
+        id: row.id,
+        reason: row.reason,
+        details: row.details,
+        createdAt: row.created_at,
+        reporterId: row.user_id,
+      })),
+    ),
+    revisions: forModerators(async (comment, ctx) =>
+      (await listRevisions(ctx.db, comment.id)).map((revision) => ({
+        bodySource: revision.body_source,
+        body: revision.body_html,
+        createdAt: revision.created_at,
+      })),
+    ),
+  },
+
+  Report: {
+    reporter: (report: { reporterId: string }, _args: unknown, ctx: ParleyContext) =>
+      ctx.loaders.user.load(report.reporterId),
+  },
+
+  Site: {
+    embedSnippet: (_site: Site, _args: unknown, ctx: ParleyContext) => embedSnippet(ctx.publicUrl),
+    ssoKeys: async (site: Site, _args: unknown, ctx: ParleyContext) =>
+      hasRole(ctx.viewer, 'ADMIN')
+        ? (await listActiveSsoKeys(ctx.db, site.id, ctx.now().toISOString())).map((key) => ({
+            ...key,
+            secret: null, // shown once, when created or rotated
+          }))
+        : null,
+  },
+
+  Settings: {
+    bannedWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
+      isModerator(ctx.viewer) ? settings.bannedWords : null,
+    suspectWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
+      isModerator(ctx.viewer) ? settings.suspectWords : null,
+  },
+};
