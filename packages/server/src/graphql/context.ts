@@ -55,6 +55,11 @@ export interface ParleyContext extends ServerDeps {
   viewer: User | null;
   /** Caller's IP (per-IP rate limits); undefined in process. */
   ip: string | undefined;
+  /**
+   * The request's `Idempotency-Key` (the transport's client mutation id): a mutation retried with
+   * the same key is answered from what the first attempt did.
+   */
+  idempotencyKey: string | undefined;
   /** Per-request loaders. */
   loaders: Loaders;
   /** The organization (undefined before install), read once per request. */
@@ -73,6 +78,7 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
       ...deps,
       viewer,
       ip: init.ip,
+      idempotencyKey: init.request?.headers.get('idempotency-key') ?? undefined,
       loaders: createLoaders(deps.db, viewer),
       organization: loadOrganization,
       settings: async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS },

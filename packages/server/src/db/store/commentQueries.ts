@@ -134,10 +134,13 @@ function scoped(db: Db, filter: QueueFilter) {
   return q;
 }
 
-/** The SQL condition of each queue (PENDING: held; REPORTED: published with reports). */
+/**
+ * The SQL condition of each queue (PENDING: held; REPORTED: published with reports, or published
+ * with a suspect word — "published but queued as reported", with no reporter).
+ */
 const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
   PENDING: sql<boolean>`comments.status in ('PREMOD', 'SYSTEM_WITHHELD')`,
-  REPORTED: sql<boolean>`(comments.report_count > 0 and comments.status = 'NONE')`,
+  REPORTED: sql<boolean>`(comments.status = 'NONE' and (comments.report_count > 0 or comments.held_because like '%"SUSPECT_WORD"%'))`,
   UNMODERATED: sql<boolean>`comments.status = 'NONE'`,
   APPROVED: sql<boolean>`comments.status = 'APPROVED'`,
   REJECTED: sql<boolean>`comments.status = 'REJECTED'`,

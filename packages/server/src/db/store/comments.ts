@@ -162,6 +162,21 @@ async function adjustReplyCount(trx: Db, parentId: string, delta: 1 | -1): Promi
     .execute();
 }
 
+/** The comment an author already posted with `clientMutationId`, if any (a retried post). */
+export async function findCommentByClientMutationId(
+  db: Db,
+  authorId: string,
+  clientMutationId: string,
+): Promise<Comment | undefined> {
+  const row = await db
+    .selectFrom('comments')
+    .selectAll()
+    .where('author_id', '=', authorId)
+    .where('client_mutation_id', '=', clientMutationId)
+    .executeTakeFirst();
+  return row && toComment(row);
+}
+
 /** The comment with `id`, if any. */
 export async function findCommentById(db: Db, id: string): Promise<Comment | undefined> {
   const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();

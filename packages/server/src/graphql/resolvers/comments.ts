@@ -1,2 +1,220 @@
-/** Resolvers of this area (filled in by the engineer who owns it). */
-export const commentsResolvers = {};
+import { sql } from 'kysely';
+import {
+  createComment,
+  editComment,
+  findCommentByClientMutationId,
+  requireComment,
+  setCommentStatus,
+} from '../../db/store/comments';
+import type { Comment } from '../../db/store/comments';
+import { addReaction, addReport, removeReaction } from '../../db/store/reactions';
+import type { ReportReason } from '../../db/schema';
+import type { User } from '../../db/store/users';
+import { REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
+import { renderComment } from '../../markdown/renderComment';
+import { evaluateComment } from '../../moderation/evaluateComment';
+import type { CommentModerationResult, PremodMode } from '../../moderation/evaluateComment';
+import { statusAfterReport } from '../../moderation/reportThreshold';
+import { ParleyError } from '../../ParleyError';
+import type { ParleyContext } from '../context';
+import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
+import { hasRole, requireViewer } from '../permissions';
+import { effectiveStoryStatus } from './stories';
+import { canSeeComment, editableUntil } from './types';
+
+type Input<T> = { input: T };
+
+/** Runs the moderation rules for `author` writing `body` on the comment's story. */
+async function moderate(
+  ctx: ParleyContext,
+  author: User,
+  storyId: string,
+  body: string,
+): Promise<CommentModerationResult> {
+  const story = await ctx.loaders.story.load(storyId);
+  if (!story) throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
+  const settings = await ctx.settings();
+  const now = ctx.now();
+  return evaluateComment({
+    body,
+    settings,
+    story: {
+      status: effectiveStoryStatus(story, settings, now),
+      // The store keeps the override as text; updateStory accepts only PremodMode values.
+      premod: story.premod as PremodMode | null,
+    },
+    author: {
+      banned: author.banned,
+      suspendedUntil: author.suspendedUntil ? new Date(author.suspendedUntil) : null,
+      premod: author.premod,
+      approvedCount: await approvedCount(ctx, author.id),
+      role: author.role,
+    },
+    now,
+  });
+}
+
+/** How many of the author's comments moderators approved (the "new commenter" rule). */
+async function approvedCount(ctx: ParleyContext, authorId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('comments')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('author_id', '=', authorId)
+    .where('status', '=', 'APPROVED')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A comment the viewer may see, or NOT_FOUND (a hidden comment does not exist for them). */
+async function visibleComment(ctx: ParleyContext, commentId: string): Promise<Comment> {
+  const comment = await ctx.loaders.comment.load(commentId);
+  if (!comment || !canSeeComment(comment, ctx)) {
+    throw new ParleyError('NOT_FOUND', 'There is no such comment.', { field: 'commentId' });
+  }
+  return comment;
+}
+
+export const commentsResolvers = {
+  Mutation: {
+    createComment: async (
+      _root: unknown,
+      {
+        input,
+      }: Input<{
+        storyId: string;
+        body: string;
+        parentId?: string | null;
+        clientMutationId?: string | null;
+      }>,
+      ctx: ParleyContext,
+    ) => {
+      const author = requireViewer(ctx);
+      // A retry of a post that already went through is answered with that comment — before the
+      // rate limit and the rules, which the first attempt already passed.
+      const clientMutationId = input.clientMutationId ?? ctx.idempotencyKey ?? null;
+      if (clientMutationId) {
+        const earlier = await findCommentByClientMutationId(ctx.db, author.id, clientMutationId);
+        if (earlier) return { comment: earlier };
+      }
+      await ctx.rateLimiter.consume('post', `user:${author.id}`);
+      if (input.parentId) {
+        const parent = await visibleComment(ctx, input.parentId);
+        if (parent.storyId !== input.storyId) {
+          throw new ParleyError('INVALID_INPUT', 'A reply belongs to its parent’s story.', {
+            field: 'parentId',
+          });
+        }
+      }
+      const body = input.body.trim();
+      const verdict = await moderate(ctx, author, input.storyId, body);
+      const { comment, created } = await createComment(ctx.db, {
+        storyId: input.storyId,
+        authorId: author.id,
+        parentId: input.parentId ?? null,
+        bodySource: body,
+        bodyHtml: renderComment(body),
+        status: verdict.status,
+        heldBecause: verdict.heldBecause.length ? verdict.heldBecause : null,
+        tags: hasRole(author, 'STAFF') ? ['STAFF'] : [],
+        clientMutationId,
+        createdAt: ctx.now().toISOString(),
+      });
+      if (created) {
+        if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
+        await publishQueueUpdated(ctx, comment);
+      }
+      return { comment };
+    },
+
+    editComment: async (
+      _root: unknown,
+      { input }: Input<{ commentId: string; body: string }>,
+      ctx: ParleyContext,
+    ) => {
+      const author = requireViewer(ctx);
+      const comment = await visibleComment(ctx, input.commentId);
+      if (comment.authorId !== author.id) {
+        throw new ParleyError('FORBIDDEN', 'Only its author can edit a comment.');
+      }
+      if (ctx.now() > editableUntil(comment, await ctx.settings())) {
+        throw new ParleyError('EDIT_WINDOW_EXPIRED', 'The time to edit this comment has passed.');
+      }
+      const body = input.body.trim();
+      const verdict = await moderate(ctx, author, comment.storyId, body);
+      // An edit can put a published comment on hold (a link added under link pre-moderation),
+      // never release a held one: that stays a moderator's decision.
+      const hold = verdict.status === 'PREMOD' && comment.status === 'NONE';
+      const edited = await editComment(ctx.db, {
+        commentId: comment.id,
+        bodySource: body,
+        bodyHtml: renderComment(body),
+        ...(hold ? { status: 'PREMOD' as const, heldBecause: verdict.heldBecause } : {}),
+        ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
+      });
+      publishCommentUpdated(ctx, edited);
+      if (hold || verdict.reported) await publishQueueUpdated(ctx, edited);
+      return { comment: edited };
+    },
+
+    createReaction: (_root: unknown, { input }: Input<{ commentId: string }>, ctx: ParleyContext) =>
+      react(ctx, input.commentId, addReaction),
+
+    removeReaction: (_root: unknown, { input }: Input<{ commentId: string }>, ctx: ParleyContext) =>
+      react(ctx, input.commentId, removeReaction),
+
+    reportComment: async (
+      _root: unknown,
+      { input }: Input<{ commentId: string; reason: ReportReason; details?: string | null }>,
+      ctx: ParleyContext,
+    ) => {
+      const reporter = requireViewer(ctx);
+      const comment = await visibleComment(ctx, input.commentId);
+      if (comment.authorId === reporter.id) {
+        throw new ParleyError('INVALID_INPUT', 'You cannot report your own comment.');
+      }
+      const details = input.details?.trim() ?? '';
+      if ([...details].length > REPORT_DETAILS_MAX_LENGTH) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          `Details can be at most ${REPORT_DETAILS_MAX_LENGTH} characters.`,
+          { field: 'details' },
+        );
+      }
+      await ctx.rateLimiter.consume('report', `user:${reporter.id}`);
+      const { reportCount, created } = await addReport(ctx.db, {
+        commentId: comment.id,
+        userId: reporter.id,
+        reason: input.reason,
+        details: details || null,
+      });
+      if (!created) return { comment };
+      const { reportThreshold } = await ctx.settings();
+      let current = await requireComment(ctx.db, comment.id);
+      if (statusAfterReport(current.status, reportCount, reportThreshold) !== current.status) {
+        ({ comment: current } = await setCommentStatus(ctx.db, {
+          commentId: comment.id,
+          status: 'SYSTEM_WITHHELD',
+          moderatorId: null,
+        }));
+        publishCommentUpdated(ctx, current);
+      }
+      await publishQueueUpdated(ctx, current);
+      return { comment: current };
+    },
+  },
+};
+
+/** Adds or removes the viewer's reaction; the count changes (and goes live) only when it did. */
+async function react(
+  ctx: ParleyContext,
+  commentId: string,
+  change: typeof addReaction,
+): Promise<{ comment: Comment }> {
+  const viewer = requireViewer(ctx);
+  if (viewer.banned) throw new ParleyError('USER_BANNED', 'Your account is banned.');
+  const comment = await visibleComment(ctx, commentId);
+  const { changed } = await change(ctx.db, comment.id, viewer.id);
+  const fresh = await requireComment(ctx.db, comment.id);
+  if (changed) publishCommentUpdated(ctx, fresh);
+  return { comment: fresh };
+}

@@ -1,2 +1,116 @@
-/** Resolvers of this area (filled in by the engineer who owns it). */
-export const storiesResolvers = {};
+import { findSiteByOrigin } from '../../db/store/sites';
+import {
+  findOrCreateStory,
+  findStoryById,
+  findStoryByUrl,
+  countStoryComments,
+} from '../../db/store/stories';
+import type { Story } from '../../db/store/stories';
+import type { Settings } from '../../db/store/organization';
+import { ParleyError } from '../../ParleyError';
+import type { ParleyContext } from '../context';
+import { canSeeComment } from './types';
+
+/** Most URLs count.js may ask about in one request. */
+export const COMMENT_COUNTS_MAX_URLS = 100;
+
+const DAY_MS = 86_400_000;
+
+/** OPEN or CLOSED, counting the organization's "close comments after N days". */
+export function effectiveStoryStatus(
+  story: Story,
+  settings: Settings,
+  now: Date,
+): 'OPEN' | 'CLOSED' {
+  if (story.status === 'CLOSED') return 'CLOSED';
+  const { closeAfterDays } = settings;
+  if (
+    closeAfterDays > 0 &&
+    now.getTime() - new Date(story.createdAt).getTime() > closeAfterDays * DAY_MS
+  ) {
+    return 'CLOSED';
+  }
+  return 'OPEN';
+}
+
+/**
+ * A story URL as Parley keys it: http(s) only, without the fragment (`#comments` is the same
+ * article); the query string stays, since many sites identify articles by it (`?p=123`).
+ */
+export function canonicalStoryUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ParleyError('INVALID_INPUT', 'Expected the story’s URL.', { field: 'url' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', { field: 'url' });
+  }
+  url.hash = '';
+  return url;
+}
+
+export const storiesResolvers = {
+  Query: {
+    story: async (
+      _root: unknown,
+      args: { id?: string | null; url?: string | null; title?: string | null },
+      ctx: ParleyContext,
+    ) => {
+      if (args.id) return (await findStoryById(ctx.db, args.id)) ?? null;
+      if (!args.url) {
+        throw new ParleyError('INVALID_INPUT', 'Give the story’s id or URL.', { field: 'url' });
+      }
+      if (!(await ctx.organization())) {
+        throw new ParleyError('NOT_INSTALLED', 'Parley is not installed yet.');
+      }
+      const url = canonicalStoryUrl(args.url);
+      const site = await findSiteByOrigin(ctx.db, url.origin);
+      if (!site) {
+        throw new ParleyError(
+          'ORIGIN_NOT_PERMITTED',
+          `${url.origin} is not a permitted origin of any site. Add it to the site’s permitted origins in the console.`,
+          { field: 'url' },
+        );
+      }
+      const { story } = await findOrCreateStory(ctx.db, {
+        siteId: site.id,
+        url: url.toString(),
+        title: args.title?.trim().slice(0, 300) ?? '',
+      });
+      return story;
+    },
+
+    comment: async (_root: unknown, { id }: { id: string }, ctx: ParleyContext) => {
+      const comment = await ctx.loaders.comment.load(id);
+      return comment && canSeeComment(comment, ctx) ? comment : null;
+    },
+
+    commentCounts: async (_root: unknown, { urls }: { urls: string[] }, ctx: ParleyContext) => {
+      if (urls.length > COMMENT_COUNTS_MAX_URLS) {
+        throw new ParleyError('INVALID_INPUT', `At most ${COMMENT_COUNTS_MAX_URLS} URLs at once.`, {
+          field: 'urls',
+        });
+      }
+      // Counting never creates stories: a list page must not create one per link it shows.
+      const stories = await Promise.all(
+        urls.map(async (value) => {
+          try {
+            return await findStoryByUrl(ctx.db, canonicalStoryUrl(value).toString());
+          } catch {
+            return undefined;
+          }
+        }),
+      );
+      const ids = stories.flatMap((story) => (story ? [story.id] : []));
+      const counts = ids.length ? await countStoryComments(ctx.db, ids) : new Map<string, number>();
+      return stories.map((story) => (story ? (counts.get(story.id) ?? 0) : 0));
+    },
+  },
+
+  Story: {
+    status: async (story: Story, _args: unknown, ctx: ParleyContext) =>
+      effectiveStoryStatus(story, await ctx.settings(), ctx.now()),
+  },
+};

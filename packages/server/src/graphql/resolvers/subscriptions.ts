@@ -1,2 +1,71 @@
-/** Resolvers of this area (filled in by the engineer who owns it). */
-export const subscriptionsResolvers = {};
+import { filter, map, pipe } from 'graphql-yoga';
+import { findCommentById, isVisibleStatus } from '../../db/store/comments';
+import type { Comment } from '../../db/store/comments';
+import { listIgnoredIds } from '../../db/store/userModeration';
+import type { CommentEvent } from '../../pubsub/createPubSub';
+import { ParleyError } from '../../ParleyError';
+import type { ParleyContext } from '../context';
+
+/**
+ * Who may follow a story live: anyone when anonymous reading is on, else the signed-in; never
+ * when live updates are off for the story (the stream then shows a refresh hint instead).
+ */
+async function checkLiveAccess(ctx: ParleyContext, storyId: string): Promise<void> {
+  const story = await ctx.loaders.story.load(storyId);
+  if (!story) throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
+  const settings = await ctx.settings();
+  if (!settings.anonymousReading && !ctx.viewer) {
+    throw new ParleyError('UNAUTHENTICATED', 'Sign in to follow this story live.');
+  }
+  if (!(story.liveUpdates ?? settings.liveUpdates)) {
+    throw new ParleyError('FORBIDDEN', 'Live updates are off for this story.');
+  }
+}
+
+/**
+ * Turns a story's events into fresh comments. A subscription lives for hours, so the per-request
+ * loaders are emptied for each event (an author renamed since, a parent edited since). The
+ * viewer's ignore list is read once, when the subscription starts: reading it per event would
+ * cost a query per comment per reader, and the widget hides a newly ignored user on its side.
+ */
+async function* freshComments(
+  ctx: ParleyContext,
+  events: AsyncIterable<CommentEvent>,
+): AsyncGenerator<Comment> {
+  const ignored = ctx.viewer ? new Set(await listIgnoredIds(ctx.db, ctx.viewer.id)) : new Set();
+  const comments = pipe(
+    events,
+    map(async (event: CommentEvent) => {
+      for (const loader of Object.values(ctx.loaders)) loader.clearAll();
+      return findCommentById(ctx.db, event.commentId);
+    }),
+    filter(
+      (comment): comment is Comment => comment !== undefined && !ignored.has(comment.authorId),
+    ),
+  );
+  yield* comments;
+}
+
+export const subscriptionsResolvers = {
+  Subscription: {
+    commentCreated: {
+      subscribe: async (_root: unknown, { storyId }: { storyId: string }, ctx: ParleyContext) => {
+        await checkLiveAccess(ctx, storyId);
+        return pipe(
+          freshComments(ctx, ctx.pubsub.subscribe('commentCreated', storyId)),
+          filter((comment: Comment) => isVisibleStatus(comment.status)),
+        );
+      },
+      resolve: (comment: Comment) => comment,
+    },
+    // Every change goes out, removals included (a rejected comment leaves the stream); the
+    // Comment type hides the body of a comment the reader may not see.
+    commentUpdated: {
+      subscribe: async (_root: unknown, { storyId }: { storyId: string }, ctx: ParleyContext) => {
+        await checkLiveAccess(ctx, storyId);
+        return freshComments(ctx, ctx.pubsub.subscribe('commentUpdated', storyId));
+      },
+      resolve: (comment: Comment) => comment,
+    },
+  },
+};

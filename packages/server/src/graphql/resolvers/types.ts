@@ -90,7 +90,9 @@ export const typeResolvers = {
   },
 
   Comment: {
-    body: (comment: Comment) => comment.bodyHtml,
+    // A reader told of a removal (commentUpdated) learns only that it was removed.
+    body: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+      canSeeComment(comment, ctx) ? comment.bodyHtml : '',
     author: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
       ctx.loaders.user.load(comment.authorId),
     parent: async (comment: Comment, _args: unknown, ctx: ParleyContext) => {

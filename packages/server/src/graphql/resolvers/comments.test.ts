@@ -1,0 +1,326 @@
+import { moderationQueue } from '../../db/store/commentQueries';
+import { testDialects } from '../../db/testDatabases';
+import { SITE_ORIGIN, useApi } from '../testing/useApi';
+import type { Api } from '../testing/useApi';
+
+const STORY = `query ($url: String!) { story(url: $url) { id url status commentCount } }`;
+const POST = `mutation ($input: CreateCommentInput!) {
+  createComment(input: $input) {
+    comment { id body status replyCount bodySource heldBecause author { username } parent { id } }
+  }
+}`;
+const THREAD = `query ($id: ID!) {
+  story(id: $id) { commentCount comments { edges { node { id body replyCount } } } }
+}`;
+
+async function setup(api: Api) {
+  const admin = await api.install();
+  const reader = await api.signUp('reader');
+  const writer = await api.signUp('writer');
+  const { story } = await api.ok(STORY, { url: `${SITE_ORIGIN}/2026/article#comments` });
+  return { admin, reader, writer, storyId: story.id as string };
+}
+
+async function setSettings(api: Api, settings: Record<string, unknown>) {
+  await api.db
+    .updateTable('organization')
+    .set({ settings: JSON.stringify(settings) })
+    .execute();
+}
+
+const codeOf = (answer: { errors?: { extensions?: Record<string, unknown> }[] }) =>
+  answer.errors?.[0]?.extensions?.code;
+
+describe.each(testDialects())('comments on %s', (dialect) => {
+  const api = useApi(dialect);
+
+  describe('stories', () => {
+    it('creates a story on first use from a permitted origin, without the fragment', async () => {
+      await api.install();
+      const url = `${SITE_ORIGIN}/a?p=1#comments`;
+      const first = await api.ok(STORY, { url });
+      const again = await api.ok(STORY, { url: `${SITE_ORIGIN}/a?p=1` });
+      expect(first.story).toMatchObject({
+        url: `${SITE_ORIGIN}/a?p=1`,
+        status: 'OPEN',
+        commentCount: 0,
+      });
+      expect(again.story.id).toBe(first.story.id);
+    });
+
+    it.each([
+      ['https://elsewhere.example/a', 'ORIGIN_NOT_PERMITTED'],
+      ['javascript:alert(1)', 'INVALID_INPUT'],
+      ['not a url', 'INVALID_INPUT'],
+    ])('refuses %s with %s', async (url, code) => {
+      await api.install();
+      expect(codeOf(await api.request(STORY, { url }))).toBe(code);
+    });
+
+    it('says NOT_INSTALLED before install', async () => {
+      expect(codeOf(await api.request(STORY, { url: `${SITE_ORIGIN}/a` }))).toBe('NOT_INSTALLED');
+    });
+
+    it('counts comments for many URLs without creating stories', async () => {
+      const { writer, storyId } = await setup(api);
+      await api.ok(POST, { input: { storyId, body: 'One' } }, writer.token);
+      const data = await api.ok(`query ($urls: [String!]!) { commentCounts(urls: $urls) }`, {
+        urls: [`${SITE_ORIGIN}/2026/article`, `${SITE_ORIGIN}/never-seen`, 'junk'],
+      });
+      expect(data.commentCounts).toEqual([1, 0, 0]);
+      expect(await api.db.selectFrom('stories').select('id').execute()).toHaveLength(1);
+    });
+  });
+
+  describe('posting', () => {
+    it('publishes a comment rendered to safe HTML, and a reply that counts', async () => {
+      const { writer, reader, storyId } = await setup(api);
+      const body = 'Hello **world** <script>alert(1)</script> https://example.com';
+      const { createComment } = await api.ok(POST, { input: { storyId, body } }, writer.token);
+      expect(createComment.comment).toMatchObject({
+        status: 'NONE',
+        author: { username: 'writer' },
+      });
+      expect(createComment.comment.body).toContain('<strong>world</strong>');
+      expect(createComment.comment.body).toContain('&lt;script&gt;');
+      expect(createComment.comment.body).toContain('rel="nofollow ugc noopener"');
+      expect(createComment.comment.bodySource).toBe(body);
+      const reply = await api.ok(
+        POST,
+        { input: { storyId, body: 'Agreed', parentId: createComment.comment.id } },
+        reader.token,
+      );
+      expect(reply.createComment.comment.parent.id).toBe(createComment.comment.id);
+      expect(reply.createComment.comment.bodySource).toBe('Agreed');
+      const thread = await api.ok(THREAD, { id: storyId });
+      expect(thread.story.commentCount).toBe(2);
+      expect(thread.story.comments.edges).toHaveLength(1); // top level only
+      expect(thread.story.comments.edges[0].node.replyCount).toBe(1);
+    });
+
+    it('shows the source only to the author and moderators', async () => {
+      const { writer, reader, admin, storyId } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: '*hi*' } },
+        writer.token,
+      );
+      const query = `query ($id: ID!) { comment(id: $id) { bodySource heldBecause } }`;
+      const asReader = await api.ok(query, { id: createComment.comment.id }, reader.token);
+      const asAdmin = await api.ok(query, { id: createComment.comment.id }, admin.adminToken);
+      expect(asReader.comment).toEqual({ bodySource: null, heldBecause: null });
+      expect(asAdmin.comment).toEqual({ bodySource: '*hi*', heldBecause: [] });
+    });
+
+    it('answers a retried post with the first comment: by clientMutationId or Idempotency-Key', async () => {
+      const { writer, storyId } = await setup(api);
+      const input = { storyId, body: 'Once', clientMutationId: 'cm-1' };
+      const a = await api.ok(POST, { input }, writer.token);
+      const b = await api.ok(POST, { input }, writer.token);
+      expect(b.createComment.comment.id).toBe(a.createComment.comment.id);
+      const headers = {
+        'content-type': 'application/json',
+        authorization: `Bearer ${writer.token}`,
+        'idempotency-key': 'key-2',
+      };
+      const send = () =>
+        api.yoga
+          .fetch('http://test/graphql', {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({
+              query: POST,
+              variables: { input: { storyId, body: 'Twice?' } },
+            }),
+          })
+          .then((r) => r.json());
+      const [c, d] = [await send(), await send()];
+      expect(d.data.createComment.comment.id).toBe(c.data.createComment.comment.id);
+      expect(await api.db.selectFrom('comments').select('id').execute()).toHaveLength(2);
+    });
+
+    it.each([
+      ['signed out', {}, 'UNAUTHENTICATED'],
+      ['empty', { body: '   ' }, 'COMMENT_EMPTY'],
+      ['too long', { body: 'x'.repeat(5001) }, 'COMMENT_TOO_LONG'],
+    ])('refuses a post %s with %s and stores nothing', async (name, change, code) => {
+      const { writer, storyId } = await setup(api);
+      const token = name === 'signed out' ? null : writer.token;
+      const answer = await api.request(
+        POST,
+        { input: { storyId, body: 'Fine', ...change } },
+        token,
+      );
+      expect(codeOf(answer)).toBe(code);
+      expect(await api.db.selectFrom('comments').select('id').execute()).toHaveLength(0);
+    });
+
+    it('refuses a banned word with BANNED_WORD on the body, storing nothing', async () => {
+      const { writer, storyId } = await setup(api);
+      await setSettings(api, { bannedWords: ['darn'] });
+      const answer = await api.request(
+        POST,
+        { input: { storyId, body: 'Well **DARN** it' } },
+        writer.token,
+      );
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'BANNED_WORD', field: 'body' });
+      expect(await api.db.selectFrom('comments').select('id').execute()).toHaveLength(0);
+    });
+
+    it('refuses closed stories, banned and suspended authors', async () => {
+      const { writer, storyId, admin } = await setup(api);
+      await api.db
+        .updateTable('users')
+        .set({ banned: 1 })
+        .where('id', '=', writer.userId)
+        .execute();
+      expect(codeOf(await api.request(POST, { input: { storyId, body: 'x' } }, writer.token))).toBe(
+        'USER_BANNED',
+      );
+      const until = new Date(Date.now() + 3_600_000).toISOString();
+      await api.db
+        .updateTable('users')
+        .set({ banned: 0, suspended_until: until })
+        .where('id', '=', writer.userId)
+        .execute();
+      const suspended = await api.request(POST, { input: { storyId, body: 'x' } }, writer.token);
+      expect(suspended.errors?.[0]?.extensions).toMatchObject({ code: 'USER_SUSPENDED' });
+      await api.db.updateTable('stories').set({ status: 'CLOSED' }).execute();
+      expect(
+        codeOf(await api.request(POST, { input: { storyId, body: 'x' } }, admin.adminToken)),
+      ).toBe('STORY_CLOSED');
+    });
+
+    it('limits posting to 10 a minute per user', async () => {
+      const { writer, storyId } = await setup(api);
+      for (let i = 0; i < 10; i++)
+        await api.ok(POST, { input: { storyId, body: `n${i}` } }, writer.token);
+      const answer = await api.request(
+        POST,
+        { input: { storyId, body: 'one more' } },
+        writer.token,
+      );
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    });
+  });
+
+  describe('moderation when writing', () => {
+    it('holds every comment under pre-moderation: PREMOD, hidden from readers, shown to its author', async () => {
+      const { writer, reader, storyId } = await setup(api);
+      await setSettings(api, { premod: 'ALL' });
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Held' } },
+        writer.token,
+      );
+      expect(createComment.comment.status).toBe('PREMOD');
+      const query = `query ($id: ID!) { comment(id: $id) { id status } }`;
+      expect(
+        (await api.ok(query, { id: createComment.comment.id }, reader.token)).comment,
+      ).toBeNull();
+      expect(
+        (await api.ok(query, { id: createComment.comment.id }, writer.token)).comment.status,
+      ).toBe('PREMOD');
+      expect((await api.ok(THREAD, { id: storyId })).story.commentCount).toBe(0);
+      const pending = await moderationQueue(api.db, 'PENDING', {}, {});
+      expect(pending.edges.map((e) => e.node.heldBecause)).toEqual([['PREMOD_ALL']]);
+    });
+
+    it('publishes a suspect word but queues it as reported', async () => {
+      const { writer, storyId } = await setup(api);
+      await setSettings(api, { suspectWords: ['crypto'] });
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Buy crypto' } },
+        writer.token,
+      );
+      expect(createComment.comment.status).toBe('NONE');
+      const reported = await moderationQueue(api.db, 'REPORTED', {}, {});
+      expect(reported.edges.map((e) => e.node.id)).toEqual([createComment.comment.id]);
+    });
+  });
+
+  describe('editing', () => {
+    it('edits within the window, keeping a revision; then EDIT_WINDOW_EXPIRED', async () => {
+      const { writer, reader, storyId, admin } = await setup(api);
+      const EDIT = `mutation ($input: EditCommentInput!) { editComment(input: $input) { comment { body editedAt } } }`;
+      const posted = new Date();
+      api.setNow(posted);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Frist' } },
+        writer.token,
+      );
+      const id = createComment.comment.id;
+      api.setNow(new Date(posted.getTime() + 29_000));
+      const edited = await api.ok(EDIT, { input: { commentId: id, body: 'First' } }, writer.token);
+      expect(edited.editComment.comment.body).toBe('<p>First</p>');
+      expect(edited.editComment.comment.editedAt).toEqual(expect.any(String));
+      expect(
+        codeOf(await api.request(EDIT, { input: { commentId: id, body: 'x' } }, reader.token)),
+      ).toBe('FORBIDDEN');
+      api.setNow(new Date(posted.getTime() + 31_000));
+      expect(
+        codeOf(await api.request(EDIT, { input: { commentId: id, body: 'y' } }, writer.token)),
+      ).toBe('EDIT_WINDOW_EXPIRED');
+      const revisions = await api.ok(
+        `query ($id: ID!) { comment(id: $id) { revisions { bodySource } } }`,
+        { id },
+        admin.adminToken,
+      );
+      expect(revisions.comment.revisions.map((r: { bodySource: string }) => r.bodySource)).toEqual([
+        'Frist',
+        'First',
+      ]);
+    });
+  });
+
+  describe('reactions and reports', () => {
+    it('counts one reaction per user, and tells the viewer they reacted', async () => {
+      const { writer, reader, storyId } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Nice' } },
+        writer.token,
+      );
+      const REACT = `mutation ($input: CommentIdInput!) { createReaction(input: $input) { comment { reactionCount viewerReacted } } }`;
+      const UNREACT = `mutation ($input: CommentIdInput!) { removeReaction(input: $input) { comment { reactionCount viewerReacted } } }`;
+      const input = { commentId: createComment.comment.id };
+      await api.ok(REACT, { input }, reader.token);
+      const twice = await api.ok(REACT, { input }, reader.token);
+      expect(twice.createReaction.comment).toEqual({ reactionCount: 1, viewerReacted: true });
+      const removed = await api.ok(UNREACT, { input }, reader.token);
+      expect(removed.removeReaction.comment).toEqual({ reactionCount: 0, viewerReacted: false });
+    });
+
+    it('withholds a comment at the report threshold (3), counting each reporter once', async () => {
+      const { writer, storyId } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Hot take' } },
+        writer.token,
+      );
+      const REPORT = `mutation ($input: ReportCommentInput!) { reportComment(input: $input) { comment { status } } }`;
+      const input = { commentId: createComment.comment.id, reason: 'ABUSIVE', details: 'rude' };
+      const reporters = [
+        await api.signUp('reporter1'),
+        await api.signUp('reporter2'),
+        await api.signUp('reporter3'),
+      ];
+      await api.ok(REPORT, { input }, reporters[0]!.token);
+      const again = await api.ok(REPORT, { input }, reporters[0]!.token);
+      expect(again.reportComment.comment.status).toBe('NONE');
+      const long = { ...input, details: 'x'.repeat(501) };
+      const tooLong = await api.request(REPORT, { input: long }, reporters[1]!.token);
+      expect(tooLong.errors?.[0]?.extensions).toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'details',
+      });
+      await api.ok(REPORT, { input }, reporters[1]!.token);
+      const third = await api.ok(REPORT, { input }, reporters[2]!.token);
+      expect(third.reportComment.comment.status).toBe('SYSTEM_WITHHELD');
+      expect((await api.ok(THREAD, { id: storyId })).story.commentCount).toBe(0);
+      expect(codeOf(await api.request(REPORT, { input }, writer.token))).toBe('INVALID_INPUT');
+    });
+  });
+});

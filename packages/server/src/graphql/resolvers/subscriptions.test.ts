@@ -1,0 +1,112 @@
+import { ignoreUser } from '../../db/store/userModeration';
+import { testDialects } from '../../db/testDatabases';
+import { subscribeSse } from '../testing/subscribeSse';
+import { SITE_ORIGIN, useApi } from '../testing/useApi';
+import type { Api } from '../testing/useApi';
+
+const CREATED = `subscription ($storyId: ID!) {
+  commentCreated(storyId: $storyId) { id body status author { username } }
+}`;
+const UPDATED = `subscription ($storyId: ID!) {
+  commentUpdated(storyId: $storyId) { id body status reactionCount }
+}`;
+const POST = `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`;
+
+async function setup(api: Api) {
+  await api.install();
+  const reader = await api.signUp('reader');
+  const writer = await api.signUp('writer');
+  const { story } = await api.ok(`query ($url: String!) { story(url: $url) { id } }`, {
+    url: `${SITE_ORIGIN}/live`,
+  });
+  return { reader, writer, storyId: story.id as string };
+}
+
+describe.each(testDialects())('live updates on %s', (dialect) => {
+  const api = useApi(dialect);
+
+  it('delivers a new published comment to a reader following the story', async () => {
+    const { reader, writer, storyId } = await setup(api);
+    const live = await subscribeSse(api.yoga, CREATED, { storyId }, reader.token);
+    try {
+      await api.ok(POST, { input: { storyId, body: 'Live!' } }, writer.token);
+      const event = await live.next();
+      expect(event.data?.commentCreated).toMatchObject({
+        body: '<p>Live!</p>',
+        status: 'NONE',
+        author: { username: 'writer' },
+      });
+    } finally {
+      live.close();
+    }
+  });
+
+  it('delivers nothing for a held comment, nor for a user the reader ignores', async () => {
+    const { reader, writer, storyId } = await setup(api);
+    const live = await subscribeSse(api.yoga, CREATED, { storyId }, reader.token);
+    try {
+      await api.db.updateTable('organization').set({ settings: '{"premod":"ALL"}' }).execute();
+      await api.ok(POST, { input: { storyId, body: 'Held' } }, writer.token);
+      expect(await live.quietFor(150)).toBe(true);
+    } finally {
+      live.close();
+    }
+    // The ignore list is read when a subscription starts (the widget hides an ignored user at
+    // once on its side, and its next subscription leaves them out here).
+    await api.db.updateTable('organization').set({ settings: '{}' }).execute();
+    await ignoreUser(api.db, reader.userId, writer.userId);
+    const again = await subscribeSse(api.yoga, CREATED, { storyId }, reader.token);
+    try {
+      await api.ok(POST, { input: { storyId, body: 'Ignored' } }, writer.token);
+      expect(await again.quietFor(150)).toBe(true);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('tells readers of reactions and removals, without the body of a removed comment', async () => {
+    const { reader, writer, storyId } = await setup(api);
+    const { createComment } = await api.ok(
+      POST,
+      { input: { storyId, body: 'Spicy' } },
+      writer.token,
+    );
+    const live = await subscribeSse(api.yoga, UPDATED, { storyId }, reader.token);
+    try {
+      const input = { commentId: createComment.comment.id };
+      await api.ok(
+        `mutation ($input: CommentIdInput!) { createReaction(input: $input) { comment { id } } }`,
+        { input },
+        reader.token,
+      );
+      expect((await live.next()).data?.commentUpdated).toMatchObject({
+        reactionCount: 1,
+        status: 'NONE',
+      });
+      const REPORT = `mutation ($input: ReportCommentInput!) { reportComment(input: $input) { comment { id } } }`;
+      for (const name of ['reporter1', 'reporter2', 'reporter3']) {
+        const { token } = await api.signUp(name);
+        await api.ok(REPORT, { input: { ...input, reason: 'SPAM' } }, token);
+      }
+      expect((await live.next()).data?.commentUpdated).toEqual({
+        id: createComment.comment.id,
+        body: '',
+        status: 'SYSTEM_WITHHELD',
+        reactionCount: 1,
+      });
+    } finally {
+      live.close();
+    }
+  });
+
+  it('refuses to follow a story whose live updates are off', async () => {
+    const { reader, storyId } = await setup(api);
+    await api.db.updateTable('stories').set({ live_updates: 0 }).execute();
+    const live = await subscribeSse(api.yoga, CREATED, { storyId }, reader.token);
+    try {
+      expect((await live.next()).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    } finally {
+      live.close();
+    }
+  });
+});
