@@ -124,16 +124,16 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         'idempotency-key': 'key-2',
       };
       const send = () =>
-        api.yoga
-          .fetch('http://test/graphql', {
+        Promise.resolve(
+          api.yoga.fetch('http://test/graphql', {
             method: 'POST',
             headers,
             body: JSON.stringify({
               query: POST,
               variables: { input: { storyId, body: 'Twice?' } },
             }),
-          })
-          .then((r) => r.json());
+          }),
+        ).then((r) => r.json());
       const [c, d] = [await send(), await send()];
       expect(d.data.createComment.comment.id).toBe(c.data.createComment.comment.id);
       expect(await api.db.selectFrom('comments').select('id').execute()).toHaveLength(2);
