@@ -51,6 +51,11 @@ export default tseslint.config(
     },
   },
   {
+    // Command-line entry points print to their terminal.
+    files: ['packages/*/src/main.ts', 'packages/*/src/demo.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
     // Tests index into what they just built; a wrong guess fails the test loudly anyway.
     files: [
       '**/*.test.ts',

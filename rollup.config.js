@@ -31,7 +31,11 @@ const plugins = () => [
 
 // Output folders are emptied first: chunk names carry hashes, and stale chunks would be counted
 // by the size budgets' globs and served by mistake.
-for (const dir of ['packages/transport/dist', 'examples/transport-demo/dist']) {
+for (const dir of [
+  'packages/transport/dist',
+  'examples/transport-demo/dist',
+  'examples/host/dist',
+]) {
   rmSync(here(dir), { recursive: true, force: true });
 }
 
@@ -48,7 +52,18 @@ export default [
     },
     plugins: plugins(),
   },
-  // The page `npm start` serves to exercise the transport in a real browser.
+  // The example host page's stand-in thread (until embed.js), served by the Parley server.
+  {
+    input: { thread: here('examples/host/thread.ts') },
+    output: {
+      dir: here('examples/host/dist'),
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+    },
+    plugins: plugins(),
+  },
+  // The transport demo (its browser test and the bench use it).
   {
     input: { client: here('examples/transport-demo/client.ts') },
     output: {

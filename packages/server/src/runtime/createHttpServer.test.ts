@@ -128,8 +128,11 @@ describe('createHttpServer', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe(ASSET_CACHE_CONTROL);
     expect(await js.text()).toBe('console.log("embed")');
+    // Public assets load from any site (module scripts need CORS); HTML pages do not get it.
+    expect(js.headers.get('access-control-allow-origin')).toBe('*');
 
     const html = await fetch(`${server.origin}/assets/admin/`);
+    expect(html.headers.get('access-control-allow-origin')).toBeNull();
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.headers.get('cache-control')).toBe(HTML_CACHE_CONTROL);
     expect(html.headers.get('content-security-policy')).toContain(TEST_SITE_ORIGIN);

@@ -95,6 +95,10 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
     };
     if (type.startsWith('text/html')) {
       headers[CSP_HEADER] = await originPolicy.contentSecurityPolicy();
+    } else {
+      // Bundles and avatars are public and sent without credentials: any site may load them, and
+      // module scripts and fonts from another origin are only used with a CORS header.
+      headers['access-control-allow-origin'] = '*';
     }
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();

@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { Redis } from 'ioredis';
+import { loadOrCreateSecret } from './auth/secrets';
+import { createTokenService } from './auth/tokens';
+import { createDatabase } from './db/createDatabase';
+import type { ParleyDatabase } from './db/createDatabase';
+import { listSites } from './db/store/sites';
+import { createMailer } from './email/createMailer';
+import { createContextFactory } from './graphql/context';
+import type { ServerDeps } from './graphql/context';
+import { createParleySchema } from './graphql/createParleySchema';
+import { createPubSub } from './pubsub/createPubSub';
+import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
+import { createRateLimiter } from './rateLimit/createRateLimiter';
+import { createRedisRateLimitStore } from './rateLimit/createRedisRateLimitStore';
+import { createHttpServer } from './runtime/createHttpServer';
+import type { HttpServer } from './runtime/createHttpServer';
+import { createLogger } from './runtime/createLogger';
+import type { Logger } from './runtime/createLogger';
+import { createMetrics } from './runtime/createMetrics';
+import type { Config } from './runtime/loadConfig';
+
+/** Options of {@link createParleyServer}. */
+export interface ParleyServerOptions {
+  /** Configuration (see `loadConfig`). */
+  config: Config;
+  /** URL prefix → folder of built files to serve (client bundles, the console). @default {} */
+  staticRoutes?: Record<string, string>;
+  /** Logger. @default pino at `config.logLevel` */
+  logger?: Logger;
+}
+
+/** A Parley server, built and ready to listen. */
+export interface ParleyServer {
+  /** The HTTP server (GraphQL, WebSocket, static files, health, metrics). */
+  http: HttpServer;
+  /** What every operation shares (database, tokens, pub/sub…); tests reach the data through it. */
+  deps: ServerDeps;
+  /** Which database this process uses. */
+  dialect: ParleyDatabase['dialect'];
+  /** Listens on `config.port` (0: any free port) and `config.host`; resolves the port. */
+  listen(): Promise<number>;
+  /** Stops accepting, closes every connection, the database, Redis and SMTP. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole server of one process from its configuration: SQLite in the data folder, or
+ * PostgreSQL with `DATABASE_URL` (migrations run at start); in-process pub/sub and rate limits,
+ * or Redis-backed ones with `REDIS_URL` so that several processes behind one address share live
+ * updates and limits; SMTP, or the outbox folder.
+ */
+export async function createParleyServer(options: ParleyServerOptions): Promise<ParleyServer> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(join(config.dataDir, 'uploads'), { recursive: true });
+
+  const database = await createDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const secret = await loadOrCreateSecret(config.dataDir, config.secret);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
+  const pubsub = createPubSub({ redisUrl: config.redisUrl, logger });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
+    logger,
+  });
+  const deps: ServerDeps = {
+    db: database.db,
+    tokens: createTokenService({ secret, issuer: config.publicUrl }),
+    pubsub,
+    rateLimiter: createRateLimiter({
+      store: redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore(),
+    }),
+    mailer,
+    logger,
+    publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
+    now: () => new Date(),
+  };
+
+  const http = createHttpServer({
+    schema: createParleySchema(),
+    context: createContextFactory(deps),
+    getAllowedOrigins: async () => (await listSites(database.db)).flatMap((s) => s.allowedOrigins),
+    publicUrl: config.publicUrl,
+    staticRoutes: { '/uploads/': join(config.dataDir, 'uploads'), ...options.staticRoutes },
+    logger,
+    metrics: createMetrics(),
+    production: config.production,
+    healthCheck: async () => {
+      await sql`select 1`.execute(database.db);
+    },
+  });
+
+  return {
+    http,
+    deps,
+    dialect: database.dialect,
+    listen: () => http.listen(config.port, config.host),
+    async close() {
+      await http.close();
+      await pubsub.close();
+      mailer.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

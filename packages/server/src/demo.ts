@@ -1,0 +1,113 @@
+// `npm run demo`: installs a demo organization into the configured database (the same data
+// folder `npm start` uses), with stories, threads, a moderator and an admin, and prints how to
+// sign in. Refuses to touch an installed Parley.
+import { mkdirSync } from 'node:fs';
+import { hashPassword } from './auth/passwords';
+import { createDatabase } from './db/createDatabase';
+import type { Db } from './db/inTransaction';
+import { createComment } from './db/store/comments';
+import { getOrganization, install } from './db/store/organization';
+import { findOrCreateStory } from './db/store/stories';
+import { createUser } from './db/store/users';
+import { moderateUser } from './db/store/userModeration';
+import { renderComment } from './markdown/renderComment';
+import { ConfigError, loadConfig } from './runtime/loadConfig';
+
+/** Demo accounts: role, username, password (printed at the end; this is demo data). */
+const ACCOUNTS = [
+  { role: 'ADMIN', username: 'admin', password: 'parley-admin' },
+  { role: 'MODERATOR', username: 'moderator', password: 'parley-moderator' },
+  { role: 'COMMENTER', username: 'ada', password: 'parley-ada' },
+  { role: 'COMMENTER', username: 'grace', password: 'parley-grace' },
+] as const;
+
+const THREAD = [
+  { author: 'ada', body: 'What a **great** read. The part about caching made it click for me.' },
+  { author: 'grace', body: 'Agreed — though I would measure before tuning anything.', replyTo: 0 },
+  { author: 'moderator', body: 'Welcome, everyone! Please keep it kind.' },
+  { author: 'ada', body: 'Does anyone have a link to the benchmark? https://example.com/bench' },
+];
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true });
+  const { db, close, dialect } = await createDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
+  try {
+    if (await getOrganization(db)) {
+      console.error(
+        `Parley is already installed in ${dialect === 'postgres' ? 'this database' : config.dataDir}. ` +
+          'To start over with the demo, stop the server and remove that data folder.',
+      );
+      process.exitCode = 1;
+      return;
+    }
+    await fill(db, config.examplePort, config.host);
+    console.log(`Demo installed. The example host page (http://${config.host}:${config.examplePort}/) is a permitted origin.
+Accounts (email is <username>@demo.parley.test):
+${ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.username.padEnd(10)} password: ${a.password}`).join('\n')}`);
+  } finally {
+    await close();
+  }
+}
+
+async function fill(db: Db, examplePort: number, host: string): Promise<void> {
+  const example = `http://${host}:${examplePort}`;
+  const origins = [example, `http://localhost:${examplePort}`];
+  const [admin, ...others] = ACCOUNTS;
+  const result = await install(db, {
+    organization: { name: 'Parley Demo', contactEmail: 'team@demo.parley.test', url: example },
+    site: { name: 'Example host', url: example, allowedOrigins: origins },
+    admin: {
+      email: `${admin.username}@demo.parley.test`,
+      username: admin.username,
+      passwordHash: await hashPassword(admin.password),
+    },
+  });
+  const ids = new Map<string, string>([[admin.username, result.admin.id]]);
+  for (const account of others) {
+    const user = await createUser(db, {
+      username: account.username,
+      email: `${account.username}@demo.parley.test`,
+      passwordHash: await hashPassword(account.password),
+      emailVerified: true,
+    });
+    ids.set(account.username, user.id);
+    if (account.role !== 'COMMENTER') {
+      await moderateUser(db, {
+        userId: user.id,
+        actorId: result.admin.id,
+        action: 'ROLE',
+        role: account.role,
+      });
+    }
+  }
+  // The example page's own URL, so its thread is not empty, and a second article.
+  for (const path of ['/', '/?article=2']) {
+    const { story } = await findOrCreateStory(db, {
+      siteId: result.site.id,
+      url: `${example}${path}`,
+      title: path === '/' ? 'An example article' : 'A second article',
+    });
+    const posted: string[] = [];
+    for (const [i, line] of THREAD.entries()) {
+      const { comment } = await createComment(db, {
+        storyId: story.id,
+        authorId: ids.get(line.author) ?? result.admin.id,
+        parentId: line.replyTo === undefined ? null : posted[line.replyTo],
+        bodySource: line.body,
+        bodyHtml: renderComment(line.body),
+        tags: line.author === 'moderator' ? ['STAFF'] : [],
+        createdAt: new Date(Date.now() - (THREAD.length - i) * 60_000).toISOString(),
+      });
+      posted.push(comment.id);
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `Configuration: ${error.message}` : error);
+  process.exit(1);
+});

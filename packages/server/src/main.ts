@@ -1,0 +1,53 @@
+// `npm start`: the whole of Parley in one process, plus the example host page on a second origin.
+import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createParleyServer } from './createParleyServer';
+import { ConfigError, loadConfig } from './runtime/loadConfig';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Built client folders, served when their package has been built (`npm run build`). */
+const CLIENT_BUILDS: Record<string, string> = {
+  '/example-client/': join(ROOT, 'examples/host/dist'),
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const staticRoutes = Object.fromEntries(
+    Object.entries(CLIENT_BUILDS).filter(([, dir]) => existsSync(dir)),
+  );
+  const parley = await createParleyServer({ config, staticRoutes });
+  const port = await parley.listen();
+  const publicUrl = config.publicUrl;
+
+  // The example host page: another origin, as a real site would be.
+  const page = join(ROOT, 'examples/host/index.html');
+  const example = createServer(async (req, res) => {
+    if (req.url !== '/' && !req.url?.startsWith('/?')) return void res.writeHead(404).end();
+    const html = (await readFile(page, 'utf8')).replaceAll('%PARLEY_URL%', publicUrl);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((done) => example.listen(config.examplePort, config.host, done));
+
+  console.log(`Parley is running (${parley.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite in ' + config.dataDir}).
+  GraphQL (HTTP and WebSocket): ${publicUrl}/graphql   (port ${port})
+  Health and metrics:           ${publicUrl}/healthz  ${publicUrl}/metrics
+  Example host page:            http://${config.host}:${config.examplePort}/
+First time? Fill it with a demo organization: npm run demo`);
+
+  const stop = async () => {
+    example.close();
+    await parley.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `Configuration: ${error.message}` : error);
+  process.exit(1);
+});
