@@ -139,6 +139,52 @@ describe.each(testDialects())('the server on %s', (dialect) => {
     unsubscribe();
   });
 
+  it('lets the widget’s full first-page query through the query limits (depth, cost)', async () => {
+    const FirstPage = gql`
+      query FirstPage($url: String!) {
+        story(url: $url) {
+          id
+          commentCount
+          comments(first: 20) {
+            edges {
+              node {
+                id
+                body
+                replyCount
+                viewerReacted
+                author {
+                  username
+                  badges
+                }
+                replies(first: 3) {
+                  edges {
+                    node {
+                      id
+                      body
+                      author {
+                        username
+                      }
+                    }
+                  }
+                  pageInfo {
+                    hasNextPage
+                  }
+                }
+              }
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+          }
+        }
+      }
+    `;
+    const result = await client().client.query(FirstPage, { url: `${SITE}/article` }).toPromise();
+    expect(result.error).toBeUndefined();
+    expect(result.data.story.comments.edges.length).toBeGreaterThan(0);
+  });
+
   it('answers a coded error through the transport: ORIGIN_NOT_PERMITTED', async () => {
     const result = await client()
       .client.query(Story, { url: 'https://elsewhere.example/a' })
