@@ -146,15 +146,16 @@ const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
   REJECTED: sql<boolean>`comments.status = 'REJECTED'`,
 };
 
-/** A moderation queue, newest first, one page. */
+/** A moderation queue in the given order (newest first by default), one page. */
 export function moderationQueue(
   db: Db,
   queue: ModerationQueue,
   filter: QueueFilter,
   page: PageArgs,
+  orderBy: CommentSort = 'CREATED_AT_DESC',
 ): Promise<Connection<Comment>> {
   const q = scoped(db, filter).selectAll('comments').where(QUEUE_SQL[queue]);
-  return paginate(q, SORT_KEYS.CREATED_AT_DESC, page, toComment);
+  return paginate(q, SORT_KEYS[orderBy], page, toComment);
 }
 
 /** How many comments wait in each queue, in one query. */

@@ -1,2 +1,22 @@
-/** Resolvers of this area (filled in by the engineer who owns it). */
-export const adminResolvers = {};
+import { dashboardResolvers } from './admin/dashboard';
+import { siteAdminResolvers } from './admin/siteAdmin';
+import { storyAdminResolvers } from './admin/storyAdmin';
+import { updateSettingsResolvers } from './admin/updateSettings';
+
+/**
+ * Running the install: settings (ADMIN), sites and SSO keys (ADMIN; the list for moderators),
+ * stories and the dashboard (MODERATOR and above). Every resolver checks the role itself.
+ */
+export const adminResolvers = {
+  Query: {
+    ...siteAdminResolvers.Query,
+    ...storyAdminResolvers.Query,
+    ...dashboardResolvers.Query,
+  },
+  Mutation: {
+    ...updateSettingsResolvers.Mutation,
+    ...siteAdminResolvers.Mutation,
+    ...storyAdminResolvers.Mutation,
+  },
+  SsoKey: siteAdminResolvers.SsoKey,
+};

@@ -1,0 +1,119 @@
+/**
+ * Sites: listed for moderators (the queue's site filter), created and changed by admins, and
+ * their SSO signing keys rotated by admins.
+ *
+ * A key's secret is shown once: in the response of the mutation that created it. `Site.ssoKeys`
+ * (resolvers/types.ts) reads keys from the database and blanks every secret, and must keep doing
+ * so for every other response. So the mutation remembers the fresh key's secret against this
+ * request's context (a WeakMap: nothing outlives the request), and `SsoKey.secret` — a field
+ * nobody else resolves — answers it for that key id in that response only.
+ */
+import { inTransaction } from '../../../db/inTransaction';
+import {
+  createSite,
+  findSiteById,
+  listActiveSsoKeys,
+  listSites,
+  revokeSsoKey,
+  rotateSsoKey,
+  updateSite,
+} from '../../../db/store/sites';
+import type { SiteInput } from '../../../db/store/sites';
+import { ParleyError } from '../../../ParleyError';
+import type { ParleyContext } from '../../context';
+import { requireRole } from '../../permissions';
+import { allowedOrigins, httpUrl, required } from './validateInput';
+
+/** Secrets of keys created during a request, by key id; see the file comment. */
+const freshSecrets = new WeakMap<ParleyContext, Map<string, string>>();
+
+function showOnce(ctx: ParleyContext, key: { id: string; secret: string }): void {
+  const secrets = freshSecrets.get(ctx) ?? new Map<string, string>();
+  secrets.set(key.id, key.secret);
+  freshSecrets.set(ctx, secrets);
+}
+
+async function requireSite(ctx: ParleyContext, siteId: string) {
+  const site = await findSiteById(ctx.db, siteId);
+  if (site === undefined) throw new ParleyError('NOT_FOUND', `No site ${siteId}.`);
+  return site;
+}
+
+type Input<T> = { input: T };
+
+/** Resolvers of sites and their keys. */
+export const siteAdminResolvers = {
+  Query: {
+    sites: (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+      requireRole(ctx, 'MODERATOR');
+      return listSites(ctx.db);
+    },
+  },
+
+  Mutation: {
+    createSite: async (_root: unknown, { input }: Input<SiteInput>, ctx: ParleyContext) => {
+      requireRole(ctx, 'ADMIN');
+      const url = httpUrl(input.url, 'url');
+      const site = await createSite(ctx.db, {
+        name: required(input.name, 'name'),
+        url,
+        allowedOrigins: allowedOrigins(input.allowedOrigins, url, 'allowedOrigins'),
+      });
+      // A new site comes with its first key: its secret is shown now, like a rotated one.
+      for (const key of await listActiveSsoKeys(ctx.db, site.id)) showOnce(ctx, key);
+      return { site };
+    },
+
+    updateSite: async (
+      _root: unknown,
+      { input }: Input<{ siteId: string } & { [K in keyof SiteInput]?: SiteInput[K] | null }>,
+      ctx: ParleyContext,
+    ) => {
+      requireRole(ctx, 'ADMIN');
+      const current = await requireSite(ctx, input.siteId);
+      const url =
+        input.url === undefined || input.url === null ? undefined : httpUrl(input.url, 'url');
+      const origins =
+        input.allowedOrigins !== undefined && input.allowedOrigins !== null
+          ? input.allowedOrigins
+          : url !== undefined
+            ? current.allowedOrigins
+            : undefined;
+      const site = await updateSite(ctx.db, input.siteId, {
+        ...(input.name === undefined || input.name === null
+          ? {}
+          : { name: required(input.name, 'name') }),
+        ...(url === undefined ? {} : { url }),
+        ...(origins === undefined
+          ? {}
+          : { allowedOrigins: allowedOrigins(origins, url ?? current.url, 'allowedOrigins') }),
+      });
+      return { site };
+    },
+
+    rotateSsoKey: async (
+      _root: unknown,
+      { input }: Input<{ siteId: string; revokeOld?: boolean | null }>,
+      ctx: ParleyContext,
+    ) => {
+      requireRole(ctx, 'ADMIN');
+      const site = await requireSite(ctx, input.siteId);
+      const key = await inTransaction(ctx.db, async (trx) => {
+        const old = await listActiveSsoKeys(trx, site.id);
+        const created = await rotateSsoKey(trx, site.id);
+        // Revoking is for a leaked secret: the overlap would keep the leak usable for days.
+        if (input.revokeOld === true) for (const k of old) await revokeSsoKey(trx, k.id);
+        return created;
+      });
+      showOnce(ctx, key);
+      return { site };
+    },
+  },
+
+  SsoKey: {
+    // Never the parent's own `secret`: should a future resolver forget to blank it, the secret
+    // still is not shown twice.
+    secret: (key: { id: string }, _args: unknown, ctx: ParleyContext) =>
+      freshSecrets.get(ctx)?.get(key.id) ?? null,
+  },
+};

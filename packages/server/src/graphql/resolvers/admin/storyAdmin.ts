@@ -1,0 +1,56 @@
+/** Stories as moderators manage them: the list, open/close and per-story overrides. */
+import { listStories, updateStory } from '../../../db/store/stories';
+import type { StoryFilter, StoryPatch } from '../../../db/store/stories';
+import type { StoryStatus } from '../../../db/schema';
+import type { PageArgs } from '../../../db/store/paginate';
+import type { ParleyContext } from '../../context';
+import { requireRole } from '../../permissions';
+
+type UpdateStoryInput = {
+  storyId: string;
+  status?: StoryStatus | null;
+  premod?: string | null;
+  liveUpdates?: boolean | null;
+};
+
+/**
+ * The patch `input` asks for. For the two overrides, an explicit null means "follow the
+ * organization again" and an absent field means "leave as is" — the only way to clear an
+ * override through the contract. `status` has no such meaning: null leaves it as it is.
+ */
+export function storyPatch(input: UpdateStoryInput): StoryPatch {
+  const patch: StoryPatch = {};
+  if (input.status !== undefined && input.status !== null) patch.status = input.status;
+  if (input.premod !== undefined) patch.premod = input.premod;
+  if (input.liveUpdates !== undefined) patch.liveUpdates = input.liveUpdates;
+  return patch;
+}
+
+/** Resolvers of `stories` and `updateStory` (MODERATOR and above). */
+export const storyAdminResolvers = {
+  Query: {
+    stories: (_root: unknown, args: StoryFilter & PageArgs, ctx: ParleyContext) => {
+      requireRole(ctx, 'MODERATOR');
+      return listStories(
+        ctx.db,
+        { query: args.query?.trim(), status: args.status, siteId: args.siteId },
+        { first: args.first, after: args.after },
+      );
+    },
+  },
+
+  Mutation: {
+    // Nothing is published: a closed story refuses new comments when they are written, and the
+    // widget reads the story's settings when it loads.
+    updateStory: async (
+      _root: unknown,
+      { input }: { input: UpdateStoryInput },
+      ctx: ParleyContext,
+    ) => {
+      requireRole(ctx, 'MODERATOR');
+      const story = await updateStory(ctx.db, input.storyId, storyPatch(input));
+      ctx.loaders.story.clear(story.id);
+      return { story };
+    },
+  },
+};

@@ -1,0 +1,115 @@
+import { getOrganization } from '../../../db/store/organization';
+import { testDialects } from '../../../db/testDatabases';
+import { seedCommunity } from '../../testing/seedCommunity';
+import type { Community } from '../../testing/seedCommunity';
+import { useApi } from '../../testing/useApi';
+
+const UPDATE = `mutation ($input: UpdateSettingsInput!) {
+  updateSettings(input: $input) {
+    settings {
+      installed premod reportThreshold editWindowSeconds maxCommentLength sessionSeconds
+      bannedWords suspectWords locale organization { name contactEmail url locale }
+    }
+  }
+}`;
+
+describe.each(testDialects())('updateSettings on %s', (dialect) => {
+  const api = useApi(dialect);
+  let c: Community;
+  beforeEach(async () => {
+    c = await seedCommunity(api);
+  });
+
+  it('stores a partial update and answers the settings as Query.settings shapes them', async () => {
+    const data = await api.ok(
+      UPDATE,
+      {
+        input: {
+          premod: 'LINKS',
+          reportThreshold: 1,
+          editWindowSeconds: 0,
+          maxCommentLength: 20000,
+          sessionSeconds: 300,
+          bannedWords: ['  Spam ', 'spam', '', 'EGGS'],
+          suspectWords: [],
+          locale: 'pt-br',
+          organization: {
+            name: ' Renamed ',
+            contactEmail: 'new@example.com',
+            url: 'https://n.example',
+          },
+        },
+      },
+      c.admin.token,
+    );
+    expect(data.updateSettings.settings).toEqual({
+      installed: true,
+      premod: 'LINKS',
+      reportThreshold: 1,
+      editWindowSeconds: 0,
+      maxCommentLength: 20000,
+      sessionSeconds: 300,
+      bannedWords: ['spam', 'eggs'],
+      suspectWords: [],
+      locale: 'pt-BR',
+      organization: {
+        name: 'Renamed',
+        contactEmail: 'new@example.com',
+        url: 'https://n.example/',
+        locale: 'en',
+      },
+    });
+    const read = await api.ok(
+      `{ settings { premod reportThreshold bannedWords } }`,
+      {},
+      c.admin.token,
+    );
+    expect(read.settings).toEqual({
+      premod: 'LINKS',
+      reportThreshold: 1,
+      bannedWords: ['spam', 'eggs'],
+    });
+  });
+
+  it('leaves fields not sent as they were', async () => {
+    await api.ok(UPDATE, { input: { reportThreshold: 7 } }, c.admin.token);
+    const data = await api.ok(UPDATE, { input: { editWindowSeconds: 60 } }, c.admin.token);
+    expect(data.updateSettings.settings).toMatchObject({
+      reportThreshold: 7,
+      editWindowSeconds: 60,
+    });
+  });
+
+  it.each([
+    ['reportThreshold', 0],
+    ['editWindowSeconds', -1],
+    ['editWindowSeconds', 86401],
+    ['maxCommentLength', 0],
+    ['maxCommentLength', 20001],
+    ['sessionSeconds', 299],
+    ['locale', 'not a locale!'],
+  ])('refuses %s = %p with INVALID_INPUT on that field, storing nothing', async (field, value) => {
+    const answer = await api.request(
+      UPDATE,
+      { input: { premod: 'ALL', [field]: value } },
+      c.admin.token,
+    );
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field });
+    expect((await getOrganization(api.db))?.settings.premod).toBe('OFF');
+  });
+
+  it.each([
+    ['organization.name', { name: ' ', contactEmail: 'a@example.com', url: 'https://a.example' }],
+    ['organization.contactEmail', { name: 'A', contactEmail: 'nope', url: 'https://a.example' }],
+    ['organization.url', { name: 'A', contactEmail: 'a@example.com', url: 'ftp://a.example' }],
+  ])('refuses a bad %s, storing nothing', async (field, organization) => {
+    const answer = await api.request(
+      UPDATE,
+      { input: { reportThreshold: 9, organization } },
+      c.admin.token,
+    );
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field });
+    const stored = await getOrganization(api.db);
+    expect(stored).toMatchObject({ name: 'Example News', settings: { reportThreshold: 3 } });
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * `updateSettings` (ADMIN): a partial update of the organization's settings and identity. Every
+ * field is validated before anything is written, and both writes share one transaction, so a bad
+ * field leaves the stored settings exactly as they were.
+ */
+import { inTransaction } from '../../../db/inTransaction';
+import {
+  getOrganization,
+  updateOrganization,
+  updateSettings,
+} from '../../../db/store/organization';
+import type { Organization, Settings } from '../../../db/store/organization';
+import { ParleyError } from '../../../ParleyError';
+import { validateEmail } from '../../../validation/validateAccount';
+import type { ParleyContext } from '../../context';
+import { requireRole } from '../../permissions';
+import { httpUrl, required } from './validateInput';
+
+/** Bounds of the numeric settings, inclusive; a value outside is `INVALID_INPUT` on its field. */
+export const SETTING_RANGES = Object.freeze({
+  newCommenterApprovals: { min: 0, max: 100 },
+  reportThreshold: { min: 1, max: 1000 },
+  editWindowSeconds: { min: 0, max: 86_400 },
+  maxCommentLength: { min: 1, max: 20_000 },
+  closeAfterDays: { min: 0, max: 36_500 },
+  // Five minutes at least: a shorter session would sign moderators out mid-queue.
+  sessionSeconds: { min: 300, max: 31_536_000 },
+});
+
+/** Longest community guidelines, in characters. */
+export const GUIDELINES_MAX_LENGTH = 10_000;
+
+type OrganizationInput = {
+  name: string;
+  contactEmail: string;
+  url: string;
+  locale?: string | null;
+};
+
+/** `UpdateSettingsInput`: every field optional; absent (or null) leaves the setting as it is. */
+export type UpdateSettingsInput = {
+  organization?: OrganizationInput | null;
+} & { [K in keyof Settings]?: Settings[K] | null };
+
+/** Trimmed, lower-cased (the filters match case-insensitively), without blanks or repeats. */
+export function normalizeWords(words: readonly string[]): string[] {
+  return [...new Set(words.map((w) => w.trim().toLowerCase()).filter((w) => w !== ''))];
+}
+
+function inRange(value: number, field: keyof typeof SETTING_RANGES): number {
+  const { min, max } = SETTING_RANGES[field];
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ParleyError('INVALID_INPUT', `Expected a whole number from ${min} to ${max}.`, {
+      field,
+    });
+  }
+  return value;
+}
+
+function locale(value: string, field: string): string {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value.trim());
+    if (canonical !== undefined) return canonical;
+  } catch {
+    // fall through to the coded error
+  }
+  throw new ParleyError('INVALID_INPUT', 'Expected a language tag such as “en” or “pt-BR”.', {
+    field,
+  });
+}
+
+/** The settings patch `input` asks for, validated and normalized. */
+export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
+  const patch: Partial<Settings> = {};
+  for (const field of Object.keys(SETTING_RANGES) as (keyof typeof SETTING_RANGES)[]) {
+    const value = input[field];
+    if (value !== undefined && value !== null) patch[field] = inRange(value, field);
+  }
+  for (const field of ['signUpOpen', 'anonymousReading', 'liveUpdates'] as const) {
+    const value = input[field];
+    if (value !== undefined && value !== null) patch[field] = value;
+  }
+  if (input.premod !== undefined && input.premod !== null) patch.premod = input.premod;
+  if (input.bannedWords !== undefined && input.bannedWords !== null) {
+    patch.bannedWords = normalizeWords(input.bannedWords);
+  }
+  if (input.suspectWords !== undefined && input.suspectWords !== null) {
+    patch.suspectWords = normalizeWords(input.suspectWords);
+  }
+  if (input.guidelines !== undefined && input.guidelines !== null) {
+    if (input.guidelines.length > GUIDELINES_MAX_LENGTH) {
+      throw new ParleyError('INVALID_INPUT', `At most ${GUIDELINES_MAX_LENGTH} characters.`, {
+        field: 'guidelines',
+      });
+    }
+    patch.guidelines = input.guidelines;
+  }
+  if (input.locale !== undefined && input.locale !== null) {
+    // `Settings['locale']` is the literal 'en' of DEFAULT_SETTINGS (its Widen covers no strings).
+    patch.locale = locale(input.locale, 'locale') as Settings['locale'];
+  }
+  return patch;
+}
+
+function organizationPatch(input: OrganizationInput) {
+  return {
+    name: required(input.name, 'organization.name'),
+    contactEmail: validateEmail(input.contactEmail, 'organization.contactEmail').address,
+    url: httpUrl(input.url, 'organization.url'),
+    ...(input.locale === undefined || input.locale === null
+      ? {}
+      : { locale: locale(input.locale, 'organization.locale') }),
+  };
+}
+
+/** The `Settings` object as `Query.settings` shapes it (see resolvers/auth.ts). */
+export function settingsView(settings: Settings, organization: Organization | undefined) {
+  return { ...settings, organization, installed: organization !== undefined };
+}
+
+/** Resolver of `updateSettings`. */
+export const updateSettingsResolvers = {
+  Mutation: {
+    updateSettings: async (
+      _root: unknown,
+      { input }: { input: UpdateSettingsInput },
+      ctx: ParleyContext,
+    ) => {
+      requireRole(ctx, 'ADMIN');
+      const patch = settingsPatch(input);
+      const orgPatch = input.organization ? organizationPatch(input.organization) : undefined;
+      const { settings, organization } = await inTransaction(ctx.db, async (trx) => ({
+        organization: orgPatch
+          ? await updateOrganization(trx, orgPatch)
+          : await getOrganization(trx),
+        settings: await updateSettings(trx, patch),
+      }));
+      // Not ctx.settings()/ctx.organization(): they were read once for this request, before
+      // the change; the payload must show what is stored now.
+      return { settings: settingsView(settings, organization) };
+    },
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * Moderators' decisions on one comment: approve, reject, feature, unfeature.
+ *
+ * Every status change goes through `setCommentStatus`, which records the decision (who, when) and
+ * keeps the parent's reply count right in the same transaction; then two events go out: readers
+ * of the story get `commentUpdated` (a rejected comment leaves their thread), moderators get
+ * `moderationQueueUpdated` (it left a queue, counts changed).
+ */
+import { requireComment, setCommentStatus, setCommentTags } from '../../../db/store/comments';
+import type { Comment } from '../../../db/store/comments';
+import type { CommentStatus } from '../../../db/schema';
+import type { ParleyContext } from '../../context';
+import { publishCommentUpdated, publishQueueUpdated } from '../../events';
+import { requireRole } from '../../permissions';
+
+type CommentIdArgs = { input: { commentId: string } };
+
+/** The tag that puts a comment in the story's featured tab. */
+const FEATURED = 'FEATURED';
+
+/**
+ * Moves a comment to `status` as the viewer's decision. Deciding what is already so (a double
+ * click, two moderators on one card) changes nothing and records nothing, so the decision
+ * history and the dashboard's rejection rate count each judgement once.
+ */
+async function decide(ctx: ParleyContext, commentId: string, status: CommentStatus) {
+  const moderator = requireRole(ctx, 'MODERATOR');
+  const current = await requireComment(ctx.db, commentId);
+  if (current.status === status) return current;
+  const { comment } = await setCommentStatus(ctx.db, {
+    commentId,
+    status,
+    moderatorId: moderator.id,
+  });
+  publishCommentUpdated(ctx, comment);
+  await publishQueueUpdated(ctx, comment);
+  return comment;
+}
+
+async function setFeatured(ctx: ParleyContext, commentId: string, featured: boolean) {
+  requireRole(ctx, 'MODERATOR');
+  let comment: Comment = await requireComment(ctx.db, commentId);
+  // Featuring is the strongest "this is good": it approves the comment too (also one that is
+  // held or rejected), because a featured comment readers cannot see would be an empty promise,
+  // and in the console `f` on a pending card should not need an `a` first.
+  if (featured && comment.status !== 'APPROVED') {
+    comment = await decide(ctx, commentId, 'APPROVED');
+  }
+  const has = comment.tags.includes(FEATURED);
+  if (has === featured) return comment;
+  const tags = featured ? [...comment.tags, FEATURED] : comment.tags.filter((t) => t !== FEATURED);
+  const updated = await setCommentTags(ctx.db, commentId, tags);
+  publishCommentUpdated(ctx, updated);
+  return updated;
+}
+
+/** Resolvers of approve/reject/feature/unfeature (MODERATOR and above). */
+export const commentDecisionResolvers = {
+  Mutation: {
+    approveComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+      comment: await decide(ctx, input.commentId, 'APPROVED'),
+    }),
+    rejectComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+      comment: await decide(ctx, input.commentId, 'REJECTED'),
+    }),
+    featureComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+      comment: await setFeatured(ctx, input.commentId, true),
+    }),
+    unfeatureComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+      comment: await setFeatured(ctx, input.commentId, false),
+    }),
+  },
+};

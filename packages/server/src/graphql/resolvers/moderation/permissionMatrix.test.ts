@@ -1,0 +1,137 @@
+/**
+ * The permission matrix of moderation.ts and admin.ts: every mutation and moderator query × every
+ * role → UNAUTHENTICATED, FORBIDDEN or success. One row per cell, so a failure names the cell.
+ * (`moderationQueueUpdated` is checked in queueSubscription.test.ts: it needs a stream.)
+ */
+import type { Comment } from '../../../db/store/comments';
+import { testDialects } from '../../../db/testDatabases';
+import { seedCommunity } from '../../testing/seedCommunity';
+import type { Community } from '../../testing/seedCommunity';
+import { useApi } from '../../testing/useApi';
+
+type Role = 'anonymous' | 'COMMENTER' | 'STAFF' | 'MODERATOR' | 'ADMIN';
+const ROLES: readonly Role[] = ['anonymous', 'COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'];
+
+interface Operation {
+  /** The least role that may run it. */
+  least: 'MODERATOR' | 'ADMIN';
+  query: string;
+  variables(c: Community, comment: Comment): Record<string, unknown>;
+}
+
+const byComment = (name: string): Operation => ({
+  least: 'MODERATOR',
+  query: `mutation ($id: ID!) { ${name}(input: { commentId: $id }) { comment { id } } }`,
+  variables: (_c, comment) => ({ id: comment.id }),
+});
+const byUser = (name: string, extra: string, least: Operation['least'] = 'MODERATOR') => ({
+  least,
+  query: `mutation ($id: ID!) { ${name}(input: { userId: $id ${extra} }) { user { id } } }`,
+  variables: (c: Community) => ({ id: c.target.user.id }),
+});
+const moderatorQuery = (query: string): Operation => ({
+  least: 'MODERATOR',
+  query,
+  variables: (c) => ({ siteId: c.site.id }),
+});
+
+const OPERATIONS: Record<string, Operation> = {
+  approveComment: byComment('approveComment'),
+  rejectComment: byComment('rejectComment'),
+  featureComment: byComment('featureComment'),
+  unfeatureComment: byComment('unfeatureComment'),
+  banUser: byUser('banUser', 'message: "Bye"'),
+  unbanUser: byUser('unbanUser', ''),
+  suspendUser: byUser('suspendUser', 'until: "2999-01-01T00:00:00.000Z"'),
+  setUserPremod: byUser('setUserPremod', 'premod: true'),
+  setUserRole: byUser('setUserRole', 'role: STAFF', 'ADMIN'),
+  updateSettings: {
+    least: 'ADMIN',
+    query: `mutation { updateSettings(input: { reportThreshold: 4 }) { settings { reportThreshold } } }`,
+    variables: () => ({}),
+  },
+  updateStory: {
+    least: 'MODERATOR',
+    query: `mutation ($id: ID!) { updateStory(input: { storyId: $id, status: CLOSED }) { story { id } } }`,
+    variables: (c) => ({ id: c.story.id }),
+  },
+  createSite: {
+    least: 'ADMIN',
+    query: `mutation { createSite(input: { name: "B", url: "https://b.example", allowedOrigins: [] }) { site { id } } }`,
+    variables: () => ({}),
+  },
+  updateSite: {
+    least: 'ADMIN',
+    query: `mutation ($siteId: ID!) { updateSite(input: { siteId: $siteId, name: "Renamed" }) { site { id } } }`,
+    variables: (c) => ({ siteId: c.site.id }),
+  },
+  rotateSsoKey: {
+    least: 'ADMIN',
+    query: `mutation ($siteId: ID!) { rotateSsoKey(input: { siteId: $siteId }) { site { id } } }`,
+    variables: (c) => ({ siteId: c.site.id }),
+  },
+  sites: moderatorQuery(`query { sites { id } }`),
+  moderationQueue: moderatorQuery(
+    `query ($siteId: ID) { moderationQueue(queue: PENDING, siteId: $siteId) { edges { cursor } } }`,
+  ),
+  moderationCounts: moderatorQuery(
+    `query ($siteId: ID) { moderationCounts(siteId: $siteId) { pending } }`,
+  ),
+  users: moderatorQuery(`query { users { edges { node { id } } } }`),
+  stories: moderatorQuery(
+    `query ($siteId: ID) { stories(siteId: $siteId) { edges { node { id } } } }`,
+  ),
+  dashboard: moderatorQuery(`query { dashboard { today { newComments } } }`),
+};
+
+const RANK: Record<Role, number> = {
+  anonymous: -1,
+  COMMENTER: 0,
+  STAFF: 1,
+  MODERATOR: 2,
+  ADMIN: 3,
+};
+
+function expected(role: Role, least: Operation['least']): string {
+  if (role === 'anonymous') return 'UNAUTHENTICATED';
+  return RANK[role] >= RANK[least] ? 'success' : 'FORBIDDEN';
+}
+
+const CELLS = Object.entries(OPERATIONS).flatMap(([name, op]) =>
+  ROLES.map((role) => [name, role, expected(role, op.least)] as const),
+);
+
+describe.each(testDialects())('permission matrix on %s', (dialect) => {
+  const api = useApi(dialect);
+
+  it('covers every mutation and moderator query of moderation.ts and admin.ts', () => {
+    expect(Object.keys(OPERATIONS).sort()).toEqual(
+      [
+        ...['approveComment', 'rejectComment', 'featureComment', 'unfeatureComment'],
+        ...['banUser', 'unbanUser', 'suspendUser', 'setUserPremod', 'setUserRole'],
+        ...['updateSettings', 'updateStory', 'createSite', 'updateSite', 'rotateSsoKey'],
+        ...['sites', 'moderationQueue', 'moderationCounts', 'users', 'stories', 'dashboard'],
+      ].sort(),
+    );
+  });
+
+  it.each(CELLS)('%s as %s → %s', async (name, role, outcome) => {
+    const c = await seedCommunity(api);
+    const comment = await c.comment({ status: 'PREMOD' });
+    const op = OPERATIONS[name]!;
+    const tokens: Record<Role, string | null> = {
+      anonymous: null,
+      COMMENTER: c.commenter.token,
+      STAFF: c.staff.token,
+      MODERATOR: c.moderator.token,
+      ADMIN: c.admin.token,
+    };
+    const answer = await api.request(op.query, op.variables(c, comment), tokens[role]);
+    if (outcome === 'success') {
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.[name]).toBeTruthy();
+    } else {
+      expect(answer.errors?.map((e) => e.extensions?.code)).toEqual([outcome]);
+    }
+  });
+});

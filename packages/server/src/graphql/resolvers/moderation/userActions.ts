@@ -1,0 +1,159 @@
+/**
+ * Moderators' actions on people: ban, unban, suspend, premod, and (admins only) roles. Each one
+ * is a `moderateUser` call, which writes the change and its history entry in one transaction.
+ *
+ * Who may act on whom: nobody on themself, and only on someone of a lower role — a moderator on
+ * commenters and staff, an admin on moderators too. An admin who must go is first demoted by
+ * another admin (`setUserRole`), then treated like anyone else; so two admins can never ban each
+ * other out of the console.
+ */
+import { countUsersWithRole, USER_ACTIONS } from '../../../db/store/dashboardQueries';
+import { moderateUser } from '../../../db/store/userModeration';
+import type { ModerateUserInput } from '../../../db/store/userModeration';
+import { inTransaction } from '../../../db/inTransaction';
+import { requireUser } from '../../../db/store/users';
+import type { User } from '../../../db/store/users';
+import type { UserRole } from '../../../db/schema';
+import { ParleyError } from '../../../ParleyError';
+import type { ParleyContext } from '../../context';
+import { hasRole, requireRole } from '../../permissions';
+
+type Input<T> = { input: T };
+
+const RANK: Record<UserRole, number> = { COMMENTER: 0, STAFF: 1, MODERATOR: 2, ADMIN: 3 };
+
+/** The user `userId` if the viewer (a moderator or above) may act on them; else coded errors. */
+async function actionable(
+  ctx: ParleyContext,
+  userId: string,
+): Promise<{ actor: User; target: User }> {
+  const actor = requireRole(ctx, 'MODERATOR');
+  if (userId === actor.id) {
+    throw new ParleyError('FORBIDDEN', 'You cannot do this to your own account.');
+  }
+  const target = await requireUser(ctx.db, userId);
+  if (RANK[target.role] >= RANK[actor.role]) {
+    throw new ParleyError(
+      'FORBIDDEN',
+      `A ${actor.role.toLowerCase()} cannot act on a ${target.role.toLowerCase()}.`,
+    );
+  }
+  return { actor, target };
+}
+
+/** Applies `change` to the target with a history entry, and emails them the message if any. */
+async function act(
+  ctx: ParleyContext,
+  userId: string,
+  change: Omit<ModerateUserInput, 'userId' | 'actorId'>,
+  subject?: string,
+) {
+  const { actor } = await actionable(ctx, userId);
+  const message = change.message?.trim() ?? '';
+  const user = await moderateUser(ctx.db, {
+    ...change,
+    userId,
+    actorId: actor.id,
+    message: message === '' ? null : message,
+  });
+  // Only a message a moderator wrote is sent: the change itself shows in the widget (a banned
+  // user sees why they cannot post), and an email per click would spam someone being corrected.
+  if (subject !== undefined && message !== '') await notify(ctx, user, subject, message);
+  return { user };
+}
+
+async function notify(ctx: ParleyContext, user: User, subject: string, message: string) {
+  const organization = await ctx.organization();
+  const from = organization?.name ?? 'Parley';
+  try {
+    await ctx.mailer.send({
+      to: user.email,
+      subject: `${from}: ${subject}`,
+      text: `Hello ${user.username},\n\n${message}\n\n— the moderators of ${from}`,
+    });
+  } catch (error) {
+    // The decision stands even when mail is down: it is already stored, and the user learns of
+    // it in the widget. Losing the note is logged, not turned into a failed mutation.
+    ctx.logger.warn({ err: error, userId: user.id }, 'Could not email a moderation message');
+  }
+}
+
+/** Resolvers of ban/unban/suspend/premod (MODERATOR and above) and setUserRole (ADMIN). */
+export const userActionResolvers = {
+  Mutation: {
+    banUser: (
+      _root: unknown,
+      { input }: Input<{ userId: string; message?: string | null }>,
+      ctx: ParleyContext,
+    ) =>
+      act(
+        ctx,
+        input.userId,
+        { action: USER_ACTIONS.BAN, banned: true, message: input.message },
+        'your account is banned',
+      ),
+
+    // Lifts a ban and a suspension alike: the contract has no separate "unsuspend", and the
+    // console's one "restore" action should leave the user able to post. Premod stays as set.
+    unbanUser: (_root: unknown, { input }: Input<{ userId: string }>, ctx: ParleyContext) =>
+      act(ctx, input.userId, { action: USER_ACTIONS.UNBAN, banned: false, suspendedUntil: null }),
+
+    suspendUser: (
+      _root: unknown,
+      { input }: Input<{ userId: string; until: Date; message?: string | null }>,
+      ctx: ParleyContext,
+    ) => {
+      if (input.until <= ctx.now()) {
+        throw new ParleyError('INVALID_INPUT', 'A suspension must end in the future.', {
+          field: 'until',
+        });
+      }
+      return act(
+        ctx,
+        input.userId,
+        {
+          action: USER_ACTIONS.SUSPEND,
+          suspendedUntil: input.until.toISOString(),
+          message: input.message,
+        },
+        `your account is suspended until ${input.until.toISOString()}`,
+      );
+    },
+
+    setUserPremod: (
+      _root: unknown,
+      { input }: Input<{ userId: string; premod: boolean }>,
+      ctx: ParleyContext,
+    ) =>
+      act(ctx, input.userId, {
+        action: input.premod ? USER_ACTIONS.PREMOD : USER_ACTIONS.UNPREMOD,
+        premod: input.premod,
+      }),
+
+    setUserRole: async (
+      _root: unknown,
+      { input }: Input<{ userId: string; role: UserRole }>,
+      ctx: ParleyContext,
+    ) => {
+      const admin = requireRole(ctx, 'ADMIN');
+      // Count and change in one transaction, so the check reads what the write replaces.
+      const user = await inTransaction(ctx.db, async (trx) => {
+        const target = await requireUser(trx, input.userId);
+        if (target.role === input.role) return target;
+        if (target.id === admin.id && !hasRole({ ...target, role: input.role }, 'ADMIN')) {
+          if ((await countUsersWithRole(trx, 'ADMIN')) <= 1) {
+            throw new ParleyError('FORBIDDEN', 'You are the last admin: promote another first.');
+          }
+        }
+        return moderateUser(trx, {
+          userId: target.id,
+          actorId: admin.id,
+          action: USER_ACTIONS.ROLE,
+          role: input.role,
+          message: `${target.role} → ${input.role}`,
+        });
+      });
+      return { user };
+    },
+  },
+};
