@@ -53,6 +53,15 @@ describe.each(testDialects())('auth on %s', (dialect) => {
   });
 
   describe('sign-up and sign-in', () => {
+    it('answers sign-up with the new user’s own private fields', async () => {
+      await api.install();
+      const data = await api.ok(
+        `mutation ($input: SignUpInput!) { signUp(input: $input) { user { email status } } }`,
+        { input: { email: 'New@Example.com', username: 'newbie', password: PASSWORD } },
+      );
+      expect(data.signUp.user).toEqual({ email: 'New@Example.com', status: 'ACTIVE' });
+    });
+
     it('signs up, then signs in with the same email in another case', async () => {
       await api.install();
       const { userId } = await api.signUp('reader_1');

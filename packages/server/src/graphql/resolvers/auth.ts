@@ -13,10 +13,15 @@ import type { ParleyContext } from '../context';
 
 type Input<T> = { input: T };
 
-/** What every successful sign-in answers: a session token and the user. */
+/**
+ * What every successful sign-in answers: a session token and the user. The rest of the operation
+ * runs as that user (mutations run one at a time), so the payload shows them their own private
+ * fields (email, status) rather than what an anonymous caller sees.
+ */
 export async function authPayload(ctx: ParleyContext, user: User) {
   const { sessionSeconds } = await ctx.settings();
   const token = await ctx.tokens.sign({ userId: user.id, role: user.role }, sessionSeconds);
+  ctx.viewer = user;
   return { token, user };
 }
 

@@ -1,0 +1,132 @@
+/**
+ * The account emails: their links, how long each link works, and their text. Links carry the
+ * token in the fragment (`#token=…`), which browsers never send to a server — it stays out of
+ * access logs, proxies and `Referer` headers; the account page reads it and calls the API.
+ */
+import { createToken } from '../../../db/store/tokens';
+import type { TokenPurpose } from '../../../db/schema';
+import type { MailMessage } from '../../../email/createMailer';
+import type { User } from '../../../db/store/users';
+import type { ParleyContext } from '../../context';
+
+// These belong with the other figures in `defaults.ts`, which another engineer owns; move them
+// there when the files settle.
+
+/** How long an email-confirmation link works, in seconds (3 days: mail can sit unread). */
+export const CONFIRM_EMAIL_TOKEN_TTL_SECONDS = 259_200;
+/** How long a password-reset link works, in seconds (1 hour: it is as good as the password). */
+export const RESET_PASSWORD_TOKEN_TTL_SECONDS = 3_600;
+/** How long a data-download link works, in seconds (24 hours). */
+export const DOWNLOAD_TOKEN_TTL_SECONDS = 86_400;
+/** Time between a deletion request and the deletion, in seconds (7 days to change one's mind). */
+export const ACCOUNT_DELETION_GRACE_SECONDS = 604_800;
+
+/** Account pages the emails link to, under `publicUrl`. */
+export const ACCOUNT_PATHS = Object.freeze({
+  confirmEmail: '/account/confirm-email',
+  resetPassword: '/account/reset-password',
+  download: '/account/download',
+  settings: '/account',
+});
+
+const TTL_SECONDS: Partial<Record<TokenPurpose, number>> = {
+  CONFIRM_EMAIL: CONFIRM_EMAIL_TOKEN_TTL_SECONDS,
+  RESET_PASSWORD: RESET_PASSWORD_TOKEN_TTL_SECONDS,
+  DOWNLOAD: DOWNLOAD_TOKEN_TTL_SECONDS,
+};
+
+/** Creates a single-use token of `purpose` for `user` and returns the link that carries it. */
+export async function tokenLink(
+  ctx: ParleyContext,
+  user: User,
+  purpose: 'CONFIRM_EMAIL' | 'RESET_PASSWORD' | 'DOWNLOAD',
+  path: string,
+): Promise<string> {
+  const { token } = await createToken(ctx.db, {
+    purpose,
+    userId: user.id,
+    ttlSeconds: TTL_SECONDS[purpose] ?? RESET_PASSWORD_TOKEN_TTL_SECONDS,
+  });
+  return `${ctx.publicUrl}${path}#token=${token}`;
+}
+
+/** "3 days", "1 hour": how long a link works, for the message text. */
+function duration(seconds: number): string {
+  const hours = Math.round(seconds / 3600);
+  if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/** Asks the owner of a new address to confirm it. */
+export function confirmEmailMessage(user: User, to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: 'Confirm your email address',
+    text:
+      `Hello ${user.username},\n\nplease confirm that this is your email address by opening this ` +
+      `link within ${duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS)}:\n\n${link}\n\n` +
+      'If you did not ask for this, you can ignore this message.\n',
+  };
+}
+
+/** Tells the previous address that the account's email changed (a hijacked account shows here). */
+export function emailChangedMessage(user: User, previous: string, next: string): MailMessage {
+  return {
+    to: previous,
+    subject: 'Your email address was changed',
+    text:
+      `Hello ${user.username},\n\nthe email address of your account was changed to ${next}.\n\n` +
+      'If you did not do this, reset your password and contact the site’s team.\n',
+  };
+}
+
+/** The password-reset link. */
+export function resetPasswordMessage(user: User, link: string): MailMessage {
+  return {
+    to: user.email,
+    subject: 'Reset your password',
+    text:
+      `Hello ${user.username},\n\nopen this link within ` +
+      `${duration(RESET_PASSWORD_TOKEN_TTL_SECONDS)} to choose a new password:\n\n${link}\n\n` +
+      'If you did not ask for this, you can ignore this message: your password stays as it is.\n',
+  };
+}
+
+/** The link to download one's comments. */
+export function downloadMessage(user: User, link: string): MailMessage {
+  return {
+    to: user.email,
+    subject: 'Your comments are ready to download',
+    text:
+      `Hello ${user.username},\n\nyou can download everything you have written here from this ` +
+      `link within ${duration(DOWNLOAD_TOKEN_TTL_SECONDS)}:\n\n${link}\n`,
+  };
+}
+
+/** Confirms a deletion request and says how to cancel it. */
+export function deletionRequestedMessage(
+  user: User,
+  deleteAt: Date,
+  publicUrl: string,
+): MailMessage {
+  return {
+    to: user.email,
+    subject: 'Your account will be deleted',
+    text:
+      `Hello ${user.username},\n\nyour account and your comments will be deleted on ` +
+      `${deleteAt.toUTCString()}.\n\nChanged your mind? Sign in and choose “Cancel deletion” ` +
+      `before then:\n\n${publicUrl}${ACCOUNT_PATHS.settings}\n`,
+  };
+}
+
+/**
+ * Sends a message about a change already made. A mail server that is down must not turn a saved
+ * change into an error (the client would retry a change that happened), so failures are logged.
+ */
+export async function deliverNotice(ctx: ParleyContext, message: MailMessage): Promise<void> {
+  try {
+    await ctx.mailer.send(message);
+  } catch (error) {
+    ctx.logger.error({ err: error, subject: message.subject }, 'Could not send an account email');
+  }
+}

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { hashPassword, verifyPassword } from '../../../auth/passwords';
+import { withdrawTokens } from '../../../db/store/accountQueries';
+import { updateUser } from '../../../db/store/users';
+import type { User } from '../../../db/store/users';
+import { ParleyError } from '../../../ParleyError';
+import { sniffAvatar } from '../../../uploads/sniffImage';
+import type { AvatarMime } from '../../../uploads/sniffImage';
+import {
+  emailKey,
+  validateEmail,
+  validatePassword,
+  validateUsername,
+} from '../../../validation/validateAccount';
+import type { ParleyContext } from '../../context';
+import { requireViewer } from '../../permissions';
+import {
+  ACCOUNT_PATHS,
+  confirmEmailMessage,
+  deliverNotice,
+  emailChangedMessage,
+  tokenLink,
+} from './accountEmails';
+
+type Input<T> = { input: T };
+
+/** The notification switches a user can flip; stored under these keys in `notificationPrefs`. */
+export const NOTIFICATION_KEYS = ['onReply', 'onFeatured', 'onModeration'] as const;
+
+/**
+ * The viewer, when their name, email and password are Parley's to change. An SSO user's come from
+ * the host site and are overwritten at their next sign-in, so changing them here would silently
+ * revert: FORBIDDEN, pointing them to the site's own account page.
+ */
+export function requirePasswordAccount(ctx: ParleyContext): User {
+  const viewer = requireViewer(ctx);
+  if (viewer.ssoSiteId !== null) {
+    throw new ParleyError('FORBIDDEN', 'Your account is managed by the site you signed in on.');
+  }
+  return viewer;
+}
+
+/**
+ * Checks the viewer's current password before a sensitive change. It shares the sign-in limit of
+ * the account: a stolen session must not become an unlimited password oracle.
+ */
+async function checkPassword(
+  ctx: ParleyContext,
+  user: User,
+  password: string,
+  field: string,
+): Promise<void> {
+  await ctx.rateLimiter.consume('signIn', `account:${emailKey(user.email)}`);
+  if (user.passwordHash === null || !(await verifyPassword(password, user.passwordHash))) {
+    throw new ParleyError('INVALID_CREDENTIALS', 'That is not your current password.', { field });
+  }
+}
+
+/** Where avatars live: under `<dataDir>/` on disk and under `<publicUrl>/` on the web. */
+export const AVATAR_DIR = 'uploads/avatars';
+
+/** The extension each sniffed type is stored with (the name the client sent is never used). */
+const EXTENSIONS: Record<AvatarMime, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
+
+/** The path on disk of an avatar URL this server made for `userId`, or undefined. */
+function ownAvatarFile(ctx: ParleyContext, userId: string, url: string | null): string | undefined {
+  const prefix = `${ctx.publicUrl}/${AVATAR_DIR}/`;
+  if (url === null || !url.startsWith(prefix)) return undefined;
+  const name = url.slice(prefix.length);
+  // Only names we generate: a URL edited in the database must not make us delete other files.
+  if (basename(name) !== name || !name.startsWith(`${userId}-`)) return undefined;
+  return join(ctx.dataDir, AVATAR_DIR, name);
+}
+
+/**
+ * `uploadAvatar(file: File!)`: stores the image under a fresh random name (a new URL, so caches
+ * and CDNs never serve the old picture) and removes the previous one.
+ */
+async function uploadAvatar(
+  _root: unknown,
+  { file }: { file: File | null | undefined },
+  ctx: ParleyContext,
+) {
+  const viewer = requireViewer(ctx);
+  if (file === null || file === undefined || typeof file.arrayBuffer !== 'function') {
+    throw new ParleyError('INVALID_INPUT', 'Send the image as a multipart file upload.', {
+      field: 'file',
+    });
+  }
+  // Reading it whole is bounded: the request body limit (3 MB) is already enforced by yoga.
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const mime = await sniffAvatar(bytes);
+  const name = `${viewer.id}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mime]}`;
+  const dir = join(ctx.dataDir, AVATAR_DIR);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, name), bytes, { flag: 'wx' });
+  const user = await updateUser(ctx.db, viewer.id, {
+    avatarUrl: `${ctx.publicUrl}/${AVATAR_DIR}/${name}`,
+  });
+  const previous = ownAvatarFile(ctx, viewer.id, viewer.avatarUrl);
+  if (previous !== undefined) {
+    // Best effort: a leftover file wastes a little disk; failing the upload would be worse.
+    await unlink(previous).catch((error: unknown) => {
+      ctx.logger.warn({ err: error, file: previous }, 'Could not remove a replaced avatar');
+    });
+  }
+  return { user };
+}
+
+/** Username, email, password, notification settings and avatar of the signed-in user. */
+export const profileMutations = {
+  uploadAvatar,
+
+  updateUsername: async (
+    _root: unknown,
+    { input }: Input<{ username: string }>,
+    ctx: ParleyContext,
+  ) => {
+    const viewer = requirePasswordAccount(ctx);
+    const username = validateUsername(input.username);
+    return { user: await updateUser(ctx.db, viewer.id, { username }) };
+  },
+
+  updateEmail: async (
+    _root: unknown,
+    { input }: Input<{ email: string; password: string }>,
+    ctx: ParleyContext,
+  ) => {
+    const viewer = requirePasswordAccount(ctx);
+    const email = validateEmail(input.email);
+    await checkPassword(ctx, viewer, input.password, 'password');
+    // Same address in another case: the spelling changes, the verified address does not.
+    if (email.key === emailKey(viewer.email)) {
+      return { user: await updateUser(ctx.db, viewer.id, { email: email.address }) };
+    }
+    const user = await updateUser(ctx.db, viewer.id, {
+      email: email.address,
+      emailVerified: false,
+    });
+    // A link sent to the previous address must not verify this one.
+    await withdrawTokens(ctx.db, user.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
+    const link = await tokenLink(ctx, user, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
+    await deliverNotice(ctx, confirmEmailMessage(user, user.email, link));
+    await deliverNotice(ctx, emailChangedMessage(user, viewer.email, user.email));
+    return { user };
+  },
+
+  updatePassword: async (
+    _root: unknown,
+    { input }: Input<{ oldPassword: string; newPassword: string }>,
+    ctx: ParleyContext,
+  ) => {
+    const viewer = requirePasswordAccount(ctx);
+    validatePassword(input.newPassword, 'newPassword');
+    await checkPassword(ctx, viewer, input.oldPassword, 'oldPassword');
+    const passwordHash = await hashPassword(input.newPassword);
+    // Sessions are stateless JWTs: other devices stay signed in until their token expires.
+    return { user: await updateUser(ctx.db, viewer.id, { passwordHash }) };
+  },
+
+  updateNotificationSettings: async (
+    _root: unknown,
+    { input }: Input<Partial<Record<(typeof NOTIFICATION_KEYS)[number], boolean | null>>>,
+    ctx: ParleyContext,
+  ) => {
+    const viewer = requireViewer(ctx);
+    // Only the switches sent change; null or absent keeps the stored choice.
+    const prefs = { ...viewer.notificationPrefs };
+    for (const key of NOTIFICATION_KEYS) {
+      const value = input[key];
+      if (value !== undefined && value !== null) prefs[key] = value;
+    }
+    return { user: await updateUser(ctx.db, viewer.id, { notificationPrefs: prefs }) };
+  },
+};

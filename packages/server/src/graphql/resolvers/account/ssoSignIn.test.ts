@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { JWTPayload } from 'jose';
+import { addSsoKey, createSite, revokeSsoKey, rotateSsoKey } from '../../../db/store/sites';
+import { testDialects } from '../../../db/testDatabases';
+import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../../../defaults';
+import { useApi } from '../../testing/useApi';
+import { codeOf } from './accountTestKit';
+
+const SSO = `mutation ($input: SsoSignInInput!) {
+  signInWithSso(input: $input) { token user { id username email emailVerified role } }
+}`;
+const HOST_USER = { id: 'host-42', email: 'ada@host.example', username: 'ada' };
+const DAY_MS = 86_400_000;
+
+/** Signs a payload as a host site does (HS256), valid for five minutes around `at`. */
+function hostSign(secret: string, at = new Date(), extra: JWTPayload = {}): Promise<string> {
+  const seconds = Math.floor(at.getTime() / 1000);
+  return new SignJWT({ user: HOST_USER, iat: seconds - 5, exp: seconds + 300, ...extra })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(secret));
+}
+
+describe.each(testDialects())('signInWithSso on %s', (dialect) => {
+  const api = useApi(dialect);
+
+  it('creates the host’s user on first sign-in, then updates the same user from the host', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const first = await api.ok(SSO, { input: { token: await hostSign(key.secret) } });
+    expect(first.signInWithSso.user).toMatchObject({ username: 'ada', role: 'COMMENTER' });
+    // Private fields resolve for the token's holder (the payload is answered to an anonymous caller).
+    const viewer = await api.ok(
+      `{ viewer { id email emailVerified } }`,
+      {},
+      first.signInWithSso.token,
+    );
+    expect(viewer.viewer).toEqual({
+      id: first.signInWithSso.user.id,
+      email: 'ada@host.example',
+      emailVerified: true,
+    });
+
+    const renamed = await hostSign(key.secret, new Date(), {
+      user: { ...HOST_USER, username: 'ada.l', email: 'ada.l@host.example' },
+    });
+    const second = await api.ok(SSO, { input: { token: renamed } });
+    expect(second.signInWithSso.user).toMatchObject({
+      id: first.signInWithSso.user.id,
+      username: 'ada.l',
+    });
+    const row = await api.db
+      .selectFrom('users')
+      .selectAll()
+      .where('sso_id', '=', 'host-42')
+      .execute();
+    expect(row.map((r) => [r.sso_site_id, r.email])).toEqual([[siteId, 'ada.l@host.example']]);
+  });
+
+  it('finds the signing site among several: the user belongs to that site', async () => {
+    await api.install();
+    const other = await createSite(api.db, {
+      name: 'Other',
+      url: 'https://other.example',
+      allowedOrigins: ['https://other.example'],
+    });
+    const key = await addSsoKey(api.db, other.id);
+    await api.ok(SSO, { input: { token: await hostSign(key.secret) } });
+    const user = await api.db
+      .selectFrom('users')
+      .select('sso_site_id')
+      .where('sso_id', '=', 'host-42')
+      .executeTakeFirstOrThrow();
+    expect(user.sso_site_id).toBe(other.id);
+  });
+
+  it('accepts a rotated-out key during its overlap, and refuses it after', async () => {
+    const { siteId } = await api.install();
+    const old = await addSsoKey(api.db, siteId);
+    const current = await rotateSsoKey(api.db, siteId);
+    expect((await api.request(SSO, { input: { token: await hostSign(old.secret) } })).errors).toBe(
+      undefined,
+    );
+
+    const later = new Date(Date.now() + SSO_KEY_ROTATION_OVERLAP_SECONDS * 1000 + DAY_MS);
+    api.setNow(later);
+    const withOld = await api.request(SSO, { input: { token: await hostSign(old.secret, later) } });
+    expect(codeOf(withOld)).toBe('TOKEN_INVALID');
+    const withNew = await api.request(SSO, {
+      input: { token: await hostSign(current.secret, later) },
+    });
+    expect(withNew.errors).toBe(undefined);
+  });
+
+  it('refuses a token signed with a revoked key: TOKEN_INVALID, nobody created', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    await revokeSsoKey(api.db, key.id);
+    const answer = await api.request(SSO, { input: { token: await hostSign(key.secret) } });
+    expect(codeOf(answer)).toBe('TOKEN_INVALID');
+    expect(await api.db.selectFrom('users').select('id').execute()).toHaveLength(1); // the admin
+  });
+
+  it('answers TOKEN_EXPIRED for an expired token of a known key', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const answer = await api.request(SSO, {
+      input: { token: await hostSign(key.secret, new Date(Date.now() - DAY_MS)) },
+    });
+    expect(codeOf(answer)).toBe('TOKEN_EXPIRED');
+  });
+
+  it.each([
+    ['signed with an unknown secret', () => hostSign(randomBytes(32).toString('base64url'))],
+    ['not a JWT', async () => 'not.a.jwt'],
+  ])('answers TOKEN_INVALID for a token %s', async (_name, make) => {
+    const { siteId } = await api.install();
+    await addSsoKey(api.db, siteId);
+    const answer = await api.request(SSO, { input: { token: await make() } });
+    expect(codeOf(answer)).toBe('TOKEN_INVALID');
+  });
+
+  it.each([
+    ['a user without an email', { user: { id: 'x', username: 'someone' } }],
+    ['a username the rules refuse', { user: { ...HOST_USER, username: 'has spaces' } }],
+    ['an email the rules refuse', { user: { ...HOST_USER, email: 'nope' } }],
+  ])('answers INVALID_INPUT on field token for %s', async (_name, extra) => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const answer = await api.request(SSO, {
+      input: { token: await hostSign(key.secret, new Date(), extra) },
+    });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'token' });
+  });
+
+  it('answers INVALID_INPUT for an empty token', async () => {
+    await api.install();
+    const answer = await api.request(SSO, { input: { token: '  ' } });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'token' });
+  });
+
+  it('keeps an SSO user’s name and email with the host: FORBIDDEN to change them here', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const { signInWithSso } = await api.ok(SSO, { input: { token: await hostSign(key.secret) } });
+    const answer = await api.request(
+      `mutation { updateUsername(input: { username: "other" }) { user { username } } }`,
+      {},
+      signInWithSso.token,
+    );
+    expect(codeOf(answer)).toBe('FORBIDDEN');
+  });
+});

@@ -1,0 +1,154 @@
+import { hashPassword } from '../../../auth/passwords';
+import { verifySsoToken } from '../../../auth/verifySsoToken';
+import type { SsoPayload } from '../../../auth/verifySsoToken';
+import type { TokenPurpose } from '../../../db/schema';
+import { listUsableSsoKeysBySite, withdrawTokens } from '../../../db/store/accountQueries';
+import { consumeToken } from '../../../db/store/tokens';
+import { findUserByEmail, requireUser, updateUser, upsertSsoUser } from '../../../db/store/users';
+import { ParleyError } from '../../../ParleyError';
+import {
+  validateEmail,
+  validatePassword,
+  validateUsername,
+} from '../../../validation/validateAccount';
+import type { ParleyContext } from '../../context';
+import { authPayload } from '../auth';
+import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails';
+
+type Input<T> = { input: T };
+
+/** Per-IP limits need a key even in process, where there is no peer address. */
+const ipKey = (ctx: ParleyContext) => `ip:${ctx.ip ?? 'local'}`;
+
+/**
+ * Finds the site whose keys signed `token` and returns it with the verified payload.
+ *
+ * The token names no site (the documented payload is `{ user, iat, exp }`), so every site's usable
+ * keys are tried, loaded in one query. An install has a handful of sites with one or two keys
+ * each, so this is a few HMACs — cheaper than asking hosts to add a claim they would get wrong.
+ * HMAC keys are random 256-bit secrets, so two sites cannot both verify one token.
+ */
+async function verifyForSomeSite(
+  ctx: ParleyContext,
+  token: string,
+): Promise<{ siteId: string; payload: SsoPayload }> {
+  const now = ctx.now();
+  const keysBySite = await listUsableSsoKeysBySite(ctx.db, now.toISOString());
+  for (const [siteId, keys] of keysBySite) {
+    try {
+      const payload = await verifySsoToken(
+        token,
+        keys.map((key) => ({
+          secret: key.secret,
+          expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt),
+          revoked: false, // the query left revoked keys out
+        })),
+        now,
+      );
+      return { siteId, payload };
+    } catch (error) {
+      // TOKEN_INVALID from one site only means "not this site's key"; TOKEN_EXPIRED and
+      // INVALID_INPUT come after a good signature, so this site signed it: answer with them.
+      if (error instanceof ParleyError && error.code === 'TOKEN_INVALID') continue;
+      throw error;
+    }
+  }
+  throw new ParleyError('TOKEN_INVALID', 'The sign-in token is not valid for any site.', {
+    field: 'token',
+  });
+}
+
+/** Uses an emailed token once; its failure becomes the API error the client shows. */
+async function useToken(ctx: ParleyContext, purpose: TokenPurpose, token: string) {
+  const result = await consumeToken(ctx.db, purpose, token.trim(), ctx.now().toISOString());
+  if (!result.ok) {
+    throw new ParleyError(
+      result.code,
+      result.code === 'TOKEN_EXPIRED'
+        ? 'This link has expired; ask for a new one.'
+        : 'This link is not valid, or was already used.',
+      { field: 'token' },
+    );
+  }
+  // The token row cascades with its user, so a consumed token always names one.
+  return requireUser(ctx.db, result.userId);
+}
+
+/**
+ * The mutations that work signed out, because something else is the credential: the host's SSO
+ * token, or an emailed single-use token (the person has forgotten their password, or opens the
+ * link on another device).
+ */
+export const tokenMutations = {
+  // A host's signed token in, a Parley session out.
+  signInWithSso: async (
+    _root: unknown,
+    { input }: Input<{ token: string }>,
+    ctx: ParleyContext,
+  ) => {
+    const token = input.token.trim();
+    if (token === '') {
+      throw new ParleyError('INVALID_INPUT', 'The sign-in token is required.', { field: 'token' });
+    }
+    const { siteId, payload } = await verifyForSomeSite(ctx, token);
+    // The host's values go through the same rules as a sign-up: a host bug must not store a
+    // username the widget cannot show or an address mail cannot reach.
+    const email = validateEmail(payload.user.email, 'token');
+    const username = validateUsername(payload.user.username, 'token');
+    const user = await upsertSsoUser(ctx.db, {
+      siteId,
+      ssoId: payload.user.id,
+      email: email.address,
+      username,
+    });
+    return authPayload(ctx, user);
+  },
+
+  requestPasswordReset: async (
+    _root: unknown,
+    { input }: Input<{ email: string }>,
+    ctx: ParleyContext,
+  ) => {
+    const email = validateEmail(input.email);
+    // Counted whether or not the account exists, so the limit reveals nothing. The per-address
+    // count stops someone flooding a victim's inbox from many IPs. Keys of their own, so resets
+    // do not eat into the sign-in attempts of the same person.
+    await ctx.rateLimiter.consume('signIn', `reset:${ipKey(ctx)}`);
+    await ctx.rateLimiter.consume('signIn', `reset:account:${email.key}`);
+    const user = await findUserByEmail(ctx.db, email.address);
+    // SSO users have no Parley password: their host site handles theirs.
+    if (user !== undefined && user.passwordHash !== null) {
+      const link = await tokenLink(ctx, user, 'RESET_PASSWORD', ACCOUNT_PATHS.resetPassword);
+      // Not awaited: an SMTP round trip only for existing accounts would let response times
+      // tell who has one. Failures are logged; the person can ask again.
+      ctx.mailer.send(resetPasswordMessage(user, link)).catch((error: unknown) => {
+        ctx.logger.error({ err: error }, 'Could not send a password-reset email');
+      });
+    }
+    // The same answer for every address: the form must not tell who has an account.
+    return { ok: true };
+  },
+
+  resetPassword: async (
+    _root: unknown,
+    { input }: Input<{ token: string; password: string }>,
+    ctx: ParleyContext,
+  ) => {
+    // Checked before the token is used, so a too-short password does not burn the link.
+    validatePassword(input.password);
+    const found = await useToken(ctx, 'RESET_PASSWORD', input.token);
+    // Opening the link proves the person reads that mailbox: the address is verified too.
+    const user = await updateUser(ctx.db, found.id, {
+      passwordHash: await hashPassword(input.password),
+      emailVerified: true,
+    });
+    // Older reset links still lying in the inbox die with this reset.
+    await withdrawTokens(ctx.db, user.id, 'RESET_PASSWORD', ctx.now().toISOString());
+    return authPayload(ctx, user);
+  },
+
+  confirmEmail: async (_root: unknown, { input }: Input<{ token: string }>, ctx: ParleyContext) => {
+    const found = await useToken(ctx, 'CONFIRM_EMAIL', input.token);
+    return { user: await updateUser(ctx.db, found.id, { emailVerified: true }) };
+  },
+};

@@ -1,0 +1,115 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { AVATAR_MAX_BYTES } from '../../../defaults';
+import { testDialects } from '../../../db/testDatabases';
+import { PUBLIC_URL, useApi } from '../../testing/useApi';
+import type { GraphQLAnswer } from '../../testing/useApi';
+import { codeOf } from './accountTestKit';
+
+const UPLOAD = `mutation ($file: File!) { uploadAvatar(file: $file) { user { id avatarUrl } } }`;
+
+/** One PNG chunk: length, type, data, CRC of type + data. */
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A real 1×1 greyscale PNG (67 bytes). */
+function tinyPng(): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.from([0, 0]))),
+    pngChunk('IEND', new Uint8Array()),
+  ]);
+}
+
+describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
+  const api = useApi(dialect);
+  const avatarDir = () => join(api.deps.dataDir, 'uploads', 'avatars');
+  // The data dir lives as long as the file's database; user ids are fresh in every test.
+  const filesOf = (userId: string) =>
+    existsSync(avatarDir()) ? readdirSync(avatarDir()).filter((f) => f.startsWith(userId)) : [];
+
+  /** Sends `bytes` as `name` with the GraphQL multipart request spec (operations, map, 0). */
+  async function upload(bytes: Buffer, name: string, token?: string): Promise<GraphQLAnswer> {
+    const form = new FormData();
+    form.set('operations', JSON.stringify({ query: UPLOAD, variables: { file: null } }));
+    form.set('map', JSON.stringify({ 0: ['variables.file'] }));
+    // The client claims image/png in every case: only the bytes may decide.
+    form.set('0', new File([new Uint8Array(bytes)], name, { type: 'image/png' }));
+    const response = await api.yoga.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    return (await response.json()) as GraphQLAnswer;
+  }
+
+  it('stores a real PNG under the data dir and serves its public URL', async () => {
+    await api.install();
+    const { token, userId } = await api.signUp('reader_1');
+    const png = tinyPng();
+    const answer = await upload(png, 'me.png', token);
+    expect(answer.errors).toBe(undefined);
+    const url = answer.data?.uploadAvatar.user.avatarUrl as string;
+    expect(url).toMatch(new RegExp(`^${PUBLIC_URL}/uploads/avatars/${userId}-[0-9a-f]{16}\\.png$`));
+    const file = join(avatarDir(), url.split('/').at(-1) ?? '');
+    expect(readFileSync(file).equals(png)).toBe(true);
+  });
+
+  it('replaces the previous avatar file with the new one', async () => {
+    await api.install();
+    const { token, userId } = await api.signUp('reader_1');
+    const first = await upload(tinyPng(), 'one.png', token);
+    const second = await upload(tinyPng(), 'two.png', token);
+    const firstName = (first.data?.uploadAvatar.user.avatarUrl as string).split('/').at(-1) ?? '';
+    const secondName = (second.data?.uploadAvatar.user.avatarUrl as string).split('/').at(-1);
+    expect(secondName).not.toBe(firstName);
+    expect(existsSync(join(avatarDir(), firstName))).toBe(false);
+    expect(filesOf(userId)).toEqual([secondName]);
+  });
+
+  it('refuses a text file named .png: UPLOAD_TYPE_NOT_ALLOWED, nothing stored', async () => {
+    await api.install();
+    const { token, userId } = await api.signUp('reader_1');
+    const answer = await upload(Buffer.from('<script>alert(1)</script>\n'), 'cat.png', token);
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'UPLOAD_TYPE_NOT_ALLOWED',
+      field: 'file',
+    });
+    expect(filesOf(userId)).toEqual([]);
+    const user = await api.db
+      .selectFrom('users')
+      .select('avatar_url')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(user.avatar_url).toBeNull();
+  });
+
+  it('refuses an image over 2 MB: UPLOAD_TOO_LARGE', async () => {
+    await api.install();
+    const { token, userId } = await api.signUp('reader_1');
+    const big = Buffer.concat([tinyPng(), Buffer.alloc(AVATAR_MAX_BYTES)]);
+    const answer = await upload(big, 'big.png', token);
+    expect(codeOf(answer)).toBe('UPLOAD_TOO_LARGE');
+    expect(filesOf(userId)).toEqual([]);
+  });
+
+  it('refuses a signed-out upload: UNAUTHENTICATED', async () => {
+    await api.install();
+    const before = existsSync(avatarDir()) ? readdirSync(avatarDir()) : [];
+    const answer = await upload(tinyPng(), 'me.png');
+    expect(codeOf(answer)).toBe('UNAUTHENTICATED');
+    expect(existsSync(avatarDir()) ? readdirSync(avatarDir()) : []).toEqual(before);
+  });
+});
