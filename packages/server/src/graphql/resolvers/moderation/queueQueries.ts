@@ -5,7 +5,6 @@ import type { Db } from '../../../db/inTransaction';
 import type { PageArgs } from '../../../db/store/paginate';
 import { listUsers } from '../../../db/store/userModeration';
 import type { UserFilter } from '../../../db/store/userModeration';
-import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
 
