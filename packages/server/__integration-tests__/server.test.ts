@@ -180,7 +180,9 @@ describe.each(testDialects())('the server on %s', (dialect) => {
         }
       }
     `;
-    const result = await client().client.query(FirstPage, { url: `${SITE}/article` }).toPromise();
+    const result = await client()
+      .client.query(FirstPage, { url: `${SITE}/article` })
+      .toPromise();
     expect(result.error).toBeUndefined();
     expect(result.data.story.comments.edges.length).toBeGreaterThan(0);
   });
