@@ -27,3 +27,30 @@ export function requireRole(ctx: ParleyContext, role: UserRole): User {
 
 /** Moderators and admins. */
 export const isModerator = (user: User | null | undefined): boolean => hasRole(user, 'MODERATOR');
+
+/**
+ * Anyone may read when the organization allows anonymous reading; else only the signed-in
+ * (`UNAUTHENTICATED`). Comment counts on article lists stay public: they are numbers, not content.
+ */
+export async function requireReader(ctx: ParleyContext): Promise<void> {
+  if (ctx.viewer) return;
+  if (!(await ctx.settings()).anonymousReading) {
+    throw new ParleyError('UNAUTHENTICATED', 'Sign in to read the comments.');
+  }
+}
+
+/**
+ * The signed-in user in good standing: banned (`USER_BANNED`) and suspended (`USER_SUSPENDED`, with
+ * `until`) users may read but not react or report — else a banned troll's accounts could still
+ * report a comment into withholding.
+ */
+export function requireActiveUser(ctx: ParleyContext): User {
+  const viewer = requireViewer(ctx);
+  if (viewer.banned) throw new ParleyError('USER_BANNED', 'Your account is banned.');
+  if (viewer.suspendedUntil && new Date(viewer.suspendedUntil) > ctx.now()) {
+    throw new ParleyError('USER_SUSPENDED', 'Your account is suspended for now.', {
+      until: viewer.suspendedUntil,
+    });
+  }
+  return viewer;
+}

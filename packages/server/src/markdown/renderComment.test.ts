@@ -146,7 +146,11 @@ describe('plainText', () => {
     expect(plainText('a\nb\n\n> c')).toBe('a\nb\nc');
   });
 
-  it('keeps code and link text, not link targets', () => {
-    expect(plainText('`code` [label](https://target.example)')).toBe('code label');
+  it('keeps code, link text and link targets (word rules see where a link goes)', () => {
+    expect(plainText('`code` [label](https://target.example)').split(/\s+/)).toEqual([
+      'code',
+      'https://target.example',
+      'label',
+    ]);
   });
 });

@@ -121,6 +121,10 @@ export function plainText(source: string): string {
       case 'hardbreak':
         text += '\n';
         break;
+      case 'link_open':
+        // Word rules see where a link goes too: a banned domain hidden behind `[click](…)`.
+        text += ` ${token.attrGet('href') ?? ''} `;
+        break;
       case 'code_block':
       case 'fence':
         text += `${token.content}\n`;

@@ -222,3 +222,21 @@ describe('evaluateComment: pre-moderation', () => {
     expect(result.status).toBe('NONE');
   });
 });
+
+describe('evaluateComment: evasions', () => {
+  const settings = { bannedWords: ['idiot', 'spam.example'] };
+
+  it.each([
+    ['a zero-width space', 'you id\u200Biot'],
+    ['a soft hyphen', 'you id\u00ADiot'],
+    ['a zero-width joiner', 'you i\u200Ddiot'],
+  ])('catches a banned word split by %s', (_name, body) => {
+    expect(rejection({ body, settings }).code).toBe('BANNED_WORD');
+  });
+
+  it('catches a banned domain hidden behind link text', () => {
+    expect(
+      rejection({ body: 'a [harmless label](https://spam.example/offer)', settings }).code,
+    ).toBe('BANNED_WORD');
+  });
+});

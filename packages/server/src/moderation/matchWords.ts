@@ -15,7 +15,9 @@ function escapeRegExp(literal: string): string {
  * listed word cannot be dodged with a compatibility character; case is handled by the `i` flag.
  */
 function fold(text: string): string {
-  return text.normalize('NFKC');
+  // Format characters (zero-width space, soft hyphen, joiners) are invisible: `id\u200Biot` reads
+  // as the banned word, so it must match as one.
+  return text.normalize('NFKC').replace(/\p{Cf}/gu, '');
 }
 
 /**

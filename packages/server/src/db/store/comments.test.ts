@@ -36,6 +36,24 @@ describe.each(testDialects())('comments store on %s', (dialect) => {
     expect(revisions[0]).toMatchObject({ body_source: 'reply', body_html: '<p>reply</p>' });
   });
 
+  it('changes nothing when the comment is no longer in the expected status (a system hold after an approval)', async () => {
+    const { comment } = await createComment(t.db, { ...base(), ...body('contested') });
+    await setCommentStatus(t.db, {
+      commentId: comment.id,
+      status: 'APPROVED',
+      moderatorId: seeded.users[1]!.id,
+    });
+    const result = await setCommentStatus(t.db, {
+      commentId: comment.id,
+      status: 'SYSTEM_WITHHELD',
+      moderatorId: null,
+      expectedStatus: 'NONE',
+      heldBecause: ['REPORTS'],
+    });
+    expect(result.comment).toMatchObject({ status: 'APPROVED', heldBecause: null });
+    expect(await listDecisions(t.db, comment.id)).toHaveLength(1);
+  });
+
   it('does not count a held reply until it is approved, and uncounts it when rejected', async () => {
     const { comment: parent } = await createComment(t.db, { ...base(), ...body('parent') });
     const { comment: held } = await createComment(t.db, {

@@ -239,6 +239,14 @@ export interface SetCommentStatusInput {
   status: CommentStatus;
   /** Who decided; null for the system (e.g. the report threshold). */
   moderatorId: string | null;
+  /**
+   * Only change a comment still in this status (else nothing happens and the current comment is
+   * returned): the system's report-threshold hold must not undo a moderator's approval that
+   * landed meanwhile. @default any status
+   */
+  expectedStatus?: CommentStatus;
+  /** Why it is held now (`['REPORTS']`); unchanged when omitted. */
+  heldBecause?: string[] | null;
 }
 
 /**
@@ -250,7 +258,24 @@ export function setCommentStatus(
   input: SetCommentStatusInput,
 ): Promise<{ comment: Comment; previousStatus: CommentStatus }> {
   return inTransaction(db, async (trx) => {
-    const result = await changeStatus(trx, input.commentId, input.status);
+    if (input.expectedStatus !== undefined) {
+      const current = await requireComment(trx, input.commentId);
+      if (current.status !== input.expectedStatus) {
+        return { comment: current, previousStatus: current.status };
+      }
+    }
+    const result = await changeStatus(trx, input.commentId, input.status, input.expectedStatus);
+    if (input.heldBecause !== undefined) {
+      const row = await trx
+        .updateTable('comments')
+        .set({
+          held_because: input.heldBecause === null ? null : JSON.stringify(input.heldBecause),
+        })
+        .where('id', '=', input.commentId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      result.comment = toComment(row);
+    }
     await trx
       .insertInto('moderation_decisions')
       .values({
@@ -267,9 +292,17 @@ export function setCommentStatus(
 
 // Compare-and-set on the old status, so two moderators deciding at once on PostgreSQL cannot
 // both apply the same visibility change to the parent's count.
-async function changeStatus(trx: Db, commentId: string, status: CommentStatus) {
+async function changeStatus(
+  trx: Db,
+  commentId: string,
+  status: CommentStatus,
+  expected?: CommentStatus,
+) {
   for (;;) {
     const current = await requireComment(trx, commentId);
+    if (expected !== undefined && current.status !== expected) {
+      return { comment: current, previousStatus: current.status };
+    }
     const row = await trx
       .updateTable('comments')
       .set({ status })

@@ -18,7 +18,7 @@ import { findUserById, updateUser } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
-import { hasRole, isModerator, requireViewer } from '../permissions';
+import { hasRole, isModerator, requireViewer, requireReader } from '../permissions';
 import {
   ACCOUNT_DELETION_GRACE_SECONDS,
   ACCOUNT_PATHS,
@@ -116,11 +116,13 @@ export const accountResolvers = {
      * them; the author and moderators also see held and rejected ones (the author to know what
      * happened to them, moderators to judge the person).
      */
-    comments: (user: User, args: PageArgs, ctx: ParleyContext) =>
-      listUserComments(
+    comments: async (user: User, args: PageArgs, ctx: ParleyContext) => {
+      await requireReader(ctx);
+      return listUserComments(
         ctx.db,
         { authorId: user.id, includeHidden: ctx.viewer?.id === user.id || isModerator(ctx.viewer) },
         args,
-      ),
+      );
+    },
   },
 };

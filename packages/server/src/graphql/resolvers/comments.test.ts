@@ -35,11 +35,11 @@ describe.each(testDialects())('comments on %s', (dialect) => {
   const api = useApi(dialect);
 
   describe('stories', () => {
-    it('creates a story on first use from a permitted origin, without the fragment', async () => {
+    it('creates a story on first use from a permitted origin, without fragment or tracking ids', async () => {
       await api.install();
       const url = `${SITE_ORIGIN}/a?p=1#comments`;
       const first = await api.ok(STORY, { url });
-      const again = await api.ok(STORY, { url: `${SITE_ORIGIN}/a?p=1` });
+      const again = await api.ok(STORY, { url: `${SITE_ORIGIN}/a?utm_source=news&p=1&fbclid=x` });
       expect(first.story).toMatchObject({
         url: `${SITE_ORIGIN}/a?p=1`,
         status: 'OPEN',
@@ -55,6 +55,20 @@ describe.each(testDialects())('comments on %s', (dialect) => {
     ])('refuses %s with %s', async (url, code) => {
       await api.install();
       expect(codeOf(await api.request(STORY, { url }))).toBe(code);
+    });
+
+    it('keeps threads from signed-out readers when anonymous reading is off; counts stay public', async () => {
+      const { writer, storyId } = await setup(api);
+      await api.ok(POST, { input: { storyId, body: 'Members only' } }, writer.token);
+      await setSettings(api, { anonymousReading: false });
+      const url = `${SITE_ORIGIN}/2026/article`;
+      expect(codeOf(await api.request(STORY, { url }))).toBe('UNAUTHENTICATED');
+      expect(codeOf(await api.request(THREAD, { id: storyId }))).toBe('UNAUTHENTICATED');
+      expect((await api.ok(THREAD, { id: storyId }, writer.token)).story.commentCount).toBe(1);
+      const counts = await api.ok(`query ($urls: [String!]!) { commentCounts(urls: $urls) }`, {
+        urls: [url],
+      });
+      expect(counts.commentCounts).toEqual([1]);
     });
 
     it('says NOT_INSTALLED before install', async () => {
@@ -276,6 +290,40 @@ describe.each(testDialects())('comments on %s', (dialect) => {
   });
 
   describe('reactions and reports', () => {
+    it('refuses reactions from suspended users and reports from banned ones', async () => {
+      const { writer, reader, storyId } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Hi' } },
+        writer.token,
+      );
+      const input = { commentId: createComment.comment.id };
+      const until = new Date(Date.now() + 3_600_000).toISOString();
+      await api.db
+        .updateTable('users')
+        .set({ suspended_until: until })
+        .where('id', '=', reader.userId)
+        .execute();
+      const react = await api.request(
+        `mutation ($input: CommentIdInput!) { createReaction(input: $input) { comment { id } } }`,
+        { input },
+        reader.token,
+      );
+      expect(react.errors?.[0]?.extensions).toMatchObject({ code: 'USER_SUSPENDED', until });
+      await api.db
+        .updateTable('users')
+        .set({ suspended_until: null, banned: 1 })
+        .where('id', '=', reader.userId)
+        .execute();
+      const report = await api.request(
+        `mutation ($input: ReportCommentInput!) { reportComment(input: $input) { comment { id } } }`,
+        { input: { ...input, reason: 'SPAM' } },
+        reader.token,
+      );
+      expect(codeOf(report)).toBe('USER_BANNED');
+      expect(await api.db.selectFrom('reports').select('id').execute()).toHaveLength(0);
+    });
+
     it('counts one reaction per user, and tells the viewer they reacted', async () => {
       const { writer, reader, storyId } = await setup(api);
       const { createComment } = await api.ok(
@@ -294,7 +342,7 @@ describe.each(testDialects())('comments on %s', (dialect) => {
     });
 
     it('withholds a comment at the report threshold (3), counting each reporter once', async () => {
-      const { writer, storyId } = await setup(api);
+      const { writer, storyId, admin } = await setup(api);
       const { createComment } = await api.ok(
         POST,
         { input: { storyId, body: 'Hot take' } },
@@ -319,6 +367,12 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       await api.ok(REPORT, { input }, reporters[1]!.token);
       const third = await api.ok(REPORT, { input }, reporters[2]!.token);
       expect(third.reportComment.comment.status).toBe('SYSTEM_WITHHELD');
+      const why = await api.ok(
+        `query ($id: ID!) { comment(id: $id) { heldBecause } }`,
+        { id: input.commentId },
+        admin.adminToken,
+      );
+      expect(why.comment.heldBecause).toEqual(['REPORTS']);
       expect((await api.ok(THREAD, { id: storyId })).story.commentCount).toBe(0);
       expect(codeOf(await api.request(REPORT, { input }, writer.token))).toBe('INVALID_INPUT');
     });

@@ -3,6 +3,7 @@ import {
   createComment,
   editComment,
   findCommentByClientMutationId,
+  isVisibleStatus,
   requireComment,
   setCommentStatus,
 } from '../../db/store/comments';
@@ -18,7 +19,7 @@ import { statusAfterReport } from '../../moderation/reportThreshold';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
-import { hasRole, requireViewer } from '../permissions';
+import { hasRole, requireActiveUser, requireViewer } from '../permissions';
 import { effectiveStoryStatus } from './stories';
 import { canSeeComment, editableUntil } from './types';
 
@@ -151,8 +152,14 @@ export const commentsResolvers = {
         ...(hold ? { status: 'PREMOD' as const, heldBecause: verdict.heldBecause } : {}),
         ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
       });
-      publishCommentUpdated(ctx, edited);
-      if (hold || verdict.reported) await publishQueueUpdated(ctx, edited);
+      // Readers hear of an edit only to a comment they could see: a held comment's edits (its
+      // author, status, parent) are for moderators, through the queue.
+      if (isVisibleStatus(comment.status) || isVisibleStatus(edited.status)) {
+        publishCommentUpdated(ctx, edited);
+      }
+      if (hold || verdict.reported || !isVisibleStatus(edited.status)) {
+        await publishQueueUpdated(ctx, edited);
+      }
       return { comment: edited };
     },
 
@@ -167,7 +174,7 @@ export const commentsResolvers = {
       { input }: Input<{ commentId: string; reason: ReportReason; details?: string | null }>,
       ctx: ParleyContext,
     ) => {
-      const reporter = requireViewer(ctx);
+      const reporter = requireActiveUser(ctx);
       const comment = await visibleComment(ctx, input.commentId);
       if (comment.authorId === reporter.id) {
         throw new ParleyError('INVALID_INPUT', 'You cannot report your own comment.');
@@ -195,6 +202,8 @@ export const commentsResolvers = {
           commentId: comment.id,
           status: 'SYSTEM_WITHHELD',
           moderatorId: null,
+          expectedStatus: current.status,
+          heldBecause: ['REPORTS'],
         }));
         publishCommentUpdated(ctx, current);
       }
@@ -210,8 +219,7 @@ async function react(
   commentId: string,
   change: typeof addReaction,
 ): Promise<{ comment: Comment }> {
-  const viewer = requireViewer(ctx);
-  if (viewer.banned) throw new ParleyError('USER_BANNED', 'Your account is banned.');
+  const viewer = requireActiveUser(ctx);
   const comment = await visibleComment(ctx, commentId);
   const { changed } = await change(ctx.db, comment.id, viewer.id);
   const fresh = await requireComment(ctx.db, comment.id);

@@ -9,6 +9,7 @@ import type { Story } from '../../db/store/stories';
 import type { Settings } from '../../db/store/organization';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
+import { requireReader } from '../permissions';
 import { canSeeComment } from './types';
 
 /** Most URLs count.js may ask about in one request. */
@@ -35,7 +36,8 @@ export function effectiveStoryStatus(
 
 /**
  * A story URL as Parley keys it: http(s) only, without the fragment (`#comments` is the same
- * article); the query string stays, since many sites identify articles by it (`?p=123`).
+ * article) and without tracking parameters (`utm_source`, `fbclid`…); the rest of the query string
+ * stays, since many sites identify articles by it (`?p=123`).
  */
 export function canonicalStoryUrl(value: string): URL {
   let url: URL;
@@ -48,8 +50,14 @@ export function canonicalStoryUrl(value: string): URL {
     throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', { field: 'url' });
   }
   url.hash = '';
+  for (const name of [...url.searchParams.keys()]) {
+    if (TRACKING_PARAMETER.test(name)) url.searchParams.delete(name);
+  }
   return url;
 }
+
+/** Campaign and click ids that shares add to a URL: the same article, not a new thread. */
+const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|ref_src)$/i;
 
 export const storiesResolvers = {
   Query: {
@@ -58,6 +66,7 @@ export const storiesResolvers = {
       args: { id?: string | null; url?: string | null; title?: string | null },
       ctx: ParleyContext,
     ) => {
+      await requireReader(ctx);
       if (args.id) return (await findStoryById(ctx.db, args.id)) ?? null;
       if (!args.url) {
         throw new ParleyError('INVALID_INPUT', 'Give the story’s id or URL.', { field: 'url' });
@@ -83,6 +92,7 @@ export const storiesResolvers = {
     },
 
     comment: async (_root: unknown, { id }: { id: string }, ctx: ParleyContext) => {
+      await requireReader(ctx);
       const comment = await ctx.loaders.comment.load(id);
       return comment && canSeeComment(comment, ctx) ? comment : null;
     },

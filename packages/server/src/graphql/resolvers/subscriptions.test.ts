@@ -1,7 +1,7 @@
 import { ignoreUser } from '../../db/store/userModeration';
 import { testDialects } from '../../db/testDatabases';
 import { subscribeSse } from '../testing/subscribeSse';
-import { SITE_ORIGIN, useApi } from '../testing/useApi';
+import { PASSWORD, SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api } from '../testing/useApi';
 
 const CREATED = `subscription ($storyId: ID!) {
@@ -99,6 +99,64 @@ describe.each(testDialects())('live updates on %s', (dialect) => {
     }
   });
 
+  it('delivers a held comment to readers when a moderator approves it, not its edits before', async () => {
+    const { reader, writer, storyId } = await setup(api);
+    const admin = await api.ok(
+      `mutation ($input: SignInInput!) { signIn(input: $input) { token } }`,
+      { input: { email: 'admin@example.com', password: PASSWORD } },
+    );
+    await api.db.updateTable('organization').set({ settings: '{"premod":"ALL"}' }).execute();
+    const { createComment } = await api.ok(
+      POST,
+      { input: { storyId, body: 'Held' } },
+      writer.token,
+    );
+    const created = await subscribeSse(api.yoga, CREATED, { storyId }, reader.token);
+    const updated = await subscribeSse(api.yoga, UPDATED, { storyId }, reader.token);
+    try {
+      await api.ok(
+        `mutation ($input: EditCommentInput!) { editComment(input: $input) { comment { id } } }`,
+        { input: { commentId: createComment.comment.id, body: 'Held, edited' } },
+        writer.token,
+      );
+      expect(await updated.quietFor(150)).toBe(true); // readers never saw it: no edit news
+      await api.ok(
+        `mutation ($input: CommentIdInput!) { approveComment(input: $input) { comment { id } } }`,
+        { input: { commentId: createComment.comment.id } },
+        admin.signIn.token,
+      );
+      expect((await created.next()).data?.commentCreated).toMatchObject({
+        id: createComment.comment.id,
+        body: '<p>Held, edited</p>',
+        status: 'APPROVED',
+      });
+    } finally {
+      created.close();
+      updated.close();
+    }
+  });
+
+  it('releases its pub/sub listener when a reader leaves a quiet story', async () => {
+    const { reader, storyId } = await setup(api);
+    const pubsub = api.deps.pubsub;
+    const subscribe = pubsub.subscribe.bind(pubsub);
+    let open = 0;
+    jest.spyOn(pubsub, 'subscribe').mockImplementation(((...args: Parameters<typeof subscribe>) => {
+      const iterator = subscribe(...args);
+      open += 1;
+      const end = iterator.return?.bind(iterator);
+      iterator.return = async (value?: unknown) => {
+        open -= 1;
+        return end ? end(value) : { done: true, value };
+      };
+      return iterator;
+    }) as typeof subscribe);
+    const live = await subscribeSse(api.yoga, CREATED, { storyId }, reader.token);
+    await waitFor(() => open === 1);
+    live.close(); // no event ever arrives on this story
+    await waitFor(() => open === 0);
+  });
+
   it('refuses to follow a story whose live updates are off', async () => {
     const { reader, storyId } = await setup(api);
     await api.db.updateTable('stories').set({ live_updates: 0 }).execute();
@@ -110,3 +168,11 @@ describe.each(testDialects())('live updates on %s', (dialect) => {
     }
   });
 });
+
+async function waitFor(check: () => boolean, ms = 2000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error('Timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

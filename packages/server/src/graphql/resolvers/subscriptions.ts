@@ -5,6 +5,7 @@ import { listIgnoredIds } from '../../db/store/userModeration';
 import type { CommentEvent } from '../../pubsub/createPubSub';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
+import { requireReader } from '../permissions';
 
 /**
  * Who may follow a story live: anyone when anonymous reading is on, else the signed-in; never
@@ -13,10 +14,8 @@ import type { ParleyContext } from '../context';
 async function checkLiveAccess(ctx: ParleyContext, storyId: string): Promise<void> {
   const story = await ctx.loaders.story.load(storyId);
   if (!story) throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
+  await requireReader(ctx);
   const settings = await ctx.settings();
-  if (!settings.anonymousReading && !ctx.viewer) {
-    throw new ParleyError('UNAUTHENTICATED', 'Sign in to follow this story live.');
-  }
   if (!(story.liveUpdates ?? settings.liveUpdates)) {
     throw new ParleyError('FORBIDDEN', 'Live updates are off for this story.');
   }
@@ -27,23 +26,27 @@ async function checkLiveAccess(ctx: ParleyContext, storyId: string): Promise<voi
  * loaders are emptied for each event (an author renamed since, a parent edited since). The
  * viewer's ignore list is read once, when the subscription starts: reading it per event would
  * cost a query per comment per reader, and the widget hides a newly ignored user on its side.
+ *
+ * A plain pipe over the pub/sub iterator, not a generator around it: a generator waiting for the
+ * next event cannot be returned, so a reader who leaves a quiet story would pin its listener.
  */
-async function* freshComments(
+async function freshComments(
   ctx: ParleyContext,
   events: AsyncIterable<CommentEvent>,
-): AsyncGenerator<Comment> {
+  keep: (comment: Comment) => boolean = () => true,
+): Promise<AsyncIterable<Comment>> {
   const ignored = ctx.viewer ? new Set(await listIgnoredIds(ctx.db, ctx.viewer.id)) : new Set();
-  const comments = pipe(
+  return pipe(
     events,
     map(async (event: CommentEvent) => {
       for (const loader of Object.values(ctx.loaders)) loader.clearAll();
       return findCommentById(ctx.db, event.commentId);
     }),
     filter(
-      (comment): comment is Comment => comment !== undefined && !ignored.has(comment.authorId),
+      (comment): comment is Comment =>
+        comment !== undefined && !ignored.has(comment.authorId) && keep(comment),
     ),
   );
-  yield* comments;
 }
 
 export const subscriptionsResolvers = {
@@ -51,9 +54,8 @@ export const subscriptionsResolvers = {
     commentCreated: {
       subscribe: async (_root: unknown, { storyId }: { storyId: string }, ctx: ParleyContext) => {
         await checkLiveAccess(ctx, storyId);
-        return pipe(
-          freshComments(ctx, ctx.pubsub.subscribe('commentCreated', storyId)),
-          filter((comment: Comment) => isVisibleStatus(comment.status)),
+        return freshComments(ctx, ctx.pubsub.subscribe('commentCreated', storyId), (comment) =>
+          isVisibleStatus(comment.status),
         );
       },
       resolve: (comment: Comment) => comment,

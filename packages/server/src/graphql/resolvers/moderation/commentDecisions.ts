@@ -6,11 +6,16 @@
  * of the story get `commentUpdated` (a rejected comment leaves their thread), moderators get
  * `moderationQueueUpdated` (it left a queue, counts changed).
  */
-import { requireComment, setCommentStatus, setCommentTags } from '../../../db/store/comments';
+import {
+  isVisibleStatus,
+  requireComment,
+  setCommentStatus,
+  setCommentTags,
+} from '../../../db/store/comments';
 import type { Comment } from '../../../db/store/comments';
 import type { CommentStatus } from '../../../db/schema';
 import type { ParleyContext } from '../../context';
-import { publishCommentUpdated, publishQueueUpdated } from '../../events';
+import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
 
 type CommentIdArgs = { input: { commentId: string } };
@@ -27,11 +32,15 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
   const moderator = requireRole(ctx, 'MODERATOR');
   const current = await requireComment(ctx.db, commentId);
   if (current.status === status) return current;
-  const { comment } = await setCommentStatus(ctx.db, {
+  const { comment, previousStatus } = await setCommentStatus(ctx.db, {
     commentId,
     status,
     moderatorId: moderator.id,
   });
+  // A held comment that becomes visible is new to readers: it arrives like any new comment.
+  if (!isVisibleStatus(previousStatus) && isVisibleStatus(comment.status)) {
+    publishCommentCreated(ctx, comment);
+  }
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
   return comment;
