@@ -61,6 +61,9 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   const database = await createDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const secret = await loadOrCreateSecret(config.dataDir, config.secret);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
+  // Without a listener ioredis reports every reconnect as an unhandled error event; the log is
+  // where a Redis outage belongs (rate-limited mutations then fail with INTERNAL until it is back).
+  redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
   const pubsub = createPubSub({ redisUrl: config.redisUrl, logger });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -91,6 +94,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     metrics: createMetrics(),
     production: config.production,
+    trustedProxies: config.trustedProxies,
     healthCheck: async () => {
       await sql`select 1`.execute(database.db);
     },

@@ -25,10 +25,18 @@ async function main(): Promise<void> {
 
   // The example host page: another origin, as a real site would be.
   const page = join(ROOT, 'examples/host/index.html');
-  const example = createServer(async (req, res) => {
+  const example = createServer((req, res) => {
     if (req.url !== '/' && !req.url?.startsWith('/?')) return void res.writeHead(404).end();
-    const html = (await readFile(page, 'utf8')).replaceAll('%PARLEY_URL%', publicUrl);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    readFile(page, 'utf8').then(
+      (html) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(html.replaceAll('%PARLEY_URL%', publicUrl)),
+      (error: unknown) => {
+        console.error('The example page could not be read:', error);
+        res.writeHead(500).end();
+      },
+    );
   });
   await new Promise<void>((done) => example.listen(config.examplePort, config.host, done));
 
@@ -38,11 +46,14 @@ async function main(): Promise<void> {
   Example host page:            http://${config.host}:${config.examplePort}/
 First time? Fill it with a demo organization: npm run demo`);
 
-  const stop = async () => {
-    example.close();
-    await parley.close();
-    process.exit(0);
-  };
+  let stopping: Promise<void> | undefined;
+  // A second Ctrl+C while closing must not close the database twice.
+  const stop = () =>
+    (stopping ??= (async () => {
+      example.close();
+      await parley.close();
+      process.exit(0);
+    })());
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 }

@@ -8,6 +8,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { GRAPHQL_PATH, WS_CONTEXT_INIT, parseBearer } from './createYogaApp';
 import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
+import { clientIp } from './clientIp';
 
 /** WebSocket close code "going away" (RFC 6455 §7.4.1): the server is shutting down. */
 export const CLOSE_GOING_AWAY = 1001;
@@ -30,6 +31,8 @@ export interface AttachGraphQLWebSocketOptions {
   maxPayloadBytes: number;
   /** Counts open sockets. */
   activeWebSockets: Pick<Gauge, 'inc' | 'dec'>;
+  /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
+  trustedProxies?: number;
 }
 
 /** What Yoga's envelop hands to graphql-ws through `rootValue` (the Yoga + graphql-ws recipe). */
@@ -49,6 +52,7 @@ export function attachGraphQLWebSocket({
   logger,
   maxPayloadBytes,
   activeWebSockets,
+  trustedProxies = 0,
 }: AttachGraphQLWebSocketOptions): { close(): Promise<void> } {
   const sockets = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: maxPayloadBytes });
   const maskError = createMaskError({ logger });
@@ -67,7 +71,7 @@ export function attachGraphQLWebSocket({
           token: wsToken(ctx.connectionParams?.[CONNECTION_PARAMS_AUTHORIZATION]),
           transport: 'ws',
           request: toFetchRequest(upgrade),
-          ip: upgrade.socket.remoteAddress,
+          ip: clientIp(upgrade, trustedProxies),
           connectionParams: ctx.connectionParams,
         };
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({

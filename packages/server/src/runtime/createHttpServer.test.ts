@@ -60,6 +60,28 @@ describe('createHttpServer', () => {
     });
   });
 
+  it('ignores X-Forwarded-For unless proxies are trusted (TRUST_PROXY)', async () => {
+    const forged = { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' };
+    const body = JSON.stringify({ query: '{ ip }' });
+    const direct = await fetch(`${server.origin}/graphql`, {
+      method: 'POST',
+      headers: forged,
+      body,
+    });
+    expect(await direct.json()).toEqual({ data: { ip: '127.0.0.1' } });
+    const proxied = await startTestServer({ trustedProxies: 1 });
+    try {
+      const viaProxy = await fetch(`${proxied.origin}/graphql`, {
+        method: 'POST',
+        headers: forged,
+        body,
+      });
+      expect(await viaProxy.json()).toEqual({ data: { ip: '198.51.100.9' } });
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('runs queries over graphql-ws with the token from connectionParams', async () => {
     const client = server.wsClient({ authorization: 'Bearer w1' });
     await expect(wsQuery(client, '{ token transport ip }')).resolves.toEqual({

@@ -43,6 +43,8 @@ export interface CreateHttpServerOptions {
   maxRequestBodyBytes?: number;
   /** Extra readiness check for `/healthz` (database ping); a rejection answers 503. */
   healthCheck?: () => Promise<void>;
+  /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
+  trustedProxies?: number;
 }
 
 /** A running (or ready to run) Parley HTTP server. */
@@ -75,6 +77,7 @@ export function createHttpServer({
   production = false,
   maxRequestBodyBytes = REQUEST_BODY_MAX_BYTES,
   healthCheck,
+  trustedProxies = 0,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -84,6 +87,7 @@ export function createHttpServer({
     logger,
     production,
     maxRequestBodyBytes,
+    trustedProxies,
   });
   const serveStatic = createStaticHandler({ routes: staticRoutes, originPolicy });
 
@@ -139,6 +143,7 @@ export function createHttpServer({
     logger,
     maxPayloadBytes: maxRequestBodyBytes,
     activeWebSockets: metrics.activeWebSockets,
+    trustedProxies,
   });
 
   return {

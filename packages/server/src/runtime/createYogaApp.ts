@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { clientIp } from './clientIp';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -47,6 +48,8 @@ export interface CreateYogaAppOptions {
   production?: boolean;
   /** Largest request body, in bytes. @default REQUEST_BODY_MAX_BYTES */
   maxRequestBodyBytes?: number;
+  /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
+  trustedProxies?: number;
 }
 
 /** Key under which the WebSocket path hands its {@link ContextInit} to yoga's context step. */
@@ -75,6 +78,7 @@ export function createYogaApp({
   logger,
   production = false,
   maxRequestBodyBytes,
+  trustedProxies = 0,
 }: CreateYogaAppOptions): ParleyYoga {
   const maskError = createMaskError({ logger });
   return createYoga<Record<string, unknown>, object>({
@@ -102,7 +106,7 @@ export function createYogaApp({
         token: parseBearer(request.headers.get('authorization')),
         transport: 'http',
         request,
-        ip: req?.socket.remoteAddress,
+        ip: req ? clientIp(req, trustedProxies) : undefined,
         connectionParams: undefined,
       });
     },

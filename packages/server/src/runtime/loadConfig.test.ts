@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       secret: undefined,
       logLevel: 'info',
       production: false,
+      trustedProxies: 0,
     });
   });
 
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       PARLEY_SECRET: 's3cret',
       LOG_LEVEL: 'DEBUG',
       NODE_ENV: 'production',
+      TRUST_PROXY: '1',
     });
     expect(config).toEqual({
       port: 4000,
@@ -43,6 +45,7 @@ describe('loadConfig', () => {
       secret: 's3cret',
       logLevel: 'debug',
       production: true,
+      trustedProxies: 1,
     });
   });
 
@@ -67,6 +70,7 @@ describe('loadConfig', () => {
     ['PORT', '70000', /Invalid PORT/],
     ['PORT', '-1', /Invalid PORT/],
     ['EXAMPLE_PORT', '80.5', /Invalid EXAMPLE_PORT/],
+    ['TRUST_PROXY', 'yes', /Invalid TRUST_PROXY: expected a number of proxy hops from 0 to 10/],
     [
       'PUBLIC_URL',
       'comments.example.com',

@@ -1,4 +1,5 @@
 import { DATA_DIR, EXAMPLE_PORT, HOST, PORT } from '../defaults';
+import { MAX_TRUSTED_PROXIES } from './clientIp';
 
 /** Log levels pino understands; `silent` turns logging off (the default under Jest). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -42,6 +43,11 @@ export interface Config {
   logLevel: LogLevel;
   /** `NODE_ENV === 'production'`: hides field suggestions and other development aids. */
   production: boolean;
+  /**
+   * `TRUST_PROXY`: how many proxies (load balancer, TLS terminator) stand in front of the server;
+   * per-IP rate limits then read the caller from `X-Forwarded-For`. @default 0
+   */
+  trustedProxies: number;
 }
 
 /** Environment variables as `process.env` holds them. */
@@ -85,7 +91,16 @@ export function loadConfig(env: Env = process.env): Config {
     secret: read('PARLEY_SECRET'),
     logLevel: parseLogLevel(read('LOG_LEVEL'), read('NODE_ENV')),
     production: read('NODE_ENV') === 'production',
+    trustedProxies: parseCount('TRUST_PROXY', read('TRUST_PROXY'), MAX_TRUSTED_PROXIES),
   };
+}
+
+function parseCount(name: string, value: string | undefined, max: number): number {
+  if (value === undefined) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > max) {
+    throw new ConfigError(name, `a number of proxy hops from 0 to ${max}`, value);
+  }
+  return Number(value);
 }
 
 function parsePort(name: string, value: string | undefined, fallback: number): number {

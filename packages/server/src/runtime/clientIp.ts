@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+
+/** Most proxy hops `TRUST_PROXY` may name. */
+export const MAX_TRUSTED_PROXIES = 10;
+
+/**
+ * The caller's address, for per-IP rate limits. Behind proxies (a load balancer, a TLS
+ * terminator), the socket's peer is the last proxy: with `trustedProxies` hops, the caller is the
+ * address that many entries from the right of `X-Forwarded-For` (each proxy appends the address it
+ * saw). Entries further left are whatever the client sent and are never trusted — taking the
+ * left-most one would let anyone pick their own rate-limit bucket.
+ */
+export function clientIp(request: IncomingMessage, trustedProxies: number): string | undefined {
+  const peer = request.socket.remoteAddress;
+  if (trustedProxies <= 0) return peer;
+  const header = request.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const chain = [...forwarded, ...(peer === undefined ? [] : [peer])];
+  // chain = [client?, …, proxy1, peer]; the caller sits `trustedProxies` steps left of the end.
+  return chain[chain.length - 1 - trustedProxies] ?? chain[0];
+}
