@@ -3,9 +3,10 @@ import type { RateLimitStore } from './createRateLimiter';
 /** Options of {@link createMemoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {
   /**
-   * Most counters kept. When full, expired counters are dropped first, then the oldest live ones:
-   * memory stays bounded under a flood of distinct keys (say, spoofed IPs), at the price of
-   * forgetting the oldest counters in that flood. @default 100_000
+   * Most counters kept. When full, expired counters are dropped first, then the oldest
+   * single-attempt ones; if none of those is left, a new key is refused (fails closed). Memory
+   * stays bounded under a flood of distinct keys and no climbing counter is ever forgotten.
+   * @default 100_000
    */
   maxKeys?: number;
 }
@@ -29,7 +30,7 @@ interface Counter {
  * balancer need the Redis store, or each would allow the full limit.
  *
  * No timer: when the map is full, expired counters are swept and, if that is not enough, the
- * oldest are dropped down to 90 % of `maxKeys`. The slack makes the O(n) sweep rare (at most once
+ * oldest single-attempt ones are dropped down to 90 % of `maxKeys`. The slack makes the O(n) sweep rare (at most once
  * per tenth of `maxKeys` new counters), and the store needs no disposal nor fake timers in tests.
  */
 export function createMemoryRateLimitStore(
@@ -43,10 +44,12 @@ export function createMemoryRateLimitStore(
     for (const [key, counter] of counters) {
       if (counter.expiresAtMs <= nowMs) counters.delete(key);
     }
-    // Maps iterate in insertion order, so the first keys are the oldest counters.
-    for (const key of counters.keys()) {
+    // Then single attempts, oldest first (Maps iterate in insertion order). A flood of new keys
+    // is made of those; a counter that has climbed (an account under attack) is never dropped,
+    // or the flood would hand the attacker a fresh allowance.
+    for (const [key, counter] of counters) {
       if (counters.size <= lowWater) break;
-      counters.delete(key);
+      if (counter.count === 1) counters.delete(key);
     }
   }
 
@@ -63,6 +66,9 @@ export function createMemoryRateLimitStore(
       }
       if (existing !== undefined) counters.delete(key);
       if (counters.size >= maxKeys) makeRoom(nowMs);
+      // Still full of climbing counters: fail closed for the new key (refused as over its limit)
+      // rather than forget one of them.
+      if (counters.size >= maxKeys) return Number.MAX_SAFE_INTEGER;
       counters.set(key, { count: 1, expiresAtMs: nowMs + ttlMs });
       return 1;
     },

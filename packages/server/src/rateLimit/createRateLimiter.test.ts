@@ -121,12 +121,35 @@ describe('createMemoryRateLimitStore', () => {
     expect(await store.increment('long-0', 60_000, 200)).toBe(3);
   });
 
-  it('drops the oldest live counters when flooded with distinct keys', async () => {
+  it('drops the oldest single attempts when flooded with distinct keys', async () => {
     const store = createMemoryRateLimitStore({ maxKeys: 100 });
     for (let i = 0; i < 1000; i += 1) await store.increment(`ip-${i}`, 60_000, i);
     expect(store.size).toBeLessThanOrEqual(100);
     // The newest key is kept, the first one forgotten.
     expect(await store.increment('ip-999', 60_000, 1000)).toBe(2);
     expect(await store.increment('ip-0', 60_000, 1000)).toBe(1);
+  });
+
+  it('never forgets a climbing counter in a flood: a blocked account stays blocked', async () => {
+    const limiter = createRateLimiter({ store: createMemoryRateLimitStore({ maxKeys: 100 }) });
+    const account = 'account:victim@example.com';
+    for (let i = 0; i < 10; i += 1) await limiter.consume('signIn', account, 0);
+    await expect(limiter.consume('signIn', account, 1)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    for (let i = 0; i < 1000; i += 1) await limiter.consume('signIn', `junk-${i}`, 2);
+    await expect(limiter.consume('signIn', account, 3)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+  });
+
+  it('fails closed for new keys when every counter is climbing', async () => {
+    const store = createMemoryRateLimitStore({ maxKeys: 10 });
+    for (let i = 0; i < 10; i += 1) {
+      await store.increment(`busy-${i}`, 60_000, 0);
+      await store.increment(`busy-${i}`, 60_000, 0);
+    }
+    expect(await store.increment('newcomer', 60_000, 1)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(await store.increment('busy-0', 60_000, 1)).toBe(3);
   });
 });

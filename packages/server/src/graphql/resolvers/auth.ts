@@ -112,9 +112,10 @@ export const authResolvers = {
       ctx: ParleyContext,
     ) => {
       const email = validateEmail(input.email);
-      // Both limits: one account from many addresses, and many accounts from one address.
-      await ctx.rateLimiter.consume('signIn', `account:${email.key}`);
+      // Both limits: many accounts from one address, and one account from many addresses. The
+      // address first, so a blocked address cannot even add account counters.
       await ctx.rateLimiter.consume('signIn', ipKey(ctx));
+      await ctx.rateLimiter.consume('signIn', `account:${email.key}`);
       const user = await findUserByEmail(ctx.db, email.address);
       dummyHash ??= hashPassword(crypto.randomUUID());
       const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
