@@ -62,6 +62,13 @@ export const RATE_LIMITS = Object.freeze({
   post: { limit: 10, windowSeconds: 60 },
   /** Reports: 30 per hour per user. */
   report: { limit: 30, windowSeconds: 3600 },
+  /**
+   * Posting per IP: 60 per minute. Looser than per user because an office or a school shares one
+   * address; it stops one machine posting through many accounts.
+   */
+  postPerIp: { limit: 60, windowSeconds: 60 },
+  /** Reports per IP: 120 per hour (shared addresses, as above). */
+  reportPerIp: { limit: 120, windowSeconds: 3600 },
 });
 
 /** Longest report detail, in characters. */

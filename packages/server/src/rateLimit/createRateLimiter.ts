@@ -55,6 +55,8 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   signUp: 'sign-ups',
   post: 'comments',
   report: 'reports',
+  postPerIp: 'comments from this network',
+  reportPerIp: 'reports from this network',
 };
 
 /** Creates a rate limiter over a counter store. */

@@ -205,6 +205,22 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       ).toBe('STORY_CLOSED');
     });
 
+    it('limits posting per address too: 60 a minute, whichever accounts post', async () => {
+      const { storyId } = await setup(api);
+      for (let u = 0; u < 6; u++) {
+        const { token } = await api.signUp(`poster${u}`);
+        for (let i = 0; i < 10; i++)
+          await api.ok(POST, { input: { storyId, body: `p${u}-${i}` } }, token);
+      }
+      const seventh = await api.signUp('poster6');
+      const answer = await api.request(
+        POST,
+        { input: { storyId, body: 'one too many' } },
+        seventh.token,
+      );
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    });
+
     it('limits posting to 10 a minute per user', async () => {
       const { writer, storyId } = await setup(api);
       for (let i = 0; i < 10; i++)

@@ -98,6 +98,7 @@ export const commentsResolvers = {
         if (earlier) return { comment: earlier };
       }
       await ctx.rateLimiter.consume('post', `user:${author.id}`);
+      await ctx.rateLimiter.consume('postPerIp', `ip:${ctx.ip ?? 'local'}`);
       if (input.parentId) {
         const parent = await visibleComment(ctx, input.parentId);
         if (parent.storyId !== input.storyId) {
@@ -188,6 +189,7 @@ export const commentsResolvers = {
         );
       }
       await ctx.rateLimiter.consume('report', `user:${reporter.id}`);
+      await ctx.rateLimiter.consume('reportPerIp', `ip:${ctx.ip ?? 'local'}`);
       const { reportCount, created } = await addReport(ctx.db, {
         commentId: comment.id,
         userId: reporter.id,
