@@ -39,6 +39,15 @@ describe('createTokenService', () => {
     expect(claims.tokenId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('carries the session epoch, reading 0 when none was signed', async () => {
+    const { service } = setup();
+    const withEpoch = await service.verify(
+      await service.sign({ userId: 'u1', role: 'COMMENTER', epoch: 3 }),
+    );
+    const without = await service.verify(await service.sign({ userId: 'u1', role: 'COMMENTER' }));
+    expect([withEpoch.epoch, without.epoch]).toEqual([3, 0]);
+  });
+
   it('lasts the configured session length by default', async () => {
     const { service } = setup();
     const claims = await service.verify(await service.sign({ userId: 'u1', role: 'COMMENTER' }));

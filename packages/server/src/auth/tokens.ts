@@ -24,6 +24,8 @@ export interface SessionClaims {
   expiresAt: number;
   /** Unique token id (`jti`), so a single token can be revoked (sign-out). */
   tokenId: string;
+  /** The user's session epoch when signed (`ep`; 0 for tokens from before epochs existed). */
+  epoch: number;
 }
 
 /** Options of {@link createTokenService}. */
@@ -39,7 +41,10 @@ export interface TokenServiceOptions {
 /** Signs and verifies Parley session tokens. */
 export interface TokenService {
   /** Signs a token for `userId` valid for `ttlSeconds`. @default ttlSeconds DEFAULT_SETTINGS.sessionSeconds */
-  sign(subject: { userId: string; role: SessionRole }, ttlSeconds?: number): Promise<string>;
+  sign(
+    subject: { userId: string; role: SessionRole; epoch?: number },
+    ttlSeconds?: number,
+  ): Promise<string>;
   /** The token's claims; throws ParleyError `TOKEN_EXPIRED` or `TOKEN_INVALID`. */
   verify(token: string): Promise<SessionClaims>;
 }
@@ -64,9 +69,9 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   }
 
   return {
-    async sign({ userId, role }, ttlSeconds = DEFAULT_SETTINGS.sessionSeconds) {
+    async sign({ userId, role, epoch = 0 }, ttlSeconds = DEFAULT_SETTINGS.sessionSeconds) {
       const issuedAt = Math.floor(now().getTime() / 1000);
-      return new SignJWT({ role })
+      return new SignJWT({ role, ep: epoch })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(issuer)
@@ -94,7 +99,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         if (error instanceof errors.JOSEError) throw invalid(error.code);
         throw invalid('malformed');
       }
-      const { sub, role, iat, exp, jti } = payload;
+      const { sub, role, iat, exp, jti, ep } = payload;
       if (
         typeof sub !== 'string' ||
         sub === '' ||
@@ -105,7 +110,14 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       ) {
         throw invalid('unexpected claims');
       }
-      return { userId: sub, role, issuedAt: iat, expiresAt: exp, tokenId: jti };
+      return {
+        userId: sub,
+        role,
+        issuedAt: iat,
+        expiresAt: exp,
+        tokenId: jti,
+        epoch: typeof ep === 'number' ? ep : 0,
+      };
     },
   };
 }

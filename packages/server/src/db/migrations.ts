@@ -225,8 +225,20 @@ async function initial(db: AnyDb): Promise<void> {
 }
 
 /** The migrations, by name; names sort in the order they run. */
+/**
+ * Session epochs: every token carries its user's epoch, and a password change bumps it, so a
+ * reset ends every other session (tokens are stateless JWTs otherwise).
+ */
+async function sessionEpoch(db: AnyDb): Promise<void> {
+  await db.schema
+    .alterTable('users')
+    .addColumn('session_epoch', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
+  '0002_session_epoch': { up: sessionEpoch },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -132,6 +132,8 @@ export interface UsersTable {
   sso_site_id: string | null;
   sso_id: string | null;
   created_at: string;
+  /** Bumped on a password change; tokens of an older epoch are refused. */
+  session_epoch: Generated<number>;
 }
 
 /** A user hides another user's comments. */

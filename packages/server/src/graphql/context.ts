@@ -94,6 +94,12 @@ async function viewerOf(deps: ServerDeps, token: string): Promise<User> {
   const claims = await deps.tokens.verify(token);
   const [user] = await findUsersByIds(deps.db, [claims.userId]);
   if (!user) throw new ParleyError('TOKEN_INVALID', 'The session token names no user.');
+  if (claims.epoch !== user.sessionEpoch) {
+    throw new ParleyError(
+      'TOKEN_INVALID',
+      'This session was ended (the password changed); sign in again.',
+    );
+  }
   return user;
 }
 

@@ -419,6 +419,8 @@ export const typeDefs = /* GraphQL */ `
 
   type UserPayload {
     user: User
+    "A fresh session token when the mutation ended the others (a password change); else null."
+    token: String
   }
 
   input UpdateSettingsInput {

@@ -25,6 +25,8 @@ export interface User {
   ssoSiteId: string | null;
   ssoId: string | null;
   createdAt: string;
+  /** Tokens must carry this epoch; a password change bumps it, ending other sessions. */
+  sessionEpoch: number;
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -45,6 +47,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     ssoSiteId: row.sso_site_id,
     ssoId: row.sso_id,
     createdAt: row.created_at,
+    sessionEpoch: row.session_epoch,
   };
 }
 
@@ -179,12 +182,12 @@ export async function updateUser(db: Db, id: string, patch: UserProfilePatch): P
   }
   if (Object.keys(values).length === 0) return requireUser(db, id);
   try {
-    const row = await db
-      .updateTable('users')
-      .set(values)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    let update = db.updateTable('users').set(values);
+    // A new password ends every session signed with the old one (see session_epoch).
+    if (patch.passwordHash !== undefined) {
+      update = update.set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }));
+    }
+    const row = await update.where('id', '=', id).returningAll().executeTakeFirst();
     if (row === undefined) throw new ParleyError('NOT_FOUND', `No user ${id}.`);
     return toUser(row);
   } catch (error) {

@@ -20,7 +20,10 @@ type Input<T> = { input: T };
  */
 export async function authPayload(ctx: ParleyContext, user: User) {
   const { sessionSeconds } = await ctx.settings();
-  const token = await ctx.tokens.sign({ userId: user.id, role: user.role }, sessionSeconds);
+  const token = await ctx.tokens.sign(
+    { userId: user.id, role: user.role, epoch: user.sessionEpoch },
+    sessionSeconds,
+  );
   ctx.viewer = user;
   return { token, user };
 }

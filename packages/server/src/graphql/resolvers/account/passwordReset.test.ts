@@ -40,13 +40,15 @@ describe.each(testDialects())('password reset and email confirmation on %s', (di
 
     it('sets the new password and signs in with the link once; a second use is TOKEN_INVALID', async () => {
       await api.install();
-      const { userId } = await api.signUp('reader_1');
+      const { userId, token: oldSession } = await api.signUp('reader_1');
       await requestReset('reader_1@example.com');
       const token = tokenFromMail(api, '/account/reset-password');
       const data = await api.ok(RESET, { input: { token, password: NEW_PASSWORD } });
       expect(data.resetPassword.user).toEqual({ id: userId, username: 'reader_1' });
       const viewer = await api.ok(`{ viewer { id emailVerified } }`, {}, data.resetPassword.token);
       expect(viewer.viewer).toEqual({ id: userId, emailVerified: true });
+      // A reset ends every session of the old password (a hijacker's included).
+      expect(codeOf(await api.request(`{ viewer { id } }`, {}, oldSession))).toBe('TOKEN_INVALID');
 
       const email = 'reader_1@example.com';
       expect(codeOf(await api.request(SIGN_IN, { input: { email, password: PASSWORD } }))).toBe(

@@ -147,11 +147,21 @@ describe.each(testDialects())('profile mutations on %s', (dialect) => {
         code: 'INVALID_INPUT',
         field: 'newPassword',
       });
-      await api.ok(
-        UPDATE_PASSWORD,
+      const other = await api.ok(SIGN_IN, {
+        input: { email: 'reader_1@example.com', password: PASSWORD },
+      }); // a second device
+      const changed = await api.ok(
+        `mutation ($input: UpdatePasswordInput!) { updatePassword(input: $input) { token } }`,
         { input: { oldPassword: PASSWORD, newPassword: 'a brand new secret' } },
         token,
       );
+      // This device goes on with the fresh token; every other session has ended.
+      expect(
+        (await api.ok(`{ viewer { username } }`, {}, changed.updatePassword.token)).viewer,
+      ).toEqual({ username: 'reader_1' });
+      for (const ended of [token, other.signIn.token]) {
+        expect(codeOf(await api.request(`{ viewer { id } }`, {}, ended))).toBe('TOKEN_INVALID');
+      }
       const email = 'reader_1@example.com';
       expect(codeOf(await api.request(SIGN_IN, { input: { email, password: PASSWORD } }))).toBe(
         'INVALID_CREDENTIALS',

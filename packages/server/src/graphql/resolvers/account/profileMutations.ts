@@ -16,6 +16,7 @@ import {
 } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
 import { requireViewer } from '../../permissions';
+import { authPayload } from '../auth';
 import {
   ACCOUNT_PATHS,
   confirmEmailMessage,
@@ -162,7 +163,8 @@ export const profileMutations = {
     await checkPassword(ctx, viewer, input.oldPassword, 'oldPassword');
     const passwordHash = await hashPassword(input.newPassword);
     // Sessions are stateless JWTs: other devices stay signed in until their token expires.
-    return { user: await updateUser(ctx.db, viewer.id, { passwordHash }) };
+    // The password change ends every other session; this one continues with a fresh token.
+    return authPayload(ctx, await updateUser(ctx.db, viewer.id, { passwordHash }));
   },
 
   updateNotificationSettings: async (
