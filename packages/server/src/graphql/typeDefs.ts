@@ -516,6 +516,24 @@ export const typeDefs = /* GraphQL */ `
     ok: Boolean!
   }
 
+  "One comment in a data download: what the user wrote, where, and when."
+  type DownloadedComment {
+    id: ID!
+    storyUrl: String!
+    "The Markdown as written."
+    body: String!
+    status: CommentStatus!
+    createdAt: DateTime!
+    editedAt: DateTime
+  }
+
+  "Everything a user wrote, for the account page to save as a file."
+  type CommentsDownloadPayload {
+    username: String!
+    generatedAt: DateTime!
+    comments: [DownloadedComment!]!
+  }
+
   type Mutation {
     install(input: InstallInput!): AuthPayload!
     signUp(input: SignUpInput!): AuthPayload!
@@ -551,6 +569,8 @@ export const typeDefs = /* GraphQL */ `
     resetPassword(input: ResetPasswordInput!): AuthPayload!
     confirmEmail(input: TokenInput!): UserPayload!
     requestCommentsDownload: OkPayload!
+    "Uses the emailed download link's token (once) and answers the user's comments."
+    downloadCommentsData(input: TokenInput!): CommentsDownloadPayload!
     requestAccountDeletion: UserPayload!
     cancelAccountDeletion: UserPayload!
     ignoreUser(input: UserIdInput!): UserPayload!

@@ -95,6 +95,34 @@ describe.each(testDialects())('account on %s', (dialect) => {
       expect(await consumeToken(api.db, 'DOWNLOAD', link)).toEqual({ ok: true, userId });
     });
 
+    it('answers the user’s comments for the emailed link, signed out and once', async () => {
+      await api.install();
+      const { token } = await api.signUp('reader_1');
+      const { story } = await api.ok(`query ($url: String!) { story(url: $url) { id url } }`, {
+        url: 'https://site.example/post',
+      });
+      await api.ok(
+        `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+        { input: { storyId: story.id, body: 'Mine, **all** mine' } },
+        token,
+      );
+      await api.ok(DOWNLOAD, {}, token);
+      const link = tokenFromMail(api, '/account/download');
+      const GET = `mutation ($input: TokenInput!) {
+        downloadCommentsData(input: $input) { username comments { storyUrl body status } }
+      }`;
+      const data = await api.ok(GET, { input: { token: link } });
+      expect(data.downloadCommentsData).toEqual({
+        username: 'reader_1',
+        comments: [{ storyUrl: story.url, body: 'Mine, **all** mine', status: 'NONE' }],
+      });
+      const again = await api.request(GET, { input: { token: link } });
+      expect(again.errors?.[0]?.extensions).toMatchObject({
+        code: 'TOKEN_INVALID',
+        field: 'token',
+      });
+    });
+
     it('records a deletion request once, mails when and how to cancel, and cancels it', async () => {
       await api.install();
       const { token, userId } = await api.signUp('reader_1');

@@ -14,6 +14,7 @@ import {
 import type { ParleyContext } from '../../context';
 import { authPayload } from '../auth';
 import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails';
+import { exportUserComments } from '../../../db/store/accountQueries';
 
 type Input<T> = { input: T };
 
@@ -145,6 +146,20 @@ export const tokenMutations = {
     // Older reset links still lying in the inbox die with this reset.
     await withdrawTokens(ctx.db, user.id, 'RESET_PASSWORD', ctx.now().toISOString());
     return authPayload(ctx, user);
+  },
+
+  // The emailed token is the credential (the link may open signed out, on another device).
+  downloadCommentsData: async (
+    _root: unknown,
+    { input }: Input<{ token: string }>,
+    ctx: ParleyContext,
+  ) => {
+    const user = await useToken(ctx, 'DOWNLOAD', input.token);
+    return {
+      username: user.username,
+      generatedAt: ctx.now().toISOString(),
+      comments: await exportUserComments(ctx.db, user.id),
+    };
   },
 
   confirmEmail: async (_root: unknown, { input }: Input<{ token: string }>, ctx: ParleyContext) => {
