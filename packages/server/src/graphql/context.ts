@@ -3,6 +3,8 @@ import type { Mailer } from '../email/createMailer';
 import type { Db } from '../db/inTransaction';
 import { findCommentsByIds } from '../db/store/comments';
 import type { Comment } from '../db/store/comments';
+import type { Connection } from '../db/store/paginate';
+import { firstRepliesOf } from '../db/store/replyPreviews';
 import { getOrganization } from '../db/store/organization';
 import type { Organization, Settings } from '../db/store/organization';
 import { reactedCommentIds } from '../db/store/reactions';
@@ -47,6 +49,8 @@ export interface Loaders {
   story: DataLoader<string, Story | undefined>;
   /** Whether the viewer reacted to a comment (false when signed out). */
   viewerReacted: DataLoader<string, boolean>;
+  /** First page of replies, keyed `"<first>:<parentId>"` (one query for a whole thread page). */
+  firstReplies: DataLoader<string, Connection<Comment>>;
 }
 
 /** The context every resolver receives. */
@@ -117,10 +121,30 @@ function createLoaders(db: Db, viewer: User | null): Loaders {
         (story): story is Story => story !== undefined,
       ),
     ),
+    firstReplies: new DataLoader<string, Connection<Comment>>(async (keys) => {
+      const byFirst = new Map<number, string[]>();
+      for (const key of keys) {
+        const [first, parentId] = splitReplyKey(key);
+        byFirst.set(first, [...(byFirst.get(first) ?? []), parentId]);
+      }
+      const pages = new Map<string, Connection<Comment>>();
+      for (const [first, parentIds] of byFirst) {
+        for (const [parentId, page] of await firstRepliesOf(db, parentIds, first)) {
+          pages.set(`${first}:${parentId}`, page);
+        }
+      }
+      return keys.map((key) => pages.get(key) ?? new Error(`No replies page for ${key}`));
+    }),
     viewerReacted: new DataLoader<string, boolean>(async (ids) => {
       if (!viewer) return ids.map(() => false);
       const reacted = new Set(await reactedCommentIds(db, viewer.id, ids));
       return ids.map((id) => reacted.has(id));
     }),
   };
+}
+
+/** `"<first>:<parentId>"` → [first, parentId]. */
+function splitReplyKey(key: string): [number, string] {
+  const colon = key.indexOf(':');
+  return [Number(key.slice(0, colon)), key.slice(colon + 1)];
 }

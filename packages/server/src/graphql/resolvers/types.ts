@@ -9,6 +9,7 @@ import type { Site } from '../../db/store/sites';
 import { countStoryComments } from '../../db/store/stories';
 import type { Story } from '../../db/store/stories';
 import type { User } from '../../db/store/users';
+import { pageSize } from '../../db/store/paginate';
 import type { PageArgs } from '../../db/store/paginate';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
@@ -100,8 +101,12 @@ export const typeResolvers = {
       const parent = await ctx.loaders.comment.load(comment.parentId);
       return parent && canSeeComment(parent, ctx) ? parent : null;
     },
+    // The first page of every comment's replies comes from one batched query; later pages
+    // (with a cursor) page through listReplies.
     replies: (comment: Comment, args: PageArgs, ctx: ParleyContext) =>
-      listReplies(ctx.db, comment.id, args),
+      args.after
+        ? listReplies(ctx.db, comment.id, args)
+        : ctx.loaders.firstReplies.load(`${pageSize(args.first)}:${comment.id}`),
     editableUntil: async (comment: Comment, _args: unknown, ctx: ParleyContext) =>
       editableUntil(comment, await ctx.settings()),
     viewerReacted: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
