@@ -236,9 +236,18 @@ async function sessionEpoch(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/** Badges a host gives its users through SSO (`"Subscriber"`), shown next to their name. */
+async function badges(db: AnyDb): Promise<void> {
+  await db.schema
+    .alterTable('users')
+    .addColumn('badges', 'text', (col) => col.notNull().defaultTo('[]'))
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
+  '0003_badges': { up: badges },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

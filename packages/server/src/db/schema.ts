@@ -134,6 +134,8 @@ export interface UsersTable {
   created_at: string;
   /** Bumped on a password change; tokens of an older epoch are refused. */
   session_epoch: Generated<number>;
+  /** JSON array of badges the host gave the user through SSO. */
+  badges: Generated<string>;
 }
 
 /** A user hides another user's comments. */

@@ -27,6 +27,8 @@ export interface User {
   createdAt: string;
   /** Tokens must carry this epoch; a password change bumps it, ending other sessions. */
   sessionEpoch: number;
+  /** Badges from the host's SSO token (`"Subscriber"`). */
+  badges: string[];
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -48,6 +50,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     ssoId: row.sso_id,
     createdAt: row.created_at,
     sessionEpoch: row.session_epoch,
+    badges: parseJson<string[]>(row.badges, []),
   };
 }
 
@@ -85,6 +88,8 @@ export interface CreateUserInput {
   emailVerified?: boolean;
   ssoSiteId?: string | null;
   ssoId?: string | null;
+  /** Badges from the host (SSO users). @default [] */
+  badges?: string[];
   /** @default now */
   createdAt?: string;
 }
@@ -106,6 +111,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
         notification_prefs: '{}',
         sso_site_id: input.ssoSiteId ?? null,
         sso_id: input.ssoId ?? null,
+        badges: JSON.stringify(input.badges ?? []),
         created_at: input.createdAt ?? isoTime(),
       })
       .returningAll()
@@ -158,6 +164,7 @@ export interface UserProfilePatch {
   avatarUrl?: string | null;
   notificationPrefs?: Record<string, unknown>;
   deletionRequestedAt?: string | null;
+  badges?: string[];
 }
 
 /** Updates profile fields; a taken username or email throws `USERNAME_TAKEN`/`EMAIL_TAKEN`. */
@@ -180,6 +187,7 @@ export async function updateUser(db: Db, id: string, patch: UserProfilePatch): P
   if (patch.deletionRequestedAt !== undefined) {
     values.deletion_requested_at = patch.deletionRequestedAt;
   }
+  if (patch.badges !== undefined) values.badges = JSON.stringify(patch.badges);
   if (Object.keys(values).length === 0) return requireUser(db, id);
   try {
     let update = db.updateTable('users').set(values);
@@ -209,10 +217,13 @@ export interface SsoUserInput {
   ssoId: string;
   email: string;
   username: string;
+  /** Badges the host gives the user. @default [] */
+  badges?: string[];
 }
 
 /**
- * Creates the SSO user on first sign-in, or refreshes their email and username from the host.
+ * Creates the SSO user on first sign-in, or refreshes their email, username and badges from the
+ * host.
  * Concurrent first sign-ins converge on one row (the (site, sso id) pair is unique).
  */
 export async function upsertSsoUser(db: Db, input: SsoUserInput): Promise<User> {
@@ -224,14 +235,20 @@ export async function upsertSsoUser(db: Db, input: SsoUserInput): Promise<User> 
       .where('sso_id', '=', input.ssoId)
       .executeTakeFirst();
   const existing = await find(db);
+  const badges = input.badges ?? [];
   if (existing !== undefined) {
-    if (existing.email === input.email && existing.username === input.username) {
-      return toUser(existing);
+    const current = toUser(existing);
+    if (
+      current.email === input.email &&
+      current.username === input.username &&
+      JSON.stringify(current.badges) === JSON.stringify(badges)
+    ) {
+      return current;
     }
-    return updateUser(db, existing.id, { email: input.email, username: input.username });
+    return updateUser(db, existing.id, { email: input.email, username: input.username, badges });
   }
   try {
-    return await createUser(db, { ...input, ssoSiteId: input.siteId, emailVerified: true });
+    return await createUser(db, { ...input, badges, ssoSiteId: input.siteId, emailVerified: true });
   } catch (error) {
     const raced = await find(db);
     if (raced !== undefined) return toUser(raced);

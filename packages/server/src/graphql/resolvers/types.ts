@@ -58,7 +58,10 @@ export function embedSnippet(publicUrl: string): string {
 /** Field resolvers of the object types. */
 export const typeResolvers = {
   User: {
-    badges: (user: User) => (user.role === 'STAFF' ? ['STAFF'] : []),
+    // The host's SSO badges, and STAFF for staff (the widget shows both beside the name).
+    badges: (user: User) => [
+      ...new Set([...user.badges, ...(user.role === 'STAFF' ? ['STAFF'] : [])]),
+    ],
     email: privately((user) => user.email),
     emailVerified: privately((user) => user.emailVerified),
     status: privately((user, ctx) => userStatus(user, ctx.now())),

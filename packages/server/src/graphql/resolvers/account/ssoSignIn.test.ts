@@ -57,6 +57,22 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
     expect(row.map((r) => [r.sso_site_id, r.email])).toEqual([[siteId, 'ada.l@host.example']]);
   });
 
+  it('shows the host’s badges beside the user, refreshed at each sign-in', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const BADGES = `mutation ($input: SsoSignInInput!) { signInWithSso(input: $input) { user { badges } } }`;
+    const withBadges = await hostSign(key.secret, new Date(), {
+      user: { ...HOST_USER, badges: ['Subscriber', ' Subscriber ', 'Founding member'] },
+    });
+    expect(
+      (await api.ok(BADGES, { input: { token: withBadges } })).signInWithSso.user.badges,
+    ).toEqual(['Subscriber', 'Founding member']);
+    const lapsed = await hostSign(key.secret, new Date(), { user: { ...HOST_USER, badges: [] } });
+    expect((await api.ok(BADGES, { input: { token: lapsed } })).signInWithSso.user.badges).toEqual(
+      [],
+    );
+  });
+
   it('finds the signing site among several: the user belongs to that site', async () => {
     await api.install();
     const other = await createSite(api.db, {

@@ -101,6 +101,7 @@ export const tokenMutations = {
       ssoId: payload.user.id,
       email: email.address,
       username,
+      badges: ssoBadges(payload.user.badges),
     });
     return authPayload(ctx, user);
   },
@@ -167,3 +168,13 @@ export const tokenMutations = {
     return { user: await updateUser(ctx.db, found.id, { emailVerified: true }) };
   },
 };
+
+/** Most badges, and longest badge, kept from a host's token: labels, not content. */
+const SSO_BADGES_MAX = 5;
+const SSO_BADGE_MAX_LENGTH = 30;
+
+/** The host's badges, trimmed, deduplicated and bounded (they are shown next to every comment). */
+function ssoBadges(badges: readonly string[]): string[] {
+  const kept = badges.map((badge) => badge.trim().slice(0, SSO_BADGE_MAX_LENGTH)).filter(Boolean);
+  return [...new Set(kept)].slice(0, SSO_BADGES_MAX);
+}
