@@ -110,7 +110,10 @@ export const typeDefs = /* GraphQL */ `
     bannedWords: [String!]
     "Moderators and admins only."
     suspectWords: [String!]
+    "Community guidelines as written (Markdown; the console edits this)."
     guidelines: String!
+    "The guidelines rendered to sanitized HTML (the widget shows this; it never parses Markdown)."
+    guidelinesHtml: String!
     closeAfterDays: Int!
     sessionSeconds: Int!
     locale: String!

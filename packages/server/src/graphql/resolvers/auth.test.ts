@@ -52,6 +52,21 @@ describe.each(testDialects())('auth on %s', (dialect) => {
     });
   });
 
+  describe('settings', () => {
+    it('renders the guidelines to sanitized HTML for the widget', async () => {
+      await api.install();
+      await api.db
+        .updateTable('organization')
+        .set({ settings: JSON.stringify({ guidelines: 'Be **kind**. <script>x</script>' }) })
+        .execute();
+      const data = await api.ok(`{ settings { guidelines guidelinesHtml } }`);
+      expect(data.settings.guidelines).toBe('Be **kind**. <script>x</script>');
+      expect(data.settings.guidelinesHtml).toBe(
+        '<p>Be <strong>kind</strong>. &lt;script&gt;x&lt;/script&gt;</p>',
+      );
+    });
+  });
+
   describe('sign-up and sign-in', () => {
     it('answers sign-up with the new user’s own private fields', async () => {
       await api.install();

@@ -11,6 +11,7 @@ import type { Story } from '../../db/store/stories';
 import type { User } from '../../db/store/users';
 import { pageSize } from '../../db/store/paginate';
 import type { PageArgs } from '../../db/store/paginate';
+import { renderComment } from '../../markdown/renderComment';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { hasRole, isModerator } from '../permissions';
@@ -155,6 +156,8 @@ export const typeResolvers = {
   },
 
   Settings: {
+    guidelinesHtml: (settings: Settings) =>
+      settings.guidelines ? renderComment(settings.guidelines) : '',
     bannedWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
       isModerator(ctx.viewer) ? settings.bannedWords : null,
     suspectWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
