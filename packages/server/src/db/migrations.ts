@@ -244,10 +244,22 @@ async function badges(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * Reports a moderator has seen: a decision sets it to the report count, and only reports beyond
+ * it put a published comment (approved ones too) back in the REPORTED queue.
+ */
+async function reviewedReports(db: AnyDb): Promise<void> {
+  await db.schema
+    .alterTable('comments')
+    .addColumn('reviewed_report_count', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
   '0003_badges': { up: badges },
+  '0004_reviewed_reports': { up: reviewedReports },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

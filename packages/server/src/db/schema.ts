@@ -166,6 +166,8 @@ export interface CommentsTable {
   created_at: string;
   edited_at: string | null;
   deleted_at: string | null;
+  /** Reports a moderator has reviewed (set at each decision); more put it back in REPORTED. */
+  reviewed_report_count: Generated<number>;
 }
 
 /** Every body a comment has had, the first one included. */

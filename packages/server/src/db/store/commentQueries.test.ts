@@ -151,9 +151,12 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
         ...body,
       });
       if (reports > 0) {
+        // An approved comment's reports were reviewed by the approval (a decision records that);
+        // reports after it would bring it back to REPORTED (tested with the decision resolvers).
+        const reviewed = status === 'APPROVED' ? reports : 0;
         await t.db
           .updateTable('comments')
-          .set({ report_count: reports })
+          .set({ report_count: reports, reviewed_report_count: reviewed })
           .where('id', '=', comment.id)
           .execute();
       }

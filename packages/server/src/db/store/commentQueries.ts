@@ -135,12 +135,13 @@ function scoped(db: Db, filter: QueueFilter) {
 }
 
 /**
- * The SQL condition of each queue (PENDING: held; REPORTED: published with reports, or published
- * with a suspect word — "published but queued as reported", with no reporter).
+ * The SQL condition of each queue (PENDING: held; REPORTED: published — approved too — with
+ * reports no moderator has reviewed yet, or unreviewed with a suspect word: "published but
+ * queued as reported", with no reporter).
  */
 const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
   PENDING: sql<boolean>`comments.status in ('PREMOD', 'SYSTEM_WITHHELD')`,
-  REPORTED: sql<boolean>`(comments.status = 'NONE' and (comments.report_count > 0 or comments.held_because like '%"SUSPECT_WORD"%'))`,
+  REPORTED: sql<boolean>`((comments.status in ('NONE', 'APPROVED') and comments.report_count > comments.reviewed_report_count) or (comments.status = 'NONE' and comments.held_because like '%"SUSPECT_WORD"%'))`,
   UNMODERATED: sql<boolean>`comments.status = 'NONE'`,
   APPROVED: sql<boolean>`comments.status = 'APPROVED'`,
   REJECTED: sql<boolean>`comments.status = 'REJECTED'`,

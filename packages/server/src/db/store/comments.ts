@@ -32,6 +32,8 @@ export interface Comment {
   reactionCount: number;
   replyCount: number;
   reportCount: number;
+  /** Reports a moderator has reviewed; more than this puts a published comment in REPORTED. */
+  reviewedReportCount: number;
   clientMutationId: string | null;
   createdAt: string;
   editedAt: string | null;
@@ -53,6 +55,7 @@ export function toComment(row: Selectable<CommentsTable>): Comment {
     reactionCount: row.reaction_count,
     replyCount: row.reply_count,
     reportCount: row.report_count,
+    reviewedReportCount: row.reviewed_report_count,
     clientMutationId: row.client_mutation_id,
     createdAt: row.created_at,
     editedAt: row.edited_at,
@@ -265,6 +268,16 @@ export function setCommentStatus(
       }
     }
     const result = await changeStatus(trx, input.commentId, input.status, input.expectedStatus);
+    if (input.moderatorId !== null) {
+      // A moderator's decision reviews every report so far (see the REPORTED queue).
+      const row = await trx
+        .updateTable('comments')
+        .set((eb) => ({ reviewed_report_count: eb.ref('report_count') }))
+        .where('id', '=', input.commentId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      result.comment = toComment(row);
+    }
     if (input.heldBecause !== undefined) {
       const row = await trx
         .updateTable('comments')

@@ -1,5 +1,6 @@
 import { listComments } from '../../../db/store/commentQueries';
 import { listDecisions, requireComment } from '../../../db/store/comments';
+import { addReport } from '../../../db/store/reactions';
 import { testDialects } from '../../../db/testDatabases';
 import { seedCommunity } from '../../testing/seedCommunity';
 import type { Community } from '../../testing/seedCommunity';
@@ -70,6 +71,26 @@ describe.each(testDialects())('comment decisions on %s', (dialect) => {
     );
     expect(seen).toEqual([]);
     expect(await listDecisions(api.db, comment.id)).toHaveLength(1);
+  });
+
+  it('puts an approved comment back in REPORTED when new reports come, until approved again', async () => {
+    const comment = await c.comment();
+    const QUEUE = `{ moderationQueue(queue: REPORTED) { edges { node { id } } } }`;
+    const reported = async () =>
+      (await api.ok(QUEUE, {}, c.moderator.token)).moderationQueue.edges.map((e: any) => e.node.id);
+    await addReport(api.db, { commentId: comment.id, userId: c.staff.user.id, reason: 'SPAM' });
+    expect(await reported()).toEqual([comment.id]);
+    await api.ok(DECIDE('approveComment'), { id: comment.id }, c.moderator.token);
+    expect(await reported()).toEqual([]); // reviewed
+    await addReport(api.db, {
+      commentId: comment.id,
+      userId: c.commenter.user.id,
+      reason: 'ABUSIVE',
+    });
+    expect(await reported()).toEqual([comment.id]); // a new report after the approval
+    await api.ok(DECIDE('approveComment'), { id: comment.id }, c.moderator.token);
+    expect(await reported()).toEqual([]);
+    expect(await listDecisions(api.db, comment.id)).toHaveLength(2);
   });
 
   it('features a held comment: approved too, tagged, listed in the featured tab', async () => {

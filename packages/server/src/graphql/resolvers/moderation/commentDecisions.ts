@@ -31,7 +31,11 @@ const FEATURED = 'FEATURED';
 async function decide(ctx: ParleyContext, commentId: string, status: CommentStatus) {
   const moderator = requireRole(ctx, 'MODERATOR');
   const current = await requireComment(ctx.db, commentId);
-  if (current.status === status) return current;
+  // Deciding again what was decided is a no-op — unless reports came since: approving an
+  // approved comment from the REPORTED queue records the review and clears it from there.
+  if (current.status === status && current.reportCount <= current.reviewedReportCount) {
+    return current;
+  }
   const { comment, previousStatus } = await setCommentStatus(ctx.db, {
     commentId,
     status,
