@@ -21,6 +21,7 @@ import { createLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
 import type { Config } from './runtime/loadConfig';
+import { REDIS_READY_TIMEOUT_MS } from './defaults';
 
 /** Options of {@link createParleyServer}. */
 export interface ParleyServerOptions {
@@ -30,6 +31,8 @@ export interface ParleyServerOptions {
   staticRoutes?: Record<string, string>;
   /** Logger. @default pino at `config.logLevel` */
   logger?: Logger;
+  /** How long to wait for Redis at start. @default REDIS_READY_TIMEOUT_MS */
+  redisReadyTimeoutMs?: number;
 }
 
 /** A Parley server, built and ready to listen. */
@@ -58,6 +61,9 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(join(config.dataDir, 'uploads'), { recursive: true });
 
+  if (config.redisUrl) {
+    await checkRedis(config.redisUrl, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS);
+  }
   const database = await createDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const secret = await loadOrCreateSecret(config.dataDir, config.secret);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
@@ -95,6 +101,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     metrics: createMetrics(),
     production: config.production,
     trustedProxies: config.trustedProxies,
+    metricsToken: config.metricsToken,
     healthCheck: async () => {
       await sql`select 1`.execute(database.db);
     },
@@ -113,4 +120,27 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       await database.close();
     },
   };
+}
+
+/**
+ * A server that cannot reach its Redis would start, then fail every live update and every
+ * rate-limited mutation: refuse to start instead, naming the variable to fix. One probe client,
+ * without retries, so a failed start leaves no reconnecting connection behind.
+ */
+async function checkRedis(url: string, timeoutMs: number): Promise<void> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
+  probe.on('error', () => undefined); // the rejection below says it
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw new Error(`Redis at REDIS_URL did not answer: ${(error as Error).message}`);
+  } finally {
+    probe.disconnect();
+  }
 }

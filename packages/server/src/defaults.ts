@@ -81,3 +81,5 @@ export const AVATAR_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/web
 export const SSO_KEY_ROTATION_OVERLAP_SECONDS = 604_800;
 /** Largest request body, in bytes. */
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
+/** How long a starting server waits for Redis (`REDIS_URL`) to answer before refusing to start. */
+export const REDIS_READY_TIMEOUT_MS = 5_000;

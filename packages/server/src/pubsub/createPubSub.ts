@@ -129,5 +129,11 @@ async function quit(client: Redis): Promise<void> {
     // QUIT needs a live connection; one still connecting (or retrying) is just dropped.
     client.disconnect();
   }
-  await ended;
+  // A client between reconnect attempts has no socket: disconnect() cancels its retry timer and
+  // it never emits 'end' (its status stays 'reconnecting'). Otherwise 'end' comes, but bounded.
+  if (client.status === 'reconnecting') return;
+  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
 }
+
+/** Longest wait for a Redis connection to report it ended. */
+const QUIT_WAIT_MS = 1_000;

@@ -60,6 +60,22 @@ describe('createHttpServer', () => {
     });
   });
 
+  it('guards /metrics with METRICS_TOKEN when one is set', async () => {
+    const guarded = await startTestServer({ metricsToken: 'm-secret' });
+    try {
+      expect((await fetch(`${guarded.origin}/metrics`)).status).toBe(401);
+      const wrong = { authorization: 'Bearer m-secreT' };
+      expect((await fetch(`${guarded.origin}/metrics`, { headers: wrong })).status).toBe(401);
+      const right = await fetch(`${guarded.origin}/metrics`, {
+        headers: { authorization: 'Bearer m-secret' },
+      });
+      expect(right.status).toBe(200);
+      expect(await right.text()).toContain('parley_');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('ignores X-Forwarded-For unless proxies are trusted (TRUST_PROXY)', async () => {
     const forged = { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' };
     const body = JSON.stringify({ query: '{ ip }' });

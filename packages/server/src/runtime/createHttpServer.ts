@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,8 @@ export interface CreateHttpServerOptions {
   healthCheck?: () => Promise<void>;
   /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
   trustedProxies?: number;
+  /** When set, `/metrics` requires `Authorization: Bearer <token>`. @default undefined (public) */
+  metricsToken?: string;
 }
 
 /** A running (or ready to run) Parley HTTP server. */
@@ -78,6 +81,7 @@ export function createHttpServer({
   maxRequestBodyBytes = REQUEST_BODY_MAX_BYTES,
   healthCheck,
   trustedProxies = 0,
+  metricsToken,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -114,6 +118,10 @@ export function createHttpServer({
     }
     if (pathname === METRICS_PATH) {
       label('metrics');
+      if (metricsToken !== undefined && !bearerMatches(req.headers.authorization, metricsToken)) {
+        res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+        return;
+      }
       const body = await metrics.registry.metrics();
       res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
       return;
@@ -175,4 +183,11 @@ export function createHttpServer({
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
+}
+
+/** Constant-time check of `Authorization: Bearer <token>`, so timing does not leak the token. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       production: false,
       trustedProxies: 0,
+      metricsToken: undefined,
     });
   });
 
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       NODE_ENV: 'production',
       TRUST_PROXY: '1',
+      METRICS_TOKEN: 'm-secret',
     });
     expect(config).toEqual({
       port: 4000,
@@ -46,6 +48,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       production: true,
       trustedProxies: 1,
+      metricsToken: 'm-secret',
     });
   });
 

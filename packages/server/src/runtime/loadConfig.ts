@@ -48,6 +48,8 @@ export interface Config {
    * per-IP rate limits then read the caller from `X-Forwarded-For`. @default 0
    */
   trustedProxies: number;
+  /** `METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
 }
 
 /** Environment variables as `process.env` holds them. */
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: parseLogLevel(read('LOG_LEVEL'), read('NODE_ENV')),
     production: read('NODE_ENV') === 'production',
     trustedProxies: parseCount('TRUST_PROXY', read('TRUST_PROXY'), MAX_TRUSTED_PROXIES),
+    metricsToken: read('METRICS_TOKEN'),
   };
 }
 
