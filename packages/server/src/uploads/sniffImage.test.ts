@@ -1,31 +1,7 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { tinyPng } from './testImages';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES } from '../defaults';
 import { ParleyError } from '../ParleyError';
 import { sniffAvatar } from './sniffImage';
-
-/** One PNG chunk: length, type, data, CRC of type + data. */
-function pngChunk(type: string, data: Uint8Array): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A real 1×1 black PNG. */
-function png(): Uint8Array {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0); // width
-  header.writeUInt32BE(1, 4); // height
-  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 0]))),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
-}
 
 /** A 1×1 GIF89a. */
 // prettier-ignore
@@ -69,7 +45,7 @@ function padded(bytes: Uint8Array, size: number): Uint8Array {
 
 describe('sniffAvatar', () => {
   it.each<[string, () => Uint8Array, string]>([
-    ['PNG', png, 'image/png'],
+    ['PNG', tinyPng, 'image/png'],
     ['JPEG', () => JPEG, 'image/jpeg'],
     ['GIF', () => GIF, 'image/gif'],
     ['WebP', webp, 'image/webp'],
@@ -116,11 +92,11 @@ describe('sniffAvatar', () => {
   });
 
   it('accepts an image of exactly the maximum size', async () => {
-    await expect(sniffAvatar(padded(png(), AVATAR_MAX_BYTES))).resolves.toBe('image/png');
+    await expect(sniffAvatar(padded(tinyPng(), AVATAR_MAX_BYTES))).resolves.toBe('image/png');
   });
 
   it('refuses an image one byte over the maximum with UPLOAD_TOO_LARGE', async () => {
-    const error = await failure(sniffAvatar(padded(png(), AVATAR_MAX_BYTES + 1)));
+    const error = await failure(sniffAvatar(padded(tinyPng(), AVATAR_MAX_BYTES + 1)));
     expect(error.code).toBe('UPLOAD_TOO_LARGE');
     expect(error.extensions.field).toBe('file');
   });

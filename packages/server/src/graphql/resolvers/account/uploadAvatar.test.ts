@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { tinyPng } from '../../../uploads/testImages';
 import { AVATAR_MAX_BYTES } from '../../../defaults';
 import { testDialects } from '../../../db/testDatabases';
 import { PUBLIC_URL, useApi } from '../../testing/useApi';
@@ -8,30 +8,6 @@ import type { GraphQLAnswer } from '../../testing/useApi';
 import { codeOf } from './accountTestKit';
 
 const UPLOAD = `mutation ($file: File!) { uploadAvatar(file: $file) { user { id avatarUrl } } }`;
-
-/** One PNG chunk: length, type, data, CRC of type + data. */
-function pngChunk(type: string, data: Uint8Array): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A real 1×1 greyscale PNG (67 bytes). */
-function tinyPng(): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header.set([8, 0, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 0]))),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
-}
 
 describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
   const api = useApi(dialect);
