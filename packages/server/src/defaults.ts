@@ -69,6 +69,11 @@ export const RATE_LIMITS = Object.freeze({
   postPerIp: { limit: 60, windowSeconds: 60 },
   /** Reports per IP: 120 per hour (shared addresses, as above). */
   reportPerIp: { limit: 120, windowSeconds: 3600 },
+  /**
+   * New stories per IP: 300 per hour. A story is created by the first visit to an article, so a
+   * site's launch legitimately creates many; a script inventing URLs is what this stops.
+   */
+  storyCreate: { limit: 300, windowSeconds: 3600 },
 });
 
 /** Longest report detail, in characters. */
@@ -83,3 +88,9 @@ export const SSO_KEY_ROTATION_OVERLAP_SECONDS = 604_800;
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
 /** How long a starting server waits for Redis (`REDIS_URL`) to answer before refusing to start. */
 export const REDIS_READY_TIMEOUT_MS = 5_000;
+/** Notification switches of a user who has not set them: all on, as commenters expect. */
+export const DEFAULT_NOTIFICATIONS = Object.freeze({
+  onReply: true,
+  onFeatured: true,
+  onModeration: true,
+});

@@ -155,6 +155,18 @@ export const typeDefs = /* GraphQL */ `
     status: UserStatus
     suspendedUntil: DateTime
     comments(first: Int, after: String): CommentConnection
+    "The user themself only."
+    notificationSettings: NotificationSettings
+    "When the user asked for their account to be deleted (the user themself and moderators)."
+    deletionRequestedAt: DateTime
+    "Users whose comments this user hides (the user themself only)."
+    ignoredUsers: [User!]
+  }
+
+  type NotificationSettings {
+    onReply: Boolean!
+    onFeatured: Boolean!
+    onModeration: Boolean!
   }
 
   type StorySettings {

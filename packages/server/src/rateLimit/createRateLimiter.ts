@@ -57,6 +57,7 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   report: 'reports',
   postPerIp: 'comments from this network',
   reportPerIp: 'reports from this network',
+  storyCreate: 'new stories from this network',
 };
 
 /** Creates a rate limiter over a counter store. */

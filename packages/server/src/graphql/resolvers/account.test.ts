@@ -123,6 +123,58 @@ describe.each(testDialects())('account on %s', (dialect) => {
       });
     });
 
+    it('shows a user their own settings, ignore list and deletion date; no one else', async () => {
+      await api.install();
+      const ada = await api.signUp('ada_l');
+      const bob = await api.signUp('bob_b');
+      await api.ok(
+        `mutation ($input: UpdateNotificationSettingsInput!) { updateNotificationSettings(input: $input) { user { id } } }`,
+        { input: { onReply: false } },
+        ada.token,
+      );
+      await api.ok(
+        `mutation ($input: UserIdInput!) { ignoreUser(input: $input) { user { id } } }`,
+        { input: { userId: bob.userId } },
+        ada.token,
+      );
+      await api.ok(REQUEST_DELETION, {}, ada.token);
+      const PRIVATE = `notificationSettings { onReply onFeatured onModeration }
+        ignoredUsers { username }
+        deletionRequestedAt`;
+      const PROFILE = `{ viewer { ${PRIVATE} } }`;
+      const own = await api.ok(PROFILE, {}, ada.token);
+      expect(own.viewer).toEqual({
+        notificationSettings: { onReply: false, onFeatured: true, onModeration: true },
+        ignoredUsers: [{ username: 'bob_b' }],
+        deletionRequestedAt: expect.any(String),
+      });
+      const theirs = await api.ok(PROFILE, {}, bob.token);
+      expect(theirs.viewer).toEqual({
+        notificationSettings: { onReply: true, onFeatured: true, onModeration: true },
+        ignoredUsers: [],
+        deletionRequestedAt: null,
+      });
+      // Ada's private fields, seen by Bob through her comment's author: nothing.
+      const { story } = await api.ok(`query ($url: String!) { story(url: $url) { id } }`, {
+        url: 'https://site.example/private',
+      });
+      const posted = await api.ok(
+        `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+        { input: { storyId: story.id, body: 'Hello' } },
+        ada.token,
+      );
+      const seen = await api.ok(
+        `query ($id: ID!) { comment(id: $id) { author { ${PRIVATE} } } }`,
+        { id: posted.createComment.comment.id },
+        bob.token,
+      );
+      expect(seen.comment.author).toEqual({
+        notificationSettings: null,
+        ignoredUsers: null,
+        deletionRequestedAt: null,
+      });
+    });
+
     it('records a deletion request once, mails when and how to cancel, and cancels it', async () => {
       await api.install();
       const { token, userId } = await api.signUp('reader_1');

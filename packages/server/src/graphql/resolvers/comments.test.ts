@@ -1,4 +1,7 @@
 import { moderationQueue } from '../../db/store/commentQueries';
+import { RATE_LIMITS } from '../../defaults';
+import { createMemoryRateLimitStore } from '../../rateLimit/createMemoryRateLimitStore';
+import { createRateLimiter } from '../../rateLimit/createRateLimiter';
 import { testDialects } from '../../db/testDatabases';
 import { SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api } from '../testing/useApi';
@@ -69,6 +72,23 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         urls: [url],
       });
       expect(counts.commentCounts).toEqual([1]);
+    });
+
+    it('limits how many new stories one address creates; existing ones stay readable', async () => {
+      await api.install();
+      // The real limiter with a limit of 2 new stories, rather than 300 of them.
+      api.deps.rateLimiter = createRateLimiter({
+        store: createMemoryRateLimitStore(),
+        limits: { ...RATE_LIMITS, storyCreate: { limit: 2, windowSeconds: 3600 } },
+      });
+      await api.ok(STORY, { url: `${SITE_ORIGIN}/one` });
+      await api.ok(STORY, { url: `${SITE_ORIGIN}/two` });
+      const third = await api.request(STORY, { url: `${SITE_ORIGIN}/three` });
+      expect(third.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+      expect((await api.ok(STORY, { url: `${SITE_ORIGIN}/one` })).story.url).toBe(
+        `${SITE_ORIGIN}/one`,
+      );
+      expect(await api.db.selectFrom('stories').select('id').execute()).toHaveLength(2);
     });
 
     it('says NOT_INSTALLED before install', async () => {

@@ -83,6 +83,10 @@ export const storiesResolvers = {
           { field: 'url' },
         );
       }
+      const existing = await findStoryByUrl(ctx.db, url.toString());
+      if (existing) return existing;
+      // Only creating costs: reading an existing story is free, inventing URLs is limited.
+      await ctx.rateLimiter.consume('storyCreate', `ip:${ctx.ip ?? 'local'}`);
       const { story } = await findOrCreateStory(ctx.db, {
         siteId: site.id,
         url: url.toString(),

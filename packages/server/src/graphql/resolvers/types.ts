@@ -12,6 +12,8 @@ import type { User } from '../../db/store/users';
 import { pageSize } from '../../db/store/paginate';
 import type { PageArgs } from '../../db/store/paginate';
 import { renderComment } from '../../markdown/renderComment';
+import { DEFAULT_NOTIFICATIONS } from '../../defaults';
+import { listIgnoredIds } from '../../db/store/userModeration';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { hasRole, isModerator } from '../permissions';
@@ -69,6 +71,16 @@ export const typeResolvers = {
     suspendedUntil: privately((user, ctx) =>
       userStatus(user, ctx.now()) === 'SUSPENDED' ? user.suspendedUntil : null,
     ),
+    deletionRequestedAt: privately((user) => user.deletionRequestedAt),
+    notificationSettings: (user: User, _args: unknown, ctx: ParleyContext) =>
+      ctx.viewer?.id === user.id ? { ...DEFAULT_NOTIFICATIONS, ...user.notificationPrefs } : null,
+    ignoredUsers: async (user: User, _args: unknown, ctx: ParleyContext) => {
+      if (ctx.viewer?.id !== user.id) return null;
+      const ids = await listIgnoredIds(ctx.db, user.id);
+      return (await ctx.loaders.user.loadMany(ids)).filter(
+        (ignored): ignored is User => ignored !== undefined && !(ignored instanceof Error),
+      );
+    },
   },
 
   Story: {
