@@ -148,3 +148,11 @@ function splitReplyKey(key: string): [number, string] {
   const colon = key.indexOf(':');
   return [Number(key.slice(0, colon)), key.slice(colon + 1)];
 }
+
+/**
+ * The rate-limit key of the caller's address. In process (tests) there is no peer address: all
+ * such calls share one bucket, as one machine's would.
+ */
+export function ipKey(ctx: Pick<ParleyContext, 'ip'>): string {
+  return `ip:${ctx.ip ?? 'local'}`;
+}

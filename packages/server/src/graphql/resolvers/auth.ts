@@ -10,6 +10,7 @@ import {
   validateUsername,
 } from '../../validation/validateAccount';
 import type { ParleyContext } from '../context';
+import { ipKey } from '../context';
 
 type Input<T> = { input: T };
 
@@ -33,9 +34,6 @@ export async function authPayload(ctx: ParleyContext, user: User) {
  * takes as long as a wrong password and sign-in does not reveal who has an account.
  */
 let dummyHash: Promise<string> | undefined;
-
-/** Per-IP limits need a key even in process, where there is no peer address. */
-const ipKey = (ctx: ParleyContext) => `ip:${ctx.ip ?? 'local'}`;
 
 export const authResolvers = {
   Query: {

@@ -22,6 +22,7 @@ import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } fro
 import { hasRole, requireActiveUser, requireViewer } from '../permissions';
 import { effectiveStoryStatus } from './stories';
 import { canSeeComment, editableUntil } from './types';
+import { ipKey } from '../context';
 
 type Input<T> = { input: T };
 
@@ -98,7 +99,7 @@ export const commentsResolvers = {
         if (earlier) return { comment: earlier };
       }
       await ctx.rateLimiter.consume('post', `user:${author.id}`);
-      await ctx.rateLimiter.consume('postPerIp', `ip:${ctx.ip ?? 'local'}`);
+      await ctx.rateLimiter.consume('postPerIp', ipKey(ctx));
       if (input.parentId) {
         const parent = await visibleComment(ctx, input.parentId);
         if (parent.storyId !== input.storyId) {
@@ -189,7 +190,7 @@ export const commentsResolvers = {
         );
       }
       await ctx.rateLimiter.consume('report', `user:${reporter.id}`);
-      await ctx.rateLimiter.consume('reportPerIp', `ip:${ctx.ip ?? 'local'}`);
+      await ctx.rateLimiter.consume('reportPerIp', ipKey(ctx));
       const { reportCount, created } = await addReport(ctx.db, {
         commentId: comment.id,
         userId: reporter.id,

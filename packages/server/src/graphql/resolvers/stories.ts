@@ -11,6 +11,7 @@ import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { requireReader } from '../permissions';
 import { canSeeComment } from './types';
+import { ipKey } from '../context';
 
 /** Most URLs count.js may ask about in one request. */
 export const COMMENT_COUNTS_MAX_URLS = 100;
@@ -86,7 +87,7 @@ export const storiesResolvers = {
       const existing = await findStoryByUrl(ctx.db, url.toString());
       if (existing) return existing;
       // Only creating costs: reading an existing story is free, inventing URLs is limited.
-      await ctx.rateLimiter.consume('storyCreate', `ip:${ctx.ip ?? 'local'}`);
+      await ctx.rateLimiter.consume('storyCreate', ipKey(ctx));
       const { story } = await findOrCreateStory(ctx.db, {
         siteId: site.id,
         url: url.toString(),

@@ -15,11 +15,9 @@ import type { ParleyContext } from '../../context';
 import { authPayload } from '../auth';
 import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails';
 import { exportUserComments } from '../../../db/store/accountQueries';
+import { ipKey } from '../../context';
 
 type Input<T> = { input: T };
-
-/** Per-IP limits need a key even in process, where there is no peer address. */
-const ipKey = (ctx: ParleyContext) => `ip:${ctx.ip ?? 'local'}`;
 
 /**
  * Finds the site whose keys signed `token` and returns it with the verified payload.
