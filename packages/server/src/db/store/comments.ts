@@ -230,7 +230,10 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
     if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
     await addRevision(trx, row.id, input.bodySource, input.bodyHtml, editedAt);
     if (input.status !== undefined && input.status !== row.status) {
-      return (await changeStatus(trx, input.commentId, input.status)).comment;
+      // The system's hold on an edit: no moderator, so no review and no decision recorded.
+      return (
+        await changeStatus(trx, { commentId: row.id, status: input.status, moderatorId: null })
+      ).comment;
     }
     return toComment(row);
   });
@@ -261,34 +264,9 @@ export function setCommentStatus(
   input: SetCommentStatusInput,
 ): Promise<{ comment: Comment; previousStatus: CommentStatus }> {
   return inTransaction(db, async (trx) => {
-    if (input.expectedStatus !== undefined) {
-      const current = await requireComment(trx, input.commentId);
-      if (current.status !== input.expectedStatus) {
-        return { comment: current, previousStatus: current.status };
-      }
-    }
-    const result = await changeStatus(trx, input.commentId, input.status, input.expectedStatus);
-    if (input.moderatorId !== null) {
-      // A moderator's decision reviews every report so far (see the REPORTED queue).
-      const row = await trx
-        .updateTable('comments')
-        .set((eb) => ({ reviewed_report_count: eb.ref('report_count') }))
-        .where('id', '=', input.commentId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      result.comment = toComment(row);
-    }
-    if (input.heldBecause !== undefined) {
-      const row = await trx
-        .updateTable('comments')
-        .set({
-          held_because: input.heldBecause === null ? null : JSON.stringify(input.heldBecause),
-        })
-        .where('id', '=', input.commentId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      result.comment = toComment(row);
-    }
+    const result = await changeStatus(trx, input);
+    // Nothing changed (no longer in the expected status): nothing was decided either.
+    if (!result.changed) return result;
     await trx
       .insertInto('moderation_decisions')
       .values({
@@ -303,32 +281,39 @@ export function setCommentStatus(
   });
 }
 
-// Compare-and-set on the old status, so two moderators deciding at once on PostgreSQL cannot
-// both apply the same visibility change to the parent's count.
-async function changeStatus(
-  trx: Db,
-  commentId: string,
-  status: CommentStatus,
-  expected?: CommentStatus,
-) {
+/**
+ * One compare-and-set update on the old status, so two moderators deciding at once on PostgreSQL
+ * cannot both apply the same visibility change to the parent's count. It writes the status, the
+ * reason it is held (when given) and, for a moderator's decision, that every report so far was
+ * reviewed (see the REPORTED queue).
+ */
+async function changeStatus(trx: Db, input: SetCommentStatusInput) {
   for (;;) {
-    const current = await requireComment(trx, commentId);
-    if (expected !== undefined && current.status !== expected) {
-      return { comment: current, previousStatus: current.status };
+    const current = await requireComment(trx, input.commentId);
+    if (input.expectedStatus !== undefined && current.status !== input.expectedStatus) {
+      return { comment: current, previousStatus: current.status, changed: false };
     }
     const row = await trx
       .updateTable('comments')
-      .set({ status })
-      .where('id', '=', commentId)
+      .set((eb) => ({
+        status: input.status,
+        ...(input.heldBecause === undefined
+          ? {}
+          : {
+              held_because: input.heldBecause === null ? null : JSON.stringify(input.heldBecause),
+            }),
+        ...(input.moderatorId === null ? {} : { reviewed_report_count: eb.ref('report_count') }),
+      }))
+      .where('id', '=', input.commentId)
       .where('status', '=', current.status)
       .returningAll()
       .executeTakeFirst();
     if (row === undefined) continue;
     const wasVisible = isVisibleStatus(current.status);
-    if (row.parent_id !== null && wasVisible !== isVisibleStatus(status)) {
+    if (row.parent_id !== null && wasVisible !== isVisibleStatus(input.status)) {
       await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
     }
-    return { comment: toComment(row), previousStatus: current.status };
+    return { comment: toComment(row), previousStatus: current.status, changed: true };
   }
 }
 
