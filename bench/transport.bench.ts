@@ -2,7 +2,6 @@
 // WebSocket, this process as the client). Bounded: a fixed number of operations per case.
 // Run: npm run bench
 import { performance } from 'node:perf_hooks';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { gql } from '@urql/core';
 import { pipe, subscribe } from 'wonka';
@@ -65,15 +64,18 @@ async function measure(
   );
 }
 
-const server = createDemoServer(
-  fileURLToPath(new URL('../examples/transport-demo/dist/', import.meta.url)),
-);
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+// Node's fetch sends no Origin header: no origin needs allowing.
+const server = createDemoServer({
+  distDir: fileURLToPath(new URL('../examples/transport-demo/dist/', import.meta.url)),
+  allowedOrigins: () => [],
+});
+const url = `http://127.0.0.1:${await server.listen(0, '127.0.0.1')}/graphql`;
 const transport = createTransport({ url, WebSocket });
 const { client } = transport;
 
-console.log(`node ${process.version}; demo server (graphql-yoga + graphql-ws) on ${url}\n`);
+console.log(
+  `node ${process.version}; demo schema on the Parley server runtime (yoga + graphql-ws, armor, masking, metrics) at ${url}\n`,
+);
 await client.query(Counter, {}).toPromise();
 await measure('query, cache hit (cache-first)', 20_000, 1, () =>
   client.query(Counter, {}).toPromise(),
@@ -108,4 +110,4 @@ await measure('mutation → subscription event (same process)', 1_000, 1, async 
 });
 unsubscribe();
 await transport.dispose();
-server.close();
+await server.close();

@@ -29,7 +29,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   api = await startDemoApi();
-  host = await startHostPage(api.origin);
+  host = await startHostPage(api);
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 });
 afterAll(async () => {

@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createDemoServer, createHostPageServer } from '../../../examples/transport-demo/server';
@@ -13,41 +12,43 @@ export interface RunningDemo {
   restart(): Promise<void>;
   /** Stops it for good. */
   close(): Promise<void>;
+  /** Lets `origin` (a host page) call the API. */
+  allow(origin: string): void;
 }
 
 /** Starts the demo API on a free port. */
 export async function startDemoApi(): Promise<RunningDemo> {
-  let server = createDemoServer(join(DEMO, 'dist'));
-  const port = await listen(server, 0);
-  const stop = () => closeServer(server);
+  const origins: string[] = [];
+  const make = () =>
+    createDemoServer({ distDir: join(DEMO, 'dist'), allowedOrigins: () => origins });
+  let server = make();
+  const port = await server.listen(0, '127.0.0.1');
   return {
     origin: `http://127.0.0.1:${port}`,
+    allow: (origin) => void origins.push(origin),
     async restart() {
-      await stop();
-      server = createDemoServer(join(DEMO, 'dist'));
-      await listen(server, port);
+      await server.close();
+      server = make();
+      await server.listen(port, '127.0.0.1');
     },
-    close: stop,
+    close: () => server.close(),
   };
 }
 
-/** Starts the example host page for `apiOrigin` on a free port; returns its URL and closer. */
-export async function startHostPage(apiOrigin: string) {
-  const server = createHostPageServer(apiOrigin, join(DEMO, 'index.html'));
-  const port = await listen(server, 0);
-  return { url: `http://127.0.0.1:${port}/`, close: () => closeServer(server) };
-}
-
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Starts the example host page for `api` on a free port, allowed to call it. */
+export async function startHostPage(api: RunningDemo) {
+  const server = createHostPageServer(api.origin, join(DEMO, 'index.html'));
+  const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  api.allow(`http://127.0.0.1:${port}`);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
