@@ -26,7 +26,9 @@ interface Counter {
 }
 
 /**
- * Counters in a Map, for a single server process (the default). Several processes behind a load
+ * Counters in a Map, for a single server process (the default). Not rate-limiter-flexible's memory
+ * store: it keeps a key (and a timer) per caller without bound, which a flood of fresh keys turns
+ * into a memory exhaustion and, once trimmed, into a reset of the victims' counters. Several processes behind a load
  * balancer need the Redis store, or each would allow the full limit.
  *
  * No timer: when the map is full, expired counters are swept and, if that is not enough, the

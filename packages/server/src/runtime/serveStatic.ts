@@ -64,6 +64,9 @@ export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promi
  * Creates the static file handler. Paths are decoded, resolved and then checked to still be
  * inside the route's directory, so `..`, `%2e%2e` and encoded separators cannot escape it;
  * dotfiles are never served (a `.env` copied into a build folder stays private).
+ *
+ * Not `sirv`: its production mode lists each folder once at start, so avatars uploaded later
+ * under `/uploads/` would never be found, and its per-request mode is meant for development.
  */
 export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptions): StaticHandler {
   const table = Object.entries(routes)
