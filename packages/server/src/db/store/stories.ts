@@ -92,6 +92,16 @@ export async function findStoryByUrl(db: Db, url: string): Promise<Story | undef
   return row && toStory(row);
 }
 
+/** The stories at `urls` that exist, by URL (one query; none is created). */
+export async function findStoriesByUrls(
+  db: Db,
+  urls: readonly string[],
+): Promise<Map<string, Story>> {
+  if (urls.length === 0) return new Map();
+  const rows = await db.selectFrom('stories').selectAll().where('url', 'in', urls).execute();
+  return new Map(rows.map((row) => [row.url, toStory(row)]));
+}
+
 /** Filters of {@link listStories}. */
 export interface StoryFilter {
   /** Part of the title or URL, case-insensitive. */

@@ -1,6 +1,7 @@
 import { findSiteByOrigin } from '../../db/store/sites';
 import {
   findOrCreateStory,
+  findStoriesByUrls,
   findStoryById,
   findStoryByUrl,
   countStoryComments,
@@ -108,19 +109,25 @@ export const storiesResolvers = {
           field: 'urls',
         });
       }
-      // Counting never creates stories: a list page must not create one per link it shows.
-      const stories = await Promise.all(
-        urls.map(async (value) => {
-          try {
-            return await findStoryByUrl(ctx.db, canonicalStoryUrl(value).toString());
-          } catch {
-            return undefined;
-          }
-        }),
+      // Counting never creates stories: a list page must not create one per link it shows. Two
+      // queries whatever the number of links: the stories, then their counts.
+      const keys = urls.map((value) => {
+        try {
+          return canonicalStoryUrl(value).toString();
+        } catch {
+          return undefined; // not a story URL: counts 0
+        }
+      });
+      const found = await findStoriesByUrls(
+        ctx.db,
+        keys.filter((key): key is string => key !== undefined),
       );
-      const ids = stories.flatMap((story) => (story ? [story.id] : []));
+      const ids = [...found.values()].map((story) => story.id);
       const counts = ids.length ? await countStoryComments(ctx.db, ids) : new Map<string, number>();
-      return stories.map((story) => (story ? (counts.get(story.id) ?? 0) : 0));
+      return keys.map((key) => {
+        const story = key === undefined ? undefined : found.get(key);
+        return story ? (counts.get(story.id) ?? 0) : 0;
+      });
     },
   },
 
