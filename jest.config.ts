@@ -32,6 +32,7 @@ const transform: Config['transform'] = {
     {
       jsc: {
         parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', importSource: 'preact' } },
         target: 'es2022',
       },
       module: { type: 'commonjs' },
@@ -45,6 +46,10 @@ const shared = {
   moduleNameMapper: {
     '^@parley/transport$': '<rootDir>/packages/transport/src/index.ts',
     '^@parley/server/error-codes$': '<rootDir>/packages/server/src/errorCodes.ts',
+    '^@parley/embed/protocol$': '<rootDir>/packages/embed/src/protocol.ts',
+    // React code runs on Preact in the widget, as in the rollup build.
+    '^react(-dom)?$': 'preact/compat',
+    '^react/jsx-runtime$': 'preact/jsx-runtime',
   },
   setupFiles: ['<rootDir>/jest.setup.ts'],
   rootDir: __dirname,
@@ -64,6 +69,25 @@ const config: Config = {
       displayName: 'transport (jsdom)',
       testEnvironment: 'jest-fixed-jsdom',
       testMatch: ['<rootDir>/packages/transport/src/createTransport.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'embed',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/packages/embed/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'stream',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/packages/stream/src/**/*.test.{ts,tsx}'],
+    },
+    {
+      // Real server + real Chromium: the widget end to end.
+      ...shared,
+      displayName: 'stream (browser)',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/packages/stream/__integration-tests__/**/*.test.ts'],
     },
     {
       ...shared,

@@ -1,10 +1,11 @@
 // One config for every browser bundle Parley ships. Type-checking is `tsc --noEmit` (npm test),
 // not part of the build: esbuild only strips types, terser minifies (STACK.md).
+import alias from '@rollup/plugin-alias';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
-import { rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
 
@@ -16,16 +17,29 @@ const workspace = {
   resolveId(source) {
     if (source === '@parley/transport') return here('packages/transport/src/index.ts');
     if (source === '@parley/server/error-codes') return here('packages/server/src/errorCodes.ts');
+    if (source === '@parley/embed/protocol') return here('packages/embed/src/protocol.ts');
     return null;
   },
 };
 
 const plugins = () => [
   workspace,
+  // React code (and React bindings) run on Preact in the widget (STACK.md).
+  alias({
+    entries: [
+      { find: /^react(-dom)?$/, replacement: 'preact/compat' },
+      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+    ],
+  }),
   replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
   nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }),
   commonjs(),
-  esbuild({ target: 'es2020', tsconfig: here('tsconfig.base.json') }),
+  esbuild({
+    target: 'es2020',
+    tsconfig: here('tsconfig.base.json'),
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+  }),
   terser({ compress: { passes: 2 }, format: { comments: false } }),
 ];
 
@@ -35,28 +49,63 @@ for (const dir of [
   'packages/transport/dist',
   'examples/transport-demo/dist',
   'examples/host/dist',
+  'packages/embed/dist',
+  'packages/stream/dist',
 ]) {
   rmSync(here(dir), { recursive: true, force: true });
 }
 
+/** Emits the stream's HTML pages and its stylesheet (the CSS files joined in name order). */
+const streamPages = {
+  name: 'parley-stream-pages',
+  generateBundle() {
+    const src = here('packages/stream/src/');
+    for (const page of ['stream.html', 'auth.html']) {
+      this.emitFile({ type: 'asset', fileName: page, source: readFileSync(src + page) });
+    }
+    const css = readdirSync(src + 'styles')
+      .filter((name) => name.endsWith('.css'))
+      .sort()
+      .map((name) => readFileSync(`${src}styles/${name}`, 'utf8'))
+      .join('\n')
+      // Comments and indentation cost bytes on every first render; the rules stay as written.
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s*\n\s*/g, '\n')
+      .trim();
+    this.emitFile({ type: 'asset', fileName: 'assets/stream.css', source: css });
+  },
+};
+
+/** The stream's own rollup builds: one per page, so they share no chunk (each budget is exact). */
+const streamBuild = (name, extra = []) => ({
+  input: { [name]: here(`packages/stream/src/${name}.tsx`) },
+  output: {
+    dir: here('packages/stream/dist'),
+    format: 'es',
+    entryFileNames: 'assets/[name].js',
+    chunkFileNames: `assets/chunks/${name}-[name]-[hash].js`,
+  },
+  plugins: [...plugins(), ...extra],
+});
+
+/** The host-page scripts: classic scripts (IIFE), since site owners paste a plain `<script>`. */
+const embedBuild = (name) => ({
+  input: here(`packages/embed/src/${name}.ts`),
+  output: { file: here(`packages/embed/dist/${name}.js`), format: 'iife' },
+  plugins: plugins(),
+});
+
 export default [
+  embedBuild('embed'),
+  embedBuild('count'),
+  streamBuild('stream', [streamPages]),
+  streamBuild('auth'),
   // The transport as the widget bundles it. Sentry is reached only through a dynamic import,
   // so it lands in its own chunk and the entry chunk never contains it.
   {
     input: { transport: here('packages/transport/src/index.ts') },
     output: {
       dir: here('packages/transport/dist'),
-      format: 'es',
-      entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name]-[hash].js',
-    },
-    plugins: plugins(),
-  },
-  // The example host page's stand-in thread (until embed.js), served by the Parley server.
-  {
-    input: { thread: here('examples/host/thread.ts') },
-    output: {
-      dir: here('examples/host/dist'),
       format: 'es',
       entryFileNames: '[name].js',
       chunkFileNames: 'chunks/[name]-[hash].js',

@@ -1,24 +1,15 @@
 // `npm start`: the whole of Parley in one process, plus the example host page on a second origin.
 import { createServer } from 'node:http';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createParleyServer } from './createParleyServer';
 import { ConfigError, loadConfig } from './runtime/loadConfig';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** Built client folders, served when their package has been built (`npm run build`). */
-const CLIENT_BUILDS: Record<string, string> = {
-  '/example-client/': join(ROOT, 'examples/host/dist'),
-};
+import { REPOSITORY_ROOT as ROOT, builtClientRoutes } from './clientBuilds';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const staticRoutes = Object.fromEntries(
-    Object.entries(CLIENT_BUILDS).filter(([, dir]) => existsSync(dir)),
-  );
+  const staticRoutes = builtClientRoutes();
   const parley = await createParleyServer({ config, staticRoutes });
   const port = await parley.listen();
   const publicUrl = config.publicUrl;

@@ -1,0 +1,2 @@
+// Entry of /embed.js. Placeholder until the loader lands (same change set).
+export {};

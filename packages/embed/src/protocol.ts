@@ -1,0 +1,126 @@
+// The typed postMessage protocol between the host page (embed.js), the stream frame and the
+// sign-in popup. Documented in ../PROTOCOL.md; both sides validate the shape and `event.source`.
+// Kept tiny on purpose: the loader carries it inside its 1 KB budget.
+
+/** Namespace and version every Parley message carries; anything else is ignored. */
+export const PARLEY_NAMESPACE = 'parley:1';
+
+/** The container the loader looks for when no `id` is given. */
+export const DEFAULT_CONTAINER_ID = 'parley-thread';
+
+/** Path of the stream page on the Parley server. */
+export const STREAM_PATH = '/embed/stream';
+
+/** Path of the sign-in popup on the Parley server. */
+export const AUTH_PATH = '/embed/auth';
+
+/** The frame's theme once `auto` has been resolved by the host. */
+export type ResolvedTheme = 'light' | 'dark';
+
+/** Theme option of the loader: `auto` follows the host's `prefers-color-scheme`. */
+export type Theme = ResolvedTheme | 'auto';
+
+/** Query parameters of the stream page (set by the loader, read by the frame). */
+export interface StreamParams {
+  /** Story URL (canonical link, else the location without hash). */
+  storyURL?: string;
+  /** Story id, when the host knows it. */
+  storyID?: string;
+  /** Comment to open and mark (permalink). */
+  commentID?: string;
+  /** Exact origin of the host page: the frame posts only there and accepts messages only from it. */
+  origin: string;
+  /** Initial theme (already resolved). */
+  theme?: ResolvedTheme;
+  /** Message catalog (`en`, `es`). */
+  locale?: string;
+  /** Stylesheet the site owner adds to the stream. */
+  customCSSURL?: string;
+}
+
+/** Messages the frame sends to the host page. */
+export interface FrameToHost {
+  /** The frame has loaded and listens; the host answers with `theme` and, if it has one, `login`. */
+  ready: Record<string, never>;
+  /** The frame's content height in CSS pixels. */
+  height: { height: number };
+  /** The reader chose "share" or opened a comment: the host puts it in its URL (`null` clears). */
+  permalink: { commentId: string | null };
+  /** A user-visible event forwarded to `onEvent` / `on()` (posted, signedIn, …). */
+  event: { name: string; data?: unknown };
+  /** The host's SSO token was refused as expired: the host may call `refreshAccessToken`. */
+  tokenExpired: Record<string, never>;
+}
+
+/** Messages the host page sends to the frame. */
+export interface HostToFrame {
+  /** Theme and the host's look, as CSS custom properties. */
+  theme: { theme: ResolvedTheme; fontFamily?: string; accentColor?: string };
+  /** Sign in with a host SSO token. */
+  login: { token: string };
+  /** Sign out. */
+  logout: Record<string, never>;
+  /** Back/forward changed the host URL's `commentID` (`null`: none). */
+  showComment: { commentId: string | null };
+}
+
+/** Messages the sign-in popup sends to the frame that opened it. */
+export interface PopupToFrame {
+  /** Signed in or signed up: the frame keeps this token in its storage. */
+  token: { token: string };
+}
+
+/** One message of a direction `M`: the envelope with its type and payload. */
+export type ParleyMessage<M, K extends keyof M = keyof M> = K extends keyof M
+  ? { ns: typeof PARLEY_NAMESPACE; type: K; payload: M[K] }
+  : never;
+
+/** Checks a payload's shape for one message type. */
+export type PayloadGuards<M> = { [K in keyof M]: (payload: Record<string, unknown>) => boolean };
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isStringOrNull = (value: unknown): boolean => value === null || isString(value);
+const always = () => true;
+
+/** Shapes of the frame's messages (the loader validates with these). */
+export const FRAME_TO_HOST: PayloadGuards<FrameToHost> = {
+  ready: always,
+  height: (p) => typeof p.height === 'number' && p.height >= 0 && p.height < 1e6,
+  permalink: (p) => isStringOrNull(p.commentId),
+  event: (p) => isString(p.name),
+  tokenExpired: always,
+};
+
+/** Shapes of the host's messages (the frame validates with these). */
+export const HOST_TO_FRAME: PayloadGuards<HostToFrame> = {
+  theme: (p) => p.theme === 'light' || p.theme === 'dark',
+  login: (p) => isString(p.token) && p.token !== '',
+  logout: always,
+  showComment: (p) => isStringOrNull(p.commentId),
+};
+
+/** Shapes of the popup's messages. */
+export const POPUP_TO_FRAME: PayloadGuards<PopupToFrame> = {
+  token: (p) => isString(p.token) && p.token !== '',
+};
+
+/** Builds an envelope. */
+export function createMessage<M, K extends keyof M>(type: K, payload: M[K]): ParleyMessage<M, K> {
+  return { ns: PARLEY_NAMESPACE, type, payload } as ParleyMessage<M, K>;
+}
+
+/**
+ * Returns the message when `data` is a Parley envelope of a known type with a valid payload,
+ * else undefined (other scripts' messages, older or newer versions, forged shapes).
+ */
+export function readMessage<M>(
+  guards: PayloadGuards<M>,
+  data: unknown,
+): ParleyMessage<M> | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { ns, type, payload } = data as Record<string, unknown>;
+  if (ns !== PARLEY_NAMESPACE || !isString(type) || !Object.hasOwn(guards, type)) return undefined;
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const guard = guards[type as keyof M];
+  return guard(payload as Record<string, unknown>) ? (data as ParleyMessage<M>) : undefined;
+}

@@ -1,0 +1,188 @@
+import { Provider, useQuery } from '@urql/preact';
+import { gql } from '@urql/core';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { toTransportError } from '@parley/transport';
+import { AuthBar } from './AuthBar';
+import { Composer } from './Composer';
+import { StreamDataContext, StreamEnvContext, useStreamEnv } from './StreamContext';
+import type { StreamData, StreamEnv } from './StreamContext';
+import { Thread } from './Thread';
+import { COMMENT_WITH_REPLIES, TOP_LEVEL_PAGE_SIZE, VIEWER_FIELDS } from './fragments';
+import { LazyPanel } from './LazyPanel';
+import type { CommentSort, StoryData, StreamSettings, Viewer } from './types';
+import { isModerator } from './types';
+
+/** The first render's one query: who is reading, the settings, the story and its first page. */
+export const STREAM_QUERY = gql`
+  query Stream($url: String, $id: ID, $sort: CommentSort, $first: Int) {
+    viewer { ${VIEWER_FIELDS} }
+    settings {
+      editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod
+    }
+    story(url: $url, id: $id) {
+      id url title status commentCount
+      settings { effectivePremod liveUpdates premod }
+      featuredComments(first: 1) { edges { node { id } } pageInfo { hasNextPage endCursor } }
+      comments(orderBy: $sort, first: $first) {
+        pageInfo { hasNextPage endCursor }
+        edges { cursor node { ${COMMENT_WITH_REPLIES} } }
+      }
+    }
+  }
+`;
+
+interface StreamQueryData {
+  viewer: Viewer | null;
+  settings: StreamSettings;
+  story: StoryData | null;
+}
+
+/** The frame's tabs. Profile and Configure load their code on first open. */
+export type Tab = 'comments' | 'featured' | 'profile' | 'configure';
+
+/** The whole stream: providers around {@link Stream}. */
+export function App({ env }: { env: StreamEnv }) {
+  // A new session (sign in / out) remounts the stream so every query runs as the new reader;
+  // drafts live in storage, so nothing typed is lost.
+  const [sessionVersion, setSessionVersion] = useState(0);
+  useEffect(() => env.session.subscribe(() => setSessionVersion((v) => v + 1)), [env.session]);
+  return (
+    <Provider value={env.transport.client}>
+      <StreamEnvContext.Provider value={env}>
+        <Stream key={sessionVersion} />
+      </StreamEnvContext.Provider>
+    </Provider>
+  );
+}
+
+/** Loads the story and shows the state it is in. */
+export function Stream() {
+  const env = useStreamEnv();
+  const { t, params } = env;
+  const [sort, setSort] = useState<CommentSort>('CREATED_AT_DESC');
+  const [tab, setTab] = useState<Tab>('comments');
+  const [result, reexecute] = useQuery<StreamQueryData>({
+    query: STREAM_QUERY,
+    variables: {
+      url: params.storyID ? undefined : params.storyURL,
+      id: params.storyID,
+      sort,
+      first: TOP_LEVEL_PAGE_SIZE,
+    },
+    requestPolicy: 'network-only',
+  });
+  const data = result.data;
+  const value = useMemo<StreamData | null>(
+    () =>
+      data?.story
+        ? {
+            viewer: data.viewer,
+            settings: data.settings,
+            story: data.story,
+            refetch: () => reexecute({ requestPolicy: 'network-only' }),
+          }
+        : null,
+    [data, reexecute],
+  );
+
+  if (result.fetching && !data) {
+    return (
+      <div class="parley-skeleton" role="status" aria-live="polite">
+        <span class="parley-visually-hidden">{t('stream.loading')}</span>
+        <div class="parley-skeleton-box" />
+        <div class="parley-skeleton-line" />
+        <div class="parley-skeleton-line" />
+      </div>
+    );
+  }
+  if (result.error || !value) {
+    const code = result.error ? toTransportError(result.error).code : 'NOT_FOUND';
+    const text =
+      code === 'ORIGIN_NOT_PERMITTED'
+        ? t('stream.notPermitted', { origin: originOf(params.storyURL) ?? params.origin })
+        : code === 'NOT_INSTALLED'
+          ? t('stream.notInstalled', { url: `${env.window.location.origin}/install` })
+          : code === 'NOT_FOUND'
+            ? t('stream.noStory')
+            : `${t('stream.loadFailed')} ${t(`error.${code}`)}`;
+    return (
+      <div class="parley-notice" role="alert">
+        <p>{text}</p>
+        <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+          {t('stream.retry')}
+        </button>
+      </div>
+    );
+  }
+
+  const { story, viewer, settings } = value;
+  const hasFeatured = story.featuredComments.edges.length > 0;
+  const tabs: Tab[] = ['comments'];
+  if (hasFeatured) tabs.push('featured');
+  if (viewer) tabs.push('profile');
+  if (isModerator(viewer)) tabs.push('configure');
+  const labels: Record<Tab, string> = {
+    comments: t('stream.tab.comments'),
+    featured: t('stream.tab.featured'),
+    profile: t('stream.tab.profile'),
+    configure: t('stream.tab.configure'),
+  };
+
+  return (
+    <StreamDataContext.Provider value={value}>
+      <section class="parley-stream" aria-label={t('stream.label')}>
+        <AuthBar />
+        {tabs.length > 1 && (
+          <div class="parley-tabs" role="tablist" aria-label={t('stream.tabs')}>
+            {tabs.map((name) => (
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                id={`parley-tab-${name}`}
+                aria-selected={tab === name}
+                aria-controls="parley-panel"
+                onClick={() => setTab(name)}
+              >
+                {labels[name]}
+              </button>
+            ))}
+          </div>
+        )}
+        <div id="parley-panel" role={tabs.length > 1 ? 'tabpanel' : undefined}>
+          {tab === 'comments' && (
+            <>
+              {settings.guidelinesHtml !== '' && (
+                <details class="parley-guidelines">
+                  <summary>{t('stream.guidelines')}</summary>
+                  {/* Sanitized HTML from the server (STACK.md: the widget never parses Markdown). */}
+                  <div dangerouslySetInnerHTML={{ __html: settings.guidelinesHtml }} />
+                </details>
+              )}
+              <p class="parley-count">{t('stream.count', { count: story.commentCount })}</p>
+              {story.status === 'CLOSED' ? (
+                <p class="parley-notice" role="status">
+                  {t('stream.closed')}
+                </p>
+              ) : (
+                <Composer storyId={story.id} parentId={null} />
+              )}
+              <Thread sort={sort} onSortChange={setSort} />
+            </>
+          )}
+          {tab === 'featured' && <Thread featured sort={sort} onSortChange={setSort} />}
+          {tab === 'profile' && <LazyPanel load={() => import('./profile/ProfileTab')} />}
+          {tab === 'configure' && <LazyPanel load={() => import('./moderation/ConfigureTab')} />}
+        </div>
+      </section>
+    </StreamDataContext.Provider>
+  );
+}
+
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

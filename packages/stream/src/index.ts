@@ -1,0 +1,16 @@
+export { App, Stream, STREAM_QUERY } from './App';
+export type { Tab } from './App';
+export { mountStream } from './mountStream';
+export type { MountStreamOptions } from './mountStream';
+export { createSession, TOKEN_STORAGE_KEY } from './createSession';
+export type { Session } from './createSession';
+export { createHostBridge } from './hostBridge';
+export type { HostBridge, HostBridgeOptions } from './hostBridge';
+export { createTranslator } from './i18n/createTranslator';
+export type { Message, MessageVars, PluralMessage, Translate } from './i18n/createTranslator';
+export { en as EN_CATALOG, loadCatalog } from './messages';
+export type { Catalog } from './messages';
+export type { MessageKey } from './messages';
+export { readStreamParams, toLocale, SUPPORTED_LOCALES } from './params';
+export type { FrameParams, Locale } from './params';
+export type * from './types';

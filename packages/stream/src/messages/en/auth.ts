@@ -1,0 +1,4 @@
+import type { Message } from '../../i18n/createTranslator';
+
+/** English: the auth area of the stream. */
+export const messages = {} satisfies Record<string, Message>;

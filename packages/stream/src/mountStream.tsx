@@ -1,0 +1,83 @@
+import { render } from 'preact';
+import { createTransport } from '@parley/transport';
+import type { TransportOptions } from '@parley/transport';
+import { App } from './App';
+import { createSession } from './createSession';
+import type { Session } from './createSession';
+import { createHostBridge } from './hostBridge';
+import { createTranslator } from './i18n/createTranslator';
+import { loadCatalog } from './messages';
+import { readStreamParams } from './params';
+import type { StreamEnv } from './StreamContext';
+import { applyTheme } from './applyTheme';
+
+/** Options of {@link mountStream}. */
+export interface MountStreamOptions {
+  /** The frame's window. */
+  window: Window;
+  /** Element to render into. */
+  root: HTMLElement;
+  /** Transport options beyond the URL (tests inject fetch and WebSocket). */
+  transport?: Omit<TransportOptions, 'url' | 'getToken'>;
+}
+
+/**
+ * Starts the stream inside its frame: reads the loader's parameters, creates the transport,
+ * session and host bridge, reports the content height, follows the host's theme, and renders.
+ * Returns the disposer (STYLE.md guideline 10).
+ */
+export function mountStream({ window: win, root, transport: options }: MountStreamOptions) {
+  const params = readStreamParams(win.location.search);
+  // The transport reads the token through the session, which keeps it in the transport's storage.
+  const holder: { session?: Session } = {};
+  const transport = createTransport({
+    url: `${win.location.origin}/graphql`,
+    getToken: async () => {
+      await holder.session?.ready;
+      return holder.session?.getToken() ?? null;
+    },
+    ...options,
+  });
+  const session = (holder.session = createSession(transport.storage));
+  const bridge = createHostBridge({ window: win, origin: params.origin });
+  const doc = win.document;
+  doc.documentElement.lang = params.locale;
+  applyTheme(doc, { theme: params.theme });
+  const offTheme = bridge.on('theme', (theme) => applyTheme(doc, theme));
+
+  // Custom CSS from the site owner, only over http(s).
+  if (params.customCSSURL && /^https?:/.test(params.customCSSURL)) {
+    const link = doc.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = params.customCSSURL;
+    doc.head.append(link);
+  }
+
+  // The loader sizes the iframe to the content, so the frame never scrolls on its own.
+  let lastHeight = -1;
+  const observer = new ResizeObserver(() => {
+    const height = Math.ceil(doc.documentElement.getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    bridge.send('height', { height });
+  });
+  observer.observe(doc.documentElement);
+
+  let disposed = false;
+  void loadCatalog(params.locale).then((catalog) => {
+    if (disposed) return;
+    const t = createTranslator(params.locale, catalog);
+    const env: StreamEnv = { transport, params, bridge, session, t, window: win };
+    render(<App env={env} />, root);
+    bridge.send('ready', {});
+  });
+
+  return () => {
+    disposed = true;
+    render(null, root);
+    observer.disconnect();
+    offTheme();
+    bridge.dispose();
+    void transport.dispose();
+  };
+}

@@ -1,0 +1,4 @@
+// Placeholder until the profile tab lands (same change set): the tab's own chunk.
+export function Panel() {
+  return <div class="parley-profile" />;
+}
