@@ -3,6 +3,7 @@ import { useContext } from 'preact/hooks';
 import type { Transport } from '@parley/transport';
 import type { Session } from './createSession';
 import type { HostBridge } from './hostBridge';
+import type { ThreadStore } from './createThreadStore';
 import type { Translate } from './i18n/createTranslator';
 import type { MessageKey } from './messages';
 import type { FrameParams } from './params';
@@ -25,6 +26,8 @@ export interface StreamEnv {
   t: Translate<MessageKey>;
   /** The frame's window (popups, history, timers). */
   window: Window;
+  /** Comments this reader wrote in this page view (optimistic, queued, held). */
+  thread: ThreadStore;
 }
 
 /** What the root query loaded, for every part of the thread. */

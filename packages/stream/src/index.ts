@@ -14,3 +14,7 @@ export type { MessageKey } from './messages';
 export { readStreamParams, toLocale, SUPPORTED_LOCALES } from './params';
 export type { FrameParams, Locale } from './params';
 export type * from './types';
+export { createThreadStore } from './createThreadStore';
+export type { LocalComment, ThreadStore } from './createThreadStore';
+export type { StreamEnv, StreamData } from './StreamContext';
+export { StreamEnvContext, StreamDataContext, useStreamEnv, useStreamData } from './StreamContext';

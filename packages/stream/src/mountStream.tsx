@@ -3,6 +3,7 @@ import { createTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
 import { createSession } from './createSession';
+import { createThreadStore } from './createThreadStore';
 import type { Session } from './createSession';
 import { createHostBridge } from './hostBridge';
 import { createTranslator } from './i18n/createTranslator';
@@ -67,7 +68,15 @@ export function mountStream({ window: win, root, transport: options }: MountStre
   void loadCatalog(params.locale).then((catalog) => {
     if (disposed) return;
     const t = createTranslator(params.locale, catalog);
-    const env: StreamEnv = { transport, params, bridge, session, t, window: win };
+    const env: StreamEnv = {
+      transport,
+      params,
+      bridge,
+      session,
+      t,
+      window: win,
+      thread: createThreadStore(),
+    };
     render(<App env={env} />, root);
     bridge.send('ready', {});
   });

@@ -1,0 +1,73 @@
+import { screen } from '@testing-library/preact';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { App } from './App';
+import { createTestEnv, renderInStream } from './testing/createTestEnv';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const settings = {
+  editWindowSeconds: 30,
+  maxCommentLength: 2000,
+  signUpOpen: true,
+  liveUpdates: true,
+  guidelinesHtml: '<p>Be <strong>kind</strong>.</p>',
+  locale: 'en',
+  premod: 'OFF',
+};
+
+const story = (overrides: Record<string, unknown> = {}) => ({
+  id: 's1',
+  url: 'http://host.test/article',
+  title: 'Article',
+  status: 'OPEN',
+  commentCount: 3,
+  settings: { effectivePremod: 'OFF', liveUpdates: true, premod: null },
+  featuredComments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+  comments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+  ...overrides,
+});
+
+test('asks for the story by the URL the loader passed and shows its count and guidelines', async () => {
+  let variables: Record<string, unknown> = {};
+  server.use(
+    graphql.query('Stream', ({ variables: v }) => {
+      variables = v;
+      return HttpResponse.json({ data: { viewer: null, settings, story: story() } });
+    }),
+  );
+  const env = createTestEnv();
+  renderInStream(<App env={env} />, env);
+  expect(await screen.findByText('3 comments')).toBeTruthy();
+  expect(variables).toMatchObject({ url: 'http://host.test/article', first: 20 });
+  expect(screen.getByText('kind').tagName).toBe('STRONG');
+});
+
+test('explains a page that is not a permitted origin, for the site owner', async () => {
+  server.use(
+    graphql.query('Stream', () =>
+      HttpResponse.json({
+        errors: [{ message: 'no', extensions: { code: 'ORIGIN_NOT_PERMITTED' } }],
+        data: null,
+      }),
+    ),
+  );
+  const env = createTestEnv();
+  renderInStream(<App env={env} />, env);
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('This page (http://host.test) is not a permitted origin');
+});
+
+test('says when comments are closed and offers no comment box', async () => {
+  server.use(
+    graphql.query('Stream', () =>
+      HttpResponse.json({ data: { viewer: null, settings, story: story({ status: 'CLOSED' }) } }),
+    ),
+  );
+  const env = createTestEnv();
+  renderInStream(<App env={env} />, env);
+  expect(await screen.findByText('Comments on this story are closed.')).toBeTruthy();
+});
