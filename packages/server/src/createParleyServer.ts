@@ -11,6 +11,7 @@ import { createMailer } from './email/createMailer';
 import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
+import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
 import { createPubSub } from './pubsub/createPubSub';
 import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from './rateLimit/createRateLimiter';
@@ -107,12 +108,19 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     },
   });
 
+  const accountDeletion = startAccountDeletionJob({
+    db: database.db,
+    logger,
+    uploadsDir: join(config.dataDir, 'uploads'),
+  });
+
   return {
     http,
     deps,
     dialect: database.dialect,
     listen: () => http.listen(config.port, config.host),
     async close() {
+      await accountDeletion.stop();
       await http.close();
       await pubsub.close();
       mailer.close();

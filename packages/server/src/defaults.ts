@@ -94,3 +94,5 @@ export const DEFAULT_NOTIFICATIONS = Object.freeze({
   onFeatured: true,
   onModeration: true,
 });
+/** How often the account-deletion job looks for accounts past their grace period (hourly). */
+export const ACCOUNT_DELETION_SWEEP_MS = 3_600_000;

@@ -255,11 +255,20 @@ async function reviewedReports(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * Deleted accounts: the user row stays (comment rows keep their author id, so threads keep their
+ * shape) but is emptied of personal data; this marks it, so the deletion job runs once per user.
+ */
+async function deletedAccounts(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('users').addColumn('deleted_at', 'text').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
   '0003_badges': { up: badges },
   '0004_reviewed_reports': { up: reviewedReports },
+  '0005_deleted_accounts': { up: deletedAccounts },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -136,6 +136,8 @@ export interface UsersTable {
   session_epoch: Generated<number>;
   /** JSON array of badges the host gave the user through SSO. */
   badges: Generated<string>;
+  /** When the deletion job emptied this account (see store/accountDeletion.ts); null otherwise. */
+  deleted_at: string | null;
 }
 
 /** A user hides another user's comments. */

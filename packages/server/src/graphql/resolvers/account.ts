@@ -7,8 +7,9 @@
  * `requestPasswordReset` (an email address; the answer never tells whether it has an account),
  * `resetPassword` and `confirmEmail` (the emailed single-use token).
  *
- * Deleting an account after `ACCOUNT_DELETION_GRACE_SECONDS` is not done here: a periodic job
- * picks users whose `deletionRequestedAt` is older than the grace period.
+ * Deleting an account after `ACCOUNT_DELETION_GRACE_SECONDS` is not done here: the periodic job
+ * in jobs/startAccountDeletionJob.ts picks users whose `deletionRequestedAt` is older than the
+ * grace period (what happens to their comments: db/store/accountDeletion.ts).
  */
 import { isoTime } from '../../db/inTransaction';
 import { listUserComments } from '../../db/store/accountQueries';

@@ -1,0 +1,174 @@
+/**
+ * Deleting an account once its grace period has passed (a user asks with
+ * `requestAccountDeletion` and can cancel for `ACCOUNT_DELETION_GRACE_SECONDS`).
+ *
+ * What happens to the comments — decided here, as Coral and Disqus users would expect:
+ * - every comment the user wrote disappears from every thread and queue: its text and revisions
+ *   are erased and it is marked deleted (readers and moderators never see it again);
+ * - replies other people wrote to it stay where they are: the row is kept (emptied) so their
+ *   parent link still holds, and parents' reply counts drop by the visible replies removed;
+ * - the user's reactions are removed (counts follow); their reports stay, as moderation
+ *   evidence about other people's comments, attributed to the emptied account.
+ *
+ * The user row itself is kept but emptied of personal data (username, email, password, avatar,
+ * SSO link, preferences, ignore lists, history, one-time tokens, idempotency records) and its
+ * session epoch bumped, so no token of it works again; the email is free for a new sign-up.
+ * Everything for one user happens in one transaction.
+ */
+import { sql } from 'kysely';
+import { inTransaction, isoTime } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import { VISIBLE_COMMENT_STATUSES } from '../schema';
+
+/** What deleting one account removed. */
+export interface DeletedAccount {
+  userId: string;
+  /** Comments erased. */
+  comments: number;
+  /** Reactions removed. */
+  reactions: number;
+  /** The avatar the account had (`/uploads/…`), for the caller to delete the file. */
+  avatarUrl: string | null;
+}
+
+/** Users whose deletion was asked at or before `cutoff` and that are not deleted yet. */
+export async function findAccountsDueForDeletion(db: Db, cutoff: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('deletion_requested_at', 'is not', null)
+    .where('deletion_requested_at', '<=', isoTime(cutoff))
+    .where('deleted_at', 'is', null)
+    .orderBy('deletion_requested_at')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Name an emptied account shows under (unique, since user ids are). */
+export function deletedUsername(userId: string): string {
+  return `deleted-${userId.replaceAll('-', '').slice(0, 12)}`;
+}
+
+/**
+ * Empties one account (see the file comment). Does nothing, returning undefined, when the user
+ * is gone, already deleted, or cancelled the request meanwhile — the job can race a cancel.
+ */
+export function deleteAccount(
+  db: Db,
+  userId: string,
+  now: Date = new Date(),
+): Promise<DeletedAccount | undefined> {
+  return inTransaction(db, async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'deletion_requested_at', 'deleted_at', 'avatar_url'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user || user.deleted_at !== null || user.deletion_requested_at === null) return undefined;
+
+    const comments = await trx
+      .selectFrom('comments')
+      .select(['id', 'parent_id', 'status'])
+      .where('author_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    // Parents lose one visible reply for each of this user's visible replies (reply-count rule
+    // in comments.ts).
+    const lost = new Map<string, number>();
+    for (const comment of comments) {
+      if (comment.parent_id === null) continue;
+      if (!(VISIBLE_COMMENT_STATUSES as readonly string[]).includes(comment.status)) continue;
+      lost.set(comment.parent_id, (lost.get(comment.parent_id) ?? 0) + 1);
+    }
+    for (const [parentId, count] of lost) {
+      await trx
+        .updateTable('comments')
+        .set((eb) => ({ reply_count: eb('reply_count', '-', count) }))
+        .where('id', '=', parentId)
+        .execute();
+    }
+    await trx
+      .deleteFrom('comment_revisions')
+      .where('comment_id', 'in', (eb) =>
+        eb.selectFrom('comments').select('id').where('author_id', '=', userId),
+      )
+      .execute();
+    await trx
+      .updateTable('comments')
+      .set({
+        body_source: '',
+        body_html: '',
+        held_because: null,
+        client_mutation_id: null,
+        deleted_at: isoTime(now),
+      })
+      .where('author_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .execute();
+
+    const reactions = await trx
+      .selectFrom('reactions')
+      .select('comment_id')
+      .where('user_id', '=', userId)
+      .execute();
+    for (const { comment_id } of reactions) {
+      await trx
+        .updateTable('comments')
+        .set((eb) => ({ reaction_count: eb('reaction_count', '-', 1) }))
+        .where('id', '=', comment_id)
+        .where('reaction_count', '>', 0)
+        .execute();
+    }
+    await trx.deleteFrom('reactions').where('user_id', '=', userId).execute();
+
+    await trx
+      .deleteFrom('ignored_users')
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('ignored_id', '=', userId)]))
+      .execute();
+    await trx.deleteFrom('tokens').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('user_history').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('idempotency_keys').where('scope', '=', `user:${userId}`).execute();
+
+    const name = deletedUsername(userId);
+    const email = `${name}@deleted.invalid`;
+    await trx
+      .updateTable('users')
+      .set((eb) => ({
+        username: name,
+        username_key: name,
+        email,
+        email_key: email,
+        email_verified: 0,
+        password_hash: null,
+        avatar_url: null,
+        notification_prefs: JSON.stringify({
+          onReply: false,
+          onFeatured: false,
+          onModeration: false,
+        }),
+        sso_site_id: null,
+        sso_id: null,
+        badges: '[]',
+        premod: 0,
+        suspended_until: null,
+        deleted_at: isoTime(now),
+        session_epoch: eb('session_epoch', '+', 1),
+      }))
+      .where('id', '=', userId)
+      .execute();
+
+    // Counted after the fact so the figure is what was actually erased.
+    const erased = await trx
+      .selectFrom('comments')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('author_id', '=', userId)
+      .where('deleted_at', '=', isoTime(now))
+      .executeTakeFirstOrThrow();
+    return {
+      userId,
+      comments: Number(erased.n),
+      reactions: reactions.length,
+      avatarUrl: user.avatar_url,
+    };
+  });
+}

@@ -1,0 +1,81 @@
+import { unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
+import type { DeletedAccount } from '../db/store/accountDeletion';
+import type { Db } from '../db/inTransaction';
+import { ACCOUNT_DELETION_SWEEP_MS } from '../defaults';
+import { ACCOUNT_DELETION_GRACE_SECONDS } from '../graphql/resolvers/account/accountEmails';
+import type { Logger } from '../runtime/createLogger';
+
+/** Options of {@link startAccountDeletionJob}. */
+export interface AccountDeletionJobOptions {
+  db: Db;
+  logger: Logger;
+  /** Folder of uploaded avatars (a deleted account's avatar file is removed). */
+  uploadsDir: string;
+  /** Clock. @default () => new Date() */
+  now?: () => Date;
+  /** Time between sweeps. @default ACCOUNT_DELETION_SWEEP_MS */
+  intervalMs?: number;
+  /** Grace period after a request. @default ACCOUNT_DELETION_GRACE_SECONDS */
+  graceSeconds?: number;
+}
+
+/** A running job. */
+export interface AccountDeletionJob {
+  /** Runs one sweep now (also what the timer runs); resolves what it deleted. */
+  sweep(): Promise<DeletedAccount[]>;
+  /** Stops the timer and waits for a sweep in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Deletes accounts whose grace period has passed: one sweep at start, then every `intervalMs`.
+ * Several server processes may run it at once: each account is emptied in one transaction that
+ * first re-checks it is still due, so a second runner (or a cancel in between) changes nothing.
+ * A failing account is logged and retried on the next sweep; it does not stop the others.
+ */
+export function startAccountDeletionJob(options: AccountDeletionJobOptions): AccountDeletionJob {
+  const { db, logger, uploadsDir } = options;
+  const now = options.now ?? (() => new Date());
+  const graceMs = (options.graceSeconds ?? ACCOUNT_DELETION_GRACE_SECONDS) * 1000;
+  let running: Promise<DeletedAccount[]> | undefined;
+
+  const sweepOnce = async (): Promise<DeletedAccount[]> => {
+    const at = now();
+    const due = await findAccountsDueForDeletion(db, new Date(at.getTime() - graceMs));
+    const done: DeletedAccount[] = [];
+    for (const userId of due) {
+      try {
+        const result = await deleteAccount(db, userId, at);
+        if (!result) continue;
+        done.push(result);
+        if (result.avatarUrl?.startsWith('/uploads/')) {
+          // basename: a stored URL can never point the unlink outside the uploads folder.
+          await unlink(join(uploadsDir, basename(result.avatarUrl))).catch(() => undefined);
+        }
+        logger.info(
+          { userId, comments: result.comments, reactions: result.reactions },
+          'Account deleted after its grace period',
+        );
+      } catch (error) {
+        logger.error({ err: error, userId }, 'Account deletion failed; retrying next sweep');
+      }
+    }
+    return done;
+  };
+  const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
+  const run = () =>
+    void sweep().catch((error: unknown) => logger.error({ err: error }, 'Account sweep failed'));
+
+  run();
+  const timer = setInterval(run, options.intervalMs ?? ACCOUNT_DELETION_SWEEP_MS);
+  timer.unref();
+  return {
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
