@@ -111,7 +111,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   const accountDeletion = startAccountDeletionJob({
     db: database.db,
     logger,
-    uploadsDir: join(config.dataDir, 'uploads'),
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
   });
 
   return {

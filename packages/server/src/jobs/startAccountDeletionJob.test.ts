@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedBasics } from '../db/testFixtures';
@@ -11,20 +11,23 @@ const DAY_MS = 86_400_000;
 
 describe.each(testDialects())('account deletion job on %s', (dialect) => {
   const t = useTestDatabase(dialect);
-  let uploads: string;
+  let dataDir: string;
   beforeEach(() => {
-    uploads = mkdtempSync(join(tmpdir(), 'parley-uploads-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-data-'));
+    mkdirSync(join(dataDir, 'uploads', 'avatars'), { recursive: true });
   });
-  afterEach(() => rmSync(uploads, { recursive: true, force: true }));
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  const publicUrl = 'http://parley.test';
+  const avatars = () => join(dataDir, 'uploads', 'avatars');
 
   it('deletes accounts past the grace period, with their avatar file, and leaves the others', async () => {
     const now = new Date('2026-11-21T12:00:00Z');
     const { users } = await seedBasics(t.db, { userCount: 3 });
     const [due, early, keeper] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
-    writeFileSync(join(uploads, 'face.png'), 'png');
+    writeFileSync(join(avatars(), `${due.id}-face.png`), 'png');
     await updateUser(t.db, due.id, {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS - 1).toISOString(),
-      avatarUrl: '/uploads/face.png',
+      avatarUrl: `${publicUrl}/uploads/avatars/${due.id}-face.png`,
     });
     await updateUser(t.db, early.id, {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS + 60_000).toISOString(),
@@ -33,7 +36,8 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
     const job = startAccountDeletionJob({
       db: t.db,
       logger: createLogger({ level: 'silent' }),
-      uploadsDir: uploads,
+      dataDir,
+      publicUrl,
       now: () => now,
     });
     try {
@@ -44,7 +48,7 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
       expect((await findUserById(t.db, due.id))?.username).toMatch(/^deleted-/);
       expect((await findUserById(t.db, early.id))?.username).toBe(early.username);
       expect((await findUserById(t.db, keeper.id))?.username).toBe(keeper.username);
-      expect(existsSync(join(uploads, 'face.png'))).toBe(false);
+      expect(existsSync(join(avatars(), `${due.id}-face.png`))).toBe(false);
     } finally {
       await job.stop();
     }

@@ -1,18 +1,20 @@
 import { unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
 import type { Db } from '../db/inTransaction';
 import { ACCOUNT_DELETION_SWEEP_MS } from '../defaults';
 import { ACCOUNT_DELETION_GRACE_SECONDS } from '../graphql/resolvers/account/accountEmails';
+import { ownAvatarFile } from '../graphql/resolvers/account/profileMutations';
 import type { Logger } from '../runtime/createLogger';
 
 /** Options of {@link startAccountDeletionJob}. */
 export interface AccountDeletionJobOptions {
   db: Db;
   logger: Logger;
-  /** Folder of uploaded avatars (a deleted account's avatar file is removed). */
-  uploadsDir: string;
+  /** The data folder and public URL: a deleted account's avatar file is removed. */
+  dataDir: string;
+  /** See `dataDir`. */
+  publicUrl: string;
   /** Clock. @default () => new Date() */
   now?: () => Date;
   /** Time between sweeps. @default ACCOUNT_DELETION_SWEEP_MS */
@@ -36,7 +38,7 @@ export interface AccountDeletionJob {
  * A failing account is logged and retried on the next sweep; it does not stop the others.
  */
 export function startAccountDeletionJob(options: AccountDeletionJobOptions): AccountDeletionJob {
-  const { db, logger, uploadsDir } = options;
+  const { db, logger } = options;
   const now = options.now ?? (() => new Date());
   const graceMs = (options.graceSeconds ?? ACCOUNT_DELETION_GRACE_SECONDS) * 1000;
   let running: Promise<DeletedAccount[]> | undefined;
@@ -50,10 +52,8 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
         const result = await deleteAccount(db, userId, at);
         if (!result) continue;
         done.push(result);
-        if (result.avatarUrl?.startsWith('/uploads/')) {
-          // basename: a stored URL can never point the unlink outside the uploads folder.
-          await unlink(join(uploadsDir, basename(result.avatarUrl))).catch(() => undefined);
-        }
+        const avatar = ownAvatarFile(options, userId, result.avatarUrl);
+        if (avatar) await unlink(avatar).catch(() => undefined);
         logger.info(
           { userId, comments: result.comments, reactions: result.reactions },
           'Account deleted after its grace period',

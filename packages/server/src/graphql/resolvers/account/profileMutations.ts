@@ -71,7 +71,11 @@ const EXTENSIONS: Record<AvatarMime, string> = {
 };
 
 /** The path on disk of an avatar URL this server made for `userId`, or undefined. */
-function ownAvatarFile(ctx: ParleyContext, userId: string, url: string | null): string | undefined {
+export function ownAvatarFile(
+  ctx: Pick<ParleyContext, 'publicUrl' | 'dataDir'>,
+  userId: string,
+  url: string | null,
+): string | undefined {
   const prefix = `${ctx.publicUrl}/${AVATAR_DIR}/`;
   if (url === null || !url.startsWith(prefix)) return undefined;
   const name = url.slice(prefix.length);
