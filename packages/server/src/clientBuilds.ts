@@ -1,23 +1,39 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AppRoute } from './runtime/serveStatic';
 
 /** The repository root (the built client folders are found from it). */
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The console's build, served as a single-page app. */
+const CONSOLE_APP: AppRoute = {
+  root: join(REPOSITORY_ROOT, 'packages/admin/dist'),
+  fallback: 'index.html',
+  noFraming: true,
+};
 
 /**
  * URL prefix → built file or folder of each client (`npm run build`). A prefix naming a file
  * serves that file (`/embed.js`); a folder serves what is inside it.
  */
-export const CLIENT_BUILDS: Readonly<Record<string, string>> = {
+export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
   '/embed.js': join(REPOSITORY_ROOT, 'packages/embed/dist/embed.js'),
   '/count.js': join(REPOSITORY_ROOT, 'packages/embed/dist/count.js'),
   '/embed/stream': join(REPOSITORY_ROOT, 'packages/stream/dist/stream.html'),
   '/embed/auth': join(REPOSITORY_ROOT, 'packages/stream/dist/auth.html'),
   '/embed/assets': join(REPOSITORY_ROOT, 'packages/stream/dist/assets'),
+  // The console, its install wizard and the account pages are one app, never framed.
+  '/admin': CONSOLE_APP,
+  '/install': CONSOLE_APP,
+  '/account': CONSOLE_APP,
 };
 
 /** The client routes whose build exists, for `createParleyServer({ staticRoutes })`. */
-export function builtClientRoutes(): Record<string, string> {
-  return Object.fromEntries(Object.entries(CLIENT_BUILDS).filter(([, path]) => existsSync(path)));
+export function builtClientRoutes(): Record<string, string | AppRoute> {
+  return Object.fromEntries(
+    Object.entries(CLIENT_BUILDS).filter(([, target]) =>
+      existsSync(typeof target === 'string' ? target : target.root),
+    ),
+  );
 }

@@ -17,6 +17,7 @@ import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitSto
 import { createRateLimiter } from './rateLimit/createRateLimiter';
 import { createRedisRateLimitStore } from './rateLimit/createRedisRateLimitStore';
 import { createHttpServer } from './runtime/createHttpServer';
+import type { AppRoute } from './runtime/serveStatic';
 import type { HttpServer } from './runtime/createHttpServer';
 import { createLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
@@ -29,7 +30,7 @@ export interface ParleyServerOptions {
   /** Configuration (see `loadConfig`). */
   config: Config;
   /** URL prefix → folder of built files to serve (client bundles, the console). @default {} */
-  staticRoutes?: Record<string, string>;
+  staticRoutes?: Record<string, string | AppRoute>;
   /** Logger. @default pino at `config.logLevel` */
   logger?: Logger;
   /** How long to wait for Redis at start. @default REDIS_READY_TIMEOUT_MS */

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL } from './serveStatic';
+import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL, NO_FRAMING_CSP } from './serveStatic';
 import { SECRET_ERROR_TEXT } from './testing/createTestSchema';
 import { TEST_SITE_ORIGIN } from './testing/createTestYoga';
 import { startTestServer, wsQuery } from './testing/startTestServer';
@@ -42,7 +42,13 @@ describe('createHttpServer', () => {
     );
     await writeFile(join(dir, 'public', '.env'), 'SECRET=1');
     await writeFile(join(dir, 'outside.txt'), 'outside the root');
-    server = await startTestServer({ staticRoutes: { '/assets': join(dir, 'public') } });
+    server = await startTestServer({
+      staticRoutes: {
+        '/assets': join(dir, 'public'),
+        '/console': { root: join(dir, 'public', 'admin'), fallback: 'index.html', noFraming: true },
+        '/single.js': join(dir, 'public', 'embed.js'),
+      },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -175,6 +181,21 @@ describe('createHttpServer', () => {
     expect(html.headers.get('cache-control')).toBe(HTML_CACHE_CONTROL);
     expect(html.headers.get('content-security-policy')).toContain(TEST_SITE_ORIGIN);
     expect(await html.text()).toContain('<title>Admin</title>');
+  });
+
+  it('serves a file route and an app route whose client-side paths get the app page', async () => {
+    const single = await fetch(`${server.origin}/single.js`);
+    expect(await single.text()).toBe('console.log("embed")');
+
+    const deep = await fetch(`${server.origin}/console/moderate/pending`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toContain('<title>Admin</title>');
+    // The console is never framed, not even by permitted sites.
+    expect(deep.headers.get('content-security-policy')).toBe(NO_FRAMING_CSP);
+    // A missing asset stays a 404 instead of HTML a browser would try to run.
+    expect((await fetch(`${server.origin}/console/assets/missing.js`)).status).toBe(404);
+    // Outside the app's folder is still out of reach.
+    expect((await rawGet(server.origin, '/console/../outside.txt')).status).toBe(404);
   });
 
   it('answers 304 to a matching If-None-Match', async () => {

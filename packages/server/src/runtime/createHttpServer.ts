@@ -11,6 +11,7 @@ import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
 import { createOriginPolicy } from './plugins/originPolicy';
 import { createStaticHandler } from './serveStatic';
+import type { AppRoute } from './serveStatic';
 
 /** Liveness endpoint for load balancers and orchestrators. */
 export const HEALTH_PATH = '/healthz';
@@ -33,7 +34,7 @@ export interface CreateHttpServerOptions {
   /** The server's public address; its origin is always allowed. @default undefined */
   publicUrl?: string;
   /** URL prefix → directory of files to serve (bundles, the console). @default {} */
-  staticRoutes?: Record<string, string>;
+  staticRoutes?: Record<string, string | AppRoute>;
   /** The process logger. */
   logger: Logger;
   /** Metrics registry and instruments (see `createMetrics`). */

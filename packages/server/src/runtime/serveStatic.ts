@@ -46,10 +46,27 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=300';
 /** File served for a request that names a directory (the console's and the stream's entry). */
 export const INDEX_FILE = 'index.html';
 
+/**
+ * CSP of pages that must never be framed (the console and the account pages): only the sites'
+ * stream may be framed by them, so a permitted site cannot frame the console and trick a
+ * moderator into clicking.
+ */
+export const NO_FRAMING_CSP = "frame-ancestors 'none'";
+
+/** A route served as a single-page app: unknown paths get its HTML page, which routes itself. */
+export interface AppRoute {
+  /** Directory of the built app. */
+  root: string;
+  /** The page (inside `root`) served for any path under the prefix that names no file. */
+  fallback: string;
+  /** True: the page may not be framed at all ({@link NO_FRAMING_CSP}). */
+  noFraming?: boolean;
+}
+
 /** Options of {@link createStaticHandler}. */
 export interface StaticHandlerOptions {
-  /** URL prefix (`/admin`) → directory. The longest matching prefix wins. */
-  routes: Record<string, string>;
+  /** URL prefix (`/admin`) → file, directory or single-page app. The longest matching prefix wins. */
+  routes: Record<string, string | AppRoute>;
   /** Adds the frame-ancestors CSP to HTML (the stream and the console are framed). */
   originPolicy: OriginPolicy;
 }
@@ -70,7 +87,10 @@ export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promi
  */
 export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptions): StaticHandler {
   const table = Object.entries(routes)
-    .map(([prefix, dir]) => ({ prefix: prefix.replace(/\/+$/, ''), root: resolve(dir) }))
+    .map(([prefix, target]) => {
+      const app = typeof target === 'string' ? { root: target } : target;
+      return { ...app, prefix: prefix.replace(/\/+$/, ''), root: resolve(app.root) };
+    })
     .sort((a, b) => b.prefix.length - a.prefix.length);
 
   return async (req, res) => {
@@ -83,7 +103,13 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return true;
     }
-    const file = await findFile(route.root, pathname.slice(route.prefix.length));
+    const rest = pathname.slice(route.prefix.length);
+    let file = await findFile(route.root, rest);
+    // Client-side routes (`/admin/moderate/pending`) have no file: the app's page answers them.
+    // Paths with an extension stay 404s, so a missing script is not answered with HTML.
+    if (file === undefined && 'fallback' in route && route.fallback && !/\.\w+$/.test(rest)) {
+      file = await findFile(route.root, route.fallback);
+    }
     if (file === undefined) {
       res.writeHead(404, { 'content-type': CONTENT_TYPES['.txt'] }).end('Not found');
       return true;
@@ -97,7 +123,10 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
       'x-content-type-options': 'nosniff',
     };
     if (type.startsWith('text/html')) {
-      headers[CSP_HEADER] = await originPolicy.contentSecurityPolicy();
+      headers[CSP_HEADER] =
+        'noFraming' in route && route.noFraming
+          ? NO_FRAMING_CSP
+          : await originPolicy.contentSecurityPolicy();
     } else {
       // Bundles and avatars are public and sent without credentials: any site may load them, and
       // module scripts and fonts from another origin are only used with a CORS header.
