@@ -10,3 +10,5 @@ export type * from './types';
 export { createTransport, toWebSocketUrl } from './createTransport';
 export { IDEMPOTENCY_KEY_HEADER, CLIENT_MUTATION_ID } from './mutationKeyExchange';
 export type { ReactNativeFile } from './reactNativeFiles';
+export { createSession } from './createSession';
+export type { Session } from './createSession';
