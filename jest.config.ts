@@ -9,6 +9,9 @@ const ESM_ONLY = [
   'until-async',
   '@open-draft',
   'preact',
+  'wouter',
+  'regexparam',
+  'mitt',
   'tiny-lru',
   'graphql-ws',
   'wonka',
@@ -32,7 +35,7 @@ const transform: Config['transform'] = {
     {
       jsc: {
         parser: { syntax: 'typescript', tsx: true },
-        transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        transform: { react: { runtime: 'automatic' } },
         target: 'es2022',
       },
       module: { type: 'commonjs' },
@@ -47,13 +50,34 @@ const shared = {
     '^@parley/transport$': '<rootDir>/packages/transport/src/index.ts',
     '^@parley/server/error-codes$': '<rootDir>/packages/server/src/errorCodes.ts',
     '^@parley/embed/protocol$': '<rootDir>/packages/embed/src/protocol.ts',
-    // React code runs on Preact in the widget, as in the rollup build.
-    '^react(-dom)?$': 'preact/compat',
-    '^react/jsx-runtime$': 'preact/jsx-runtime',
   },
   setupFiles: ['<rootDir>/jest.setup.ts'],
   rootDir: __dirname,
 } satisfies Config;
+
+// The widget's JSX and React code run on Preact, as in the rollup build.
+const preactTransform: Config['transform'] = {
+  '^.+\\.[cm]?[jt]sx?$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+const preact = {
+  ...shared,
+  transform: preactTransform,
+  moduleNameMapper: {
+    ...shared.moduleNameMapper,
+    '^react(-dom)?$': 'preact/compat',
+    '^react/jsx-runtime$': 'preact/jsx-runtime',
+  },
+};
 
 const config: Config = {
   projects: [
@@ -71,23 +95,32 @@ const config: Config = {
       testMatch: ['<rootDir>/packages/transport/src/createTransport.test.ts'],
     },
     {
-      ...shared,
+      ...preact,
       displayName: 'embed',
       testEnvironment: 'jest-fixed-jsdom',
       testMatch: ['<rootDir>/packages/embed/**/*.test.ts'],
     },
     {
-      ...shared,
+      ...preact,
       displayName: 'stream',
       testEnvironment: 'jest-fixed-jsdom',
       testMatch: ['<rootDir>/packages/stream/src/**/*.test.{ts,tsx}'],
     },
     {
-      // Real server + real Chromium: the widget end to end.
+      ...shared,
+      displayName: 'admin',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/packages/admin/src/**/*.test.{ts,tsx}'],
+    },
+    {
+      // Real server + real Chromium: the widget and the console end to end.
       ...shared,
       displayName: 'stream (browser)',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/packages/stream/__integration-tests__/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/packages/stream/__integration-tests__/**/*.test.ts',
+        '<rootDir>/packages/admin/__integration-tests__/**/*.test.ts',
+      ],
     },
     {
       ...shared,

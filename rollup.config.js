@@ -22,15 +22,19 @@ const workspace = {
   },
 };
 
-const plugins = () => [
+/** `ui: 'preact'` (the widget: React code runs on Preact, STACK.md) or `'react'` (the console). */
+const plugins = ({ ui = 'preact' } = {}) => [
   workspace,
-  // React code (and React bindings) run on Preact in the widget (STACK.md).
-  alias({
-    entries: [
-      { find: /^react(-dom)?$/, replacement: 'preact/compat' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-    ],
-  }),
+  ...(ui === 'preact'
+    ? [
+        alias({
+          entries: [
+            { find: /^react(-dom)?$/, replacement: 'preact/compat' },
+            { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+          ],
+        }),
+      ]
+    : []),
   replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
   nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }),
   commonjs(),
@@ -38,7 +42,7 @@ const plugins = () => [
     target: 'es2020',
     tsconfig: here('tsconfig.base.json'),
     jsx: 'automatic',
-    jsxImportSource: 'preact',
+    jsxImportSource: ui,
   }),
   terser({ compress: { passes: 2 }, format: { comments: false } }),
 ];
@@ -51,6 +55,7 @@ for (const dir of [
   'examples/host/dist',
   'packages/embed/dist',
   'packages/stream/dist',
+  'packages/admin/dist',
 ]) {
   rmSync(here(dir), { recursive: true, force: true });
 }
@@ -63,16 +68,37 @@ const streamPages = {
     for (const page of ['stream.html', 'auth.html']) {
       this.emitFile({ type: 'asset', fileName: page, source: readFileSync(src + page) });
     }
-    const css = readdirSync(src + 'styles')
-      .filter((name) => name.endsWith('.css'))
-      .sort()
-      .map((name) => readFileSync(`${src}styles/${name}`, 'utf8'))
-      .join('\n')
-      // Comments and indentation cost bytes on every first render; the rules stay as written.
-      .replace(/\/\*[\s\S]*?\*\//g, '')
-      .replace(/\s*\n\s*/g, '\n')
-      .trim();
-    this.emitFile({ type: 'asset', fileName: 'assets/stream.css', source: css });
+    // Comments and indentation cost bytes on every first render; the rules stay as written.
+    this.emitFile({
+      type: 'asset',
+      fileName: 'assets/stream.css',
+      source: joinCss(src + 'styles'),
+    });
+  },
+};
+
+/** Joins a folder's CSS files in name order, without comments or indentation. */
+const joinCss = (dir) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.css'))
+    .sort()
+    .map((name) => readFileSync(`${dir}/${name}`, 'utf8'))
+    .join('\n')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim();
+
+/** Emits the console's page and stylesheet. */
+const consolePage = {
+  name: 'parley-console-page',
+  generateBundle() {
+    const src = here('packages/admin/src/');
+    this.emitFile({
+      type: 'asset',
+      fileName: 'index.html',
+      source: readFileSync(src + 'index.html'),
+    });
+    this.emitFile({ type: 'asset', fileName: 'assets/admin.css', source: joinCss(src + 'styles') });
   },
 };
 
@@ -96,6 +122,17 @@ const embedBuild = (name) => ({
 });
 
 export default [
+  // The console: React, each route its own chunk.
+  {
+    input: { main: here('packages/admin/src/main.tsx') },
+    output: {
+      dir: here('packages/admin/dist'),
+      format: 'es',
+      entryFileNames: 'assets/[name].js',
+      chunkFileNames: 'assets/chunks/[name]-[hash].js',
+    },
+    plugins: [...plugins({ ui: 'react' }), consolePage],
+  },
   embedBuild('embed'),
   embedBuild('count'),
   streamBuild('stream', [streamPages]),

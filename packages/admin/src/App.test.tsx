@@ -1,0 +1,86 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { App } from './App';
+import { createTestConsoleEnv } from './testing/renderConsole';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+function installed(value: boolean) {
+  return graphql.query('ConsoleInstalled', () =>
+    HttpResponse.json({ data: { settings: { installed: value } } }),
+  );
+}
+
+async function renderAt(path: string, token: string | null = null) {
+  const env = await createTestConsoleEnv({ token });
+  const location = memoryLocation({ path, record: true });
+  render(
+    <Router hook={location.hook}>
+      <App env={env} />
+    </Router>,
+  );
+  return { env, location };
+}
+
+test('before install, /admin leads to the install wizard', async () => {
+  server.use(installed(false));
+  const { location } = await renderAt('/admin/moderate');
+  await waitFor(() => expect(location.history.at(-1)).toBe('/install'));
+});
+
+test('after install, /install leads to the console, and without a session to the login page', async () => {
+  server.use(installed(true));
+  const { location } = await renderAt('/install');
+  await waitFor(() => expect(location.history.at(-1)).toBe('/admin/login'));
+});
+
+test('a commenter who signs in is told why the console is closed to them', async () => {
+  server.use(
+    installed(true),
+    graphql.query('ConsoleViewer', () =>
+      HttpResponse.json({
+        data: { viewer: { id: 'u1', username: 'ada', email: 'a@x.test', role: 'COMMENTER' } },
+      }),
+    ),
+  );
+  await renderAt('/admin/moderate', 'token');
+  expect(await screen.findByRole('alert')).toHaveProperty(
+    'textContent',
+    expect.stringContaining('Only moderators and admins can use the console'),
+  );
+});
+
+test('a moderator gets the navigation, without Configure (admins only)', async () => {
+  server.use(
+    installed(true),
+    graphql.query('ConsoleViewer', () =>
+      HttpResponse.json({
+        data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR' } },
+      }),
+    ),
+  );
+  await renderAt('/admin/dashboard', 'token');
+  expect(await screen.findByRole('link', { name: 'Moderate' })).toBeTruthy();
+  expect(screen.queryByRole('link', { name: 'Configure' })).toBeNull();
+});
+
+test('an expired session goes back to the login page', async () => {
+  server.use(
+    installed(true),
+    graphql.query('ConsoleViewer', () =>
+      HttpResponse.json({
+        errors: [{ message: 'expired', extensions: { code: 'TOKEN_EXPIRED' } }],
+        data: null,
+      }),
+    ),
+  );
+  const { location, env } = await renderAt('/admin/moderate', 'token');
+  await waitFor(() => expect(location.history.at(-1)).toBe('/admin/login'));
+  expect(env.session.getToken()).toBeNull();
+});

@@ -1,0 +1,124 @@
+import { useQuery } from 'urql';
+import { Link, Redirect, Route, Switch } from 'wouter';
+import { toTransportError } from '@parley/transport';
+import { Loading } from './Loading';
+import { useConsoleEnv } from './ConsoleContext';
+import { errorText } from './errorText';
+import { lazyRoute } from './lazyRoute';
+import { useSessionToken } from './useSessionToken';
+import { ViewerContext, isAdmin } from './Viewer';
+import type { ConsoleViewer } from './Viewer';
+
+const ModeratePage = lazyRoute(() => import('./routes/moderate/ModeratePage'), 'ModeratePage');
+const CommunityPage = lazyRoute(() => import('./routes/community/CommunityPage'), 'CommunityPage');
+const StoriesPage = lazyRoute(() => import('./routes/stories/StoriesPage'), 'StoriesPage');
+const ConfigurePage = lazyRoute(() => import('./routes/configure/ConfigurePage'), 'ConfigurePage');
+const DashboardPage = lazyRoute(() => import('./routes/dashboard/DashboardPage'), 'DashboardPage');
+
+/** The signed-in user, as the console needs them. */
+export const CONSOLE_VIEWER_QUERY = 'query ConsoleViewer { viewer { id username email role } }';
+
+/** Everything under `/admin` except the login page: moderators and admins only. */
+export function SignedInArea() {
+  const token = useSessionToken();
+  if (token === null) return <Redirect to="~/admin/login" replace />;
+  return <Guarded key={token} />;
+}
+
+function Guarded() {
+  const { session } = useConsoleEnv();
+  const [{ data, error }] = useQuery<{ viewer: ConsoleViewer | null }>({
+    query: CONSOLE_VIEWER_QUERY,
+    requestPolicy: 'network-only',
+  });
+  if (error && !data) {
+    const code = toTransportError(error).code;
+    // A session that ended (expired, signed out elsewhere) goes back to the login page.
+    if (code === 'TOKEN_EXPIRED' || code === 'TOKEN_INVALID' || code === 'UNAUTHENTICATED') {
+      void session.signOut();
+      return <Loading />;
+    }
+    return (
+      <main className="page narrow">
+        <p role="alert">{errorText(code)}</p>
+      </main>
+    );
+  }
+  if (!data) return <Loading />;
+  const viewer = data.viewer;
+  if (viewer === null) {
+    void session.signOut();
+    return <Loading />;
+  }
+  if (viewer.role !== 'MODERATOR' && viewer.role !== 'ADMIN') {
+    return (
+      <main className="page narrow">
+        <h1>Not a moderator</h1>
+        <p role="alert">
+          You are signed in as {viewer.username}, a {viewer.role.toLowerCase()}. Only moderators and
+          admins can use the console; ask an admin to change your role.
+        </p>
+        <button type="button" onClick={() => void session.signOut()}>
+          Sign out
+        </button>
+      </main>
+    );
+  }
+  return (
+    <ViewerContext.Provider value={viewer}>
+      <Layout viewer={viewer} />
+    </ViewerContext.Provider>
+  );
+}
+
+function Layout({ viewer }: { viewer: ConsoleViewer }) {
+  const { session } = useConsoleEnv();
+  const admin = isAdmin(viewer);
+  const nav: [string, string][] = [
+    ['/moderate', 'Moderate'],
+    ['/community', 'Community'],
+    ['/stories', 'Stories'],
+    ...(admin ? [['/configure', 'Configure'] as [string, string]] : []),
+    ['/dashboard', 'Dashboard'],
+  ];
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">Parley</span>
+        <nav aria-label="Console">
+          {nav.map(([href, label]) => (
+            <Link key={href} href={href} className={(active) => (active ? 'active' : '')}>
+              {label}
+            </Link>
+          ))}
+        </nav>
+        <span className="who">
+          {viewer.username}
+          <button type="button" onClick={() => void session.signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <Switch>
+        <Route path="/moderate/*?">
+          <ModeratePage />
+        </Route>
+        <Route path="/community">
+          <CommunityPage />
+        </Route>
+        <Route path="/stories">
+          <StoriesPage />
+        </Route>
+        <Route path="/configure/*?">
+          {admin ? <ConfigurePage /> : <Redirect to="/moderate" replace />}
+        </Route>
+        <Route path="/dashboard">
+          <DashboardPage />
+        </Route>
+        <Route>
+          <Redirect to="/moderate" replace />
+        </Route>
+      </Switch>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+export { App, INSTALLED_QUERY } from './App';
+export { Loading } from './Loading';
+export { lazyRoute } from './lazyRoute';
+export { mountConsole } from './mountConsole';
+export type { MountConsoleOptions } from './mountConsole';
+export { ConsoleEnvContext, useConsoleEnv, CONSOLE_TOKEN_KEY } from './ConsoleContext';
+export type { ConsoleEnv } from './ConsoleContext';
+export { ERROR_TEXT, errorText } from './errorText';
+export { ViewerContext, useViewer, isAdmin } from './Viewer';
+export type { ConsoleViewer, Role } from './Viewer';

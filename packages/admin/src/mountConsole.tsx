@@ -1,0 +1,38 @@
+import { createRoot } from 'react-dom/client';
+import { createSession, createTransport } from '@parley/transport';
+import type { Session, TransportOptions } from '@parley/transport';
+import { App } from './App';
+import { CONSOLE_TOKEN_KEY } from './ConsoleContext';
+import type { ConsoleEnv } from './ConsoleContext';
+
+/** Options of {@link mountConsole}. */
+export interface MountConsoleOptions {
+  /** The page's window. */
+  window: Window;
+  /** Element to render into. */
+  root: HTMLElement;
+  /** Transport options beyond the URL and token (tests inject fetch). */
+  transport?: Omit<TransportOptions, 'url' | 'getToken'>;
+}
+
+/** Starts the console on its page; returns the disposer (STYLE.md guideline 10). */
+export function mountConsole({ window: win, root, transport: options }: MountConsoleOptions) {
+  // The transport reads the token through the session, which keeps it in the transport's storage.
+  const holder: { session?: Session } = {};
+  const transport = createTransport({
+    url: `${win.location.origin}/graphql`,
+    getToken: async () => {
+      await holder.session?.ready;
+      return holder.session?.getToken() ?? null;
+    },
+    ...options,
+  });
+  const session = (holder.session = createSession(transport.storage, CONSOLE_TOKEN_KEY));
+  const env: ConsoleEnv = { transport, session, window: win };
+  const reactRoot = createRoot(root);
+  reactRoot.render(<App env={env} />);
+  return () => {
+    reactRoot.unmount();
+    void transport.dispose();
+  };
+}
