@@ -19,6 +19,9 @@ test('reads the stored token under its key, and keeps sign-ins and sign-outs the
   session.subscribe((token) => seen.push(token));
   await session.signIn('fresh');
   expect(storage.data.get('app.token')).toBe('fresh');
+  await session.renew('renewed');
+  expect(session.getToken()).toBe('renewed');
+  expect(storage.data.get('app.token')).toBe('renewed');
   await session.signOut();
   expect(storage.data.has('app.token')).toBe(false);
   expect(storage.data.get('other.token')).toBe('not mine');

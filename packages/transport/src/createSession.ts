@@ -8,6 +8,11 @@ export interface Session {
   readonly ready: Promise<void>;
   /** Keeps a new token (popup sign-in, SSO exchange) and tells listeners. */
   signIn(token: string): Promise<void>;
+  /**
+   * Keeps a new token for the same user (a password change ends the old token's epoch) without
+   * telling listeners: nothing about who is signed in changed, so nothing should re-render.
+   */
+  renew(token: string): Promise<void>;
   /** Forgets the token and tells listeners. */
   signOut(): Promise<void>;
   /** Listens to sign-in and sign-out; returns the unsubscribe function. */
@@ -44,6 +49,11 @@ export function createSession(
     ready,
     async signIn(next) {
       set(next);
+      await storage.set(key, next).catch(() => undefined);
+    },
+    async renew(next) {
+      changed = true;
+      token = next;
       await storage.set(key, next).catch(() => undefined);
     },
     async signOut() {

@@ -1,4 +1,91 @@
-// Placeholder until the profile tab lands (same change set): the tab's own chunk.
+import { gql } from '@urql/core';
+import { useQuery } from '@urql/preact';
+import { toTransportError } from '@parley/transport';
+import { useStreamEnv } from '../StreamContext';
+import { AvatarForm } from './AvatarForm';
+import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
+import { DeleteAccount } from './DeleteAccount';
+import { DownloadData } from './DownloadData';
+import type { IgnoredUser } from './IgnoredUsers';
+import { IgnoredUsers } from './IgnoredUsers';
+import { MyComments } from './MyComments';
+import type { NotificationSettings } from './NotificationsForm';
+import { NotificationsForm } from './NotificationsForm';
+
+/** What the profile tab shows of the viewer beyond the root query's fields. */
+export const PROFILE_QUERY = gql`
+  query Profile {
+    viewer {
+      id
+      username
+      email
+      avatarUrl
+      deletionRequestedAt
+      notificationSettings {
+        onReply
+        onFeatured
+        onModeration
+      }
+      ignoredUsers {
+        id
+        username
+      }
+    }
+  }
+`;
+
+/** The viewer as the profile tab reads it. */
+export interface ProfileViewer {
+  id: string;
+  username: string;
+  email: string | null;
+  avatarUrl: string | null;
+  deletionRequestedAt: string | null;
+  notificationSettings: NotificationSettings | null;
+  ignoredUsers: IgnoredUser[] | null;
+}
+
+const NO_NOTIFICATIONS: NotificationSettings = {
+  onReply: false,
+  onFeatured: false,
+  onModeration: false,
+};
+
+/**
+ * The profile tab (its own chunk, loaded when first opened): my comments, notifications, name,
+ * email, password, avatar, data download, ignored users and account deletion.
+ */
 export function Panel() {
-  return <div class="parley-profile" />;
+  const { t } = useStreamEnv();
+  const [result, reexecute] = useQuery<{ viewer: ProfileViewer | null }>({
+    query: PROFILE_QUERY,
+    // Always from the network: every form starts from the values the server holds now.
+    requestPolicy: 'network-only',
+  });
+  const viewer = result.data?.viewer;
+  if (!viewer) {
+    if (result.fetching) return <p role="status">{t('stream.loading')}</p>;
+    const code = result.error ? toTransportError(result.error).code : 'UNAUTHENTICATED';
+    return (
+      <div class="parley-notice" role="alert">
+        <p>{t(`error.${code}`)}</p>
+        <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+          {t('stream.retry')}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div class="parley-profile">
+      <MyComments />
+      <NotificationsForm initial={viewer.notificationSettings ?? NO_NOTIFICATIONS} />
+      <UsernameForm current={viewer.username} />
+      <EmailForm current={viewer.email} />
+      <PasswordForm />
+      <AvatarForm current={viewer.avatarUrl} />
+      <DownloadData />
+      <IgnoredUsers initial={viewer.ignoredUsers ?? []} />
+      <DeleteAccount username={viewer.username} requestedAt={viewer.deletionRequestedAt} />
+    </div>
+  );
 }

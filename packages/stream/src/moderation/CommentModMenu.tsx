@@ -1,0 +1,179 @@
+import { gql } from '@urql/core';
+import { useClient } from '@urql/preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { COMMENT_FIELDS } from '../fragments';
+import { useAction } from '../profile/useAction';
+import { useStreamEnv } from '../StreamContext';
+import type { MessageKey } from '../messages';
+import type { CommentData } from '../types';
+import { BanForm } from './BanForm';
+
+const commentMutation = (operation: string, field: string) => gql`
+  mutation ${operation}($input: CommentIdInput!) {
+    ${field}(input: $input) { comment { ${COMMENT_FIELDS} } }
+  }
+`;
+
+/** The four comment decisions, each answering the comment as it now is. */
+export const MODERATION_MUTATIONS = {
+  approveComment: commentMutation('ApproveComment', 'approveComment'),
+  rejectComment: commentMutation('RejectComment', 'rejectComment'),
+  featureComment: commentMutation('FeatureComment', 'featureComment'),
+  unfeatureComment: commentMutation('UnfeatureComment', 'unfeatureComment'),
+};
+
+type Decision = keyof typeof MODERATION_MUTATIONS;
+
+const DONE: Record<Decision, MessageKey> = {
+  approveComment: 'moderation.approved',
+  rejectComment: 'moderation.rejected',
+  featureComment: 'moderation.featured',
+  unfeatureComment: 'moderation.unfeatured',
+};
+
+/** Props of {@link CommentModMenu}. */
+export interface CommentModMenuProps {
+  /** The comment the menu acts on. */
+  comment: CommentData;
+  /** Called after a change: with the server's copy of the comment, or nothing (a ban). */
+  onChanged(updated?: CommentData): void;
+}
+
+/**
+ * A comment's "Moderate" menu (moderators; loaded on demand by the thread): approve, reject,
+ * feature or unfeature, ban the author. A menu button per the ARIA pattern: arrows move between
+ * items, Escape closes and gives focus back to the button.
+ */
+export function CommentModMenu({ comment, onChanged }: CommentModMenuProps) {
+  const { t } = useStreamEnv();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [banning, setBanning] = useState(false);
+  const [done, setDone] = useState('');
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLUListElement>(null);
+  const action = useAction();
+  const client = useClient();
+
+  // Opening moves focus into the menu, as the menu button pattern expects.
+  useEffect(() => {
+    if (open) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  const decide = async (decision: Decision) => {
+    close();
+    if (action.busy) return;
+    setDone('');
+    const data = await action.run(() =>
+      client
+        .mutation<Record<Decision, { comment: CommentData | null }>>(
+          MODERATION_MUTATIONS[decision],
+          { input: { commentId: comment.id } },
+        )
+        .toPromise(),
+    );
+    if (data) {
+      setDone(t(DONE[decision]));
+      onChanged(data[decision].comment ?? undefined);
+    }
+  };
+
+  const featured = comment.tags.includes('FEATURED');
+  const items: { label: string; run(): void }[] = [];
+  if (comment.status !== 'APPROVED')
+    items.push({ label: t('moderation.approve'), run: () => void decide('approveComment') });
+  if (comment.status !== 'REJECTED')
+    items.push({ label: t('moderation.reject'), run: () => void decide('rejectComment') });
+  items.push(
+    featured
+      ? { label: t('moderation.unfeature'), run: () => void decide('unfeatureComment') }
+      : { label: t('moderation.feature'), run: () => void decide('featureComment') },
+  );
+  if (comment.author)
+    items.push({
+      label: t('moderation.ban'),
+      run: () => {
+        setOpen(false);
+        setDone('');
+        setBanning(true);
+      },
+    });
+
+  const onMenuKey = (event: KeyboardEvent) => {
+    const all = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const at = all.indexOf(event.target as HTMLElement);
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      all[(at + step + all.length) % all.length]?.focus();
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      all[event.key === 'Home' ? 0 : all.length - 1]?.focus();
+    }
+  };
+
+  return (
+    <div
+      class="parley-mod-menu"
+      // Focus leaving the menu (a click elsewhere, Shift+Tab) closes it, as a native menu does.
+      onFocusOut={(event) => {
+        if (open && !event.currentTarget.contains(event.relatedTarget as Node | null)) {
+          setOpen(false);
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        onClick={() => setOpen((v) => !v)}
+      >
+        {t('moderation.menu')}
+      </button>
+      {open && (
+        <ul ref={menu} id={id} role="menu" aria-label={t('moderation.menu')} onKeyDown={onMenuKey}>
+          {items.map((item) => (
+            <li key={item.label} role="none">
+              <button type="button" role="menuitem" tabIndex={-1} onClick={item.run}>
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {banning && comment.author && (
+        <BanForm
+          author={comment.author}
+          onCancel={() => {
+            setBanning(false);
+            button.current?.focus();
+          }}
+          onBanned={(username) => {
+            setBanning(false);
+            setDone(t('moderation.banned', { username }));
+            onChanged();
+          }}
+        />
+      )}
+      {/* Not ActionStatus: a ban succeeds in BanForm, whose own state is gone once it closes. */}
+      <p class="parley-action-status" role="status">
+        {done}
+      </p>
+      {action.state.status === 'failed' && (
+        <p class="parley-action-error" role="alert">
+          {t(`error.${action.state.code}`, action.state.vars)}
+        </p>
+      )}
+    </div>
+  );
+}

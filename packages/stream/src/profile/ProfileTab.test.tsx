@@ -1,0 +1,341 @@
+import { File as NodeFile } from 'node:buffer';
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { graphql, http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import type { StreamData } from '../StreamContext';
+import { createTestEnv, renderInStream, TEST_GRAPHQL_URL } from '../testing/createTestEnv';
+import { Panel } from './ProfileTab';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const viewer: Record<string, unknown> = {
+  id: 'u1',
+  username: 'reader',
+  email: 'reader@example.com',
+  avatarUrl: null,
+  deletionRequestedAt: null,
+  notificationSettings: { onReply: true, onFeatured: false, onModeration: true },
+  ignoredUsers: [{ id: 'u2', username: 'alice' }],
+};
+
+const data: StreamData = {
+  viewer: {
+    id: 'u1',
+    username: 'reader',
+    email: 'reader@example.com',
+    avatarUrl: null,
+    badges: [],
+    role: 'COMMENTER',
+    status: 'ACTIVE',
+    suspendedUntil: null,
+  },
+  settings: {
+    editWindowSeconds: 30,
+    maxCommentLength: 2000,
+    signUpOpen: true,
+    liveUpdates: true,
+    guidelinesHtml: '',
+    locale: 'en',
+    premod: 'OFF',
+  },
+  story: {
+    id: 's1',
+    url: 'http://host.test/article',
+    title: 'Article',
+    status: 'OPEN',
+    commentCount: 0,
+    settings: { effectivePremod: 'OFF', liveUpdates: true, premod: null },
+    featuredComments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+    comments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+  },
+  refetch: jest.fn(),
+};
+
+const comment = (id: string, storyId: string, url: string) => ({
+  id,
+  body: `<p>Body of ${id}</p>`,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  status: 'NONE',
+  story: { id: storyId, url, title: `Story ${storyId}` },
+});
+
+/** Answers the tab's two queries; `pages` maps an `after` cursor to its page. */
+function answerQueries(
+  pages: Record<string, unknown> = {
+    '': { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+  },
+  overrides: Record<string, unknown> = {},
+) {
+  const seenAfter: (string | null)[] = [];
+  server.use(
+    graphql.query('Profile', () =>
+      HttpResponse.json({ data: { viewer: { ...viewer, ...overrides } } }),
+    ),
+    graphql.query('MyComments', ({ variables }) => {
+      const after = (variables.after as string | null | undefined) ?? null;
+      seenAfter.push(after);
+      return HttpResponse.json({ data: { viewer: { id: 'u1', comments: pages[after ?? ''] } } });
+    }),
+  );
+  return seenAfter;
+}
+
+/** Records a mutation's variables and answers `answer` (a `data` field or coded errors). */
+function answerMutation(name: string, answer: { data?: Record<string, unknown>; code?: string }) {
+  const calls: Record<string, unknown>[] = [];
+  server.use(
+    graphql.mutation(name, ({ variables }) => {
+      calls.push(variables);
+      return answer.code
+        ? HttpResponse.json({
+            errors: [{ message: 'server wording', extensions: { code: answer.code } }],
+            data: null,
+          })
+        : HttpResponse.json({ data: answer.data });
+    }),
+  );
+  return calls;
+}
+
+async function renderPanel(env = createTestEnv()) {
+  renderInStream(<Panel />, env, data);
+  await screen.findByRole('heading', { name: 'Email notifications' });
+  return env;
+}
+
+const section = (name: string) => screen.getByRole('region', { name });
+
+test('lists my comments with a permalink to the thread and a link to each story', async () => {
+  const seenAfter = answerQueries({
+    '': {
+      edges: [
+        { cursor: 'c1', node: comment('k1', 's1', 'http://host.test/article') },
+        { cursor: 'c2', node: comment('k2', 's9', 'http://host.test/other?x=1') },
+      ],
+      pageInfo: { hasNextPage: true, endCursor: 'c2' },
+    },
+    c2: {
+      edges: [{ cursor: 'c3', node: comment('k3', 's1', 'http://host.test/article') }],
+      pageInfo: { hasNextPage: false, endCursor: 'c3' },
+    },
+  });
+  const env = await renderPanel();
+  const mine = section('My comments');
+  expect(await within(mine).findByText('Body of k1')).toBeTruthy();
+  const other = within(mine).getByRole('link', { name: 'On Story s9' });
+  expect(other.getAttribute('href')).toBe('http://host.test/other?x=1&commentID=k2');
+  expect(other.getAttribute('target')).toBe('_top');
+  // Only the comment on this story can be shown in this frame's thread.
+  const show = within(mine).getAllByRole('button', { name: 'Show in the thread' });
+  expect(show).toHaveLength(1);
+  fireEvent.click(show[0]!);
+  expect(env.bridge.sent).toContainEqual({ type: 'permalink', payload: { commentId: 'k1' } });
+
+  fireEvent.click(within(mine).getByRole('button', { name: 'More of my comments' }));
+  expect(await within(mine).findByText('Body of k3')).toBeTruthy();
+  expect(within(mine).getByText('Body of k1')).toBeTruthy();
+  expect(seenAfter).toContain('c2');
+  expect(within(mine).queryByRole('button', { name: 'More of my comments' })).toBeNull();
+});
+
+test('saves the notification checkboxes as they are ticked', async () => {
+  answerQueries();
+  const calls = answerMutation('UpdateNotificationSettings', {
+    data: { updateNotificationSettings: { user: { id: 'u1', notificationSettings: null } } },
+  });
+  await renderPanel();
+  const form = section('Email notifications');
+  const featured = within(form).getByLabelText('A comment of mine is featured') as HTMLInputElement;
+  expect(featured.checked).toBe(false);
+  fireEvent.click(featured);
+  fireEvent.click(within(form).getByLabelText('Someone replies to me'));
+  fireEvent.click(within(form).getByRole('button', { name: 'Save notification settings' }));
+  expect(await within(form).findByText('Notification settings saved.')).toBeTruthy();
+  expect(calls).toEqual([{ input: { onReply: false, onFeatured: true, onModeration: true } }]);
+});
+
+test('changes the username, and shows a taken name by its code', async () => {
+  answerQueries();
+  let calls = answerMutation('UpdateUsername', { code: 'USERNAME_TAKEN' });
+  await renderPanel();
+  const form = section('Username');
+  const field = within(form).getByLabelText('New username');
+  fireEvent.input(field, { target: { value: 'Taken' } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Change username' }));
+  expect((await within(form).findByRole('alert')).textContent).toBe('That username is taken.');
+  expect(calls).toEqual([{ input: { username: 'Taken' } }]);
+
+  calls = answerMutation('UpdateUsername', {
+    data: { updateUsername: { user: { id: 'u1', username: 'Fresh.Name' } } },
+  });
+  fireEvent.click(within(form).getByRole('button', { name: 'Change username' }));
+  expect(await within(form).findByText('Username changed to Fresh.Name.')).toBeTruthy();
+  expect(within(form).queryByRole('alert')).toBeNull();
+  expect(calls).toEqual([{ input: { username: 'Taken' } }]);
+});
+
+test('changes the email with the current password, and shows a wrong password by its code', async () => {
+  answerQueries();
+  let calls = answerMutation('UpdateEmail', { code: 'INVALID_CREDENTIALS' });
+  await renderPanel();
+  const form = section('Email');
+  fireEvent.input(within(form).getByLabelText('New email'), {
+    target: { value: 'new@example.com' },
+  });
+  const password = within(form).getByLabelText('Current password') as HTMLInputElement;
+  fireEvent.input(password, { target: { value: 'wrong' } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Change email' }));
+  expect((await within(form).findByRole('alert')).textContent).toBe(
+    'That email and password do not match.',
+  );
+  expect(calls).toEqual([{ input: { email: 'new@example.com', password: 'wrong' } }]);
+  expect(password.value).toBe('');
+
+  calls = answerMutation('UpdateEmail', {
+    data: { updateEmail: { user: { id: 'u1', email: 'new@example.com', emailVerified: false } } },
+  });
+  fireEvent.input(password, { target: { value: 'right' } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Change email' }));
+  expect(
+    await within(form).findByText('Email changed. We sent a confirmation link to new@example.com.'),
+  ).toBeTruthy();
+  expect(calls).toEqual([{ input: { email: 'new@example.com', password: 'right' } }]);
+});
+
+test('changes the password and keeps the fresh token without a session change (no remount)', async () => {
+  answerQueries();
+  const calls = answerMutation('UpdatePassword', {
+    data: { updatePassword: { token: 'fresh-token', user: { id: 'u1' } } },
+  });
+  const env = createTestEnv();
+  const signedIn = jest.fn();
+  env.session.subscribe(signedIn);
+  await renderPanel(env);
+  const form = section('Password');
+  fireEvent.input(within(form).getByLabelText('Current password'), {
+    target: { value: 'old one' },
+  });
+  fireEvent.input(within(form).getByLabelText('New password'), {
+    target: { value: 'a new secret' },
+  });
+  fireEvent.click(within(form).getByRole('button', { name: 'Change password' }));
+  await waitFor(() => expect(env.session.getToken()).toBe('fresh-token'));
+  // Same reader: listeners (the stream's remount on sign-in) are not told.
+  expect(signedIn).not.toHaveBeenCalled();
+  expect(calls).toEqual([{ input: { oldPassword: 'old one', newPassword: 'a new secret' } }]);
+  expect(
+    await within(form).findByText('Password changed. Your other devices are signed out.'),
+  ).toBeTruthy();
+});
+
+test('uploads the avatar as a multipart request and shows a refused type by its code', async () => {
+  answerQueries();
+  const parts: Record<string, string>[] = [];
+  let contentType = '';
+  server.use(
+    http.post(TEST_GRAPHQL_URL, async ({ request }) => {
+      if (!request.headers.get('content-type')?.startsWith('multipart/form-data')) return;
+      contentType = request.headers.get('content-type') ?? '';
+      const form = await request.formData();
+      const seen: Record<string, string> = {};
+      for (const [name, value] of form.entries()) {
+        seen[name] = typeof value === 'string' ? value : `file:${value.name}:${await value.text()}`;
+      }
+      parts.push(seen);
+      return HttpResponse.json({
+        errors: [{ message: 'no', extensions: { code: 'UPLOAD_TYPE_NOT_ALLOWED' } }],
+        data: null,
+      });
+    }),
+  );
+  await renderPanel();
+  const form = section('Avatar');
+  const input = within(form).getByLabelText('Image (PNG, JPEG, GIF or WebP)') as HTMLInputElement;
+  expect(input.type).toBe('file');
+  expect(input.accept).toBe('image/png,image/jpeg,image/gif,image/webp');
+  // Node's File: under jsdom, fetch and FormData are Node's and take only their own File.
+  const file = new NodeFile(['GIF89a'], 'me.gif', { type: 'image/gif' });
+  fireEvent.change(input, { target: { files: [file] } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Upload avatar' }));
+  expect((await within(form).findByRole('alert')).textContent).toBe(
+    'That kind of file is not allowed. Use PNG, JPEG, GIF or WebP.',
+  );
+  expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+  expect(JSON.parse(parts[0]!.operations!)).toMatchObject({
+    operationName: 'UploadAvatar',
+    variables: { file: null },
+  });
+  expect(JSON.parse(parts[0]!.map!)).toEqual({ 0: ['variables.file'] });
+  expect(parts[0]!['0']).toBe('file:me.gif:GIF89a');
+});
+
+test('asks for the data download and says a link was emailed', async () => {
+  answerQueries();
+  const calls = answerMutation('RequestCommentsDownload', {
+    data: { requestCommentsDownload: { ok: true } },
+  });
+  await renderPanel();
+  const form = section('Download my data');
+  fireEvent.click(within(form).getByRole('button', { name: 'Email me my data' }));
+  expect(await within(form).findByText('We emailed you a link.')).toBeTruthy();
+  expect(calls).toHaveLength(1);
+});
+
+test('stops ignoring a user and takes them off the list', async () => {
+  answerQueries();
+  const calls = answerMutation('UnignoreUser', { data: { unignoreUser: { user: { id: 'u2' } } } });
+  await renderPanel();
+  const list = section('Ignored users');
+  fireEvent.click(within(list).getByRole('button', { name: 'Stop ignoring alice' }));
+  expect(await within(list).findByText('You see comments by alice again.')).toBeTruthy();
+  expect(within(list).getByText('You are not ignoring anyone.')).toBeTruthy();
+  expect(calls).toEqual([{ input: { userId: 'u2' } }]);
+});
+
+test('deletes the account only once the username is typed, then shows the date and can cancel', async () => {
+  answerQueries();
+  const requested = answerMutation('RequestAccountDeletion', {
+    data: {
+      requestAccountDeletion: {
+        user: { id: 'u1', deletionRequestedAt: '2026-11-21T12:00:00.000Z' },
+      },
+    },
+  });
+  const cancelled = answerMutation('CancelAccountDeletion', {
+    data: { cancelAccountDeletion: { user: { id: 'u1', deletionRequestedAt: null } } },
+  });
+  await renderPanel();
+  const region = section('Delete my account');
+  const submit = within(region).getByRole('button', { name: 'Delete my account' });
+  const confirm = within(region).getByLabelText('Type your username (reader) to confirm');
+  fireEvent.input(confirm, { target: { value: 'someone else' } });
+  expect((submit as HTMLButtonElement).disabled).toBe(true);
+  fireEvent.submit(submit.closest('form')!);
+  fireEvent.input(confirm, { target: { value: 'reader' } });
+  expect((submit as HTMLButtonElement).disabled).toBe(false);
+  expect(requested).toHaveLength(0);
+
+  fireEvent.click(submit);
+  // Requested on the 21st; deleted seven days later.
+  expect(
+    await within(region).findByText('Your account will be deleted on November 28, 2026.'),
+  ).toBeTruthy();
+  expect(requested).toHaveLength(1);
+  fireEvent.click(within(region).getByRole('button', { name: 'Cancel deletion' }));
+  expect(await within(region).findByText('Your account will not be deleted.')).toBeTruthy();
+  expect(cancelled).toHaveLength(1);
+  expect(within(region).getByRole('button', { name: 'Delete my account' })).toBeTruthy();
+});
+
+test('shows a pending deletion on arrival', async () => {
+  answerQueries(undefined, { deletionRequestedAt: '2026-11-01T12:00:00.000Z' });
+  await renderPanel();
+  const region = section('Delete my account');
+  expect(
+    within(region).getByText('Your account will be deleted on November 8, 2026.'),
+  ).toBeTruthy();
+  expect(within(region).getByRole('button', { name: 'Cancel deletion' })).toBeTruthy();
+});
