@@ -5,6 +5,7 @@ import { createYoga } from 'graphql-yoga';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createArmorPlugins } from './plugins/armor';
+import { useListCost } from './plugins/listCost';
 import { bodyLimitOptions } from './plugins/bodyLimit';
 import {
   UNEXPECTED_ERROR_MESSAGE,
@@ -95,6 +96,7 @@ export function createYogaApp({
     plugins: [
       useCodedValidationErrors(),
       ...createArmorPlugins({ production }),
+      useListCost(),
       useOriginPolicy(originPolicy),
     ],
     context: async (initial) => {

@@ -1,8 +1,13 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import type { Plugin } from 'graphql-yoga';
 
-/** Deepest selection allowed (a story's page of comments with replies and authors is ~7). */
-export const MAX_DEPTH = 10;
+/**
+ * Deepest selection allowed. The stream's first render — story → comments → edges → node →
+ * replies → edges → node → replies → edges → node → author → id — is 12 deep; 14 leaves room for
+ * `pageInfo` beside it and a parent link. Depth alone bounds little work here: the list-aware cost
+ * (listCost.ts) bounds how many rows a query can ask for.
+ */
+export const MAX_DEPTH = 14;
 /** Most aliases in one operation; aliases multiply work without adding depth. */
 export const MAX_ALIASES = 15;
 /** Most directives in one operation (`@include`/`@skip` are the only ones clients need). */
