@@ -3,6 +3,7 @@ import { gql } from '@urql/core';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { toTransportError } from '@parley/transport';
 import { AuthBar } from './AuthBar';
+import { signOutStaleToken } from './auth/signOutStaleToken';
 import { Composer } from './Composer';
 import { StreamDataContext, StreamEnvContext, useStreamEnv } from './StreamContext';
 import type { StreamData, StreamEnv } from './StreamContext';
@@ -72,6 +73,11 @@ export function Stream() {
     requestPolicy: 'network-only',
   });
   const data = result.data;
+  // A stored token the server refuses (expired, revoked) fails the whole query: forget it, and the
+  // stream remounts signed out with a notice, instead of "could not be loaded" forever.
+  useEffect(() => {
+    if (result.error) signOutStaleToken(env, result.error);
+  }, [env, result.error]);
   const value = useMemo<StreamData | null>(
     () =>
       data?.story

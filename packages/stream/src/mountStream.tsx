@@ -11,6 +11,7 @@ import { loadCatalog } from './messages';
 import { readStreamParams } from './params';
 import type { StreamEnv } from './StreamContext';
 import { applyTheme } from './applyTheme';
+import { listenForHostSso } from './auth/listenForHostSso';
 
 /** Options of {@link mountStream}. */
 export interface MountStreamOptions {
@@ -65,6 +66,9 @@ export function mountStream({ window: win, root, transport: options }: MountStre
   observer.observe(doc.documentElement);
 
   let disposed = false;
+  // The host answers `ready` with its SSO `login` while the first query is still running, before
+  // the sign-in bar exists: the listener starts with the frame, not with a component.
+  let stopSso = () => {};
   void loadCatalog(params.locale).then((catalog) => {
     if (disposed) return;
     const t = createTranslator(params.locale, catalog);
@@ -77,12 +81,14 @@ export function mountStream({ window: win, root, transport: options }: MountStre
       window: win,
       thread: createThreadStore(),
     };
+    stopSso = listenForHostSso(env);
     render(<App env={env} />, root);
     bridge.send('ready', {});
   });
 
   return () => {
     disposed = true;
+    stopSso();
     render(null, root);
     observer.disconnect();
     offTheme();

@@ -1,4 +1,47 @@
 import type { Message } from '../../i18n/createTranslator';
 
-/** English: the auth area of the stream. */
-export const messages = {} satisfies Record<string, Message>;
+/** English: the auth area of the stream (the auth bar); the popup uses these too. */
+export const messages = {
+  // Auth bar. "Sign in", "Sign up", "Sign out" are accessible names the browser tests use.
+  'auth.signIn': 'Sign in',
+  'auth.signUp': 'Sign up',
+  'auth.signOut': 'Sign out',
+  'auth.signedInAs': 'Signed in as {username}',
+  'auth.suspended': 'Your account is suspended.',
+  'auth.notice.popupBlocked':
+    'Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.',
+  'auth.notice.ssoExpired':
+    'Your site’s sign-in has expired. Reload the page or sign in to the site again to comment.',
+  'auth.notice.ssoInvalid':
+    'Your site’s sign-in was not accepted. Reload the page or sign in to the site again to comment.',
+  'auth.notice.ssoFailed': 'Signing in with your site’s account did not work. {reason}',
+} satisfies Record<string, Message>;
+
+/**
+ * English: the sign-in popup. Apart from {@link messages} because only the popup's bundle needs
+ * it: the stream's catalog (and so its first render) does not carry the forms' text.
+ */
+export const popupMessages = {
+  // "Email", "Username", "Password" are accessible names the browser tests use.
+  'auth.title.signin': 'Sign in',
+  'auth.title.signup': 'Create an account',
+  'auth.title.forgot': 'Reset your password',
+  'auth.email': 'Email',
+  'auth.username': 'Username',
+  'auth.password': 'Password',
+  'auth.submit.forgot': 'Send reset link',
+  // Switches between forms; they avoid the words "sign in" / "sign up", so that a button
+  // looked up by those names finds only the form's own submit button.
+  'auth.switch.signup': 'Create an account',
+  'auth.switch.signin': 'I already have an account',
+  'auth.switch.forgot': 'Forgot your password?',
+  'auth.invalid.email': 'Enter an email address like name@example.com.',
+  'auth.invalid.emailLength': 'An email address can have at most {max} characters.',
+  'auth.invalid.usernameLength': 'A username has {min} to {max} characters.',
+  'auth.invalid.usernameCharacters': 'A username may contain only letters, digits, “_” and “.”.',
+  'auth.invalid.passwordLength': 'Use at least {min} characters.',
+  'auth.invalid.passwordRequired': 'Enter your password.',
+  'auth.forgot.sent':
+    'If an account uses {email}, a link to reset its password is on its way. Check your inbox.',
+  'auth.done': 'You are signed in; you can close this window.',
+} satisfies Record<string, Message>;

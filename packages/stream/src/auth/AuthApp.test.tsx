@@ -1,0 +1,252 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createTransport } from '@parley/transport';
+import { PARLEY_NAMESPACE } from '@parley/embed/protocol';
+import { createTranslator } from '../i18n/createTranslator';
+import { TEST_GRAPHQL_URL } from '../testing/createTestEnv';
+import { AuthApp } from './AuthApp';
+import type { AuthMode } from './openAuthPopup';
+import { loadPopupCatalog } from './popupCatalog';
+import type { PopupEnv } from './PopupEnv';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const POPUP_ORIGIN = 'http://parley.test';
+
+/** A popup window whose opener, postMessage and close are recorded. */
+function fakePopupWindow(opener: { postMessage: jest.Mock; closed: boolean } | null) {
+  return {
+    opener,
+    close: jest.fn(),
+    location: { origin: POPUP_ORIGIN },
+    document,
+  };
+}
+
+async function renderPopup(
+  mode: AuthMode,
+  options: {
+    opener?: { postMessage: jest.Mock; closed: boolean } | null;
+    locale?: 'en' | 'es';
+  } = {},
+) {
+  const opener =
+    options.opener === undefined ? { postMessage: jest.fn(), closed: false } : options.opener;
+  const win = fakePopupWindow(opener);
+  const locale = options.locale ?? 'en';
+  const transport = createTransport({ url: TEST_GRAPHQL_URL, retryDelaysMs: [] });
+  const env: PopupEnv = {
+    t: createTranslator(locale, await loadPopupCatalog(locale)),
+    client: transport.client,
+    window: win as unknown as Window,
+  };
+  render(<AuthApp env={env} mode={mode} />);
+  return { win, opener };
+}
+
+const type = (label: string, value: string) =>
+  fireEvent.input(screen.getByLabelText(label), { target: { value } });
+
+/** The inline message of a field, through its aria-describedby. */
+const problemOf = (label: string) => {
+  const id = screen.getByLabelText(label).getAttribute('aria-describedby');
+  return id === null ? null : document.getElementById(id)?.textContent;
+};
+
+test('each mode has its labelled fields and button, and the modes switch', async () => {
+  await renderPopup('signin');
+  expect(screen.getByLabelText('Email')).toBeTruthy();
+  expect(screen.getByLabelText('Password')).toBeTruthy();
+  expect(screen.queryByLabelText('Username')).toBeNull();
+  expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+  expect(document.activeElement).toBe(screen.getByLabelText('Email'));
+
+  fireEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+  expect(screen.getByRole('heading').textContent).toBe('Create an account');
+  for (const label of ['Email', 'Username', 'Password'])
+    expect(screen.getByLabelText(label)).toBeTruthy();
+  expect(screen.getByRole('button', { name: 'Sign up' })).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+
+  fireEvent.click(screen.getByRole('button', { name: 'I already have an account' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
+  expect(screen.getByLabelText('Email')).toBeTruthy();
+  expect(screen.queryByLabelText('Password')).toBeNull();
+  expect(screen.getByRole('button', { name: 'Send reset link' })).toBeTruthy();
+});
+
+test('says what is wrong with each field as the reader types, not before', async () => {
+  await renderPopup('signup');
+  expect(problemOf('Email')).toBeNull();
+  expect(problemOf('Username')).toBeNull();
+  expect(problemOf('Password')).toBeNull();
+
+  type('Email', 'ann@example');
+  expect(problemOf('Email')).toBe('Enter an email address like name@example.com.');
+  expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+  type('Email', 'ann@example.com');
+  expect(problemOf('Email')).toBeNull();
+
+  type('Username', 'an');
+  expect(problemOf('Username')).toBe('A username has 3 to 30 characters.');
+  type('Username', 'ann!');
+  expect(problemOf('Username')).toBe('A username may contain only letters, digits, “_” and “.”.');
+  type('Username', 'Ånn_1.x');
+  expect(problemOf('Username')).toBeNull();
+
+  type('Password', 'short');
+  expect(problemOf('Password')).toBe('Use at least 8 characters.');
+  type('Password', 'long enough');
+  expect(problemOf('Password')).toBeNull();
+});
+
+test('does not send a form with a wrong field; shows every message and focuses the first', async () => {
+  let sent = false;
+  server.use(
+    graphql.mutation('SignUp', () => {
+      sent = true;
+      return HttpResponse.json({ data: { signUp: { token: 't' } } });
+    }),
+  );
+  await renderPopup('signup');
+  type('Email', 'ann@example.com');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+  expect(problemOf('Username')).toBe('A username has 3 to 30 characters.');
+  expect(problemOf('Password')).toBe('Use at least 8 characters.');
+  expect(document.activeElement).toBe(screen.getByLabelText('Username'));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(sent).toBe(false);
+});
+
+test('signs up, hands the token to the opener at our exact origin, and closes', async () => {
+  let variables: Record<string, unknown> = {};
+  server.use(
+    graphql.mutation('SignUp', ({ variables: v }) => {
+      variables = v;
+      return HttpResponse.json({ data: { signUp: { token: 'parley-token' } } });
+    }),
+  );
+  const { win, opener } = await renderPopup('signup');
+  type('Email', '  ann@example.com ');
+  type('Username', 'ann');
+  type('Password', ' my pass phrase ');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+  await waitFor(() => expect(win.close).toHaveBeenCalled());
+  expect(variables).toEqual({
+    input: { email: 'ann@example.com', username: 'ann', password: ' my pass phrase ' },
+  });
+  expect(opener!.postMessage).toHaveBeenCalledTimes(1);
+  expect(opener!.postMessage).toHaveBeenCalledWith(
+    { ns: PARLEY_NAMESPACE, type: 'token', payload: { token: 'parley-token' } },
+    POPUP_ORIGIN,
+  );
+  // The token travels only by postMessage: nothing a partitioned frame could not read anyway.
+  expect(document.cookie).toBe('');
+  expect(localStorage.length).toBe(0);
+  expect(sessionStorage.length).toBe(0);
+});
+
+test('signs in and hands the token over', async () => {
+  let variables: Record<string, unknown> = {};
+  server.use(
+    graphql.mutation('SignIn', ({ variables: v }) => {
+      variables = v;
+      return HttpResponse.json({ data: { signIn: { token: 'parley-token' } } });
+    }),
+  );
+  const { win, opener } = await renderPopup('signin');
+  type('Email', 'ann@example.com');
+  type('Password', 'x');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+  await waitFor(() => expect(win.close).toHaveBeenCalled());
+  expect(variables).toEqual({ input: { email: 'ann@example.com', password: 'x' } });
+  expect(opener!.postMessage.mock.calls[0]).toEqual([
+    { ns: PARLEY_NAMESPACE, type: 'token', payload: { token: 'parley-token' } },
+    POPUP_ORIGIN,
+  ]);
+});
+
+test.each([
+  ['signin', 'INVALID_CREDENTIALS', {}, 'That email and password do not match.'],
+  [
+    'signup',
+    'EMAIL_TAKEN',
+    { field: 'email' },
+    'That email already has an account. Sign in instead.',
+  ],
+  ['signup', 'USERNAME_TAKEN', { field: 'username' }, 'That username is taken.'],
+  [
+    'signin',
+    'RATE_LIMITED',
+    { retryAfterSeconds: 30 },
+    'You are going a little fast. Try again in 30 seconds.',
+  ],
+  ['signup', 'INTERNAL', {}, 'Something went wrong on our side. Please try again.'],
+] as const)('shows %s %s by its code next to the form', async (mode, code, extensions, text) => {
+  const operation = mode === 'signin' ? 'SignIn' : 'SignUp';
+  server.use(
+    graphql.mutation(operation, () =>
+      HttpResponse.json({
+        errors: [
+          { message: 'server text that is never shown', extensions: { code, ...extensions } },
+        ],
+        data: null,
+      }),
+    ),
+  );
+  const { win, opener } = await renderPopup(mode);
+  type('Email', 'ann@example.com');
+  if (mode === 'signup') type('Username', 'ann');
+  type('Password', 'long enough');
+  fireEvent.click(screen.getByRole('button', { name: mode === 'signin' ? 'Sign in' : 'Sign up' }));
+  await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(text));
+  expect(opener!.postMessage).not.toHaveBeenCalled();
+  expect(win.close).not.toHaveBeenCalled();
+  // What was typed stays, so the reader can correct it.
+  expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ann@example.com');
+});
+
+test('opened directly (no opener), it says the reader is signed in and stays open', async () => {
+  server.use(
+    graphql.mutation('SignIn', () =>
+      HttpResponse.json({ data: { signIn: { token: 'parley-token' } } }),
+    ),
+  );
+  const { win } = await renderPopup('signin', { opener: null });
+  type('Email', 'ann@example.com');
+  type('Password', 'x');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+  expect(await screen.findByText('You are signed in; you can close this window.')).toBeTruthy();
+  expect(win.close).not.toHaveBeenCalled();
+});
+
+test('asks for a reset link and says it is on its way', async () => {
+  let variables: Record<string, unknown> = {};
+  server.use(
+    graphql.mutation('RequestPasswordReset', ({ variables: v }) => {
+      variables = v;
+      return HttpResponse.json({ data: { requestPasswordReset: { ok: true } } });
+    }),
+  );
+  await renderPopup('forgot');
+  type('Email', 'ann@example.com ');
+  fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+  expect(
+    await screen.findByText(
+      'If an account uses ann@example.com, a link to reset its password is on its way. Check your inbox.',
+    ),
+  ).toBeTruthy();
+  expect(variables).toEqual({ input: { email: 'ann@example.com' } });
+});
+
+test('speaks Spanish with ?locale=es', async () => {
+  await renderPopup('signup', { locale: 'es' });
+  expect(screen.getByLabelText('Correo electrónico')).toBeTruthy();
+  expect(screen.getByRole('button', { name: 'Registrarse' })).toBeTruthy();
+  type('Contraseña', 'corta');
+  expect(problemOf('Contraseña')).toBe('Usa al menos 8 caracteres.');
+});

@@ -1,0 +1,18 @@
+import { createMessage } from '@parley/embed/protocol';
+import type { PopupToFrame } from '@parley/embed/protocol';
+
+/**
+ * Hands a new token from the popup to the frame that opened it, then closes the popup. Returns
+ * false when there is no frame to hand it to (the page was opened directly, or the frame is gone).
+ *
+ * postMessage is the only way across: the frame is a third-party iframe whose storage browsers
+ * partition or block, so nothing the popup stores (and no cookie) would ever reach it. The target
+ * origin is exact, our own: an opener at any other origin never receives the token.
+ */
+export function handOverToken(win: Window, token: string): boolean {
+  const opener = win.opener as Window | null;
+  if (!opener || opener.closed) return false;
+  opener.postMessage(createMessage<PopupToFrame, 'token'>('token', { token }), win.location.origin);
+  win.close();
+  return true;
+}
