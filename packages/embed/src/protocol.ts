@@ -117,10 +117,19 @@ export function readMessage<M>(
   guards: PayloadGuards<M>,
   data: unknown,
 ): ParleyMessage<M> | undefined {
-  if (typeof data !== 'object' || data === null) return undefined;
-  const { ns, type, payload } = data as Record<string, unknown>;
-  if (ns !== PARLEY_NAMESPACE || !isString(type) || !Object.hasOwn(guards, type)) return undefined;
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const guard = guards[type as keyof M];
-  return guard(payload as Record<string, unknown>) ? (data as ParleyMessage<M>) : undefined;
+  // Written for size (the loader carries it): `?.` reads undefined from null and primitives, and
+  // `Object(p) === p` holds for objects only.
+  const message = data as {
+    ns?: unknown;
+    type?: keyof M;
+    payload?: Record<string, unknown>;
+  } | null;
+  const payload = message?.payload;
+  return message?.ns === PARLEY_NAMESPACE &&
+    typeof message.type === 'string' &&
+    Object.hasOwn(guards, message.type) &&
+    Object(payload) === payload &&
+    guards[message.type](payload as Record<string, unknown>)
+    ? (data as ParleyMessage<M>)
+    : undefined;
 }

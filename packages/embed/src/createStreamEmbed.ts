@@ -1,0 +1,242 @@
+import {
+  AUTO_RENDER_MARGIN,
+  DARK_SCHEME_QUERY,
+  DEFAULT_THEME,
+  LOG_PREFIX,
+  PERMALINK_PARAM,
+} from './defaults';
+import {
+  DEFAULT_CONTAINER_ID,
+  FRAME_TO_HOST,
+  STREAM_PATH,
+  createMessage,
+  readMessage,
+} from './protocol';
+import type { FrameToHost, HostToFrame, ResolvedTheme, StreamParams, Theme } from './protocol';
+
+/** Receives the stream's user-visible events (`signedIn`, `commentPosted`, …) with their data. */
+export type StreamEventHandler = (name: string, data?: unknown) => void;
+
+/** Options of {@link createStreamEmbed}; each can also be set by a `data-` attribute on the container. */
+export interface StreamEmbedOptions {
+  /** Id of the element the stream goes into. @default DEFAULT_CONTAINER_ID (`parley-thread`) */
+  id?: string;
+  /** The Parley server, e.g. `https://comments.example.com`. embed.js: the folder it was loaded from. */
+  rootURL: string;
+  /** The article's URL. @default the canonical link, else the page URL without hash and `commentID` */
+  storyURL?: string;
+  /** The host's own id for the article, when it has one. @default undefined */
+  storyID?: string;
+  /** A comment to open (permalink). @default the page URL's `?commentID=` */
+  commentID?: string;
+  /**
+   * Render when the container nears the viewport (at once with a `commentID`); `false` waits for
+   * `render()`. The attribute form is `data-auto-render="false"`. @default true
+   */
+  autoRender?: boolean;
+  /** Host SSO token: signs the reader in without the popup. @default undefined */
+  accessToken?: string;
+  /** Called when the frame reports the SSO token expired; its answer is sent as a new `login`. @default undefined */
+  refreshAccessToken?: () => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * `light`, `dark`, or `auto` (the host's `prefers-color-scheme`, followed live). Light by default
+   * because most host pages are light whatever the reader's system says. @default DEFAULT_THEME
+   */
+  theme?: Theme;
+  /** The host's accent color (a CSS color), used for buttons and links in the stream. @default undefined */
+  accentColor?: string;
+  /** Language of the stream (`en`, `es`). @default the organization's locale */
+  locale?: string;
+  /** A stylesheet (http/https URL) the stream loads after its own. @default undefined */
+  customCSSURL?: string;
+  /** Receives every event the stream reports (see also `on()`). @default undefined */
+  onEvent?: StreamEventHandler;
+}
+
+/** The handle of one embedded stream. */
+export interface StreamEmbed {
+  /** Creates the iframe now (for `autoRender: false`, or before it nears the viewport). */
+  render(): void;
+  /** Takes away the iframe and every listener and observer the embed added. */
+  remove(): void;
+  /** Signs the reader in with a host SSO token. */
+  login(token: string): void;
+  /** Signs the reader out. */
+  logout(): void;
+  /** Switches the theme at run time (`light`, `dark` or `auto`). */
+  setTheme(theme: Theme): void;
+  /** Listens to one stream event by name (`commentPosted`, `signedIn`, …). */
+  on(name: string, listener: (data: unknown) => void): void;
+  /** Stops listening. */
+  off(name: string, listener: (data: unknown) => void): void;
+}
+
+/** A container element, holding its embed so that a second call replaces the first. */
+interface Container extends HTMLElement {
+  parleyEmbed?: StreamEmbed;
+}
+
+/** What the loader does with each message of the frame. */
+type FrameHandlers = { [K in keyof FrameToHost]: (payload: FrameToHost[K]) => void };
+
+/**
+ * Embeds the stream in the container: one iframe sized by the frame's height reports, talking
+ * the protocol of PROTOCOL.md. Logs a `[parley]` error and returns undefined when the container
+ * is missing.
+ */
+export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | undefined {
+  const id = options.id ?? DEFAULT_CONTAINER_ID;
+  const el: Container | null = document.getElementById(id);
+  if (!el) return void console.error(`${LOG_PREFIX} No element #${id} on this page`);
+  el.parleyEmbed?.remove();
+
+  // `data-story-url` arrives as `storyUrl`; lower-casing both sides matches `storyURL` without a
+  // table of names (which would cost bytes on every page load).
+  const data: Record<string, string | undefined> = {};
+  for (const key in el.dataset) data[key.toLowerCase()] = el.dataset[key];
+  const opt = <K extends keyof StreamEmbedOptions>(key: K) =>
+    options[key] ?? data[key.toLowerCase()];
+
+  const origin = new URL(options.rootURL).origin;
+  const hostURL = () => new URL(location.href);
+  const permalink = () => hostURL().searchParams.get(PERMALINK_PARAM);
+  const story = hostURL();
+  const linked = story.searchParams.get(PERMALINK_PARAM);
+  story.hash = '';
+  // The permalink is not part of the story's URL. Deleting re-serializes the query (`%20` → `+`),
+  // which would change the story's key, so only when there is one.
+  if (linked !== null) story.searchParams.delete(PERMALINK_PARAM);
+  const commentID = opt('commentID') ?? linked ?? undefined;
+  const dark = window.matchMedia?.(DARK_SCHEME_QUERY);
+  const listeners: Record<string, Set<(data: unknown) => void>> = {};
+  let theme = opt('theme') ?? DEFAULT_THEME;
+  let token = opt('accessToken');
+  // undefined: not rendered yet; null: removed, never to render again.
+  let frame: HTMLIFrameElement | null | undefined;
+  let observer: IntersectionObserver | undefined;
+
+  const resolved = (): ResolvedTheme =>
+    theme === 'dark' || (theme === 'auto' && dark?.matches) ? 'dark' : 'light';
+  // Always to the server's exact origin: a frame navigated elsewhere never gets a token.
+  const post = <K extends keyof HostToFrame>(type: K, payload: HostToFrame[K]) =>
+    frame?.contentWindow?.postMessage(createMessage<HostToFrame, K>(type, payload), origin);
+  const sendTheme = () =>
+    post('theme', {
+      theme: resolved(),
+      fontFamily: getComputedStyle(el).fontFamily,
+      accentColor: opt('accentColor'),
+    });
+  const login = (value: string) => post('login', { token: (token = value) });
+  const onScheme = () => theme === 'auto' && sendTheme();
+  // Back/forward: the frame shows the comment now in the host URL (or none).
+  const onPopState = () => post('showComment', { commentId: permalink() });
+
+  const handlers: FrameHandlers = {
+    ready() {
+      sendTheme();
+      if (token) login(token);
+    },
+    height({ height }) {
+      if (frame) frame.style.height = `${height}px`;
+    },
+    permalink({ commentId }) {
+      const url = hostURL();
+      if (commentId === null) url.searchParams.delete(PERMALINK_PARAM);
+      else url.searchParams.set(PERMALINK_PARAM, commentId);
+      // The router's state is kept: single-page apps read it on back/forward.
+      if (url.href !== location.href) history.pushState(history.state, '', url);
+    },
+    event({ name, data }) {
+      options.onEvent?.(name, data);
+      listeners[name]?.forEach((listener) => listener(data));
+    },
+    tokenExpired() {
+      void Promise.resolve(options.refreshAccessToken?.()).then((value) => value && login(value));
+    },
+  };
+  const onMessage = (event: MessageEvent) => {
+    const message = readMessage(FRAME_TO_HOST, event.data);
+    // Only our frame, served from the server's origin, in a known shape (STYLE.md guideline 9).
+    // A detached frame has no window: `null === null` must not let a sourceless message in.
+    if (
+      message &&
+      frame?.contentWindow &&
+      event.source === frame.contentWindow &&
+      event.origin === origin
+    ) {
+      handlers[message.type](message.payload as never);
+    }
+  };
+
+  // One function for adding and removing, so that remove() cannot forget one.
+  const listen = (method: 'addEventListener' | 'removeEventListener') => {
+    window[method]('message', onMessage as EventListener);
+    window[method]('popstate', onPopState);
+    dark?.[method]('change', onScheme);
+  };
+
+  const embed: StreamEmbed = (el.parleyEmbed = {
+    render() {
+      observer?.disconnect();
+      if (frame !== undefined) return;
+      const params: StreamParams = {
+        storyURL:
+          opt('storyURL') ??
+          document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href ??
+          story.href,
+        storyID: opt('storyID'),
+        commentID,
+        origin: location.origin,
+        theme: resolved(),
+        locale: opt('locale'),
+        customCSSURL: opt('customCSSURL'),
+      };
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
+      frame = document.createElement('iframe');
+      frame.title = 'Comments';
+      frame.setAttribute('loading', 'lazy');
+      // Block, not inline: an inline frame leaves a gap under it for text descenders.
+      frame.style.cssText = 'border:0;width:100%;display:block';
+      // The src before insertion: a frame navigated once it is in the page can add an entry to
+      // the host's history, and the back button would then step through the frame.
+      frame.src = `${options.rootURL.replace(/\/+$/, '')}${STREAM_PATH}?${query}`;
+      el.append(frame);
+    },
+    remove() {
+      observer?.disconnect();
+      frame?.remove();
+      frame = null;
+      listen('removeEventListener');
+      if (el.parleyEmbed === embed) delete el.parleyEmbed;
+    },
+    login,
+    logout() {
+      token = undefined;
+      post('logout', {});
+    },
+    setTheme(value) {
+      theme = value;
+      sendTheme();
+    },
+    on(name, listener) {
+      (listeners[name] ??= new Set()).add(listener);
+    },
+    off(name, listener) {
+      listeners[name]?.delete(listener);
+    },
+  });
+  listen('addEventListener');
+
+  if (`${opt('autoRender')}` !== 'false') {
+    if (commentID || !window.IntersectionObserver) embed.render();
+    else {
+      observer = new IntersectionObserver(
+        (entries) => entries.some((entry) => entry.isIntersecting) && embed.render(),
+        { rootMargin: AUTO_RENDER_MARGIN },
+      );
+      observer.observe(el);
+    }
+  }
+  return embed;
+}

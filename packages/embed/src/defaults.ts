@@ -1,0 +1,27 @@
+// Loader-only defaults. Values the frame also needs (namespace, container id, stream path, the
+// theme names) live in protocol.ts and are imported from there.
+
+/** Prefix of every message the loader writes to the console, so site owners can find ours. */
+export const LOG_PREFIX = '[parley]';
+
+/**
+ * How far below the viewport the stream starts loading with `autoRender`: far enough that the
+ * thread is usually ready when the reader scrolls to it, near enough that readers who never
+ * reach it never load it.
+ */
+export const AUTO_RENDER_MARGIN = '800px';
+
+/** Query parameter of a permalink on the host page (`?commentID=…`), the same name the stream uses. */
+export const PERMALINK_PARAM = 'commentID';
+
+/** Theme when neither the `theme` option nor `data-theme` sets one. */
+export const DEFAULT_THEME = 'light';
+
+/** Media query that `theme: 'auto'` follows. */
+export const DARK_SCHEME_QUERY = '(prefers-color-scheme: dark)';
+
+/** Elements count.js fills in. */
+export const COUNT_SELECTOR = '.parley-count';
+
+/** The one query count.js sends (commentCounts answers in the order of `urls`). */
+export const COUNTS_QUERY = 'query Counts($urls:[String!]!){commentCounts(urls:$urls)}';

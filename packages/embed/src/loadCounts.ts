@@ -1,0 +1,46 @@
+import { COUNT_SELECTOR, COUNTS_QUERY, LOG_PREFIX } from './defaults';
+
+/** Options of {@link loadCounts}. */
+export interface LoadCountsOptions {
+  /** The Parley server, e.g. `https://comments.example.com` (count.js: the folder it came from). */
+  rootURL: string;
+}
+
+/**
+ * Fills every `.parley-count[data-story-url]` with "1 comment" / "N comments" (the number only
+ * with `data-parley-notext`) from one `commentCounts` request for all of them. Relative story
+ * URLs are read against the page, as links are. Failures are logged; the elements keep their text.
+ */
+export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> {
+  try {
+    const elements = [...document.querySelectorAll<HTMLElement>(COUNT_SELECTOR)].filter(
+      (element) => element.dataset.storyUrl,
+    );
+    if (!elements.length) return;
+    const response = await fetch(`${rootURL}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: COUNTS_QUERY,
+        variables: {
+          urls: elements.map(
+            (element) => new URL(element.dataset.storyUrl as string, document.baseURI).href,
+          ),
+        },
+      }),
+    });
+    const { data, errors } = await response.json();
+    // One number per URL, in the order asked.
+    const counts: number[] | undefined = data?.commentCounts;
+    if (!counts) throw errors?.[0]?.extensions?.code ?? response.status;
+    elements.forEach((element, index) => {
+      const count = counts[index];
+      element.textContent =
+        count +
+        (element.hasAttribute('data-parley-notext') ? '' : count === 1 ? ' comment' : ' comments');
+    });
+  } catch (error) {
+    // A code from the server (RATE_LIMITED, INVALID_INPUT…), an HTTP status, or a network error.
+    console.error(`${LOG_PREFIX} Could not load comment counts:`, error);
+  }
+}

@@ -1,0 +1,17 @@
+import type { StreamEmbed, StreamEmbedOptions } from './createStreamEmbed';
+
+/** What embed.js and count.js put on `window.Parley` (either may load first, or only one). */
+export interface ParleyGlobal {
+  /** embed.js: embeds a stream; `rootURL` defaults to the server embed.js came from. */
+  createStreamEmbed?: (options?: Partial<StreamEmbedOptions>) => StreamEmbed | undefined;
+  /** count.js: the comment counts. */
+  count?: {
+    /** Scans the page again and fills every `.parley-count` (for single-page sites). */
+    reload(): Promise<void>;
+  };
+}
+
+/** `window.Parley`, created on first use and shared by both scripts. */
+export function parleyGlobal(): ParleyGlobal {
+  return ((window as { Parley?: ParleyGlobal }).Parley ??= {});
+}
