@@ -1,4 +1,142 @@
-// Placeholder until the composer lands (same change set).
-export function Composer(_props: { storyId: string; parentId: string | null }) {
-  return <div class="parley-composer" />;
+import type { ComponentType } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { openAuthPopup } from './auth/openAuthPopup';
+import { newPostKey } from './createOutbox';
+import { checkBody, describeError } from './describeError';
+import type { CodedError } from './describeError';
+import { MarkdownToolbar } from './MarkdownToolbar';
+import { useStreamData, useStreamEnv } from './StreamContext';
+import { draftKey, useDraft } from './useDraft';
+import { useOutbox } from './useOutbox';
+
+/** Share of `maxCommentLength` past which the counter shows. */
+export const COUNTER_THRESHOLD = 0.8;
+
+/** Props of {@link Composer}. */
+export interface ComposerProps {
+  /** Story the comment goes to. */
+  storyId: string;
+  /** The comment replied to, or null for a top-level comment. */
+  parentId: string | null;
+}
+
+/**
+ * The comment box: Markdown toolbar, server-rendered preview, counter near the limit, Post.
+ * Posting is optimistic (the thread shows the comment at once) and goes through the outbox, so a
+ * post made offline is sent when the connection returns; a refused post comes back into the box
+ * with its error. Signed out, the box still works and keeps the draft; Post opens sign-in.
+ */
+export function Composer({ storyId, parentId }: ComposerProps) {
+  const env = useStreamEnv();
+  const { t, thread } = env;
+  const { viewer, settings } = useStreamData();
+  const draft = useDraft(env.transport.storage, draftKey(storyId, parentId));
+  const [error, setError] = useState<CodedError | null>(null);
+  const [queued, setQueued] = useState(false);
+  // null: writing; {}: the preview's code is loading; { View }: previewing.
+  const [preview, setPreview] = useState<{ View?: ComponentType<{ body: string }> } | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const id = useId();
+  const outbox = useOutbox(storyId, parentId, viewer !== null, (refusal, body) => {
+    if (body !== undefined) draft.set(draft.text.trim() ? `${body}\n\n${draft.text}` : body);
+    setError(refusal);
+  });
+
+  useEffect(() => {
+    const check = () =>
+      setQueued(
+        thread
+          .list()
+          .some((c) => c.storyId === storyId && c.parentId === parentId && c.state === 'queued'),
+      );
+    check();
+    return thread.subscribe(check);
+  }, [thread, storyId, parentId]);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (viewer === null) return openAuthPopup(env, 'signin');
+    const body = draft.text.trim();
+    const invalid = checkBody(body, settings.maxCommentLength);
+    setError(invalid);
+    if (invalid) return box.current?.focus();
+    setPreview(null);
+    const stored = outbox.post({
+      key: newPostKey(),
+      storyId,
+      parentId,
+      body,
+      createdAt: new Date().toISOString(),
+    });
+    draft.clear(stored);
+  };
+
+  const togglePreview = () => {
+    if (preview) return setPreview(null);
+    setPreview({});
+    import('./MarkdownPreview').then(
+      // Only if still waiting: the reader may have switched back while the chunk loaded.
+      ({ MarkdownPreview }) => setPreview((now) => now && { View: MarkdownPreview }),
+      () => (setPreview(null), setError({ code: 'NETWORK_ERROR', extensions: {} })),
+    );
+  };
+
+  const length = [...draft.text.trim()].length;
+  const left = settings.maxCommentLength - length;
+  const near = length > settings.maxCommentLength * COUNTER_THRESHOLD;
+  const previewing = preview !== null;
+  return (
+    <form class="parley-composer" onSubmit={submit}>
+      <label for={id}>{t(parentId ? 'composer.replyLabel' : 'composer.label')}</label>
+      <MarkdownToolbar box={box} onChange={draft.set} disabled={previewing}>
+        <button
+          type="button"
+          class="parley-preview-toggle"
+          aria-pressed={previewing}
+          onClick={togglePreview}
+        >
+          {t('composer.preview')}
+        </button>
+      </MarkdownToolbar>
+      <textarea
+        id={id}
+        ref={box}
+        rows={parentId ? 3 : 4}
+        value={draft.text}
+        hidden={previewing}
+        aria-invalid={error !== null}
+        aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
+        onInput={(event) => draft.set(event.currentTarget.value)}
+        onKeyDown={(event) =>
+          event.key === 'Enter' && (event.ctrlKey || event.metaKey) && submit(event)
+        }
+      />
+      {preview?.View ? (
+        <preview.View body={draft.text} />
+      ) : (
+        previewing && <p role="status">{t('composer.previewLoading')}</p>
+      )}
+      <div class="parley-composer-foot">
+        {/* Always present: a live region must exist before its text changes to be announced. */}
+        <span
+          id={`${id}-count`}
+          class="parley-counter"
+          role="status"
+          aria-live="polite"
+          data-over={left < 0}
+        >
+          {near && t(left < 0 ? 'composer.over' : 'composer.left', { count: Math.abs(left) })}
+        </span>
+        <button type="submit" class="parley-primary">
+          {t('composer.post')}
+        </button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} role="alert">
+          {describeError(env, error)}
+        </p>
+      )}
+      {queued && <p role="status">{t('composer.queued')}</p>}
+    </form>
+  );
 }

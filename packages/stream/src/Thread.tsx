@@ -1,10 +1,158 @@
-import type { CommentSort } from './types';
+import { useClient } from '@urql/preact';
+import type { CombinedError } from '@urql/core';
+import { useEffect, useState } from 'preact/hooks';
+import { nodesOf, resolveComment, ThreadContext, uniqueComments } from './applyLiveEvent';
+import { CommentView } from './CommentView';
+import { ErrorNote } from './ErrorNote';
+import {
+  FEATURED_PAGE_SIZE,
+  FEATURED_QUERY,
+  MORE_COMMENTS_QUERY,
+  TOP_LEVEL_PAGE_SIZE,
+} from './fragments';
+import { CommentItem, LocalItem } from './ReplyList';
+import { SortMenu } from './SortMenu';
+import { useStreamData, useStreamEnv } from './StreamContext';
+import type { CommentData, CommentSort, Connection } from './types';
+import { isModerator, isVisibleComment } from './types';
+import type { CommentModMenu } from './moderation/CommentModMenu';
+import { useLiveComments, useLocalComments, useSocketStatus } from './useLiveComments';
+import { usePermalink } from './usePermalink';
 
-// Placeholder until the thread lands (same change set).
-export function Thread(_props: {
+/** Props of {@link Thread}. */
+export interface ThreadProps {
+  /** Shows the story's featured comments instead of all of them. @default false */
   featured?: boolean;
+  /** The root query's sort. */
   sort: CommentSort;
+  /** Asks the root to sort again (it re-runs its query with the new sort). */
   onSortChange(sort: CommentSort): void;
-}) {
-  return <div class="parley-thread" />;
+}
+
+/** A page of top-level comments as MORE_COMMENTS_QUERY / FEATURED_QUERY answer it. */
+interface PageResult {
+  story: {
+    comments?: Connection<CommentData>;
+    featuredComments?: Connection<CommentData>;
+  } | null;
+}
+
+/**
+ * The thread: the first page from the root query, later pages on "Load more", live comments
+ * (new top-level ones behind a button so nothing jumps), the reader's own comments, and the
+ * permalinked comment marked and scrolled to.
+ */
+export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
+  const env = useStreamEnv();
+  const { t } = env;
+  const { story, settings, viewer } = useStreamData();
+  const client = useClient();
+  const live = !featured && settings.liveUpdates && story.settings.liveUpdates;
+  const [state, dispatch] = useLiveComments(story.id, live);
+  const status = useSocketStatus();
+  const local = useLocalComments(story.id);
+  const [marked, focus] = usePermalink(!featured);
+  // Moderator tools are a separate chunk that only moderators ever download.
+  const [ModMenu, setModMenu] = useState<typeof CommentModMenu>();
+  const moderator = isModerator(viewer);
+  useEffect(() => {
+    if (moderator)
+      void import('./moderation/CommentModMenu').then((m) => setModMenu(() => m.CommentModMenu));
+  }, [moderator]);
+  // Pages loaded here belong to one sort; a new sort starts again from the root query's page.
+  const [pages, setPages] = useState<{ sort: CommentSort; page: Connection<CommentData> }>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<CombinedError>();
+  const extra = pages?.sort === sort ? pages.page : undefined;
+  const first = featured ? undefined : story.comments;
+  const pageInfo = extra?.pageInfo ?? first?.pageInfo;
+
+  const loadMore = () => {
+    setBusy(true);
+    setError(undefined);
+    void client
+      .query<PageResult>(featured ? FEATURED_QUERY : MORE_COMMENTS_QUERY, {
+        id: story.id,
+        sort,
+        first: featured ? FEATURED_PAGE_SIZE : TOP_LEVEL_PAGE_SIZE,
+        after: pageInfo?.endCursor ?? null,
+      })
+      .toPromise()
+      .then(({ data, error: failed }) => {
+        setBusy(false);
+        const page = data?.story?.[featured ? 'featuredComments' : 'comments'];
+        if (!page) return setError(failed);
+        setPages((loaded) => ({
+          sort,
+          page: {
+            pageInfo: page.pageInfo,
+            edges: [...(loaded?.sort === sort ? loaded.page.edges : []), ...page.edges],
+          },
+        }));
+      });
+  };
+  // The root query loads only the featured comments' ids; the tab loads their first page.
+  useEffect(() => void (featured && loadMore()), [featured]);
+
+  const top = uniqueComments([...state.revealed, ...nodesOf(first), ...nodesOf(extra)]);
+  const ids = new Set(top.map((c) => c.id));
+  const mine = featured
+    ? []
+    : local.filter((l) => l.parentId === null && !(l.comment && ids.has(l.comment.id)));
+  const mineIds = new Set(mine.map((l) => l.comment?.id));
+  // Only what would show counts as new: not already on screen, not removed since, not ignored.
+  const waiting = state.waiting.filter((c) => {
+    const shown = resolveComment(state, c);
+    return (
+      !ids.has(c.id) &&
+      !mineIds.has(c.id) &&
+      isVisibleComment(shown) &&
+      !state.ignored.includes(shown.author?.id ?? '')
+    );
+  });
+  const loading = featured && !extra && !error;
+
+  return (
+    <ThreadContext.Provider value={{ live: state, dispatch, local, marked, ModMenu }}>
+      <div class="parley-thread">
+        {!featured && (
+          <SortMenu sort={sort} onChange={(next) => (setPages(undefined), onSortChange(next))} />
+        )}
+        <p class="parley-live" role="status">
+          {live && status === 'reconnecting'
+            ? t('stream.live.reconnecting')
+            : status === 'offline'
+              ? t('stream.live.offline')
+              : ''}
+        </p>
+        {waiting.length > 0 && (
+          <button type="button" class="parley-new" onClick={() => dispatch({ type: 'reveal' })}>
+            {t('thread.newComments', { count: waiting.length })}
+          </button>
+        )}
+        {focus && !ids.has(focus.id) && (
+          <div class="parley-focus">
+            {focus.parent && <CommentView comment={focus.parent} />}
+            <div class={focus.parent ? 'parley-replies' : undefined}>
+              <CommentItem comment={focus} level={focus.parent ? 1 : 0} />
+            </div>
+          </div>
+        )}
+        {mine.map((l) => (
+          <LocalItem key={l.key} entry={l} level={0} />
+        ))}
+        {top.map((c) => (
+          <CommentItem key={c.id} comment={c} level={0} />
+        ))}
+        {loading && <p role="status">{t('stream.loading')}</p>}
+        {!loading && !top.length && !mine.length && <p class="parley-empty">{t('stream.empty')}</p>}
+        {(pageInfo?.hasNextPage || (featured && !extra && error)) && (
+          <button type="button" class="parley-more" disabled={busy} onClick={loadMore}>
+            {t('thread.loadMore')}
+          </button>
+        )}
+        {error && <ErrorNote error={error} />}
+      </div>
+    </ThreadContext.Provider>
+  );
 }

@@ -8,26 +8,46 @@ export const TOP_LEVEL_PAGE_SIZE = 20;
 export const REPLIES_PAGE_SIZE = 3;
 
 /** A comment as the thread shows it (no replies). */
-export const COMMENT_FIELDS = `
-  id body createdAt editedAt editableUntil status tags replyCount reactionCount viewerReacted
-  parent { id }
-  author { id username avatarUrl badges }
-`;
+export const COMMENT_FIELDS =
+  'id body createdAt editedAt editableUntil status removed tags replyCount reactionCount viewerReacted parent{id} author{id username avatarUrl badges}';
+
+const replies = (fields: string) =>
+  `replies(first:${REPLIES_PAGE_SIZE}){pageInfo{hasNextPage endCursor}edges{node{${fields}}}}`;
 
 /** A comment with its first replies, three levels deep (deeper: "Continue this thread"). */
-export const COMMENT_WITH_REPLIES = `
-  ${COMMENT_FIELDS}
-  replies(first: ${REPLIES_PAGE_SIZE}) {
-    pageInfo { hasNextPage endCursor }
-    edges { node {
-      ${COMMENT_FIELDS}
-      replies(first: ${REPLIES_PAGE_SIZE}) {
-        pageInfo { hasNextPage endCursor }
-        edges { node { ${COMMENT_FIELDS} } }
-      }
-    } }
-  }
-`;
+export const COMMENT_WITH_REPLIES = `${COMMENT_FIELDS} ${replies(`${COMMENT_FIELDS} ${replies(COMMENT_FIELDS)}`)}`;
 
 /** The signed-in user, as the stream needs it. */
 export const VIEWER_FIELDS = `id username email avatarUrl role status suspendedUntil badges`;
+
+/** Top-level comments per page of the Featured tab. */
+export const FEATURED_PAGE_SIZE = 20;
+
+/** Replies per "Show more replies" / "Continue this thread" page. */
+export const MORE_REPLIES_PAGE_SIZE = 10;
+
+// One line each: template literals keep their whitespace in the bundle, and these are in the
+// first-render budget.
+const page = (name: string, root: string, field: string, sortArg = '') =>
+  `query ${name}($id:ID!,$first:Int,$after:String${sortArg && ',$sort:CommentSort'}){${root}(id:$id){id ${field}(${sortArg}first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{${COMMENT_WITH_REPLIES}}}}}}`;
+
+/** The next page of a story's top-level comments ("Load more"). */
+export const MORE_COMMENTS_QUERY = page('MoreComments', 'story', 'comments', 'orderBy:$sort,');
+
+/** A page of the story's featured comments (the Featured tab). */
+export const FEATURED_QUERY = page('FeaturedComments', 'story', 'featuredComments');
+
+/** A page of one comment's replies ("Show more replies", "Continue this thread"). */
+export const REPLIES_QUERY = page('Replies', 'comment', 'replies');
+
+/** One comment and its parent, for a permalink to a comment outside the first page. */
+export const PERMALINK_QUERY = `query PermalinkComment($id:ID!){comment(id:$id){${COMMENT_WITH_REPLIES} parent{${COMMENT_FIELDS}}}}`;
+
+const live = (field: string) =>
+  `subscription ${field}($storyId:ID!){${field}(storyId:$storyId){${COMMENT_FIELDS}}}`;
+
+/** Live: comments published on the story (replies included). */
+export const COMMENT_CREATED_SUBSCRIPTION = live('commentCreated');
+
+/** Live: edits, reaction counts and status changes of the story's comments. */
+export const COMMENT_UPDATED_SUBSCRIPTION = live('commentUpdated');

@@ -23,6 +23,8 @@ export interface CommentData {
   replyCount: number;
   reactionCount: number;
   viewerReacted: boolean;
+  /** A tombstone from the server: removed, but kept because it has replies (no body, no author). */
+  removed?: boolean;
   parent: { id: string } | null;
   author: Author | null;
   replies?: Connection<CommentData>;
@@ -71,4 +73,15 @@ export type CommentSort = 'CREATED_AT_DESC' | 'CREATED_AT_ASC' | 'REPLIES_DESC' 
 /** True for moderators and admins. */
 export function isModerator(viewer: Pick<Viewer, 'role'> | null | undefined): boolean {
   return viewer?.role === 'MODERATOR' || viewer?.role === 'ADMIN';
+}
+
+/** Why a reader reports a comment. */
+export type ReportReason = 'OFFENSIVE' | 'ABUSIVE' | 'SPAM' | 'OTHER';
+
+/**
+ * True while readers may see the comment. Otherwise it left the stream — by its status, or as a
+ * server tombstone (`removed`: rejected or erased, kept only because it has replies).
+ */
+export function isVisibleComment(comment: Pick<CommentData, 'status' | 'removed'>): boolean {
+  return !comment.removed && (comment.status === 'NONE' || comment.status === 'APPROVED');
 }

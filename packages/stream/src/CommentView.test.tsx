@@ -1,0 +1,179 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { openAuthPopup } from './auth/openAuthPopup';
+import { articleBy, disposeThreadEnvs, renderThread } from './testing/renderThread';
+import { makeComment, makeStreamData, TEST_VIEWER } from './testing/threadFixtures';
+
+jest.mock('./auth/openAuthPopup', () => ({ openAuthPopup: jest.fn() }));
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterEach(disposeThreadEnvs);
+afterAll(() => server.close());
+
+describe('reactions', () => {
+  test('count and state change at once, then settle on the server’s answer', async () => {
+    let release: () => void = () => {};
+    let asked: Record<string, unknown> = {};
+    server.use(
+      graphql.mutation('createReaction', async ({ variables }) => {
+        asked = variables;
+        await new Promise<void>((resolve) => (release = resolve));
+        return HttpResponse.json({
+          data: {
+            createReaction: { comment: { id: 'c1', reactionCount: 7, viewerReacted: true } },
+          },
+        });
+      }),
+    );
+    renderThread(
+      makeStreamData([makeComment('c1', { reactionCount: 3 })], { viewer: TEST_VIEWER }),
+    );
+    const like = screen.getByRole('button', { name: 'Like 3' });
+    expect(like.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(like);
+    const liked = screen.getByRole('button', { name: 'Liked 4' });
+    expect(liked.getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(asked).toEqual({ input: { commentId: 'c1' } }));
+    release();
+    expect(await screen.findByRole('button', { name: 'Liked 7' })).toBeTruthy();
+  });
+
+  test('a refused reaction goes back and says why next to the button', async () => {
+    server.use(
+      graphql.mutation('createReaction', () =>
+        HttpResponse.json({
+          errors: [
+            { message: 'slow down', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 5 } },
+          ],
+        }),
+      ),
+    );
+    renderThread(
+      makeStreamData([makeComment('c1', { reactionCount: 3 })], { viewer: TEST_VIEWER }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Like 3' }));
+    expect(screen.getByRole('button', { name: 'Liked 4' })).toBeTruthy();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('You are going a little fast. Try again in 5 seconds.');
+    expect(alert.closest('.parley-react')?.querySelector('button')?.textContent).toBe('Like 3');
+  });
+
+  test('a signed-out reader is asked to sign in instead', () => {
+    const { env } = renderThread(makeStreamData([makeComment('c1')]));
+    fireEvent.click(screen.getByRole('button', { name: 'Like 0' }));
+    expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');
+    expect(screen.getByRole('button', { name: 'Like 0' })).toBeTruthy();
+  });
+});
+
+describe('report', () => {
+  test('sends the chosen reason and details and thanks the reader', async () => {
+    let asked: Record<string, unknown> = {};
+    server.use(
+      graphql.mutation('ReportComment', ({ variables }) => {
+        asked = variables;
+        return HttpResponse.json({ data: { reportComment: { comment: { id: 'c1' } } } });
+      }),
+    );
+    renderThread(makeStreamData([makeComment('c1')], { viewer: TEST_VIEWER }));
+    fireEvent.click(within(articleBy('user_c1')).getByRole('button', { name: 'Report' }));
+    const form = await screen.findByRole('form', { name: 'Report this comment' });
+    const send = within(form).getByRole('button', { name: 'Send report' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(form).getByRole('radio', { name: 'Spam' }));
+    const details = within(form).getByRole('textbox', { name: 'Details (optional)' });
+    expect(details.getAttribute('maxlength')).toBe('500');
+    fireEvent.input(details, { target: { value: ' Sells pills ' } });
+    fireEvent.click(send);
+    expect(
+      await screen.findByText('Thank you. A moderator will look at this comment.'),
+    ).toBeTruthy();
+    expect(asked).toEqual({ input: { commentId: 'c1', reason: 'SPAM', details: 'Sells pills' } });
+  });
+
+  test('needs a signed-in reader', () => {
+    const { env } = renderThread(makeStreamData([makeComment('c1')]));
+    fireEvent.click(screen.getByRole('button', { name: 'Report' }));
+    expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');
+  });
+});
+
+test('Edit shows only on the viewer’s own comment while its edit window is open', () => {
+  const later = new Date(Date.now() + 60_000).toISOString();
+  const earlier = new Date(Date.now() - 1_000).toISOString();
+  const mine = TEST_VIEWER;
+  renderThread(
+    makeStreamData(
+      [
+        makeComment('c1', { author: mine, editableUntil: later }),
+        makeComment('c2', { author: { ...mine, username: 'me-again' }, editableUntil: earlier }),
+        makeComment('c3', { editableUntil: later }),
+      ],
+      { viewer: mine },
+    ),
+  );
+  expect(within(articleBy('me')).getByRole('button', { name: 'Edit' })).toBeTruthy();
+  expect(within(articleBy('me')).queryByRole('button', { name: 'Report' })).toBeNull();
+  expect(within(articleBy('me-again')).queryByRole('button', { name: 'Edit' })).toBeNull();
+  expect(within(articleBy('user_c3')).queryByRole('button', { name: 'Edit' })).toBeNull();
+});
+
+test('Share asks the host to link the comment and says the link was copied', async () => {
+  const writeText = jest.fn(() => Promise.resolve());
+  Object.defineProperty(window.navigator, 'clipboard', {
+    value: { writeText },
+    configurable: true,
+  });
+  const { env } = renderThread(makeStreamData([makeComment('c1')]));
+  fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+  expect(env.bridge.sent).toContainEqual({ type: 'permalink', payload: { commentId: 'c1' } });
+  expect(await screen.findByText('Link copied')).toBeTruthy();
+  expect(writeText).toHaveBeenCalledWith('http://host.test/article?commentID=c1');
+});
+
+test('Ignore user hides every comment of that user in this view', async () => {
+  let asked: Record<string, unknown> = {};
+  server.use(
+    graphql.mutation('IgnoreUser', ({ variables }) => {
+      asked = variables;
+      return HttpResponse.json({ data: { ignoreUser: { user: { id: 'troll' } } } });
+    }),
+  );
+  const troll = { id: 'troll', username: 'troll', avatarUrl: null, badges: [] };
+  renderThread(
+    makeStreamData(
+      [
+        makeComment('c1', { author: troll }),
+        makeComment('c2'),
+        makeComment('c3', { author: troll }),
+      ],
+      { viewer: TEST_VIEWER },
+    ),
+  );
+  expect(screen.getAllByRole('article', { name: 'Comment by troll' })).toHaveLength(2);
+  fireEvent.click(
+    within(screen.getAllByRole('article')[0]!).getByRole('button', { name: 'Ignore user' }),
+  );
+  await waitFor(() =>
+    expect(screen.queryByRole('article', { name: 'Comment by troll' })).toBeNull(),
+  );
+  expect(asked).toEqual({ input: { userId: 'troll' } });
+  expect(articleBy('user_c2')).toBeTruthy();
+});
+
+test('moderators get each comment’s moderation menu; readers do not', async () => {
+  const moderator = { ...TEST_VIEWER, role: 'MODERATOR' as const };
+  renderThread(makeStreamData([makeComment('c1'), makeComment('c2')], { viewer: moderator }));
+  const menus = await screen.findAllByRole('button', { name: 'Moderate' });
+  expect(menus).toHaveLength(2);
+  expect(articleBy('user_c1').contains(menus[0]!)).toBe(true);
+});
+
+test('readers get no moderation menu', async () => {
+  renderThread(makeStreamData([makeComment('c1')], { viewer: TEST_VIEWER }));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(screen.queryByRole('button', { name: 'Moderate' })).toBeNull();
+});

@@ -1,0 +1,187 @@
+import { useClient } from '@urql/preact';
+import type { CombinedError } from '@urql/core';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { ThreadContext } from './applyLiveEvent';
+import { openAuthPopup } from './auth/openAuthPopup';
+import { Composer } from './Composer';
+import { ErrorNote } from './ErrorNote';
+import { ReactionButton } from './ReactionButton';
+import { formatAbsolute, RelativeTime } from './RelativeTime';
+// Types only: these are separate chunks, imported on first use.
+import type { EditForm } from './EditForm';
+import type { ReportDialog } from './ReportDialog';
+import { useStreamData, useStreamEnv } from './StreamContext';
+import type { CommentData } from './types';
+
+/** Hides a user's comments from the viewer. */
+export const IGNORE_USER_MUTATION =
+  'mutation IgnoreUser($input:UserIdInput!){ignoreUser(input:$input){user{id}}}';
+
+/** The DOM id of a comment's article (permalinks scroll to it). */
+export const commentDomId = (id: string) => `parley-c-${id}`;
+
+/** Which on-demand panel is open. */
+type Kind = 'edit' | 'report';
+
+/** Panels that are separate chunks, once loaded. */
+interface LazyPanels {
+  EditForm?: typeof EditForm;
+  ReportDialog?: typeof ReportDialog;
+}
+
+/**
+ * One comment: author, avatar, time, edited marker, the server's sanitized body, and its actions
+ * (react, reply, share, report, edit, ignore, moderate). Replies are rendered by the caller.
+ */
+export function CommentView({ comment: c }: { comment: CommentData }) {
+  const env = useStreamEnv();
+  const { t, params } = env;
+  const { viewer, story, refetch } = useStreamData();
+  const { dispatch, marked, local, ModMenu } = useContext(ThreadContext);
+  const client = useClient();
+  const [replying, setReplying] = useState(false);
+  const [open, setOpen] = useState<Kind>();
+  const [panels, setPanels] = useState<LazyPanels>({});
+  const reportButton = useRef<HTMLButtonElement>(null);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<CombinedError>();
+  const name = c.author?.username ?? t('thread.deletedUser');
+  const authorId = c.author?.id;
+  const own = !!viewer && authorId === viewer.id;
+  const current = marked === c.id;
+
+  // The reply box closes once the reader's reply is in the thread (posting, queued or held).
+  const replies = local.filter((l) => l.parentId === c.id).length;
+  const seenReplies = useRef(replies);
+  useEffect(() => {
+    if (replies > seenReplies.current) setReplying(false);
+    seenReplies.current = replies;
+  }, [replies]);
+
+  const signedIn = (run: () => void) => void (viewer ? run() : openAuthPopup(env, 'signin'));
+  // Rarely used panels (edit form, report form) are separate chunks, fetched on first use:
+  // most readers never open them.
+  const toggle = (kind: Kind, load: () => Promise<LazyPanels>) =>
+    open === kind
+      ? setOpen(undefined)
+      : void load().then(
+          (module) => (setPanels((loaded) => ({ ...loaded, ...module })), setOpen(kind)),
+          () => setNote(t('stream.loadFailed')),
+        );
+
+  const share = () => {
+    // The host page puts ?commentID= in its own address (history.pushState); the copy is a bonus
+    // that a frame without clipboard permission cannot always have.
+    env.bridge.send('permalink', { commentId: c.id });
+    const url = new URL(params.storyURL ?? story.url);
+    url.searchParams.set('commentID', c.id);
+    const clipboard = env.window.navigator.clipboard as Clipboard | undefined;
+    (clipboard ? clipboard.writeText(url.href) : Promise.reject(new Error('no clipboard'))).then(
+      () => setNote(t('thread.share.copied')),
+      () => setNote(t('thread.share.updated')),
+    );
+  };
+
+  const ignore = () =>
+    signedIn(() => {
+      setError(undefined);
+      void client
+        .mutation(IGNORE_USER_MUTATION, { input: { userId: authorId } })
+        .toPromise()
+        .then((result) =>
+          result.error
+            ? setError(result.error)
+            : dispatch({ type: 'ignore', userId: authorId ?? '' }),
+        );
+    });
+
+  return (
+    <article
+      id={commentDomId(c.id)}
+      class={current ? 'parley-comment parley-current' : 'parley-comment'}
+      aria-label={t('thread.commentBy', { name })}
+      aria-current={current ? 'true' : undefined}
+    >
+      <header class="parley-meta">
+        {c.author?.avatarUrl ? (
+          <img class="parley-avatar" src={c.author.avatarUrl} alt="" width={32} height={32} />
+        ) : (
+          <span class="parley-avatar" aria-hidden="true">
+            {name.charAt(0).toUpperCase()}
+          </span>
+        )}
+        <strong class="parley-author">{name}</strong>
+        <RelativeTime iso={c.createdAt} />
+        {c.editedAt && (
+          <span class="parley-edited" title={formatAbsolute(c.editedAt, params.locale)}>
+            {t('thread.edited')}
+          </span>
+        )}
+      </header>
+      {open === 'edit' && panels.EditForm ? (
+        <panels.EditForm
+          comment={c}
+          onDone={(updated) => {
+            setOpen(undefined);
+            if (updated) dispatch({ type: 'updated', comment: updated });
+          }}
+        />
+      ) : (
+        // Sanitized by the server (the widget never parses Markdown nor builds HTML from text).
+        <div class="parley-body" dangerouslySetInnerHTML={{ __html: c.body }} />
+      )}
+      <div class="parley-actions">
+        <ReactionButton comment={c} />
+        <button type="button" aria-expanded={replying} onClick={() => setReplying(!replying)}>
+          {t('thread.reply')}
+        </button>
+        <button type="button" onClick={share}>
+          {t('thread.share')}
+        </button>
+        {own && !!c.editableUntil && Date.now() < Date.parse(c.editableUntil) && (
+          <button
+            type="button"
+            aria-expanded={open === 'edit'}
+            onClick={() => toggle('edit', () => import('./EditForm'))}
+          >
+            {t('thread.edit')}
+          </button>
+        )}
+        {!own && (
+          <button
+            type="button"
+            ref={reportButton}
+            aria-expanded={open === 'report'}
+            onClick={() => signedIn(() => toggle('report', () => import('./ReportDialog')))}
+          >
+            {t('thread.report')}
+          </button>
+        )}
+        {!own && authorId && (
+          <button type="button" onClick={ignore}>
+            {t('thread.ignore')}
+          </button>
+        )}
+        {ModMenu && (
+          <ModMenu
+            comment={c}
+            onChanged={(updated) =>
+              updated ? dispatch({ type: 'updated', comment: updated }) : refetch()
+            }
+          />
+        )}
+        <span class="parley-note" role="status">
+          {note}
+        </span>
+        {error && <ErrorNote error={error} />}
+      </div>
+      {open === 'report' && panels.ReportDialog && (
+        <panels.ReportDialog
+          comment={c}
+          onClose={() => (setOpen(undefined), reportButton.current?.focus())}
+        />
+      )}
+      {replying && <Composer storyId={story.id} parentId={c.id} />}
+    </article>
+  );
+}
