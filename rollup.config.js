@@ -49,7 +49,8 @@ const plugins = ({ ui = 'preact' } = {}) => [
 
 // Output folders are emptied first: chunk names carry hashes, and stale chunks would be counted
 // by the size budgets' globs and served by mistake.
-for (const dir of [
+// PARLEY_KEEP_DIST=1: leave them (a script that only generates bundles in memory to measure them).
+for (const dir of process.env.PARLEY_KEEP_DIST ? [] : [
   'packages/transport/dist',
   'examples/transport-demo/dist',
   'examples/host/dist',

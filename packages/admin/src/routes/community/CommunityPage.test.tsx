@@ -1,0 +1,167 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createTestConsoleEnv, renderInConsole, TEST_MODERATOR } from '../../testing/renderConsole';
+import type { ConsoleViewer } from '../../Viewer';
+import { CommunityPage } from './CommunityPage';
+import type { CommunityUser } from './communityQueries';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  jest.restoreAllMocks();
+});
+afterAll(() => server.close());
+
+const ADMIN: ConsoleViewer = { ...TEST_MODERATOR, id: 'u-admin', username: 'root', role: 'ADMIN' };
+
+function user(id: string, patch: Partial<CommunityUser> = {}): CommunityUser {
+  return {
+    id,
+    username: `user${id}`,
+    email: `${id}@example.com`,
+    role: 'COMMENTER',
+    status: 'ACTIVE',
+    suspendedUntil: null,
+    createdAt: '2026-01-02T10:00:00.000Z',
+    ...patch,
+  };
+}
+
+/** Answers ConsoleUsers with two pages and records every variables object sent. */
+function usersHandler(sent: Record<string, unknown>[]) {
+  return graphql.query('ConsoleUsers', ({ variables }) => {
+    sent.push(variables);
+    const second = variables.after === 'c2';
+    const nodes = second ? [user('3')] : [user('1'), user('2')];
+    return HttpResponse.json({
+      data: {
+        users: {
+          edges: nodes.map((node) => ({ cursor: `c${node.id}`, node })),
+          pageInfo: { hasNextPage: !second, endCursor: second ? 'c3' : 'c2' },
+        },
+      },
+    });
+  });
+}
+
+async function renderPage(viewer: ConsoleViewer = TEST_MODERATOR) {
+  const env = await createTestConsoleEnv({ token: 't' });
+  return renderInConsole(<CommunityPage />, env, { path: '/community', viewer });
+}
+
+test('search is debounced, filters go into the variables, and Load more sends the cursor', async () => {
+  const sent: Record<string, unknown>[] = [];
+  server.use(usersHandler(sent));
+  await renderPage();
+  expect(await screen.findByRole('rowheader', { name: 'user1' })).toBeTruthy();
+  expect(sent[0]).toMatchObject({ query: null, role: null, status: null, after: null });
+
+  fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'a' } });
+  fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'ada ' } });
+  fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'STAFF' } });
+  fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'BANNED' } });
+  await waitFor(() =>
+    expect(sent.at(-1)).toMatchObject({ query: 'ada', role: 'STAFF', status: 'BANNED' }),
+  );
+  // One query per pause, never one per keystroke.
+  expect(sent.some((v) => v.query === 'a')).toBe(false);
+
+  fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
+  expect(await screen.findByRole('rowheader', { name: 'user3' })).toBeTruthy();
+  expect(sent.at(-1)).toMatchObject({ query: 'ada', role: 'STAFF', after: 'c2' });
+  expect(screen.getByRole('rowheader', { name: 'user1' })).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+});
+
+test('an admin changes a role with the select, with the row’s message when written', async () => {
+  const inputs: unknown[] = [];
+  server.use(
+    usersHandler([]),
+    graphql.mutation('ConsoleSetUserRole', ({ variables }) => {
+      inputs.push(variables.input);
+      return HttpResponse.json({
+        data: { setUserRole: { user: user('1', { role: 'MODERATOR' }) } },
+      });
+    }),
+    graphql.mutation('ConsoleSetUserPremod', ({ variables }) => {
+      inputs.push(variables.input);
+      return HttpResponse.json({ data: { setUserPremod: { user: user('2') } } });
+    }),
+  );
+  await renderPage(ADMIN);
+  fireEvent.change(await screen.findByLabelText('Role of user1'), {
+    target: { value: 'MODERATOR' },
+  });
+  await waitFor(() => expect(inputs).toEqual([{ userId: '1', role: 'MODERATOR' }]));
+
+  fireEvent.click(screen.getByRole('button', { name: 'Actions for user2' }));
+  fireEvent.change(screen.getByLabelText('Message to user2 (optional)'), {
+    target: { value: 'Welcome aboard' },
+  });
+  fireEvent.change(screen.getByLabelText('Role of user2'), { target: { value: 'STAFF' } });
+  await waitFor(() =>
+    expect(inputs.at(-1)).toEqual({ userId: '2', role: 'STAFF', message: 'Welcome aboard' }),
+  );
+  fireEvent.click(screen.getByRole('button', { name: 'Pre-moderation on' }));
+  await waitFor(() => expect(inputs.at(-1)).toEqual({ userId: '2', premod: true }));
+});
+
+test('a moderator bans with a message, and sees a coded error when it fails', async () => {
+  jest.spyOn(window, 'confirm').mockReturnValue(true);
+  const inputs: unknown[] = [];
+  let fail = false;
+  server.use(
+    usersHandler([]),
+    graphql.mutation('ConsoleBanUser', ({ variables }) => {
+      inputs.push(variables.input);
+      if (fail) {
+        return HttpResponse.json({
+          data: null,
+          errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }],
+        });
+      }
+      return HttpResponse.json({ data: { banUser: { user: user('2', { status: 'BANNED' }) } } });
+    }),
+  );
+  await renderPage();
+  // No role select for a moderator: roles are the admins' to change.
+  await screen.findByRole('rowheader', { name: 'user2' });
+  expect(screen.queryByLabelText('Role of user2')).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Actions for user2' }));
+  const panel = screen.getByLabelText('Message to user2 (optional)').closest('div')!;
+  fireEvent.change(within(panel).getByLabelText('Message to user2 (optional)'), {
+    target: { value: ' Please stop. ' },
+  });
+  fireEvent.click(within(panel).getByRole('button', { name: 'Ban' }));
+  await waitFor(() => expect(inputs).toEqual([{ userId: '2', message: 'Please stop.' }]));
+  expect(await within(panel).findByText('Banned.')).toBeTruthy();
+
+  fail = true;
+  fireEvent.click(within(panel).getByRole('button', { name: 'Ban' }));
+  expect((await within(panel).findByRole('alert')).textContent).toBe(
+    'Your role does not allow this.',
+  );
+});
+
+test('the moderator cannot act on themself or an admin', async () => {
+  server.use(
+    graphql.query('ConsoleUsers', () =>
+      HttpResponse.json({
+        data: {
+          users: {
+            edges: [
+              { cursor: 'a', node: user('u-mod', { username: 'moderator', role: 'MODERATOR' }) },
+              { cursor: 'b', node: user('9', { username: 'boss', role: 'ADMIN' }) },
+            ],
+            pageInfo: { hasNextPage: false, endCursor: 'b' },
+          },
+        },
+      }),
+    ),
+  );
+  await renderPage();
+  await screen.findByRole('rowheader', { name: 'boss' });
+  expect(screen.queryByRole('button', { name: /^Actions/ })).toBeNull();
+});

@@ -1,0 +1,64 @@
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../../errorText';
+import { INVITE_MUTATION } from './communityQueries';
+import type { CommunityUser } from './communityQueries';
+
+/**
+ * Invites a moderator by email (admins only): an existing account becomes a moderator; a new
+ * address gets an account and a link to choose a password.
+ */
+export function InviteModerator() {
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<{ text: string; field: boolean } | null>(null);
+  const [state, invite] = useMutation<{ inviteModerator: { user: CommunityUser | null } }>(
+    INVITE_MUTATION,
+  );
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setDone(null);
+    setError(null);
+    const result = await invite({ input: { email: email.trim() } });
+    if (result.error) {
+      const err = toTransportError(result.error);
+      setError({ text: errorText(err.code), field: err.field === 'email' });
+      return;
+    }
+    setDone(`${result.data?.inviteModerator.user?.username ?? email} is now a moderator.`);
+    setEmail('');
+  }
+
+  return (
+    <form className="invite" onSubmit={(e) => void onSubmit(e)} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Invite a moderator</h2>
+      <label htmlFor={`${id}-email`}>Email</label>
+      <div className="action-row">
+        <input
+          id={`${id}-email`}
+          type="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={error?.field === true}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        <button type="submit" disabled={state.fetching}>
+          Invite
+        </button>
+      </div>
+      {error !== null && (
+        <p id={`${id}-error`} role="alert">
+          {error.text}
+        </p>
+      )}
+      <p aria-live="polite" className="success">
+        {done}
+      </p>
+    </form>
+  );
+}

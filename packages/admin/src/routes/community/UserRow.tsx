@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { useMutation } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../../errorText';
+import { isAdmin, useViewer } from '../../Viewer';
+import type { ConsoleViewer, Role } from '../../Viewer';
+import { LABELS, ROLES, SET_ROLE_MUTATION } from './communityQueries';
+import type { CommunityUser } from './communityQueries';
+import { UserActions } from './UserActions';
+
+/** Columns of the community table (the actions panel spans them all). */
+export const USER_COLUMNS = 6;
+
+/** Mirrors the server's rule (resolvers/moderation/userActions.ts): only on a lower role. */
+function canActOn(viewer: ConsoleViewer, user: CommunityUser): boolean {
+  return user.id !== viewer.id && ROLES.indexOf(user.role) < ROLES.indexOf(viewer.role);
+}
+
+/** "Member since" as a short date in the moderator's locale. */
+function day(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
+
+/** One user of the community table, with their role select and the status actions. */
+export function UserRow({ user }: { user: CommunityUser }) {
+  const viewer = useViewer();
+  const [open, setOpen] = useState(false);
+  const [roleError, setRoleError] = useState<string | null>(null);
+  // Shared by the role select and the status actions (both email it when given).
+  const [message, setMessage] = useState('');
+  const [roleState, setRole] = useMutation(SET_ROLE_MUTATION);
+  const panelId = `user-actions-${user.id}`;
+  // Admins change roles, their own included (the server refuses to demote the last admin).
+  const roleEditable = isAdmin(viewer);
+  const actionable = canActOn(viewer, user);
+
+  async function changeRole(role: Role) {
+    setRoleError(null);
+    const note = message.trim();
+    const result = await setRole({
+      input: { userId: user.id, role, ...(note === '' ? {} : { message: note }) },
+    });
+    if (result.error) setRoleError(errorText(toTransportError(result.error).code));
+    else setMessage('');
+  }
+
+  const status = user.status ?? 'ACTIVE';
+  return (
+    <>
+      <tr>
+        <th scope="row">{user.username}</th>
+        <td className="wrap">{user.email ?? '—'}</td>
+        <td>
+          {roleEditable ? (
+            <>
+              <label className="visually-hidden" htmlFor={`role-${user.id}`}>
+                Role of {user.username}
+              </label>
+              <select
+                id={`role-${user.id}`}
+                value={user.role}
+                disabled={roleState.fetching}
+                onChange={(e) => void changeRole(e.target.value as Role)}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {LABELS[role]}
+                  </option>
+                ))}
+              </select>
+              {roleError !== null && <p role="alert">{roleError}</p>}
+            </>
+          ) : (
+            LABELS[user.role]
+          )}
+        </td>
+        <td>
+          {LABELS[status]}
+          {status === 'SUSPENDED' && user.suspendedUntil !== null && (
+            <span className="hint"> until {new Date(user.suspendedUntil).toLocaleString()}</span>
+          )}
+        </td>
+        <td>{day(user.createdAt)}</td>
+        <td>
+          {actionable && (
+            <button
+              type="button"
+              aria-expanded={open}
+              aria-controls={panelId}
+              onClick={() => setOpen(!open)}
+            >
+              Actions<span className="visually-hidden"> for {user.username}</span>
+            </button>
+          )}
+        </td>
+      </tr>
+      {open && actionable && (
+        <tr id={panelId} className="panel-row">
+          <td colSpan={USER_COLUMNS}>
+            <UserActions user={user} message={message} setMessage={setMessage} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import type { ConsoleSettings } from './configureQueries';
+import { CheckboxField, FormFooter, TextField } from './SettingsFields';
+import { FieldProblem, useSettingsForm } from './useSettingsForm';
+
+/** Seconds in an hour: the session length is edited in hours. */
+const HOUR_SECONDS = 3600;
+
+/** The Authentication section's draft. */
+export interface AuthenticationValues {
+  signUpOpen: boolean;
+  sessionHours: string;
+}
+
+function fromSettings(s: ConsoleSettings): AuthenticationValues {
+  return {
+    signUpOpen: s.signUpOpen,
+    // Hours with up to two decimals: the server's minimum of 300 s is 0.08 h.
+    sessionHours: String(Math.round((s.sessionSeconds / HOUR_SECONDS) * 100) / 100),
+  };
+}
+
+function toInput(v: AuthenticationValues) {
+  const hours = Number(v.sessionHours);
+  if (v.sessionHours.trim() === '' || !Number.isFinite(hours)) {
+    throw new FieldProblem('sessionHours', 'Enter a number of hours.');
+  }
+  return { signUpOpen: v.signUpOpen, sessionSeconds: Math.round(hours * HOUR_SECONDS) };
+}
+
+/** Configure › Authentication: whether anyone may sign up, and how long a session lasts. */
+export function AuthenticationSettings({ settings }: { settings: ConsoleSettings }) {
+  const form = useSettingsForm({ settings, fromSettings, toInput });
+  // The server names `sessionSeconds`; this form edits it as `sessionHours`.
+  const shown = {
+    ...form,
+    errorFor: (name: string) =>
+      form.errorFor(name) ?? (name === 'sessionHours' ? form.errorFor('sessionSeconds') : null),
+  };
+  return (
+    <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
+      <CheckboxField
+        form={shown}
+        name="signUpOpen"
+        label="Sign-up open"
+        hint="When closed, only existing accounts (and SSO users) can comment."
+      />
+      <TextField
+        form={shown}
+        name="sessionHours"
+        label="Session length"
+        type="number"
+        min={0.1}
+        step="any"
+        hint="Hours a sign-in lasts (720 is 30 days); at least 5 minutes."
+      />
+      <FormFooter form={shown} />
+    </form>
+  );
+}

@@ -1,0 +1,201 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createTestConsoleEnv, renderInConsole, TEST_MODERATOR } from '../../testing/renderConsole';
+import { ConfigurePage } from './ConfigurePage';
+import type { ConsoleSettings } from './configureQueries';
+import { LEAVE_UNSAVED_TEXT } from './useUnsavedChangesGuard';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  jest.restoreAllMocks();
+});
+afterAll(() => server.close());
+
+const SETTINGS: ConsoleSettings = {
+  guidelines: 'Be kind.',
+  guidelinesHtml: '<p>Be kind.</p>',
+  maxCommentLength: 5000,
+  editWindowSeconds: 30,
+  closeAfterDays: 0,
+  reactionLabel: 'Respect',
+  featuredTab: true,
+  locale: 'en',
+  premod: 'OFF',
+  newCommenterApprovals: 3,
+  reportThreshold: 3,
+  bannedWords: ['spam'],
+  suspectWords: [],
+  liveUpdates: true,
+  signUpOpen: true,
+  sessionSeconds: 2_592_000,
+  customCssUrl: '',
+  organization: {
+    name: 'News',
+    contactEmail: 'a@example.com',
+    url: 'https://n.example/',
+    locale: 'en',
+  },
+};
+
+/** Answers the settings and records every updateSettings input; `answer` may fail it. */
+function settingsHandlers(inputs: Record<string, unknown>[], answer?: () => unknown) {
+  return [
+    graphql.query('ConsoleSettings', () => HttpResponse.json({ data: { settings: SETTINGS } })),
+    graphql.mutation('ConsoleUpdateSettings', ({ variables }) => {
+      inputs.push(variables.input);
+      const body = answer?.() ?? {
+        data: { updateSettings: { settings: { ...SETTINGS, ...variables.input } } },
+      };
+      return HttpResponse.json(body as Record<string, unknown>);
+    }),
+  ];
+}
+
+async function renderAt(path: string) {
+  const env = await createTestConsoleEnv({ token: 't' });
+  return renderInConsole(<ConfigurePage />, env, {
+    path,
+    viewer: { ...TEST_MODERATOR, role: 'ADMIN' },
+  });
+}
+
+test('General sends its fields, numbers as numbers, and shows success', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  server.use(...settingsHandlers(inputs));
+  await renderAt('/configure/general');
+  fireEvent.change(await screen.findByLabelText('Maximum comment length'), {
+    target: { value: '800' },
+  });
+  fireEvent.change(screen.getByLabelText('Reaction label'), { target: { value: 'Like' } });
+  fireEvent.click(screen.getByLabelText('Show the Featured tab'));
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Saved.')).toBeTruthy();
+  expect(inputs).toEqual([
+    {
+      guidelines: 'Be kind.',
+      maxCommentLength: 800,
+      editWindowSeconds: 30,
+      closeAfterDays: 0,
+      reactionLabel: 'Like',
+      featuredTab: false,
+      locale: 'en',
+    },
+  ]);
+});
+
+test('a coded error on a field shows next to that field, which gets the focus', async () => {
+  server.use(
+    ...settingsHandlers([], () => ({
+      data: null,
+      errors: [
+        {
+          message: 'Expected a whole number from 1 to 20000.',
+          extensions: { code: 'INVALID_INPUT', field: 'maxCommentLength' },
+        },
+      ],
+    })),
+  );
+  await renderAt('/configure/general');
+  const field = await screen.findByLabelText('Maximum comment length');
+  fireEvent.change(field, { target: { value: '999999' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+  const errorId = field
+    .getAttribute('aria-describedby')!
+    .split(' ')
+    .find((id) => id.endsWith('-error'));
+  expect(document.getElementById(errorId!)?.textContent).toBe(
+    'Please check the highlighted fields.',
+  );
+  expect(document.activeElement).toBe(field);
+  expect(screen.getByLabelText('Reaction label').getAttribute('aria-invalid')).toBe('false');
+  expect(screen.queryByText('Saved.')).toBeNull();
+});
+
+test('banned and suspect words are sent one per line, blanks dropped', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  server.use(...settingsHandlers(inputs));
+  await renderAt('/configure/moderation');
+  fireEvent.change(await screen.findByLabelText('Banned words'), {
+    target: { value: 'spam\n  Eggs  \r\n\nham\n' },
+  });
+  fireEvent.change(screen.getByLabelText('Suspect words'), { target: { value: 'maybe' } });
+  fireEvent.click(screen.getByLabelText('New commenters wait for approval'));
+  fireEvent.change(screen.getByLabelText('Approved comments before a commenter is trusted'), {
+    target: { value: '5' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(inputs).toHaveLength(1));
+  expect(inputs[0]).toMatchObject({
+    premod: 'NEW_COMMENTERS',
+    newCommenterApprovals: 5,
+    bannedWords: ['spam', 'Eggs', 'ham'],
+    suspectWords: ['maybe'],
+  });
+});
+
+test('unsaved changes: beforeunload is held and an in-app link asks first', async () => {
+  server.use(...settingsHandlers([]));
+  const { location } = await renderAt('/configure/general');
+  const field = await screen.findByLabelText('Locale');
+  const unload = () => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+  expect(unload()).toBe(false);
+
+  fireEvent.change(field, { target: { value: 'es' } });
+  expect(unload()).toBe(true);
+  const confirm = jest.spyOn(window, 'confirm').mockReturnValue(false);
+  fireEvent.click(screen.getByRole('link', { name: 'Moderation' }));
+  expect(confirm).toHaveBeenCalledWith(LEAVE_UNSAVED_TEXT);
+  expect(location.history.at(-1)).toBe('/configure/general');
+  expect((screen.getByLabelText('Locale') as HTMLInputElement).value).toBe('es');
+
+  confirm.mockReturnValue(true);
+  fireEvent.click(screen.getByRole('link', { name: 'Moderation' }));
+  await waitFor(() => expect(location.history.at(-1)).toBe('/configure/moderation'));
+  expect(unload()).toBe(false);
+});
+
+test('after a save nothing is guarded', async () => {
+  server.use(...settingsHandlers([]));
+  const confirm = jest.spyOn(window, 'confirm');
+  const { location } = await renderAt('/configure/advanced');
+  fireEvent.change(await screen.findByLabelText('Custom CSS URL'), {
+    target: { value: 'https://cdn.example/p.css' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Saved.')).toBeTruthy();
+  fireEvent.click(screen.getByRole('link', { name: 'General' }));
+  await waitFor(() => expect(location.history.at(-1)).toBe('/configure/general'));
+  expect(confirm).not.toHaveBeenCalled();
+});
+
+test('the guidelines preview is the server’s rendering of the draft', async () => {
+  const bodies: unknown[] = [];
+  server.use(
+    ...settingsHandlers([]),
+    graphql.query('ConsoleRenderMarkdown', ({ variables }) => {
+      bodies.push(variables.body);
+      return HttpResponse.json({ data: { renderMarkdown: '<p><strong>Be</strong> nice</p>' } });
+    }),
+  );
+  await renderAt('/configure/general');
+  fireEvent.change(await screen.findByLabelText('Community guidelines'), {
+    target: { value: '**Be** nice' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Preview guidelines' }));
+  const preview = await screen.findByRole('region', { name: 'Guidelines preview' });
+  await waitFor(() => expect(preview.querySelector('strong')?.textContent).toBe('Be'));
+  expect(bodies).toEqual(['**Be** nice']);
+  // The draft survives the round trip to the preview and back.
+  fireEvent.click(screen.getByRole('button', { name: 'Edit guidelines' }));
+  expect((screen.getByLabelText('Community guidelines') as HTMLTextAreaElement).value).toBe(
+    '**Be** nice',
+  );
+});

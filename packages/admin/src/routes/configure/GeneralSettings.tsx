@@ -1,0 +1,96 @@
+import type { ConsoleSettings } from './configureQueries';
+import { GuidelinesField } from './GuidelinesField';
+import { CheckboxField, FormFooter, TextField } from './SettingsFields';
+import { useSettingsForm, wholeNumber } from './useSettingsForm';
+
+/** The General section's draft; numbers are kept as the text typed. */
+export interface GeneralValues {
+  guidelines: string;
+  maxCommentLength: string;
+  editWindowSeconds: string;
+  closeAfterDays: string;
+  reactionLabel: string;
+  featuredTab: boolean;
+  locale: string;
+}
+
+function fromSettings(s: ConsoleSettings): GeneralValues {
+  return {
+    guidelines: s.guidelines,
+    maxCommentLength: String(s.maxCommentLength),
+    editWindowSeconds: String(s.editWindowSeconds),
+    closeAfterDays: String(s.closeAfterDays),
+    reactionLabel: s.reactionLabel,
+    featuredTab: s.featuredTab,
+    locale: s.locale,
+  };
+}
+
+function toInput(v: GeneralValues) {
+  return {
+    guidelines: v.guidelines,
+    maxCommentLength: wholeNumber(v.maxCommentLength, 'maxCommentLength'),
+    editWindowSeconds: wholeNumber(v.editWindowSeconds, 'editWindowSeconds'),
+    closeAfterDays: wholeNumber(v.closeAfterDays, 'closeAfterDays'),
+    reactionLabel: v.reactionLabel,
+    featuredTab: v.featuredTab,
+    locale: v.locale,
+  };
+}
+
+/** Configure › General: guidelines, comment limits, the reaction label, the featured tab, locale. */
+export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
+  const form = useSettingsForm({ settings, fromSettings, toInput });
+  return (
+    <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
+      <GuidelinesField form={form} savedHtml={settings.guidelinesHtml} />
+      <fieldset>
+        <legend>Comments</legend>
+        <TextField
+          form={form}
+          name="maxCommentLength"
+          label="Maximum comment length"
+          type="number"
+          min={1}
+          max={20000}
+          hint="Characters, 1 to 20,000."
+        />
+        <TextField
+          form={form}
+          name="editWindowSeconds"
+          label="Edit window"
+          type="number"
+          min={0}
+          max={86400}
+          hint="Seconds after posting during which the author may edit; 0 for never."
+        />
+        <TextField
+          form={form}
+          name="closeAfterDays"
+          label="Close comments after"
+          type="number"
+          min={0}
+          hint="Days after which a story closes to new comments; 0 keeps stories open."
+        />
+      </fieldset>
+      <fieldset>
+        <legend>Stream</legend>
+        <TextField
+          form={form}
+          name="reactionLabel"
+          label="Reaction label"
+          maxLength={30}
+          hint="The text of the reaction button, e.g. Respect or Like."
+        />
+        <CheckboxField form={form} name="featuredTab" label="Show the Featured tab" />
+        <TextField
+          form={form}
+          name="locale"
+          label="Locale"
+          hint="A language tag such as en, es or pt-BR."
+        />
+      </fieldset>
+      <FormFooter form={form} />
+    </form>
+  );
+}

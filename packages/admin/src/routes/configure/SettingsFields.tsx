@@ -1,0 +1,129 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+import { fieldId } from './useSettingsForm';
+import type { SettingsForm } from './useSettingsForm';
+
+/** Keys of `T` whose values are of type `V`. */
+type KeysOf<T, V> = { [K in keyof T]: T[K] extends V ? K : never }[keyof T] & string;
+
+interface FieldProps<T, V> {
+  form: SettingsForm<T>;
+  name: KeysOf<T, V>;
+  label: string;
+  /** Constraints or meaning, read with the field (aria-describedby). */
+  hint?: ReactNode;
+}
+
+/** The hint and the error of field `name`, and the aria attributes that tie them to it. */
+function useDescription<T>(form: SettingsForm<T>, name: string, hint: ReactNode | undefined) {
+  const id = fieldId(name);
+  const error = form.errorFor(name);
+  const describedBy =
+    [hint !== undefined ? `${id}-hint` : '', error !== null ? `${id}-error` : '']
+      .filter(Boolean)
+      .join(' ') || undefined;
+  const messages = (
+    <>
+      {hint !== undefined && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {error !== null && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+  return {
+    id,
+    aria: { 'aria-describedby': describedBy, 'aria-invalid': error !== null },
+    messages,
+  };
+}
+
+/** A one-line text field (text, email, url, number kept as text) of a settings form. */
+export function TextField<T>({
+  form,
+  name,
+  label,
+  hint,
+  ...input
+}: FieldProps<T, string> & Omit<InputHTMLAttributes<HTMLInputElement>, 'form' | 'name'>) {
+  const { id, aria, messages } = useDescription(form, name, hint);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        {...input}
+        {...aria}
+        value={form.values[name] as string}
+        onChange={(e) => form.set(name, e.target.value as T[typeof name])}
+      />
+      {messages}
+    </div>
+  );
+}
+
+/** A multi-line text field of a settings form. */
+export function TextAreaField<T>({
+  form,
+  name,
+  label,
+  hint,
+  rows = 6,
+}: FieldProps<T, string> & { rows?: number }) {
+  const { id, aria, messages } = useDescription(form, name, hint);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        {...aria}
+        value={form.values[name] as string}
+        onChange={(e) => form.set(name, e.target.value as T[typeof name])}
+      />
+      {messages}
+    </div>
+  );
+}
+
+/** An on/off setting. */
+export function CheckboxField<T>({ form, name, label, hint }: FieldProps<T, boolean>) {
+  const { id, aria, messages } = useDescription(form, name, hint);
+  return (
+    <div className="field">
+      <label htmlFor={id} className="checkbox">
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          {...aria}
+          checked={form.values[name] as boolean}
+          onChange={(e) => form.set(name, e.target.checked as T[typeof name])}
+        />
+        {label}
+      </label>
+      {messages}
+    </div>
+  );
+}
+
+/** Save button, "Saved" and an error the fields do not show. */
+export function FormFooter<T>({ form, label = 'Save' }: { form: SettingsForm<T>; label?: string }) {
+  return (
+    <div className="form-footer">
+      <button type="submit" className="primary" disabled={form.saving}>
+        {label}
+      </button>
+      <span role="status" className="success">
+        {form.saved ? 'Saved.' : form.dirty ? 'Unsaved changes.' : ''}
+      </span>
+      {form.error !== null && <p role="alert">Not saved: {form.error.text}</p>}
+    </div>
+  );
+}

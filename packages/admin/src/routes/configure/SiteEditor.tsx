@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { useConsoleEnv } from '../../ConsoleContext';
+import { errorText } from '../../errorText';
+import { CREATE_SITE_MUTATION, splitLines, UPDATE_SITE_MUTATION } from './configureQueries';
+import type { AdminSite } from './configureQueries';
+import { CopyButton } from './CopyButton';
+import { freshSecretOf, SsoKeys } from './SsoKeys';
+import type { FreshSecret } from './SsoKeys';
+import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
+
+type Draft = { name: string; url: string; allowedOrigins: string };
+type Field = keyof Draft;
+
+const draftOf = (site: AdminSite | null): Draft => ({
+  name: site?.name ?? '',
+  url: site?.url ?? '',
+  allowedOrigins: site?.allowedOrigins.join('\n') ?? '',
+});
+
+/**
+ * One site: name, URL, permitted origins (one per line), its embed snippet and its SSO keys; or,
+ * with no `site`, the form that adds one (`onCreated` gets it and its first key's secret).
+ */
+export function SiteEditor({
+  site,
+  onCreated,
+  freshSecret,
+}: {
+  site: AdminSite | null;
+  onCreated: (site: AdminSite, secret: FreshSecret | null) => void;
+  /** The secret of a key created with the site, shown once. */
+  freshSecret?: FreshSecret | null;
+}) {
+  const { window: win } = useConsoleEnv();
+  const [baseline, setBaseline] = useState(() => draftOf(site));
+  const [draft, setDraft] = useState(baseline);
+  const [error, setError] = useState<{ field: Field | undefined; text: string } | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [updating, update] = useMutation<{ updateSite: { site: AdminSite } }>(UPDATE_SITE_MUTATION);
+  const [creating, create] = useMutation<{ createSite: { site: AdminSite } }>(CREATE_SITE_MUTATION);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(baseline);
+  useUnsavedChangesGuard(dirty);
+  const prefix = `site-${site?.id ?? 'new'}`;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    const fields = {
+      name: draft.name,
+      url: draft.url,
+      allowedOrigins: splitLines(draft.allowedOrigins),
+    };
+    const result = site
+      ? await update({ input: { siteId: site.id, ...fields } })
+      : await create({ input: fields });
+    const stored =
+      result.data &&
+      ('updateSite' in result.data ? result.data.updateSite.site : result.data.createSite.site);
+    if (result.error) {
+      const err = toTransportError(result.error);
+      // `allowedOrigins.2` is the third line of the origins field.
+      const name = err.field?.split('.')[0];
+      const field = name !== undefined && name in draft ? (name as Field) : undefined;
+      setError({ field, text: errorText(err.code) });
+      if (field) win.document.getElementById(`${prefix}-${field}`)?.focus();
+      return;
+    }
+    if (!stored) {
+      setError({ field: undefined, text: errorText('BAD_RESPONSE') });
+      return;
+    }
+    const next = draftOf(stored);
+    setBaseline(next);
+    setDraft(next);
+    setSaved(true);
+    if (!site) onCreated(stored, freshSecretOf(stored));
+  }
+
+  function field(name: Field, label: string, hint?: string) {
+    const id = `${prefix}-${name}`;
+    const message = error?.field === name ? error.text : null;
+    const props = {
+      id,
+      value: draft[name],
+      'aria-invalid': message !== null,
+      'aria-describedby':
+        [hint ? `${id}-hint` : '', message ? `${id}-error` : ''].filter(Boolean).join(' ') ||
+        undefined,
+      onChange: (e: { target: { value: string } }) => {
+        setSaved(false);
+        setDraft({ ...draft, [name]: e.target.value });
+      },
+    };
+    return (
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        {name === 'allowedOrigins' ? <textarea rows={4} {...props} /> : <input {...props} />}
+        {hint && (
+          <p id={`${id}-hint`} className="hint">
+            {hint}
+          </p>
+        )}
+        {message && (
+          <p id={`${id}-error`} className="field-error">
+            {message}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="site-editor">
+      <form
+        onSubmit={(e) => void onSubmit(e)}
+        noValidate
+        aria-label={site ? `Site ${site.name}` : 'New site'}
+      >
+        {field('name', 'Site name')}
+        {field('url', 'Site URL')}
+        {field(
+          'allowedOrigins',
+          'Permitted origins',
+          'One per line, e.g. https://www.example.com. The site’s own origin is always permitted.',
+        )}
+        <div className="form-footer">
+          <button
+            type="submit"
+            className="primary"
+            disabled={updating.fetching || creating.fetching}
+          >
+            {site ? 'Save site' : 'Add site'}
+          </button>
+          <span role="status" className="success">
+            {saved ? 'Saved.' : ''}
+          </span>
+          {error !== null && <p role="alert">Not saved: {error.text}</p>}
+        </div>
+      </form>
+      {site && (
+        <>
+          <h3>Embed snippet</h3>
+          <p className="hint">Paste it where the comments should appear on each page.</p>
+          <pre className="snippet">
+            <code>{site.embedSnippet}</code>
+          </pre>
+          <CopyButton text={site.embedSnippet} label="Copy snippet" />
+          <SsoKeys site={site} initial={freshSecret ?? null} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { useMutation } from 'urql';
+import { Link } from 'wouter';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../../errorText';
+import { PREMOD_LABELS, UPDATE_STORY_MUTATION } from './storiesQueries';
+import type { PremodMode, StoryRowData } from './storiesQueries';
+
+/** Columns of the stories table. */
+export const STORY_COLUMNS = 7;
+
+/** Options of the per-story pre-moderation select, "as the organization" first. */
+const PREMOD_OPTIONS = Object.keys(PREMOD_LABELS) as (PremodMode | 'INHERIT')[];
+
+/** One story: counts, open/close, its pre-moderation and live-updates overrides. */
+export function StoryRow({ story }: { story: StoryRowData }) {
+  const [state, update] = useMutation(UPDATE_STORY_MUTATION);
+  const [error, setError] = useState<string | null>(null);
+  const title = story.title ?? story.url;
+  const closed = story.status === 'CLOSED';
+
+  async function send(patch: Record<string, unknown>) {
+    setError(null);
+    const result = await update({ input: { storyId: story.id, ...patch } });
+    if (result.error) setError(errorText(toTransportError(result.error).code));
+  }
+
+  return (
+    <tr>
+      <th scope="row" className="wrap">
+        <a href={story.url} target="_blank" rel="noreferrer">
+          {title}
+        </a>
+        <div>
+          <Link href={`~/admin/moderate?story=${encodeURIComponent(story.id)}`}>
+            Moderate<span className="visually-hidden"> {title}</span>
+          </Link>
+        </div>
+        {error !== null && <p role="alert">{error}</p>}
+      </th>
+      <td>{story.site.name}</td>
+      <td>{closed ? 'Closed' : 'Open'}</td>
+      <td className="counts">
+        {story.commentCount} / {story.moderationCounts?.pending ?? '—'} /{' '}
+        {story.moderationCounts?.reported ?? '—'}
+      </td>
+      <td>
+        <button
+          type="button"
+          disabled={state.fetching}
+          onClick={() => void send({ status: closed ? 'OPEN' : 'CLOSED' })}
+        >
+          {closed ? 'Open' : 'Close'}
+          <span className="visually-hidden"> {title}</span>
+        </button>
+      </td>
+      <td>
+        <label className="visually-hidden" htmlFor={`premod-${story.id}`}>
+          Pre-moderation of {title}
+        </label>
+        <select
+          id={`premod-${story.id}`}
+          value={story.settings.premod ?? 'INHERIT'}
+          disabled={state.fetching}
+          // An explicit null clears the override (resolvers/admin/storyAdmin.ts).
+          onChange={(e) =>
+            void send({ premod: e.target.value === 'INHERIT' ? null : e.target.value })
+          }
+        >
+          {PREMOD_OPTIONS.map((mode) => (
+            <option key={mode} value={mode}>
+              {mode === 'INHERIT'
+                ? `${PREMOD_LABELS.INHERIT} (${PREMOD_LABELS[story.settings.effectivePremod]})`
+                : PREMOD_LABELS[mode]}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={story.settings.liveUpdates}
+            disabled={state.fetching}
+            onChange={(e) => void send({ liveUpdates: e.target.checked })}
+          />
+          <span className="visually-hidden">Live updates on {title}</span>
+        </label>
+      </td>
+    </tr>
+  );
+}
