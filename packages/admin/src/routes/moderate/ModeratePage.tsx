@@ -1,8 +1,119 @@
-// Placeholder until this route lands (same change set).
-export function ModeratePage() {
+import { useState } from 'react';
+import { useQuery, useSubscription } from 'urql';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { toTransportError } from '@parley/transport';
+import { Loading } from '../../Loading';
+import { errorText } from '../../errorText';
+import { DecisionHistory } from './DecisionHistory';
+import { LiveStatus } from './LiveStatus';
+import { UNDO_WINDOW_MS } from './defaults';
+import { MODERATE_SETUP_QUERY, QUEUE_UPDATED_SUBSCRIPTION } from './queries';
+import type { QueueUpdatedData, SetupData } from './queries';
+import { QueueFilters } from './QueueFilters';
+import { QueueList } from './QueueList';
+import { QUEUES, QueueNav } from './QueueNav';
+import { UserDrawer } from './UserDrawer';
+
+/** The URL segment of the decision history, beside the queues'. */
+const DECISIONS_SLUG = 'decisions';
+
+/**
+ * The default queue: Pending when the organization pre-moderates (the work waits there), else
+ * Reported.
+ */
+export function defaultQueueSlug(premod: string): string {
+  return premod === 'OFF' ? 'reported' : 'pending';
+}
+
+/** Props of {@link ModeratePage}; the console mounts it without any. */
+export interface ModeratePageProps {
+  /** How long a decision can be undone before it is sent, in ms. @default UNDO_WINDOW_MS */
+  undoWindowMs?: number;
+}
+
+/**
+ * Moderate (`/admin/moderate/:queue`): the queues with live counts, filters, cards, the user
+ * drawer and "My recent decisions". Paths here are relative to `/admin` (the route is not nested).
+ */
+export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProps = {}) {
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const params = new URLSearchParams(search);
+  const siteId = params.get('site');
+  const storyId = params.get('story');
+  const order = params.get('order') === 'oldest' ? 'oldest' : 'newest';
+  const slug = location.split('/')[2] ?? '';
+  const [userId, setUserId] = useState<string | null>(null);
+
+  const [{ data: setup, error }] = useQuery<SetupData>({ query: MODERATE_SETUP_QUERY });
+  // Every event (a comment entered or left a queue) bumps the tick; lists and counts refetch.
+  const [{ data: liveTick = 0 }] = useSubscription<QueueUpdatedData, number>(
+    { query: QUEUE_UPDATED_SUBSCRIPTION, variables: { siteId } },
+    (ticks = 0) => ticks + 1,
+  );
+
+  if (error && !setup) {
+    return (
+      <main className="page">
+        <p role="alert">{errorText(toTransportError(error).code)}</p>
+      </main>
+    );
+  }
+  if (!setup) return <Loading />;
+
+  const queue = QUEUES.find((q) => q.slug === slug);
+  if (!queue && slug !== DECISIONS_SLUG) {
+    const to = `/moderate/${defaultQueueSlug(setup.settings.premod)}${search ? `?${search}` : ''}`;
+    return <Redirect to={to} replace />;
+  }
+
+  const setFilter = (name: 'site' | 'story' | 'order', value: string | null) => {
+    const next = new URLSearchParams(search);
+    if (value === null) next.delete(name);
+    else next.set(name, value);
+    // A story belongs to one site: changing the site drops a story of another.
+    if (name === 'site') next.delete('story');
+    const query = next.toString();
+    navigate(`/moderate/${slug}${query ? `?${query}` : ''}`);
+  };
+
   return (
-    <main className="page">
-      <h1>ModeratePage</h1>
+    <main className="page mod-page">
+      <h1 className="visually-hidden">Moderate</h1>
+      <QueueNav
+        current={queue?.slug ?? null}
+        siteId={siteId}
+        storyId={storyId}
+        search={search}
+        liveTick={liveTick}
+      />
+      <LiveStatus />
+      {queue ? (
+        <>
+          <QueueFilters
+            setup={setup}
+            siteId={siteId}
+            storyId={storyId}
+            order={order}
+            onChange={setFilter}
+          />
+          <h2 className="visually-hidden">{queue.label}</h2>
+          <QueueList
+            key={`${queue.slug}|${siteId}|${storyId}|${order}`}
+            filter={{ queue: queue.name, siteId, storyId, order }}
+            words={{
+              banned: setup.settings.bannedWords ?? [],
+              suspect: setup.settings.suspectWords ?? [],
+            }}
+            liveTick={liveTick}
+            onOpenUser={setUserId}
+            undoWindowMs={undoWindowMs}
+          />
+        </>
+      ) : (
+        <DecisionHistory />
+      )}
+      {userId && <UserDrawer userId={userId} onClose={() => setUserId(null)} />}
     </main>
   );
 }

@@ -1,0 +1,120 @@
+import { forwardRef } from 'react';
+import { HeldReasons } from './HeldReasons';
+import type { WordLists } from './HeldReasons';
+import type { DecisionName, QueueComment, QueueName } from './queries';
+
+/** Props of {@link ModerationCard}. */
+export interface ModerationCardProps {
+  comment: QueueComment;
+  queue: QueueName;
+  words: WordLists;
+  /** The keyboard selection (j/k). */
+  selected: boolean;
+  /** Left the queue by someone else's hand: shown, but nothing to decide. */
+  gone: boolean;
+  /** The coded error of a decision that failed, as text. */
+  error: string | null;
+  onDecide: (name: DecisionName) => void;
+  onAuthor: () => void;
+  onSelect: () => void;
+}
+
+const EXCERPT_CHARS = 140;
+
+function excerpt(text: string | null): string {
+  if (!text) return '';
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+}
+
+function when(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** One comment in a queue, with what a moderator needs to judge it and the three decisions. */
+export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(function ModerationCard(
+  { comment, queue, words, selected, gone, error, onDecide, onAuthor, onSelect },
+  ref,
+) {
+  const featured = comment.tags.includes('FEATURED');
+  const headingId = `card-${comment.id}-by`;
+  return (
+    <article
+      ref={ref}
+      id={`card-${comment.id}`}
+      className={`mod-card${selected ? ' selected' : ''}${gone ? ' gone' : ''}`}
+      aria-labelledby={headingId}
+      aria-current={selected ? 'true' : undefined}
+      // Focusable by script (j/k), not a Tab stop: Tab walks the buttons inside.
+      tabIndex={-1}
+      onFocus={onSelect}
+    >
+      <header className="mod-card-head">
+        <h3 id={headingId} className="mod-author">
+          <span className="visually-hidden">Comment by </span>
+          {comment.author ? (
+            <button type="button" className="link" onClick={onAuthor}>
+              {comment.author.username}
+            </button>
+          ) : (
+            'a deleted account'
+          )}
+        </h3>
+        {comment.author?.status && comment.author.status !== 'ACTIVE' && (
+          <span className="mod-badge">{comment.author.status.toLowerCase()}</span>
+        )}
+        <span className="mod-meta">
+          on{' '}
+          <a href={comment.story.url} target="_blank" rel="noreferrer">
+            {comment.story.title ?? comment.story.url}
+          </a>{' '}
+          · <time dateTime={comment.createdAt}>{when(comment.createdAt)}</time>
+          {comment.editedAt && (
+            <>
+              {' '}
+              · <span title={`Edited ${when(comment.editedAt)}`}>edited</span>
+            </>
+          )}
+          {featured && <> · featured</>}
+        </span>
+      </header>
+      {comment.parent && (
+        <p className="mod-parent">
+          In reply to {comment.parent.author?.username ?? 'a deleted account'}:{' '}
+          <q>{excerpt(comment.parent.bodySource)}</q>
+        </p>
+      )}
+      {/* Sanitized by the server (the same HTML readers get); nothing else is set as HTML. */}
+      <div className="mod-body" dangerouslySetInnerHTML={{ __html: comment.body }} />
+      <HeldReasons comment={comment} words={words} />
+      {gone ? (
+        <p className="mod-gone">Already handled by another moderator.</p>
+      ) : (
+        <div className="mod-actions">
+          <button
+            type="button"
+            className="approve"
+            disabled={queue === 'APPROVED'}
+            onClick={() => onDecide('approveComment')}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="reject"
+            disabled={queue === 'REJECTED'}
+            onClick={() => onDecide('rejectComment')}
+          >
+            Reject
+          </button>
+          <button
+            type="button"
+            onClick={() => onDecide(featured ? 'unfeatureComment' : 'featureComment')}
+          >
+            {featured ? 'Unfeature' : 'Feature'}
+          </button>
+        </div>
+      )}
+      {error && <p role="alert">{error}</p>}
+    </article>
+  );
+});

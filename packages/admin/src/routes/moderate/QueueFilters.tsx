@@ -1,0 +1,66 @@
+import type { SetupData } from './queries';
+
+/** Props of {@link QueueFilters}. */
+export interface QueueFiltersProps {
+  setup: SetupData;
+  siteId: string | null;
+  storyId: string | null;
+  order: 'newest' | 'oldest';
+  /** Sets one filter; null clears it. */
+  onChange: (name: 'site' | 'story' | 'order', value: string | null) => void;
+}
+
+/** Site, story and order selects; their values live in the query string (links preselect them). */
+export function QueueFilters({ setup, siteId, storyId, order, onChange }: QueueFiltersProps) {
+  const stories = setup.stories.edges
+    .map((e) => e.node)
+    .filter((story) => siteId === null || story.site.id === siteId);
+  // A story linked from elsewhere may be beyond the first page of stories: keep it selectable.
+  const linkedStoryMissing = storyId !== null && !stories.some((s) => s.id === storyId);
+  return (
+    <div className="mod-filters">
+      <div>
+        <label htmlFor="mod-site">Site</label>
+        <select
+          id="mod-site"
+          value={siteId ?? ''}
+          onChange={(e) => onChange('site', e.target.value || null)}
+        >
+          <option value="">All sites</option>
+          {setup.sites.map((site) => (
+            <option key={site.id} value={site.id}>
+              {site.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="mod-story">Story</label>
+        <select
+          id="mod-story"
+          value={storyId ?? ''}
+          onChange={(e) => onChange('story', e.target.value || null)}
+        >
+          <option value="">All stories</option>
+          {linkedStoryMissing && <option value={storyId}>The linked story</option>}
+          {stories.map((story) => (
+            <option key={story.id} value={story.id}>
+              {story.title ?? story.url}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="mod-order">Order</label>
+        <select
+          id="mod-order"
+          value={order}
+          onChange={(e) => onChange('order', e.target.value === 'oldest' ? 'oldest' : null)}
+        >
+          <option value="newest">Newest first</option>
+          <option value="oldest">Oldest first</option>
+        </select>
+      </div>
+    </div>
+  );
+}

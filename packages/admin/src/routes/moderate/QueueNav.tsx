@@ -1,0 +1,79 @@
+import { useEffect, useId } from 'react';
+import { useQuery } from 'urql';
+import { Link } from 'wouter';
+import { COUNTS_QUERY } from './queries';
+import type { QueueCounts, QueueName } from './queries';
+
+/** The queues in the order the console lists them, with their URL segment and name. */
+export const QUEUES: readonly { name: QueueName; slug: string; label: string }[] = [
+  { name: 'PENDING', slug: 'pending', label: 'Pending' },
+  { name: 'REPORTED', slug: 'reported', label: 'Reported' },
+  { name: 'UNMODERATED', slug: 'unmoderated', label: 'Unmoderated' },
+  { name: 'APPROVED', slug: 'approved', label: 'Approved' },
+  { name: 'REJECTED', slug: 'rejected', label: 'Rejected' },
+];
+
+/** Props of {@link QueueNav}. */
+export interface QueueNavProps {
+  /** The open queue's slug, or null on another sub-page (decisions). */
+  current: string | null;
+  siteId: string | null;
+  storyId: string | null;
+  /** The query string to keep across queues (site, story, order), without `?`. */
+  search: string;
+  /** Increments at each live queue event: the counts are fetched again. */
+  liveTick: number;
+}
+
+/**
+ * The queue links with live counts. The count sits beside the link, not inside it, so each link
+ * is named just "Pending", "Reported"… (browser tests and screen readers find it by that name);
+ * the count is its description.
+ */
+export function QueueNav({ current, siteId, storyId, search, liveTick }: QueueNavProps) {
+  const id = useId();
+  const [{ data }, reexecute] = useQuery<{ moderationCounts: QueueCounts }>({
+    query: COUNTS_QUERY,
+    variables: { siteId, storyId },
+    requestPolicy: 'cache-and-network',
+  });
+  useEffect(() => {
+    if (liveTick > 0) reexecute({ requestPolicy: 'network-only' });
+  }, [liveTick, reexecute]);
+  const counts = data?.moderationCounts;
+  const suffix = search ? `?${search}` : '';
+  return (
+    <nav className="mod-nav" aria-label="Queues">
+      <ul>
+        {QUEUES.map((q) => {
+          const countId = `${id}-${q.slug}`;
+          const count = counts?.[q.slug as keyof QueueCounts];
+          const active = q.slug === current;
+          return (
+            <li key={q.slug} className={active ? 'active' : undefined}>
+              <Link
+                href={`/moderate/${q.slug}${suffix}`}
+                aria-current={active ? 'page' : undefined}
+                aria-describedby={countId}
+              >
+                {q.label}
+              </Link>
+              <span id={countId} className="mod-count">
+                {count === undefined ? '…' : count}
+                <span className="visually-hidden"> comments</span>
+              </span>
+            </li>
+          );
+        })}
+        <li className={current === null ? 'active mod-mine' : 'mod-mine'}>
+          <Link
+            href={`/moderate/decisions${suffix}`}
+            aria-current={current === null ? 'page' : undefined}
+          >
+            My recent decisions
+          </Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,184 @@
+import { useId, useState } from 'react';
+import { useClient } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../../errorText';
+import { isAdmin, useViewer } from '../../Viewer';
+import type { Role } from '../../Viewer';
+import { SUSPEND_PRESETS_HOURS } from './defaults';
+import { USER_ACTION_MUTATIONS } from './queries';
+import type { DrawerUser } from './queries';
+
+type ActionName = 'ban' | 'unban' | 'suspend' | 'premod' | 'unpremod' | 'role';
+
+const ROLES: readonly Role[] = ['COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'];
+const HOUR_MS = 3_600_000;
+
+/** The actions that make sense for the user's current status and the viewer's role. */
+function choices(user: DrawerUser, admin: boolean): { value: ActionName; label: string }[] {
+  const list: { value: ActionName; label: string }[] = [];
+  if (user.status === 'BANNED' || user.status === 'SUSPENDED') {
+    list.push({ value: 'unban', label: user.status === 'BANNED' ? 'Unban' : 'End suspension' });
+  }
+  if (user.status !== 'BANNED') list.push({ value: 'ban', label: 'Ban' });
+  list.push({ value: 'suspend', label: 'Suspend' });
+  list.push(
+    user.status === 'PREMOD'
+      ? { value: 'unpremod', label: 'Stop pre-moderating' }
+      : { value: 'premod', label: 'Pre-moderate their comments' },
+  );
+  // Roles are the admins' to give (the server refuses moderators).
+  if (admin) list.push({ value: 'role', label: 'Change role' });
+  return list;
+}
+
+/** Ban, suspend, premod and role changes on the drawer's user, each with an optional message. */
+export function UserActions({ user, onDone }: { user: DrawerUser; onDone: () => void }) {
+  const client = useClient();
+  const viewer = useViewer();
+  const id = useId();
+  const options = choices(user, isAdmin(viewer));
+  const [action, setAction] = useState<ActionName>(options[0]?.value ?? 'suspend');
+  const [hours, setHours] = useState<string>(String(SUSPEND_PRESETS_HOURS[1]?.hours ?? 24));
+  const [customUntil, setCustomUntil] = useState('');
+  const [role, setRole] = useState<Role>(user.role);
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  // After an action the choices change (a ban offers Unban): fall back to the first one.
+  const current = options.some((o) => o.value === action) ? action : (options[0]?.value ?? action);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const note = message.trim() || null;
+    let query: string;
+    let variables: Record<string, unknown>;
+    switch (current) {
+      case 'suspend': {
+        const until =
+          hours === 'custom'
+            ? new Date(customUntil)
+            : new Date(Date.now() + Number(hours) * HOUR_MS);
+        if (Number.isNaN(until.getTime())) {
+          setOutcome({ ok: false, text: 'Choose when the suspension ends.' });
+          return;
+        }
+        query = USER_ACTION_MUTATIONS.suspend;
+        variables = { userId: user.id, until: until.toISOString(), message: note };
+        break;
+      }
+      case 'premod':
+      case 'unpremod':
+        query = USER_ACTION_MUTATIONS.premod;
+        variables = { userId: user.id, premod: current === 'premod', message: note };
+        break;
+      case 'role':
+        query = USER_ACTION_MUTATIONS.role;
+        variables = { userId: user.id, role, message: note };
+        break;
+      case 'unban':
+        query = USER_ACTION_MUTATIONS.unban;
+        variables = { userId: user.id };
+        break;
+      case 'ban':
+        query = USER_ACTION_MUTATIONS.ban;
+        variables = { userId: user.id, message: note };
+        break;
+    }
+    setBusy(true);
+    const result = await client.mutation(query, variables).toPromise();
+    setBusy(false);
+    if (result.error) {
+      setOutcome({ ok: false, text: errorText(toTransportError(result.error).code) });
+      return;
+    }
+    setOutcome({ ok: true, text: 'Done.' });
+    setMessage('');
+    onDone();
+  };
+
+  // datetime-local speaks the viewer's local time: its `min` is now, shifted by the offset.
+  const minLocal = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000)
+    .toISOString()
+    .slice(0, 16);
+
+  return (
+    <form className="mod-user-actions" onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Actions</h3>
+      <label htmlFor={`${id}-action`}>Action</label>
+      <select
+        id={`${id}-action`}
+        value={current}
+        onChange={(e) => setAction(e.target.value as ActionName)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {current === 'suspend' && (
+        <fieldset>
+          <legend>For how long</legend>
+          {[
+            ...SUSPEND_PRESETS_HOURS.map((p) => ({ value: String(p.hours), label: p.label })),
+            { value: 'custom', label: 'Until…' },
+          ].map((p) => (
+            <label key={p.value} className="inline">
+              <input
+                type="radio"
+                name={`${id}-hours`}
+                value={p.value}
+                checked={hours === p.value}
+                onChange={() => setHours(p.value)}
+              />{' '}
+              {p.label}
+            </label>
+          ))}
+          {hours === 'custom' && (
+            <>
+              <label htmlFor={`${id}-until`}>Suspended until</label>
+              <input
+                id={`${id}-until`}
+                type="datetime-local"
+                min={minLocal}
+                value={customUntil}
+                onChange={(e) => setCustomUntil(e.target.value)}
+              />
+            </>
+          )}
+        </fieldset>
+      )}
+      {current === 'role' && (
+        <>
+          <label htmlFor={`${id}-role`}>New role</label>
+          <select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r.toLowerCase()}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+      {current !== 'unban' && (
+        <>
+          <label htmlFor={`${id}-message`}>Message to {user.username} (optional, emailed)</label>
+          <textarea
+            id={`${id}-message`}
+            rows={3}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        </>
+      )}
+      <button type="submit" className="primary" disabled={busy}>
+        Apply
+      </button>
+      {outcome && (
+        <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? 'success' : undefined}>
+          {outcome.text}
+        </p>
+      )}
+    </form>
+  );
+}

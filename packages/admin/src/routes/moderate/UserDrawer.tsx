@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { Loading } from '../../Loading';
+import { errorText } from '../../errorText';
+import { Dialog } from './Dialog';
+import { USER_DRAWER_QUERY } from './queries';
+import type { DrawerComment, DrawerUser } from './queries';
+import { UserActions } from './UserActions';
+
+const date = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+const dateTime = (iso: string) => new Date(iso).toLocaleString();
+
+/** The user drawer: who they are, what they wrote, what was done to their account, and actions. */
+export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
+  const [{ data, error }, reexecute] = useQuery<{ user: DrawerUser | null }>({
+    query: USER_DRAWER_QUERY,
+    variables: { id: userId },
+    requestPolicy: 'cache-and-network',
+  });
+  const [tab, setTab] = useState<'all' | 'rejected'>('all');
+  const user = data?.user;
+  return (
+    <Dialog title={user ? user.username : 'User'} onClose={onClose} variant="drawer">
+      {error && !data && <p role="alert">{errorText(toTransportError(error).code)}</p>}
+      {!data && !error && <Loading />}
+      {data && !user && <p role="alert">{errorText('NOT_FOUND')}</p>}
+      {user && (
+        <>
+          <dl className="mod-user-facts">
+            <dt>Status</dt>
+            <dd>
+              {(user.status ?? 'ACTIVE').toLowerCase()}
+              {user.suspendedUntil && ` until ${dateTime(user.suspendedUntil)}`}
+            </dd>
+            <dt>Role</dt>
+            <dd>{user.role.toLowerCase()}</dd>
+            <dt>Member since</dt>
+            <dd>{date(user.createdAt)}</dd>
+            <dt>Email</dt>
+            <dd>{user.email ?? '—'}</dd>
+          </dl>
+
+          <UserActions user={user} onDone={() => reexecute({ requestPolicy: 'network-only' })} />
+
+          <section aria-labelledby="drawer-comments">
+            <h3 id="drawer-comments">Comments</h3>
+            <div className="mod-tabs" role="group" aria-label="Which comments">
+              <button type="button" aria-pressed={tab === 'all'} onClick={() => setTab('all')}>
+                All
+              </button>
+              <button
+                type="button"
+                aria-pressed={tab === 'rejected'}
+                onClick={() => setTab('rejected')}
+              >
+                Rejected
+              </button>
+            </div>
+            <CommentList comments={(tab === 'all' ? user.all : user.rejected)?.edges ?? []} />
+          </section>
+
+          <section aria-labelledby="drawer-history">
+            <h3 id="drawer-history">Account history</h3>
+            {(user.history ?? []).length === 0 ? (
+              <p>Nothing yet.</p>
+            ) : (
+              <ol className="mod-history">
+                {[...(user.history ?? [])].reverse().map((h) => (
+                  <li key={h.id}>
+                    <time dateTime={h.createdAt}>{dateTime(h.createdAt)}</time>{' '}
+                    <strong>{h.action.toLowerCase()}</strong> by {h.actor?.username ?? 'the system'}
+                    {h.message && <> — “{h.message}”</>}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+function CommentList({ comments }: { comments: { node: DrawerComment }[] }) {
+  if (comments.length === 0) return <p>No comments.</p>;
+  return (
+    <ul className="mod-user-comments">
+      {comments.map(({ node }) => (
+        <li key={node.id}>
+          <div className="mod-body" dangerouslySetInnerHTML={{ __html: node.body }} />
+          <small>
+            {node.status.toLowerCase()} · {date(node.createdAt)} ·{' '}
+            <a href={node.story.url} target="_blank" rel="noreferrer">
+              {node.story.title ?? node.story.url}
+            </a>
+          </small>
+        </li>
+      ))}
+    </ul>
+  );
+}

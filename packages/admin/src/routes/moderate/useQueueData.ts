@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useReducer, useState } from 'react';
+import { useClient, useQuery } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../../errorText';
+import { QUEUE_PAGE_SIZE } from './defaults';
+import { QUEUE_QUERY } from './queries';
+import type { QueueData, QueueName } from './queries';
+import { INITIAL_QUEUE_STATE, queueReducer } from './queueReducer';
+
+/** Which slice of a queue to list. */
+export interface QueueFilter {
+  queue: QueueName;
+  siteId: string | null;
+  storyId: string | null;
+  order: 'newest' | 'oldest';
+}
+
+/**
+ * One queue's list: the first page, fetched again at each live event (`liveTick`) and merged by
+ * {@link queueReducer}, plus "Load more". Mount it with a `key` per filter so a new filter
+ * starts clean.
+ */
+export function useQueueData(filter: QueueFilter, liveTick: number) {
+  const client = useClient();
+  const [state, dispatch] = useReducer(queueReducer, INITIAL_QUEUE_STATE);
+  const [moreError, setMoreError] = useState<string | null>(null);
+  const variables = {
+    queue: filter.queue,
+    siteId: filter.siteId,
+    storyId: filter.storyId,
+    first: QUEUE_PAGE_SIZE,
+    orderBy: filter.order === 'newest' ? 'CREATED_AT_DESC' : 'CREATED_AT_ASC',
+  };
+  const [{ data, error, fetching }, reexecute] = useQuery<QueueData>({
+    query: QUEUE_QUERY,
+    variables,
+    requestPolicy: 'cache-and-network',
+  });
+
+  useEffect(() => {
+    if (!data) return;
+    dispatch({
+      type: 'snapshot',
+      items: data.moderationQueue.edges.map((e) => e.node),
+      pageInfo: data.moderationQueue.pageInfo,
+      order: filter.order,
+    });
+  }, [data, filter.order]);
+
+  useEffect(() => {
+    if (liveTick > 0) reexecute({ requestPolicy: 'network-only' });
+  }, [liveTick, reexecute]);
+
+  const loadMore = useCallback(async () => {
+    const after = state.pageInfo.endCursor;
+    if (!after) return;
+    const result = await client
+      .query<QueueData>(QUEUE_QUERY, { ...variables, after }, { requestPolicy: 'network-only' })
+      .toPromise();
+    if (result.error) {
+      setMoreError(errorText(toTransportError(result.error).code));
+      return;
+    }
+    if (!result.data) return;
+    setMoreError(null);
+    dispatch({
+      type: 'more',
+      items: result.data.moderationQueue.edges.map((e) => e.node),
+      pageInfo: result.data.moderationQueue.pageInfo,
+    });
+    // `variables` is rebuilt per render from `filter`: depend on the filter's parts instead.
+  }, [client, state.pageInfo.endCursor, filter.queue, filter.siteId, filter.storyId, filter.order]);
+
+  const loadError = error && !data ? errorText(toTransportError(error).code) : null;
+  return { state, dispatch, loadError, fetching, loadMore, moreError };
+}

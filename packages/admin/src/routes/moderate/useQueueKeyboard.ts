@@ -1,0 +1,75 @@
+import { useEffect, useRef } from 'react';
+import { useConsoleEnv } from '../../ConsoleContext';
+
+/** What each shortcut does; the dialog that lists them reads the same table. */
+export const SHORTCUTS: readonly { key: string; does: string }[] = [
+  { key: 'j', does: 'Next comment' },
+  { key: 'k', does: 'Previous comment' },
+  { key: 'a', does: 'Approve' },
+  { key: 'r', does: 'Reject' },
+  { key: 'f', does: 'Feature (or unfeature)' },
+  { key: 'b', does: 'Ban the author (asks first)' },
+  { key: 'u', does: 'Undo the last decision' },
+  { key: 'z', does: 'Single comment view on or off' },
+  { key: '?', does: 'Show these shortcuts' },
+];
+
+/** Handlers of the queue's shortcuts. */
+export interface QueueKeyHandlers {
+  next: () => void;
+  previous: () => void;
+  approve: () => void;
+  reject: () => void;
+  feature: () => void;
+  ban: () => void;
+  undo: () => void;
+  single: () => void;
+  help: () => void;
+}
+
+/** Whether a key press belongs to a text field or a control that uses keys itself. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  if (target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) {
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The queue's single-key shortcuts, on the console's window. Ignored while typing, with a
+ * modifier held (browser and screen-reader shortcuts), and while a dialog is open (the dialog
+ * owns the keyboard then).
+ */
+export function useQueueKeyboard(handlers: QueueKeyHandlers): void {
+  const { window } = useConsoleEnv();
+  // The latest handlers without re-binding the listener on every render.
+  const current = useRef(handlers);
+  current.current = handlers;
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTyping(event.target)) return;
+      if (window.document.querySelector('[aria-modal="true"]')) return;
+      const h = current.current;
+      const actions: Record<string, () => void> = {
+        j: h.next,
+        k: h.previous,
+        a: h.approve,
+        r: h.reject,
+        f: h.feature,
+        b: h.ban,
+        u: h.undo,
+        z: h.single,
+        '?': h.help,
+      };
+      const action = actions[event.key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [window]);
+}

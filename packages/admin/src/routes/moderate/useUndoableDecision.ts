@@ -1,0 +1,153 @@
+/**
+ * Optimistic, undoable decisions. The card leaves the list at once; the mutation is sent only
+ * when the undo window closes. We delay rather than send-then-revert because a revert is not
+ * possible in this API: there is no mutation back to PREMOD or NONE (a pending comment approved
+ * by mistake could only be rejected, which is a different judgement), and a sent approval
+ * already published the comment to readers, emailed notifications and counted in the decision
+ * history. Leaving the page sends what is still waiting, so no decision is lost.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useClient } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { useConsoleEnv } from '../../ConsoleContext';
+import { errorText } from '../../errorText';
+import { UNDO_WINDOW_MS } from './defaults';
+import { decisionMutation } from './queries';
+import type { DecisionName, QueueComment, QueueName } from './queries';
+import type { QueueAction } from './queueReducer';
+
+/** A decision in its undo window. */
+export interface PendingDecision {
+  commentId: string;
+  name: DecisionName;
+  /** What the toast says, e.g. "Approved ada's comment". */
+  label: string;
+}
+
+/** What the decision does to the list: leave it, or stay with changed tags. */
+export function leavesQueue(queue: QueueName, name: DecisionName): boolean {
+  if (name === 'approveComment') return queue !== 'APPROVED';
+  if (name === 'rejectComment') return queue !== 'REJECTED';
+  // Featuring approves: the card leaves every queue but Approved, where it stays, tagged.
+  return queue !== 'APPROVED';
+}
+
+const DONE: Record<DecisionName, string> = {
+  approveComment: 'Approved',
+  rejectComment: 'Rejected',
+  featureComment: 'Featured',
+  unfeatureComment: 'Unfeatured',
+};
+
+interface Waiting extends PendingDecision {
+  timer: number;
+  leaves: boolean;
+  tags: string[];
+}
+
+/** Options of {@link useUndoableDecision}. */
+export interface UndoableDecisionOptions {
+  queue: QueueName;
+  dispatch: (action: QueueAction) => void;
+  /** The undo window, in ms. @default UNDO_WINDOW_MS */
+  windowMs?: number;
+}
+
+/** Decide, undo, the latest pending decision (for the toast) and the errors per card. */
+export function useUndoableDecision({
+  queue,
+  dispatch,
+  windowMs = UNDO_WINDOW_MS,
+}: UndoableDecisionOptions) {
+  const client = useClient();
+  const { window } = useConsoleEnv();
+  const waiting = useRef(new Map<string, Waiting>());
+  const [latest, setLatest] = useState<PendingDecision | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const refreshLatest = useCallback(() => {
+    const all = [...waiting.current.values()];
+    const last = all.at(-1);
+    setLatest(last ? { commentId: last.commentId, name: last.name, label: last.label } : null);
+  }, []);
+
+  const send = useCallback(
+    async (entry: Waiting) => {
+      waiting.current.delete(entry.commentId);
+      const result = await client
+        .mutation(decisionMutation(entry.name), { commentId: entry.commentId })
+        .toPromise();
+      const failure = result.error;
+      if (failure) {
+        // The card comes back where it was, with the coded error on it.
+        if (entry.leaves) dispatch({ type: 'restore', id: entry.commentId });
+        else dispatch({ type: 'update', id: entry.commentId, patch: { tags: entry.tags } });
+        setErrors((e) => ({
+          ...e,
+          [entry.commentId]: errorText(toTransportError(failure).code),
+        }));
+      } else if (entry.leaves) {
+        dispatch({ type: 'decided', id: entry.commentId });
+      }
+    },
+    [client, dispatch],
+  );
+
+  const decide = useCallback(
+    (comment: QueueComment, name: DecisionName) => {
+      if (waiting.current.has(comment.id)) return;
+      const leaves = leavesQueue(queue, name);
+      setErrors(({ [comment.id]: _cleared, ...rest }) => rest);
+      if (leaves) dispatch({ type: 'hide', id: comment.id });
+      else {
+        const tags =
+          name === 'featureComment'
+            ? [...comment.tags, 'FEATURED']
+            : comment.tags.filter((t) => t !== 'FEATURED');
+        dispatch({ type: 'update', id: comment.id, patch: { tags } });
+      }
+      const entry: Waiting = {
+        commentId: comment.id,
+        name,
+        label: `${DONE[name]} ${comment.author?.username ?? 'a deleted account'}’s comment`,
+        leaves,
+        tags: comment.tags,
+        timer: window.setTimeout(() => {
+          void send(entry).then(refreshLatest);
+          refreshLatest();
+        }, windowMs),
+      };
+      waiting.current.set(comment.id, entry);
+      refreshLatest();
+    },
+    [dispatch, queue, refreshLatest, send, window, windowMs],
+  );
+
+  /** Cancels the latest pending decision: nothing is sent, the card returns. */
+  const undo = useCallback(() => {
+    const entry = [...waiting.current.values()].at(-1);
+    if (!entry) return null;
+    window.clearTimeout(entry.timer);
+    waiting.current.delete(entry.commentId);
+    if (entry.leaves) dispatch({ type: 'restore', id: entry.commentId });
+    else dispatch({ type: 'update', id: entry.commentId, patch: { tags: entry.tags } });
+    refreshLatest();
+    return entry.commentId;
+  }, [dispatch, refreshLatest, window]);
+
+  // Leaving the queue (another queue, another page) sends what is waiting at once.
+  useEffect(() => {
+    const pending = waiting.current;
+    return () => {
+      for (const entry of pending.values()) {
+        window.clearTimeout(entry.timer);
+        void client
+          .mutation(decisionMutation(entry.name), { commentId: entry.commentId })
+          .toPromise();
+      }
+      pending.clear();
+    };
+  }, [client, window]);
+
+  return { decide, undo, latest, errors };
+}
