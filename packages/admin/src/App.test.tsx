@@ -84,3 +84,10 @@ test('an expired session goes back to the login page', async () => {
   await waitFor(() => expect(location.history.at(-1)).toBe('/admin/login'));
   expect(env.session.getToken()).toBeNull();
 });
+
+test('the bare /account link (from the deletion email) opens the account pages, not the console', async () => {
+  server.use(installed(true));
+  const { location } = await renderAt('/account');
+  expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+  expect(location.history.at(-1)).toBe('/account');
+});

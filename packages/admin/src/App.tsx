@@ -52,7 +52,7 @@ function TopRoutes() {
       <Route path="/install">
         {installed ? <Redirect to="/admin" replace /> : <InstallWizard />}
       </Route>
-      <Route path="/account/*">
+      <Route path="/account/*?">
         <AccountPage />
       </Route>
       {!installed && (

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useQuery } from 'urql';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { toTransportError } from '@parley/transport';
@@ -25,31 +26,31 @@ export function SignedInArea() {
   return <Guarded key={token} />;
 }
 
+/** Codes that mean the stored session ended (expired, revoked, signed out elsewhere). */
+const SESSION_ENDED = new Set(['TOKEN_EXPIRED', 'TOKEN_INVALID', 'UNAUTHENTICATED']);
+
 function Guarded() {
   const { session } = useConsoleEnv();
   const [{ data, error }] = useQuery<{ viewer: ConsoleViewer | null }>({
     query: CONSOLE_VIEWER_QUERY,
     requestPolicy: 'network-only',
   });
-  if (error && !data) {
-    const code = toTransportError(error).code;
-    // A session that ended (expired, signed out elsewhere) goes back to the login page.
-    if (code === 'TOKEN_EXPIRED' || code === 'TOKEN_INVALID' || code === 'UNAUTHENTICATED') {
-      void session.signOut();
-      return <Loading />;
-    }
+  const code = error && !data ? toTransportError(error).code : undefined;
+  const ended = (code !== undefined && SESSION_ENDED.has(code)) || data?.viewer === null;
+  // Signing out changes the session, which re-renders the tree: an effect, not during render.
+  useEffect(() => {
+    if (ended) void session.signOut();
+  }, [ended, session]);
+  if (ended) return <Loading />;
+  if (code !== undefined) {
     return (
       <main className="page narrow">
         <p role="alert">{errorText(code)}</p>
       </main>
     );
   }
-  if (!data) return <Loading />;
+  if (!data?.viewer) return <Loading />;
   const viewer = data.viewer;
-  if (viewer === null) {
-    void session.signOut();
-    return <Loading />;
-  }
   if (viewer.role !== 'MODERATOR' && viewer.role !== 'ADMIN') {
     return (
       <main className="page narrow">

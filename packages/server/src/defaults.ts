@@ -50,6 +50,12 @@ export const DEFAULT_SETTINGS = Object.freeze({
   sessionSeconds: 2_592_000,
   /** Locale of the organization. */
   locale: 'en',
+  /** Text of the reaction button in the stream. */
+  reactionLabel: 'Respect' as string,
+  /** Whether the stream shows a Featured tab. */
+  featuredTab: true,
+  /** An https stylesheet the stream loads after its own; empty for none. */
+  customCssUrl: '' as string,
 });
 
 /** Rate limits (DESIGN.md): attempts allowed per window. */

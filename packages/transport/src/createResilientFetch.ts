@@ -65,7 +65,11 @@ async function attemptOnce(
     const headers = new Headers(init.headers);
     if (getHeaders) {
       const extra = await untilAborted(getHeaders(), controller.signal);
-      for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+      // A header the operation set itself wins (a page acting with a token from an email link,
+      // not the session's).
+      for (const [name, value] of Object.entries(extra)) {
+        if (!headers.has(name)) headers.set(name, value);
+      }
     }
     const response = await realFetch(input, { ...init, headers, signal: controller.signal });
     // The whole body is read inside the time limit: a server that sends headers and then

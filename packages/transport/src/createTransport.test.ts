@@ -103,6 +103,17 @@ describe('requests', () => {
       'Bearer second',
     ]);
   });
+
+  it('keeps an Authorization header the operation sets itself (a token from an email link)', async () => {
+    respond(() => HttpResponse.json(storyData('1')));
+    const t = make({ getToken: () => 'session' });
+    await query(t, '1', { fetchOptions: { headers: { authorization: 'Bearer from-link' } } });
+    await query(t, '2');
+    expect(seen.map((s) => s.headers.get('authorization'))).toEqual([
+      'Bearer from-link',
+      'Bearer session',
+    ]);
+  });
 });
 
 describe('timeout and retry', () => {

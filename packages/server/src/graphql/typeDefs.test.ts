@@ -66,6 +66,7 @@ describe('the GraphQL contract', () => {
       'requestPasswordReset',
       'resetPassword',
       'confirmEmail',
+      'unsubscribe',
       'requestCommentsDownload',
       'requestAccountDeletion',
       'cancelAccountDeletion',

@@ -117,6 +117,12 @@ export const typeDefs = /* GraphQL */ `
     closeAfterDays: Int!
     sessionSeconds: Int!
     locale: String!
+    "Text of the reaction button in the stream."
+    reactionLabel: String!
+    "Whether the stream shows a Featured tab."
+    featuredTab: Boolean!
+    "An https stylesheet the stream loads after its own; empty for none."
+    customCssUrl: String!
     "Whether the install wizard has run."
     installed: Boolean!
   }
@@ -154,13 +160,37 @@ export const typeDefs = /* GraphQL */ `
     emailVerified: Boolean
     status: UserStatus
     suspendedUntil: DateTime
-    comments(first: Int, after: String): CommentConnection
+    "The user's comments, newest first; \`status\` narrows them (moderators: e.g. REJECTED)."
+    comments(first: Int, after: String, status: CommentStatus): CommentConnection
+    "Moderators only: bans, suspensions, premod and role changes, oldest first."
+    history: [UserHistoryEntry!]
     "The user themself only."
     notificationSettings: NotificationSettings
     "When the user asked for their account to be deleted (the user themself and moderators)."
     deletionRequestedAt: DateTime
     "Users whose comments this user hides (the user themself only)."
     ignoredUsers: [User!]
+  }
+
+  "One change to a user's account (the console's user drawer)."
+  type UserHistoryEntry {
+    id: ID!
+    "BAN, UNBAN, SUSPEND, PREMOD, UNPREMOD or ROLE."
+    action: String!
+    "The message sent to the user, or a note (a role change reads 'COMMENTER → STAFF')."
+    message: String
+    "Who did it; null for the system."
+    actor: User
+    createdAt: DateTime!
+  }
+
+  "A moderator's approve or reject of a comment."
+  type ModerationDecision {
+    id: ID!
+    status: CommentStatus!
+    "Null when the comment was deleted since."
+    comment: Comment
+    createdAt: DateTime!
   }
 
   type NotificationSettings {
@@ -188,6 +218,8 @@ export const typeDefs = /* GraphQL */ `
     site: Site!
     createdAt: DateTime!
     closedAt: DateTime
+    "Moderators only: the story's queue counts (the Stories table)."
+    moderationCounts: ModerationCounts
   }
 
   type StoryEdge {
@@ -229,6 +261,12 @@ export const typeDefs = /* GraphQL */ `
     editableUntil: DateTime
     reactionCount: Int!
     viewerReacted: Boolean!
+    """
+    True for a tombstone: a comment removed (rejected, withheld, or erased with its author's
+    account) that stays in readers' threads only because it has visible replies. Readers then get
+    an empty body and no author.
+    """
+    removed: Boolean!
     story: Story!
     "Moderators only: the Markdown the author wrote."
     bodySource: String
@@ -315,6 +353,10 @@ export const typeDefs = /* GraphQL */ `
     ): CommentConnection!
     "Moderators only."
     moderationCounts(siteId: ID, storyId: ID): ModerationCounts!
+    "Moderators only: one user, with their private fields and history."
+    user(id: ID!): User
+    "Moderators only: the viewer's own latest decisions, newest first (at most 100)."
+    myDecisions(first: Int = 20): [ModerationDecision!]!
     "Moderators only."
     users(query: String, role: Role, status: UserStatus, first: Int, after: String): UserConnection!
     "Moderators only."
@@ -329,6 +371,8 @@ export const typeDefs = /* GraphQL */ `
     dashboard: Dashboard!
     "Comment counts for many story URLs at once (count.js)."
     commentCounts(urls: [String!]!): [Int!]!
+    "The sanitized HTML a comment body would get (the composer's preview); at most maxCommentLength characters."
+    renderMarkdown(body: String!): String!
   }
 
   input OrganizationInput {
@@ -425,11 +469,15 @@ export const typeDefs = /* GraphQL */ `
   input SetUserPremodInput {
     userId: ID!
     premod: Boolean!
+    "Emailed to the user when given."
+    message: String
   }
 
   input SetUserRoleInput {
     userId: ID!
     role: Role!
+    "Emailed to the user when given."
+    message: String
   }
 
   type UserPayload {
@@ -454,6 +502,10 @@ export const typeDefs = /* GraphQL */ `
     closeAfterDays: Int
     sessionSeconds: Int
     locale: String
+    reactionLabel: String
+    featuredTab: Boolean
+    "Empty for none; else an https URL."
+    customCssUrl: String
   }
 
   type SettingsPayload {
@@ -492,6 +544,15 @@ export const typeDefs = /* GraphQL */ `
 
   type SitePayload {
     site: Site
+  }
+
+  input RevokeSsoKeyInput {
+    siteId: ID!
+    keyId: ID!
+  }
+
+  input InviteModeratorInput {
+    email: String!
   }
 
   input UpdateUsernameInput {
@@ -575,6 +636,12 @@ export const typeDefs = /* GraphQL */ `
     createSite(input: CreateSiteInput!): SitePayload!
     updateSite(input: UpdateSiteInput!): SitePayload!
     rotateSsoKey(input: RotateSsoKeyInput!): SitePayload!
+    "Admins only: the key stops verifying at once (a leaked secret)."
+    revokeSsoKey(input: RevokeSsoKeyInput!): SitePayload!
+    "Admins only: emails the signed-in admin through the configured mail transport."
+    sendTestEmail: OkPayload!
+    "Admins only: makes the account with this email a moderator, creating it (with a set-password link) if there is none."
+    inviteModerator(input: InviteModeratorInput!): UserPayload!
     updateUsername(input: UpdateUsernameInput!): UserPayload!
     updateEmail(input: UpdateEmailInput!): UserPayload!
     updatePassword(input: UpdatePasswordInput!): UserPayload!
@@ -583,6 +650,8 @@ export const typeDefs = /* GraphQL */ `
     requestPasswordReset(input: RequestPasswordResetInput!): OkPayload!
     resetPassword(input: ResetPasswordInput!): AuthPayload!
     confirmEmail(input: TokenInput!): UserPayload!
+    "Turns off every notification email of the account of a notification email's link (its token, once)."
+    unsubscribe(input: TokenInput!): UserPayload!
     requestCommentsDownload: OkPayload!
     "Uses the emailed download link's token (once) and answers the user's comments."
     downloadCommentsData(input: TokenInput!): CommentsDownloadPayload!

@@ -1,8 +1,160 @@
-// Placeholder until this route lands (same change set).
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { toTransportError } from '@parley/transport';
+import type { ErrorCode } from '@parley/transport';
+import { useConsoleEnv } from '../../ConsoleContext';
+import { errorText } from '../../errorText';
+import { InstallDone } from './InstallDone';
+import { InstallStepFields, STEP_TEXT } from './InstallStepFields';
+import {
+  INSTALL_STEPS,
+  STEP_FIELDS,
+  exampleOrigin,
+  fieldOfServerError,
+  initialInstallForm,
+  installInput,
+  stepOf,
+  validateStep,
+} from './installForm';
+import type { InstallErrors, InstallForm } from './installForm';
+
+/** Creates the organization, the first site and the admin; answers the admin's session. */
+export const INSTALL_MUTATION = `mutation ConsoleInstall($input: InstallInput!) {
+  install(input: $input) { token user { id username } }
+}`;
+
+interface InstallData {
+  install: { token: string; user: { id: string; username: string } };
+}
+
+/** `/install`: the first-run wizard (App redirects here until it has run, and away after). */
 export function InstallWizard() {
+  const env = useConsoleEnv();
+  const [form, setForm] = useState<InstallForm>(() => initialInstallForm(env.window.location));
+  const [index, setIndex] = useState(0);
+  const [errors, setErrors] = useState<InstallErrors>({});
+  const [failure, setFailure] = useState<ErrorCode | null>(null);
+  const [done, setDone] = useState(false);
+  const [{ fetching }, install] = useMutation<InstallData>(INSTALL_MUTATION);
+  // `fetching` lags one render behind a click; the ref stops a double submit in between, so
+  // `install` is sent once (a second one would only answer ALREADY_INSTALLED).
+  const sending = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+
+  // A new step replaces the form under the keyboard user's focus: move focus to its heading so
+  // the step is announced. Not on first render, where the page's own focus order applies.
+  useEffect(() => {
+    if (firstRender.current) firstRender.current = false;
+    else heading.current?.focus();
+  }, [index, done]);
+
+  const step = INSTALL_STEPS[index] ?? 'admin';
+  const last = index === INSTALL_STEPS.length - 1;
+
+  function change(field: keyof InstallForm, value: string) {
+    setForm((previous) => ({ ...previous, [field]: value }));
+    // The message stays until the field changes, so it does not flicker while typing elsewhere.
+    setErrors(({ [field]: _fixed, ...rest }) => rest);
+  }
+
+  function focusField(field: keyof InstallForm) {
+    env.window.document.getElementById(`install-${field}`)?.focus();
+  }
+
+  async function next(event: FormEvent) {
+    event.preventDefault();
+    const found = validateStep(step, form);
+    setErrors(found);
+    const firstInvalid = STEP_FIELDS[step].find((field) => found[field] !== undefined);
+    if (firstInvalid) {
+      focusField(firstInvalid);
+      return;
+    }
+    if (!last) {
+      setIndex(index + 1);
+      return;
+    }
+    if (sending.current) return;
+    sending.current = true;
+    setFailure(null);
+    const result = await install({ input: installInput(form) });
+    if (!result.data) {
+      const error = result.error ? toTransportError(result.error) : null;
+      const code = error?.code ?? 'BAD_RESPONSE';
+      sending.current = code === 'ALREADY_INSTALLED';
+      setFailure(code);
+      const field = fieldOfServerError(error?.field);
+      if (field && error) {
+        // The server's message names what it expected; the field's step comes back to show it.
+        setErrors({ [field]: error.message });
+        setIndex(INSTALL_STEPS.indexOf(stepOf(field)));
+      }
+      return;
+    }
+    await env.session.signIn(result.data.install.token);
+    setDone(true);
+  }
+
+  if (done) {
+    return (
+      <main className="page narrow install">
+        <InstallDone
+          headingRef={heading}
+          siteUrl={form.siteUrl.trim()}
+          exampleOrigin={exampleOrigin(env.window.location)}
+        />
+      </main>
+    );
+  }
+
+  const text = STEP_TEXT[step];
   return (
-    <main className="page">
-      <h1>InstallWizard</h1>
+    <main className="page narrow install">
+      <h1>Set up Parley</h1>
+      <ol className="install-steps" aria-label="Steps">
+        {INSTALL_STEPS.map((name, i) => (
+          <li key={name} aria-current={i === index ? 'step' : undefined}>
+            {STEP_TEXT[name].title}
+          </li>
+        ))}
+      </ol>
+      <form onSubmit={(event) => void next(event)} noValidate aria-labelledby="install-heading">
+        <h2 id="install-heading" ref={heading} tabIndex={-1}>
+          Step {index + 1} of {INSTALL_STEPS.length}: {text.title}
+        </h2>
+        <p>{text.intro}</p>
+        <InstallStepFields
+          fields={STEP_FIELDS[step]}
+          form={form}
+          errors={errors}
+          onChange={change}
+        />
+        {failure === 'ALREADY_INSTALLED' ? (
+          <p role="alert">
+            Parley is already installed here, so this wizard cannot run again.{' '}
+            {/* A full page load: this app still believes Parley is not installed. */}
+            <a href="/admin/login">Sign in to the console</a> instead.
+          </p>
+        ) : (
+          failure && <p role="alert">{errorText(failure)}</p>
+        )}
+        <div className="actions">
+          {index > 0 && (
+            <button type="button" onClick={() => setIndex(index - 1)} disabled={fetching}>
+              Back
+            </button>
+          )}
+          <button
+            type="submit"
+            className="primary"
+            disabled={fetching || failure === 'ALREADY_INSTALLED'}
+          >
+            {last ? (fetching ? 'Installing…' : 'Install') : 'Next'}
+          </button>
+        </div>
+      </form>
     </main>
   );
 }

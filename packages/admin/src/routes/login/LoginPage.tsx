@@ -1,8 +1,98 @@
-// Placeholder until this route lands (same change set).
+import { useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from 'urql';
+import { useLocation } from 'wouter';
+import { useConsoleEnv } from '../../ConsoleContext';
+import { errorText } from '../../errorText';
+import { Field } from './Field';
+import { errorCodeOf } from './errorCodeOf';
+import { ForgotPassword } from './ForgotPassword';
+
+/** Signs in with email and password; the answer's token becomes the console's session. */
+export const SIGN_IN_MUTATION = `mutation ConsoleSignIn($input: SignInInput!) {
+  signIn(input: $input) { token user { id role } }
+}`;
+
+interface SignInData {
+  signIn: { token: string; user: { id: string; role: string } };
+}
+
+/** `/admin/login`: email and password, and the way to a password reset. */
 export function LoginPage() {
+  const { session } = useConsoleEnv();
+  const [, navigate] = useLocation();
+  const [{ fetching }, signIn] = useMutation<SignInData>(SIGN_IN_MUTATION);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [forgot, setForgot] = useState(false);
+  const forgotButton = useRef<HTMLButtonElement>(null);
+  const forgotWasOpen = useRef(false);
+
+  // Closing the reset panel removes the control that had focus: focus returns to the button
+  // that opened it, so keyboard users continue where they were.
+  useEffect(() => {
+    if (!forgot && forgotWasOpen.current) forgotButton.current?.focus();
+    forgotWasOpen.current = forgot;
+  }, [forgot]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (fetching) return;
+    const next = {
+      email: email.trim() === '' ? 'Enter your email address.' : undefined,
+      password: password === '' ? 'Enter your password.' : undefined,
+    };
+    setMissing(next);
+    if (next.email || next.password) return;
+    setFailure(null);
+    const result = await signIn({ input: { email: email.trim(), password } });
+    if (!result.data) {
+      setFailure(errorText(errorCodeOf(result.error)));
+      return;
+    }
+    await session.signIn(result.data.signIn.token);
+    // The guard under /admin checks the role, and tells a commenter why they cannot enter.
+    navigate('~/admin');
+  }
+
   return (
-    <main className="page">
-      <h1>LoginPage</h1>
+    <main className="page narrow auth-page">
+      <h1>Sign in to Parley</h1>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          error={missing.email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          error={missing.password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        {failure && <p role="alert">{failure}</p>}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={fetching}>
+            Sign in
+          </button>
+        </div>
+      </form>
+      {forgot ? (
+        <ForgotPassword initialEmail={email} onClose={() => setForgot(false)} />
+      ) : (
+        <p>
+          <button type="button" className="link" ref={forgotButton} onClick={() => setForgot(true)}>
+            Forgot password?
+          </button>
+        </p>
+      )}
     </main>
   );
 }

@@ -3,8 +3,9 @@
  * `requestAccountDeletion` and can cancel for `ACCOUNT_DELETION_GRACE_SECONDS`).
  *
  * What happens to the comments — decided here, as Coral and Disqus users would expect:
- * - every comment the user wrote disappears from every thread and queue: its text and revisions
- *   are erased and it is marked deleted (readers and moderators never see it again);
+ * - every comment the user wrote is erased: its text and revisions are gone and it is marked
+ *   deleted, so it leaves every queue and every thread — except as an empty tombstone where
+ *   others replied to it (see `readerVisible` in commentQueries.ts);
  * - replies other people wrote to it stay where they are: the row is kept (emptied) so their
  *   parent link still holds, and parents' reply counts drop by the visible replies removed;
  * - the user's reactions are removed (counts follow); their reports stay, as moderation

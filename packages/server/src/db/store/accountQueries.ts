@@ -20,6 +20,8 @@ export interface UserCommentsFilter {
    * @default false
    */
   includeHidden?: boolean;
+  /** Only this status (one a caller without `includeHidden` may see, or none come back). @default all */
+  status?: CommentStatus | null;
 }
 
 /**
@@ -31,8 +33,14 @@ export function listUserComments(
   filter: UserCommentsFilter,
   page: PageArgs,
 ): Promise<Connection<Comment>> {
-  const statuses: readonly CommentStatus[] =
+  const allowed: readonly CommentStatus[] =
     filter.includeHidden === true ? COMMENT_STATUSES : VISIBLE_COMMENT_STATUSES;
+  const status = filter.status;
+  const statuses = status ? allowed.filter((s) => s === status) : allowed;
+  // A reader asking for a hidden status gets nothing (and SQL has no empty `in ()`).
+  if (statuses.length === 0) {
+    return Promise.resolve({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
+  }
   const q = db
     .selectFrom('comments')
     .selectAll()

@@ -1,8 +1,9 @@
 /** Comments: reading — threads, replies and the moderation queues, with Relay paging. */
 import { sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
-import type { CommentStatus } from '../schema';
+import type { CommentStatus, Database } from '../schema';
 import { toComment } from './comments';
 import type { Comment } from './comments';
 import { paginate } from './paginate';
@@ -65,12 +66,31 @@ const SORT_KEYS: Record<CommentSort, SortKey<Keyed>[]> = {
   ],
 };
 
+/**
+ * What a reader's thread lists: visible comments, and tombstones — comments removed (rejected,
+ * withheld, or erased with their author's account) that still have visible replies, so those
+ * replies keep their place. The API empties a tombstone's body and author (`Comment.removed`).
+ */
+export function readerVisible(eb: ExpressionBuilder<Database, 'comments'>) {
+  return eb.or([
+    eb.and([
+      eb('comments.status', 'in', VISIBLE_COMMENT_STATUSES),
+      eb('comments.deleted_at', 'is', null),
+    ]),
+    eb('comments.reply_count', '>', 0),
+  ]);
+}
+
 /** What thread to list. */
 export interface CommentListFilter {
   storyId: string;
   /** A comment id for its replies; null for top-level comments only; undefined for all. */
   parentId?: string | null;
-  /** @default the visible statuses (NONE, APPROVED) */
+  /**
+   * Statuses listed. The default — what readers see — is the visible statuses (NONE, APPROVED)
+   * plus tombstones (see {@link readerVisible}).
+   * @default the visible statuses and tombstones
+   */
   statuses?: readonly CommentStatus[];
   /** Only comments tagged FEATURED. */
   featured?: boolean;
@@ -84,12 +104,13 @@ export function listComments(
   filter: CommentListFilter,
   page: PageArgs,
 ): Promise<Connection<Comment>> {
-  let q = db
-    .selectFrom('comments')
-    .selectAll()
-    .where('story_id', '=', filter.storyId)
-    .where('status', 'in', filter.statuses ?? VISIBLE_COMMENT_STATUSES)
-    .where('deleted_at', 'is', null);
+  let q = db.selectFrom('comments').selectAll().where('story_id', '=', filter.storyId);
+  q =
+    filter.statuses || filter.featured
+      ? q
+          .where('status', 'in', filter.statuses ?? VISIBLE_COMMENT_STATUSES)
+          .where('deleted_at', 'is', null)
+      : q.where(readerVisible);
   if (filter.parentId === null) q = q.where('parent_id', 'is', null);
   else if (filter.parentId !== undefined) q = q.where('parent_id', '=', filter.parentId);
   // Tags are a JSON array of fixed words; a quoted LIKE is exact for them and works on both engines.

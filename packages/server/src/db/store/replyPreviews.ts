@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../inTransaction';
-import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import { readerVisible } from './commentQueries';
 import { toComment } from './comments';
 import type { Comment } from './comments';
 import { encodeCursor, pageSize } from './paginate';
@@ -30,8 +30,7 @@ export async function firstRepliesOf(
       sql<number>`row_number() over (partition by parent_id order by created_at, id)`.as('rn'),
     )
     .where('parent_id', 'in', parentIds)
-    .where('status', 'in', VISIBLE_COMMENT_STATUSES)
-    .where('deleted_at', 'is', null);
+    .where(readerVisible);
   const rows = await db
     .selectFrom(ranked.as('ranked'))
     .selectAll()

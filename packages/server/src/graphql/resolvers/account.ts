@@ -14,6 +14,7 @@
 import { isoTime } from '../../db/inTransaction';
 import { listUserComments } from '../../db/store/accountQueries';
 import type { PageArgs } from '../../db/store/paginate';
+import type { CommentStatus } from '../../db/schema';
 import { ignoreUser, unignoreUser } from '../../db/store/userModeration';
 import { findUserById, updateUser } from '../../db/store/users';
 import type { User } from '../../db/store/users';
@@ -117,12 +118,20 @@ export const accountResolvers = {
      * them; the author and moderators also see held and rejected ones (the author to know what
      * happened to them, moderators to judge the person).
      */
-    comments: async (user: User, args: PageArgs, ctx: ParleyContext) => {
+    comments: async (
+      user: User,
+      args: PageArgs & { status?: CommentStatus | null },
+      ctx: ParleyContext,
+    ) => {
       await requireReader(ctx);
       return listUserComments(
         ctx.db,
-        { authorId: user.id, includeHidden: ctx.viewer?.id === user.id || isModerator(ctx.viewer) },
-        args,
+        {
+          authorId: user.id,
+          includeHidden: ctx.viewer?.id === user.id || isModerator(ctx.viewer),
+          status: args.status,
+        },
+        { first: args.first, after: args.after },
       );
     },
   },

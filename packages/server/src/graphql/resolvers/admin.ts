@@ -1,3 +1,4 @@
+import { consoleActionResolvers } from './admin/consoleActions';
 import { dashboardResolvers } from './admin/dashboard';
 import { siteAdminResolvers } from './admin/siteAdmin';
 import { storyAdminResolvers } from './admin/storyAdmin';
@@ -17,6 +18,8 @@ export const adminResolvers = {
     ...updateSettingsResolvers.Mutation,
     ...siteAdminResolvers.Mutation,
     ...storyAdminResolvers.Mutation,
+    ...consoleActionResolvers.Mutation,
   },
   SsoKey: siteAdminResolvers.SsoKey,
+  Story: consoleActionResolvers.Story,
 };

@@ -106,6 +106,44 @@ describe.each(testDialects())('comments on %s', (dialect) => {
     });
   });
 
+  describe('tombstones', () => {
+    const TREE = `query ($id: ID!) {
+      story(id: $id) { comments { edges { node {
+        id body removed status author { username }
+        replies { edges { node { id body removed } } }
+      } } } }
+    }`;
+    const REJECT = `mutation ($id: ID!) { rejectComment(input: { commentId: $id }) { comment { id } } }`;
+
+    it('keeps a removed comment with replies as an empty tombstone, and drops one without', async () => {
+      const { admin, reader, writer, storyId } = await setup(api);
+      const post = async (body: string, token: string, parentId?: string) =>
+        (await api.ok(POST, { input: { storyId, body, parentId } }, token)).createComment.comment
+          .id as string;
+      const answered = await post('Answered', writer.token);
+      await post('A reply', reader.token, answered);
+      const lonely = await post('Lonely', writer.token);
+      await api.ok(REJECT, { id: answered }, admin.adminToken);
+      await api.ok(REJECT, { id: lonely }, admin.adminToken);
+
+      const { story } = await api.ok(TREE, { id: storyId }, reader.token);
+      expect(story.comments.edges).toHaveLength(1);
+      expect(story.comments.edges[0].node).toMatchObject({
+        id: answered,
+        body: '',
+        removed: true,
+        author: null,
+        replies: { edges: [{ node: { body: '<p>A reply</p>', removed: false } }] },
+      });
+      // Moderators still see who wrote it and what.
+      const moderated = await api.ok(TREE, { id: storyId }, admin.adminToken);
+      expect(moderated.story.comments.edges[0].node).toMatchObject({
+        body: '<p>Answered</p>',
+        author: { username: 'writer' },
+      });
+    });
+  });
+
   describe('posting', () => {
     it('publishes a comment rendered to safe HTML, and a reply that counts', async () => {
       const { writer, reader, storyId } = await setup(api);

@@ -76,7 +76,28 @@ async function visibleComment(ctx: ParleyContext, commentId: string): Promise<Co
   return comment;
 }
 
+/** Length in code points, as moderation counts it (an emoji counts once). */
+const characterCount = (text: string): number => [...text].length;
+
 export const commentsResolvers = {
+  Query: {
+    // The stream never parses Markdown (its size budget, and one renderer means the preview is
+    // exactly what will be posted). Open to signed-out readers, who may write before signing in;
+    // the length cap keeps one request's work as bounded as a post's.
+    renderMarkdown: async (_root: unknown, { body }: { body: string }, ctx: ParleyContext) => {
+      const source = body.trim();
+      const { maxCommentLength } = await ctx.settings();
+      if (characterCount(source) > maxCommentLength) {
+        throw new ParleyError(
+          'COMMENT_TOO_LONG',
+          `A comment can be at most ${maxCommentLength} characters; this one has ${characterCount(source)}.`,
+          { field: 'body' },
+        );
+      }
+      return renderComment(source);
+    },
+  },
+
   Mutation: {
     createComment: async (
       _root: unknown,

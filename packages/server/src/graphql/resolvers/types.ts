@@ -1,6 +1,6 @@
 import { listComments, listReplies } from '../../db/store/commentQueries';
 import type { CommentSort } from '../../db/store/commentQueries';
-import { listRevisions } from '../../db/store/comments';
+import { isVisibleStatus, listRevisions } from '../../db/store/comments';
 import type { Comment } from '../../db/store/comments';
 import type { Settings } from '../../db/store/organization';
 import { listReports } from '../../db/store/reactions';
@@ -46,6 +46,11 @@ export function canSeeComment(comment: Comment, ctx: ParleyContext): boolean {
     ctx.viewer?.id === comment.authorId ||
     isModerator(ctx.viewer)
   );
+}
+
+/** Rejected, withheld, pending or erased: in a reader's thread only as a tombstone. */
+export function isRemoved(comment: Comment): boolean {
+  return !isVisibleStatus(comment.status) || comment.deletedAt !== null;
 }
 
 /** The end of a comment's edit window. */
@@ -107,11 +112,15 @@ export const typeResolvers = {
   },
 
   Comment: {
-    // A reader told of a removal (commentUpdated) learns only that it was removed.
+    // A reader told of a removal (commentUpdated), or shown a tombstone, learns only that it was
+    // removed: no body, no author.
     body: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
       canSeeComment(comment, ctx) ? comment.bodyHtml : '',
     author: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
-      ctx.loaders.user.load(comment.authorId),
+      (isRemoved(comment) && !isModerator(ctx.viewer)) || comment.deletedAt !== null
+        ? null
+        : ctx.loaders.user.load(comment.authorId),
+    removed: (comment: Comment) => isRemoved(comment),
     parent: async (comment: Comment, _args: unknown, ctx: ParleyContext) => {
       if (!comment.parentId) return null;
       const parent = await ctx.loaders.comment.load(comment.parentId);

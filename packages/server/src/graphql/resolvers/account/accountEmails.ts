@@ -18,6 +18,11 @@ export const CONFIRM_EMAIL_TOKEN_TTL_SECONDS = 259_200;
 export const RESET_PASSWORD_TOKEN_TTL_SECONDS = 3_600;
 /** How long a data-download link works, in seconds (24 hours). */
 export const DOWNLOAD_TOKEN_TTL_SECONDS = 86_400;
+/**
+ * How long an unsubscribe link works, in seconds (30 days: notification emails are read late,
+ * and the link must still work when someone finally tires of them).
+ */
+export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 2_592_000;
 /** Time between a deletion request and the deletion, in seconds (7 days to change one's mind). */
 export const ACCOUNT_DELETION_GRACE_SECONDS = 604_800;
 
@@ -26,6 +31,7 @@ export const ACCOUNT_PATHS = Object.freeze({
   confirmEmail: '/account/confirm-email',
   resetPassword: '/account/reset-password',
   download: '/account/download',
+  unsubscribe: '/account/unsubscribe',
   settings: '/account',
 });
 
@@ -33,13 +39,14 @@ const TTL_SECONDS: Partial<Record<TokenPurpose, number>> = {
   CONFIRM_EMAIL: CONFIRM_EMAIL_TOKEN_TTL_SECONDS,
   RESET_PASSWORD: RESET_PASSWORD_TOKEN_TTL_SECONDS,
   DOWNLOAD: DOWNLOAD_TOKEN_TTL_SECONDS,
+  UNSUBSCRIBE: UNSUBSCRIBE_TOKEN_TTL_SECONDS,
 };
 
 /** Creates a single-use token of `purpose` for `user` and returns the link that carries it. */
 export async function tokenLink(
   ctx: ParleyContext,
   user: User,
-  purpose: 'CONFIRM_EMAIL' | 'RESET_PASSWORD' | 'DOWNLOAD',
+  purpose: 'CONFIRM_EMAIL' | 'RESET_PASSWORD' | 'DOWNLOAD' | 'UNSUBSCRIBE',
   path: string,
 ): Promise<string> {
   const { token } = await createToken(ctx.db, {

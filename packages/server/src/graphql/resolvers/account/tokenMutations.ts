@@ -14,6 +14,7 @@ import {
 import type { ParleyContext } from '../../context';
 import { authPayload } from '../auth';
 import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails';
+import { NOTIFICATION_KEYS } from './profileMutations';
 import { exportUserComments } from '../../../db/store/accountQueries';
 import { ipKey } from '../../context';
 
@@ -164,6 +165,17 @@ export const tokenMutations = {
   confirmEmail: async (_root: unknown, { input }: Input<{ token: string }>, ctx: ParleyContext) => {
     const found = await useToken(ctx, 'CONFIRM_EMAIL', input.token);
     return { user: await updateUser(ctx.db, found.id, { emailVerified: true }) };
+  },
+
+  // The link of a notification email (`ACCOUNT_PATHS.unsubscribe`): one click stops them all,
+  // signed out, as mail clients' "unsubscribe" expects. Account emails are not notifications.
+  unsubscribe: async (_root: unknown, { input }: Input<{ token: string }>, ctx: ParleyContext) => {
+    const found = await useToken(ctx, 'UNSUBSCRIBE', input.token);
+    const notificationPrefs = {
+      ...found.notificationPrefs,
+      ...Object.fromEntries(NOTIFICATION_KEYS.map((key) => [key, false])),
+    };
+    return { user: await updateUser(ctx.db, found.id, { notificationPrefs }) };
   },
 };
 

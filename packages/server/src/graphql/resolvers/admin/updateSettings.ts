@@ -30,6 +30,9 @@ export const SETTING_RANGES = Object.freeze({
 /** Longest community guidelines, in characters. */
 export const GUIDELINES_MAX_LENGTH = 10_000;
 
+/** Longest reaction label, in characters (it sits on a button under every comment). */
+export const REACTION_LABEL_MAX_LENGTH = 30;
+
 type OrganizationInput = {
   name: string;
   contactEmail: string;
@@ -69,6 +72,20 @@ function locale(value: string, field: string): string {
   });
 }
 
+/**
+ * The custom stylesheet: empty (none) or an https URL. Plain http is refused because the stream
+ * is usually framed into https pages, where a mixed-content stylesheet is blocked anyway.
+ */
+function stylesheetUrl(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') return '';
+  const url = httpUrl(trimmed, 'customCssUrl');
+  if (!url.startsWith('https:')) {
+    throw new ParleyError('INVALID_INPUT', 'Expected an https URL.', { field: 'customCssUrl' });
+  }
+  return url;
+}
+
 /** The settings patch `input` asks for, validated and normalized. */
 export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
   const patch: Partial<Settings> = {};
@@ -76,7 +93,7 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     const value = input[field];
     if (value !== undefined && value !== null) patch[field] = inRange(value, field);
   }
-  for (const field of ['signUpOpen', 'anonymousReading', 'liveUpdates'] as const) {
+  for (const field of ['signUpOpen', 'anonymousReading', 'liveUpdates', 'featuredTab'] as const) {
     const value = input[field];
     if (value !== undefined && value !== null) patch[field] = value;
   }
@@ -94,6 +111,18 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
       });
     }
     patch.guidelines = input.guidelines;
+  }
+  if (input.reactionLabel !== undefined && input.reactionLabel !== null) {
+    const label = required(input.reactionLabel, 'reactionLabel');
+    if (label.length > REACTION_LABEL_MAX_LENGTH) {
+      throw new ParleyError('INVALID_INPUT', `At most ${REACTION_LABEL_MAX_LENGTH} characters.`, {
+        field: 'reactionLabel',
+      });
+    }
+    patch.reactionLabel = label;
+  }
+  if (input.customCssUrl !== undefined && input.customCssUrl !== null) {
+    patch.customCssUrl = stylesheetUrl(input.customCssUrl);
   }
   if (input.locale !== undefined && input.locale !== null) {
     // `Settings['locale']` is the literal 'en' of DEFAULT_SETTINGS (its Widen covers no strings).

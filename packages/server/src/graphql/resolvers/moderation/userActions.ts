@@ -122,21 +122,30 @@ export const userActionResolvers = {
 
     setUserPremod: (
       _root: unknown,
-      { input }: Input<{ userId: string; premod: boolean }>,
+      { input }: Input<{ userId: string; premod: boolean; message?: string | null }>,
       ctx: ParleyContext,
     ) =>
-      act(ctx, input.userId, {
-        action: input.premod ? USER_ACTIONS.PREMOD : USER_ACTIONS.UNPREMOD,
-        premod: input.premod,
-      }),
+      act(
+        ctx,
+        input.userId,
+        {
+          action: input.premod ? USER_ACTIONS.PREMOD : USER_ACTIONS.UNPREMOD,
+          premod: input.premod,
+          message: input.message,
+        },
+        input.premod
+          ? 'your comments will be reviewed before they appear'
+          : 'your comments appear without review again',
+      ),
 
     setUserRole: async (
       _root: unknown,
-      { input }: Input<{ userId: string; role: UserRole }>,
+      { input }: Input<{ userId: string; role: UserRole; message?: string | null }>,
       ctx: ParleyContext,
     ) => {
       const admin = requireRole(ctx, 'ADMIN');
       // Count and change in one transaction, so the check reads what the write replaces.
+      let changed = false;
       const user = await inTransaction(ctx.db, async (trx) => {
         const target = await requireUser(trx, input.userId);
         if (target.role === input.role) return target;
@@ -145,6 +154,7 @@ export const userActionResolvers = {
             throw new ParleyError('FORBIDDEN', 'You are the last admin: promote another first.');
           }
         }
+        changed = true;
         return moderateUser(trx, {
           userId: target.id,
           actorId: admin.id,
@@ -153,6 +163,11 @@ export const userActionResolvers = {
           message: `${target.role} → ${input.role}`,
         });
       });
+      // The history keeps the change itself ('A → B'); a moderator's words only go by email.
+      const message = input.message?.trim() ?? '';
+      if (changed && message !== '') {
+        await notify(ctx, user, `your role is now ${input.role.toLowerCase()}`, message);
+      }
       return { user };
     },
   },

@@ -1,0 +1,158 @@
+import { useMemo, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../../errorText';
+import { Loading } from '../../Loading';
+import { Field } from '../login/Field';
+import { errorCodeOf } from '../login/errorCodeOf';
+import { AccountFrame } from './AccountFrame';
+
+/** Signs in for this page only (the token never becomes the console's session). */
+export const ACCOUNT_SIGN_IN_MUTATION = `mutation AccountSignIn($input: SignInInput!) {
+  signIn(input: $input) { token }
+}`;
+/** The signed-in user's deletion request, if any. */
+export const ACCOUNT_DELETION_QUERY = `query AccountDeletion { viewer { id username deletionRequestedAt } }`;
+/** Withdraws the deletion request. */
+export const CANCEL_DELETION_MUTATION = `mutation AccountCancelDeletion {
+  cancelAccountDeletion { user { id deletionRequestedAt } }
+}`;
+
+// The server's ACCOUNT_DELETION_GRACE_SECONDS (account/accountEmails.ts): 7 days.
+const DELETION_GRACE_MS = 7 * 24 * 3_600_000;
+
+/**
+ * `/account`, where the "your account will be deleted" email sends people: sign in, then cancel
+ * the deletion. That email carries no token (the server asks for the password), so this page
+ * signs in itself. A commenter's token is kept in this page's state only: stored as the console's
+ * session it would greet them in the console with "not a moderator" next time.
+ */
+export function DeletionPage() {
+  const [token, setToken] = useState<string | null>(null);
+  return (
+    <AccountFrame title="Your account">
+      {token === null ? <SignInForm onSignedIn={setToken} /> : <DeletionStatus token={token} />}
+    </AccountFrame>
+  );
+}
+
+function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
+  const [{ fetching }, signIn] = useMutation<{ signIn: { token: string } }>(
+    ACCOUNT_SIGN_IN_MUTATION,
+  );
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (fetching) return;
+    if (email.trim() === '' || password === '') {
+      setFailure('Enter your email address and password.');
+      return;
+    }
+    setFailure(null);
+    const result = await signIn({ input: { email: email.trim(), password } });
+    if (result.data) onSignedIn(result.data.signIn.token);
+    else setFailure(errorText(errorCodeOf(result.error)));
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <p>Sign in to see whether your account is due to be deleted, and to cancel the deletion.</p>
+      <Field
+        label="Email"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      {failure && <p role="alert">{failure}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={fetching}>
+          Sign in
+        </button>
+      </div>
+      <p className="hint">
+        Signed in through your news site’s own account? Cancel the deletion from your profile in the
+        comments there.
+      </p>
+    </form>
+  );
+}
+
+interface DeletionViewer {
+  id: string;
+  username: string;
+  deletionRequestedAt: string | null;
+}
+
+function DeletionStatus({ token }: { token: string }) {
+  // The page's own token goes with each request (see DeletionPage for why not the session).
+  const context = useMemo(
+    () => ({ fetchOptions: { headers: { authorization: `Bearer ${token}` } } }),
+    [token],
+  );
+  const [{ data, error }] = useQuery<{ viewer: DeletionViewer | null }>({
+    query: ACCOUNT_DELETION_QUERY,
+    requestPolicy: 'network-only',
+    context,
+  });
+  const [{ fetching }, cancel] = useMutation<{
+    cancelAccountDeletion: { user: Pick<DeletionViewer, 'id' | 'deletionRequestedAt'> | null };
+  }>(CANCEL_DELETION_MUTATION);
+  const [cancelled, setCancelled] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  if (error && !data) return <p role="alert">{errorText(toTransportError(error).code)}</p>;
+  if (!data) return <Loading />;
+  const viewer = data.viewer;
+  if (viewer === null) return <p role="alert">{errorText('UNAUTHENTICATED')}</p>;
+  if (cancelled) {
+    return (
+      <p role="status" className="success">
+        Deletion cancelled: your account, {viewer.username}, and your comments stay.
+      </p>
+    );
+  }
+  if (viewer.deletionRequestedAt === null) {
+    return <p role="status">Your account, {viewer.username}, is not scheduled for deletion.</p>;
+  }
+  const deleteAt = new Date(new Date(viewer.deletionRequestedAt).getTime() + DELETION_GRACE_MS);
+
+  async function cancelDeletion() {
+    setFailure(null);
+    const result = await cancel({}, context);
+    if (result.error) setFailure(errorText(toTransportError(result.error).code));
+    else setCancelled(true);
+  }
+
+  return (
+    <>
+      <p>
+        Your account, {viewer.username}, and your comments will be deleted on{' '}
+        <time dateTime={deleteAt.toISOString()}>
+          {deleteAt.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' })}
+        </time>
+        .
+      </p>
+      {failure && <p role="alert">{failure}</p>}
+      <button
+        type="button"
+        className="primary"
+        disabled={fetching}
+        onClick={() => void cancelDeletion()}
+      >
+        Cancel deletion
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useMemo } from 'react';
+import { useConsoleEnv } from '../../ConsoleContext';
+import { AccountFrame, TokenProblem } from './AccountFrame';
+import { useTokenMutation } from './useTokenMutation';
+
+/** Uses the emailed download link's token (once) and answers everything the user wrote. */
+export const DOWNLOAD_COMMENTS_MUTATION = `mutation AccountDownloadComments($input: TokenInput!) {
+  downloadCommentsData(input: $input) {
+    username
+    generatedAt
+    comments { id storyUrl body status createdAt editedAt }
+  }
+}`;
+
+interface DownloadData {
+  downloadCommentsData: {
+    username: string;
+    generatedAt: string;
+    comments: { id: string; storyUrl: string; body: string }[];
+  };
+}
+
+// How to get a link that works, for a link that does not.
+const AGAIN = 'Ask for a new download from your profile where you comment.';
+
+/**
+ * `/account/download#token=…`. The token works once, so the answer is kept as a file in memory
+ * that can be saved again from this page as often as needed.
+ */
+export function DownloadPage() {
+  const [state, run] = useTokenMutation<DownloadData>(DOWNLOAD_COMMENTS_MUTATION);
+  return (
+    <AccountFrame title="Download your comments">
+      {state.kind === 'done' ? (
+        <SaveFile data={state.data.downloadCommentsData} />
+      ) : state.kind === 'dead' ? (
+        <TokenProblem code={state.code} again={AGAIN} />
+      ) : (
+        <>
+          <p>Get a file with every comment you have written here, as you wrote it.</p>
+          {state.kind === 'failed' && <TokenProblem code={state.code} again={AGAIN} />}
+          <button
+            type="button"
+            className="primary"
+            disabled={state.kind === 'sending'}
+            onClick={() => void run()}
+          >
+            Prepare my download
+          </button>
+        </>
+      )}
+    </AccountFrame>
+  );
+}
+
+function SaveFile({ data }: { data: DownloadData['downloadCommentsData'] }) {
+  const { window: win } = useConsoleEnv();
+  // The injected window's constructors: the page's own, or a test's.
+  const { URL: Url, Blob: FileBlob } = win as unknown as typeof globalThis;
+  const href = useMemo(() => {
+    const json = JSON.stringify(data, null, 2);
+    // A Blob URL, not a data: URL: browsers cap data: URLs at a few MB, and a long-time
+    // commenter's file can be larger.
+    return Url.createObjectURL(new FileBlob([json], { type: 'application/json' }));
+  }, [data, Url, FileBlob]);
+  // The object URL holds the whole file in memory until revoked.
+  useEffect(() => () => Url.revokeObjectURL(href), [href, Url]);
+  const count = data.comments.length;
+  const name = `parley-comments-${data.username}.json`;
+  return (
+    <>
+      <p role="status" className="success">
+        Your download is ready: {count === 1 ? '1 comment' : `${count} comments`}.
+      </p>
+      <p>
+        <a className="button primary" href={href} download={name}>
+          Save {name}
+        </a>
+      </p>
+      <p className="hint">The file is JSON: each comment with its page, text, status and dates.</p>
+    </>
+  );
+}

@@ -1,0 +1,112 @@
+/** One hour of the chart: its start (ISO-8601) and how many comments were written in it. */
+export interface HourCount {
+  hour: string;
+  count: number;
+}
+
+// Drawing units of the viewBox; the SVG scales to its container's width.
+const WIDTH = 720;
+const HEIGHT = 200;
+const AXIS_BOTTOM = 24;
+const AXIS_LEFT = 32;
+const GAP = 2;
+/** An hour label every this many bars (48 labels would overlap at any width). */
+const LABEL_EVERY = 6;
+
+function hourLabel(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+function longLabel(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, {
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/** The chart's one-sentence summary: what a screen reader hears for the image. */
+export function chartSummary(hours: readonly HourCount[]): string {
+  const total = hours.reduce((sum, { count }) => sum + count, 0);
+  if (total === 0) return `No comments in the last ${hours.length} hours.`;
+  const peak = hours.reduce((best, hour) => (hour.count > best.count ? hour : best));
+  const noun = total === 1 ? 'comment' : 'comments';
+  return (
+    `${total} ${noun} in the last ${hours.length} hours; ` +
+    `busiest hour ${longLabel(peak.hour)} with ${peak.count}.`
+  );
+}
+
+/**
+ * Comments per hour as bars, hand-built: a chart library would cost more than the whole route
+ * for one bar chart. The SVG is one image with a summary for screen readers; the exact numbers
+ * are in the table below it, the chart's text alternative.
+ */
+export function HourlyChart({ hours }: { hours: readonly HourCount[] }) {
+  const max = Math.max(1, ...hours.map(({ count }) => count));
+  const plotWidth = WIDTH - AXIS_LEFT;
+  const plotHeight = HEIGHT - AXIS_BOTTOM;
+  const slot = plotWidth / Math.max(1, hours.length);
+  return (
+    <figure className="hourly-chart">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`Comments per hour: ${chartSummary(hours)}`}
+        focusable="false"
+      >
+        <line x1={AXIS_LEFT} y1={plotHeight} x2={WIDTH} y2={plotHeight} className="axis" />
+        <text x={AXIS_LEFT - 6} y={12} textAnchor="end" className="tick">
+          {max}
+        </text>
+        <text x={AXIS_LEFT - 6} y={plotHeight} textAnchor="end" className="tick">
+          0
+        </text>
+        {hours.map(({ hour, count }, i) => {
+          const height = (count / max) * (plotHeight - 8);
+          const x = AXIS_LEFT + i * slot;
+          return (
+            <g key={hour}>
+              <rect
+                x={x + GAP / 2}
+                y={plotHeight - height}
+                width={Math.max(1, slot - GAP)}
+                height={height}
+                className="bar"
+              >
+                <title>{`${longLabel(hour)}: ${count}`}</title>
+              </rect>
+              {i % LABEL_EVERY === 0 && (
+                <text x={x} y={HEIGHT - 6} className="tick">
+                  {hourLabel(hour)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+      </svg>
+      <details className="chart-data">
+        <summary>Show the numbers</summary>
+        <table>
+          <caption className="visually-hidden">Comments per hour, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Hour</th>
+              <th scope="col">Comments</th>
+            </tr>
+          </thead>
+          <tbody>
+            {hours.map(({ hour, count }) => (
+              <tr key={hour}>
+                <th scope="row">
+                  <time dateTime={hour}>{longLabel(hour)}</time>
+                </th>
+                <td>{count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}

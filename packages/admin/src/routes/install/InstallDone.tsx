@@ -1,0 +1,122 @@
+import { useRef, useState } from 'react';
+import type { RefObject } from 'react';
+import { useQuery } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { useConsoleEnv } from '../../ConsoleContext';
+import { Loading } from '../../Loading';
+import { errorText } from '../../errorText';
+
+/**
+ * The new site's embed snippet. Asked after install (the `install` payload has no site), with
+ * the admin's fresh session: `sites` is for moderators and admins.
+ */
+export const INSTALL_SNIPPET_QUERY = 'query ConsoleInstallSnippet { sites { id embedSnippet } }';
+
+interface SnippetData {
+  sites: { id: string; embedSnippet: string }[];
+}
+
+/** The wizard's last step: the embed snippet to copy, and where to go next. */
+export function InstallDone({
+  headingRef,
+  siteUrl,
+  exampleOrigin,
+}: {
+  /** Receives focus when this step appears. */
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  /** The first site's URL, as typed. */
+  siteUrl: string;
+  /** The example host page's origin when the console runs locally, else null. */
+  exampleOrigin: string | null;
+}) {
+  const [{ data, error }, reexecute] = useQuery<SnippetData>({
+    query: INSTALL_SNIPPET_QUERY,
+    requestPolicy: 'network-only',
+  });
+  const snippet = data?.sites[0]?.embedSnippet;
+
+  return (
+    <>
+      <h1 ref={headingRef} tabIndex={-1}>
+        Parley is installed
+      </h1>
+      <p className="success">You are signed in as the admin.</p>
+      <h2>Add comments to your pages</h2>
+      <p>
+        Paste this snippet into the pages of {siteUrl || 'your site'} where comments should appear.
+      </p>
+      {snippet !== undefined ? (
+        <Snippet snippet={snippet} />
+      ) : error && !data ? (
+        <>
+          <p role="alert">{errorText(toTransportError(error).code)}</p>
+          <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+            Try again
+          </button>
+        </>
+      ) : (
+        <Loading>Loading the snippet…</Loading>
+      )}
+      <h2>Next</h2>
+      <ul className="next-links">
+        <li>
+          {/* A full page load, not a router link: the app still holds "not installed" from
+              before the wizard ran, and would send /admin straight back here. */}
+          <a href="/admin">Open the console</a>
+        </li>
+        {exampleOrigin !== null && (
+          <li>
+            <a href={`${exampleOrigin}/`}>Open the example page</a> — it already embeds the
+            comments.
+          </li>
+        )}
+      </ul>
+    </>
+  );
+}
+
+function Snippet({ snippet }: { snippet: string }) {
+  const { window: win } = useConsoleEnv();
+  const text = useRef<HTMLTextAreaElement>(null);
+  const [status, setStatus] = useState('');
+
+  async function copy() {
+    setStatus('');
+    try {
+      // Undefined on insecure origins (plain http other than localhost) and in old browsers.
+      const clipboard = win.navigator.clipboard as Clipboard | undefined;
+      if (clipboard === undefined) throw new Error('no clipboard');
+      await clipboard.writeText(snippet);
+      setStatus('Copied');
+    } catch {
+      // Permission denied or no clipboard API: select the text so one key press copies it.
+      text.current?.focus();
+      text.current?.select();
+      setStatus('The snippet is selected: press Ctrl+C (⌘C on a Mac) to copy it.');
+    }
+  }
+
+  return (
+    <div className="install-snippet">
+      <label htmlFor="install-snippet">Embed snippet</label>
+      <textarea
+        id="install-snippet"
+        ref={text}
+        readOnly
+        value={snippet}
+        rows={Math.min(8, snippet.split('\n').length + 1)}
+        spellCheck={false}
+        onFocus={(event) => event.currentTarget.select()}
+      />
+      <div className="actions">
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
+        {/* Always present, so screen readers announce the status when it changes. */}
+        <span role="status" className="copy-status">
+          {status}
+        </span>
+      </div>
+    </div>
+  );
+}
