@@ -3,9 +3,10 @@
  * confirmation, data download, account deletion, the ignore list, and a user's own comments.
  *
  * Who may call what: every mutation here needs a signed-in user (UNAUTHENTICATED otherwise),
- * except the four whose credential is something else — `signInWithSso` (the host's token),
+ * except those whose credential is something else — `signInWithSso` (the host's token),
  * `requestPasswordReset` (an email address; the answer never tells whether it has an account),
- * `resetPassword` and `confirmEmail` (the emailed single-use token).
+ * `resetPassword`, `confirmEmail`, `downloadCommentsData` and `unsubscribe` (the emailed
+ * single-use token).
  *
  * Deleting an account after `ACCOUNT_DELETION_GRACE_SECONDS` is not done here: the periodic job
  * in jobs/startAccountDeletionJob.ts picks users whose `deletionRequestedAt` is older than the

@@ -19,6 +19,7 @@ import { statusAfterReport } from '../../moderation/reportThreshold';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
+import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireViewer } from '../permissions';
 import { effectiveStoryStatus } from './stories';
 import { canSeeComment, editableUntil } from './types';
@@ -146,6 +147,7 @@ export const commentsResolvers = {
       if (created) {
         if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
         await publishQueueUpdated(ctx, comment);
+        inBackground(ctx, notifyReply(ctx, comment));
       }
       return { comment };
     },

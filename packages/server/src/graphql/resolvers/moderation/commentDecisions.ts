@@ -17,6 +17,7 @@ import type { CommentStatus } from '../../../db/schema';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
+import { inBackground, notifyFeatured, notifyReply } from '../notifications';
 
 type CommentIdArgs = { input: { commentId: string } };
 
@@ -44,6 +45,8 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
   // A held comment that becomes visible is new to readers: it arrives like any new comment.
   if (!isVisibleStatus(previousStatus) && isVisibleStatus(comment.status)) {
     publishCommentCreated(ctx, comment);
+    // A held reply reaches its parent's author when readers can see it, not before.
+    inBackground(ctx, notifyReply(ctx, comment));
   }
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
@@ -64,6 +67,7 @@ async function setFeatured(ctx: ParleyContext, commentId: string, featured: bool
   const tags = featured ? [...comment.tags, FEATURED] : comment.tags.filter((t) => t !== FEATURED);
   const updated = await setCommentTags(ctx.db, commentId, tags);
   publishCommentUpdated(ctx, updated);
+  if (featured) inBackground(ctx, notifyFeatured(ctx, updated));
   return updated;
 }
 
