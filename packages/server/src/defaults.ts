@@ -102,3 +102,38 @@ export const DEFAULT_NOTIFICATIONS = Object.freeze({
 });
 /** How often the account-deletion job looks for accounts past their grace period (hourly). */
 export const ACCOUNT_DELETION_SWEEP_MS = 3_600_000;
+
+/** How long an email-confirmation link works, in seconds (3 days: mail can sit unread). */
+export const CONFIRM_EMAIL_TOKEN_TTL_SECONDS = 259_200;
+/** How long a password-reset link works, in seconds (1 hour: it is as good as the password). */
+export const RESET_PASSWORD_TOKEN_TTL_SECONDS = 3_600;
+/** How long a data-download link works, in seconds (24 hours). */
+export const DOWNLOAD_TOKEN_TTL_SECONDS = 86_400;
+/**
+ * How long an unsubscribe link works, in seconds (30 days: notification emails are read late,
+ * and the link must still work when someone finally tires of them).
+ */
+export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 2_592_000;
+/** Time between a deletion request and the deletion, in seconds (7 days to change one's mind). */
+export const ACCOUNT_DELETION_GRACE_SECONDS = 604_800;
+
+/** Page size when the client sends no `first`. */
+export const PAGE_SIZE_DEFAULT = 20;
+/** Largest `first` honoured; larger requests are capped, not refused. */
+export const PAGE_SIZE_MAX = 100;
+
+/** How long SQLite waits for another connection's write lock before failing, in ms. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** Largest number of PostgreSQL connections one server process opens. */
+export const POSTGRES_POOL_MAX = 10;
+
+/** scrypt CPU/memory cost N (2^15): about 32 MiB and ~50 ms per hash on a small server. */
+export const SCRYPT_COST = 2 ** 15;
+/** scrypt block size r. */
+export const SCRYPT_BLOCK_SIZE = 8;
+/** scrypt parallelisation p. */
+export const SCRYPT_PARALLELIZATION = 1;
+/** Random salt length, in bytes. */
+export const SCRYPT_SALT_BYTES = 16;
+/** Derived key length, in bytes. */
+export const SCRYPT_KEY_BYTES = 64;

@@ -1,5 +1,20 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
+import {
+  SCRYPT_COST,
+  SCRYPT_BLOCK_SIZE,
+  SCRYPT_PARALLELIZATION,
+  SCRYPT_SALT_BYTES,
+  SCRYPT_KEY_BYTES,
+} from '../defaults';
+// The figures live in defaults.ts with the others; re-exported here for this module's users.
+export {
+  SCRYPT_COST,
+  SCRYPT_BLOCK_SIZE,
+  SCRYPT_PARALLELIZATION,
+  SCRYPT_SALT_BYTES,
+  SCRYPT_KEY_BYTES,
+} from '../defaults';
 
 /**
  * Password hashing with Node's built-in scrypt (no native add-on to compile).
@@ -7,17 +22,6 @@ import type { ScryptOptions } from 'node:crypto';
  * Stored form: `scrypt$<N>$<r>$<p>$<salt>$<key>`, salt and key in base64url. The parameters travel
  * with each hash, so raising them later only affects new hashes; old ones still verify.
  */
-
-/** scrypt CPU/memory cost N (2^15): about 32 MiB and ~50 ms per hash on a small server. */
-export const SCRYPT_COST = 2 ** 15;
-/** scrypt block size r. */
-export const SCRYPT_BLOCK_SIZE = 8;
-/** scrypt parallelisation p. */
-export const SCRYPT_PARALLELIZATION = 1;
-/** Random salt length, in bytes. */
-export const SCRYPT_SALT_BYTES = 16;
-/** Derived key length, in bytes. */
-export const SCRYPT_KEY_BYTES = 64;
 
 const PREFIX = 'scrypt';
 /** Highest N, r and p accepted from a stored hash, so a tampered row cannot stall the server. */

@@ -5,13 +5,12 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations';
 import type { Database } from './schema';
+import { SQLITE_BUSY_TIMEOUT_MS, POSTGRES_POOL_MAX } from '../defaults';
+// The figures live in defaults.ts with the others; re-exported here for this module's users.
+export { SQLITE_BUSY_TIMEOUT_MS, POSTGRES_POOL_MAX } from '../defaults';
 
 /** File name of the embedded database inside the data folder. */
 export const SQLITE_FILE_NAME = 'parley.sqlite';
-/** How long SQLite waits for another connection's write lock before failing, in ms. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
-/** Largest number of PostgreSQL connections one server process opens. */
-export const POSTGRES_POOL_MAX = 10;
 /** `url` value that opens a private in-memory SQLite database (tests). */
 export const MEMORY_URL = ':memory:';
 

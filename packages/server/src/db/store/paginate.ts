@@ -7,11 +7,9 @@
 import { sql } from 'kysely';
 import type { SelectQueryBuilder, SqlBool } from 'kysely';
 import { ParleyError } from '../../ParleyError';
-
-/** Page size when the client sends no `first`. */
-export const PAGE_SIZE_DEFAULT = 20;
-/** Largest `first` honoured; larger requests are capped, not refused. */
-export const PAGE_SIZE_MAX = 100;
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../defaults';
+// The figures live in defaults.ts with the others; re-exported here for this module's users.
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../defaults';
 
 /** A Relay connection. */
 export interface Connection<T> {
