@@ -61,7 +61,11 @@ for (const dir of process.env.PARLEY_KEEP_DIST ? [] : [
   rmSync(here(dir), { recursive: true, force: true });
 }
 
-/** Emits the stream's HTML pages and its stylesheet (the CSS files joined in name order). */
+/**
+ * Emits the stream's HTML pages and its stylesheets, each the CSS files of one folder joined in
+ * name order: stream.css (styles/, the first render), auth.css (styles/popup/, the sign-in popup,
+ * after stream.css) and panels.css (styles/panels/, added by the lazy panels when they load).
+ */
 const streamPages = {
   name: 'parley-stream-pages',
   generateBundle() {
@@ -70,11 +74,13 @@ const streamPages = {
       this.emitFile({ type: 'asset', fileName: page, source: readFileSync(src + page) });
     }
     // Comments and indentation cost bytes on every first render; the rules stay as written.
-    this.emitFile({
-      type: 'asset',
-      fileName: 'assets/stream.css',
-      source: joinCss(src + 'styles'),
-    });
+    for (const [name, dir] of [
+      ['stream', 'styles'],
+      ['auth', 'styles/popup'],
+      ['panels', 'styles/panels'],
+    ]) {
+      this.emitFile({ type: 'asset', fileName: `assets/${name}.css`, source: joinCss(src + dir) });
+    }
   },
 };
 

@@ -5,6 +5,8 @@ import { ThreadContext } from './applyLiveEvent';
 import { openAuthPopup } from './auth/openAuthPopup';
 import { Composer } from './Composer';
 import { ErrorNote } from './ErrorNote';
+import { withMessages } from './messages';
+import type { AnyMessagesPart } from './messages';
 import { ReactionButton } from './ReactionButton';
 import { formatAbsolute, RelativeTime } from './RelativeTime';
 // Types only: these are separate chunks, imported on first use.
@@ -61,13 +63,16 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
   const signedIn = (run: () => void) => void (viewer ? run() : openAuthPopup(env, 'signin'));
   // Rarely used panels (edit form, report form) are separate chunks, fetched on first use:
   // most readers never open them.
-  const toggle = (kind: Kind, load: () => Promise<LazyPanels>) =>
+  // Each brings its text, added to the catalog before the panel opens.
+  const toggle = (kind: Kind, load: () => Promise<LazyPanels & { messages: AnyMessagesPart }>) =>
     open === kind
       ? setOpen(undefined)
-      : void load().then(
-          (module) => (setPanels((loaded) => ({ ...loaded, ...module })), setOpen(kind)),
-          () => setNote(t('stream.loadFailed')),
-        );
+      : void load()
+          .then(async ({ messages, ...module }) => (await withMessages(env, messages), module))
+          .then(
+            (module) => (setPanels((loaded) => ({ ...loaded, ...module })), setOpen(kind)),
+            () => setNote(t('stream.loadFailed')),
+          );
 
   const share = () => {
     // The host page puts ?commentID= in its own address (history.pushState); the copy is a bonus

@@ -1,10 +1,10 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { openAuthPopup } from './auth/openAuthPopup';
-import { newPostKey } from './createOutbox';
 import { checkBody, describeError } from './describeError';
 import type { CodedError } from './describeError';
 import { MarkdownToolbar } from './MarkdownToolbar';
+import { newPostKey } from './newPostKey';
 import { useStreamData, useStreamEnv } from './StreamContext';
 import { draftKey, useDraft } from './useDraft';
 import { useOutbox } from './useOutbox';
@@ -37,7 +37,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   const [preview, setPreview] = useState<{ View?: ComponentType<{ body: string }> } | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
-  const outbox = useOutbox(storyId, parentId, viewer !== null, (refusal, body) => {
+  const withOutbox = useOutbox(storyId, parentId, viewer !== null, (refusal, body) => {
     if (body !== undefined) draft.set(draft.text.trim() ? `${body}\n\n${draft.text}` : body);
     setError(refusal);
   });
@@ -61,14 +61,12 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     setError(invalid);
     if (invalid) return box.current?.focus();
     setPreview(null);
-    const stored = outbox.post({
-      key: newPostKey(),
-      storyId,
-      parentId,
-      body,
-      createdAt: new Date().toISOString(),
-    });
-    draft.clear(stored);
+    const createdAt = new Date().toISOString();
+    // The box empties once the post is stored (the outbox keeps it from then on); if the outbox's
+    // chunk cannot be fetched, the text stays in the box with the error.
+    withOutbox((outbox) =>
+      draft.clear(outbox.post({ key: newPostKey(), storyId, parentId, body, createdAt })),
+    );
   };
 
   const togglePreview = () => {

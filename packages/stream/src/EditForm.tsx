@@ -6,7 +6,15 @@ import { checkBody, describeError } from './describeError';
 import type { CodedError } from './describeError';
 import { COMMENT_FIELDS } from './fragments';
 import { useStreamData, useStreamEnv } from './StreamContext';
+import type { MessagesPart } from './messages';
+import { messages as en } from './messages/en/edit';
 import type { CommentData } from './types';
+
+/** The edit form's text, added to the catalog before the form opens (CommentView). */
+export const messages: MessagesPart<keyof typeof en> = {
+  en,
+  es: () => import('./messages/es/edit'),
+};
 
 /** Saves an edit. */
 export const EDIT_COMMENT = gql`

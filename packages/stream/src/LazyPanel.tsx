@@ -1,10 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
+import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
+import { withMessages } from './messages';
+import type { AnyMessagesPart } from './messages';
 import { useStreamEnv } from './StreamContext';
 
-/** A module that a tab loads on demand: it exports `Panel`. */
+/** A module that a tab loads on demand: it exports `Panel` and the text of its area. */
 export interface PanelModule {
+  /** The tab's content. */
   Panel: ComponentType;
+  /** Its text, added to the catalog before it renders (as is panels.css, its rules). */
+  messages: AnyMessagesPart;
 }
 
 /**
@@ -12,13 +18,18 @@ export interface PanelModule {
  * who never open it never download it. A failed load offers a retry instead of a blank tab.
  */
 export function LazyPanel({ load }: { load: () => Promise<PanelModule> }) {
-  const { t } = useStreamEnv();
+  const env = useStreamEnv();
+  const { t } = env;
   const [state, setState] = useState<{ Panel?: ComponentType; failed?: boolean }>({});
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     load().then(
-      (module) => live && setState({ Panel: module.Panel }),
+      (module) =>
+        Promise.all([
+          withMessages(env, module.messages),
+          loadStylesheet(env.window.document, PANELS_STYLESHEET),
+        ]).then(() => live && setState({ Panel: module.Panel })),
       () => live && setState({ failed: true }),
     );
     return () => {

@@ -3,7 +3,15 @@ import type { CombinedError } from '@urql/core';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNote } from './ErrorNote';
 import { useStreamEnv } from './StreamContext';
+import type { MessagesPart } from './messages';
+import { messages as en } from './messages/en/report';
 import type { CommentData, ReportReason } from './types';
+
+/** The report form's text, added to the catalog before the form opens (CommentView). */
+export const messages: MessagesPart<keyof typeof en> = {
+  en,
+  es: () => import('./messages/es/report'),
+};
 
 // A separate chunk: most readers never report anything (CommentView imports it on first use).
 

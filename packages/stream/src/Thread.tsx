@@ -11,6 +11,8 @@ import {
   TOP_LEVEL_PAGE_SIZE,
 } from './fragments';
 import { CommentItem, LocalItem } from './ReplyList';
+import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
+import { withMessages } from './messages';
 import { SortMenu } from './SortMenu';
 import { useStreamData, useStreamEnv } from './StreamContext';
 import type { CommentData, CommentSort, Connection } from './types';
@@ -57,8 +59,13 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   const moderator = isModerator(viewer);
   useEffect(() => {
     if (moderator)
-      void import('./moderation/CommentModMenu').then((m) => setModMenu(() => m.CommentModMenu));
-  }, [moderator]);
+      void import('./moderation/CommentModMenu').then((m) =>
+        Promise.all([
+          withMessages(env, m.messages),
+          loadStylesheet(env.window.document, PANELS_STYLESHEET),
+        ]).then(() => setModMenu(() => m.CommentModMenu)),
+      );
+  }, [env, moderator]);
   // Pages loaded here belong to one sort; a new sort starts again from the root query's page.
   const [pages, setPages] = useState<{ sort: CommentSort; page: Connection<CommentData> }>();
   const [busy, setBusy] = useState(false);

@@ -7,6 +7,9 @@ import type { StreamEnv } from './StreamContext';
 import type { CommentData } from './types';
 import { draftKey } from './useDraft';
 
+// A chunk of its own, loaded by useOutbox at idle after the first paint or on the first Post:
+// reading a thread never needs it.
+
 /** Posts a comment; `clientMutationId` makes a resend of the same post harmless. */
 export const CREATE_COMMENT = gql`
   mutation CreateComment($input: CreateCommentInput!) {
@@ -53,15 +56,6 @@ export interface Outbox {
 
 /** What the outbox needs from the stream's environment. */
 export type OutboxEnv = Pick<StreamEnv, 'transport' | 'thread' | 'bridge' | 'window'>;
-
-/** A new clientMutationId. `crypto.randomUUID` exists only in secure contexts; plain http is not one. */
-export function newPostKey(): string {
-  return typeof crypto.randomUUID === 'function'
-    ? crypto.randomUUID()
-    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
-        b.toString(16).padStart(2, '0'),
-      ).join('');
-}
 
 /**
  * Creates the outbox. Every post is written to storage before it is sent (a tab closed mid-send

@@ -42,12 +42,3 @@ export const REPLIES_QUERY = page('Replies', 'comment', 'replies');
 
 /** One comment and its parent, for a permalink to a comment outside the first page. */
 export const PERMALINK_QUERY = `query PermalinkComment($id:ID!){comment(id:$id){${COMMENT_WITH_REPLIES} parent{${COMMENT_FIELDS}}}}`;
-
-const live = (field: string) =>
-  `subscription ${field}($storyId:ID!){${field}(storyId:$storyId){${COMMENT_FIELDS}}}`;
-
-/** Live: comments published on the story (replies included). */
-export const COMMENT_CREATED_SUBSCRIPTION = live('commentCreated');
-
-/** Live: edits, reaction counts and status changes of the story's comments. */
-export const COMMENT_UPDATED_SUBSCRIPTION = live('commentUpdated');

@@ -6,11 +6,17 @@ export { createSession, TOKEN_STORAGE_KEY } from './createSession';
 export type { Session } from './createSession';
 export { createHostBridge } from './hostBridge';
 export type { HostBridge, HostBridgeOptions } from './hostBridge';
-export { createTranslator } from './i18n/createTranslator';
+export { createTranslator, extendCatalog } from './i18n/createTranslator';
 export type { Message, MessageVars, PluralMessage, Translate } from './i18n/createTranslator';
-export { en as EN_CATALOG, loadCatalog } from './messages';
-export type { Catalog } from './messages';
-export type { MessageKey } from './messages';
+export { en as EN_CATALOG, loadCatalog, withMessages } from './messages';
+export type {
+  AnyMessagesPart,
+  Catalog,
+  FirstMessageKey,
+  LazyMessageKey,
+  MessageKey,
+  MessagesPart,
+} from './messages';
 export { readStreamParams, toLocale, SUPPORTED_LOCALES } from './params';
 export type { FrameParams, Locale } from './params';
 export type * from './types';

@@ -8,6 +8,7 @@ import type { Session } from './createSession';
 import { createHostBridge } from './hostBridge';
 import { createTranslator } from './i18n/createTranslator';
 import { loadCatalog } from './messages';
+import type { FirstMessageKey, LazyMessageKey } from './messages';
 import { readStreamParams } from './params';
 import type { StreamEnv } from './StreamContext';
 import { applyTheme } from './applyTheme';
@@ -71,7 +72,7 @@ export function mountStream({ window: win, root, transport: options }: MountStre
   let stopSso = () => {};
   void loadCatalog(params.locale).then((catalog) => {
     if (disposed) return;
-    const t = createTranslator(params.locale, catalog);
+    const t = createTranslator<FirstMessageKey, LazyMessageKey>(params.locale, catalog);
     const env: StreamEnv = {
       transport,
       params,

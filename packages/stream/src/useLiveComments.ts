@@ -4,9 +4,7 @@ import type { SocketStatus } from '@parley/transport';
 import { applyLiveEvent, EMPTY_LIVE_STATE } from './applyLiveEvent';
 import type { LiveEvent, LiveState } from './applyLiveEvent';
 import type { LocalComment } from './createThreadStore';
-import { COMMENT_CREATED_SUBSCRIPTION, COMMENT_UPDATED_SUBSCRIPTION } from './fragments';
 import { useStreamEnv } from './StreamContext';
-import type { CommentData } from './types';
 
 /**
  * The thread's live state: follows `commentCreated` and `commentUpdated` of the story while
@@ -21,21 +19,20 @@ export function useLiveComments(
   const [state, dispatch] = useReducer(applyLiveEvent, EMPTY_LIVE_STATE);
   useEffect(() => {
     if (!enabled) return;
-    const follow = (query: string, field: string, type: 'created' | 'updated') =>
-      client
-        .subscription<Record<string, CommentData | undefined>>(query, { storyId })
-        .subscribe(({ data }) => {
-          const comment = data?.[field];
-          // The reader's own comment is on screen already, from the composer's answer.
-          if (!comment) return;
-          if (type === 'created' && thread.list().some((l) => l.comment?.id === comment.id)) return;
-          dispatch({ type, comment });
-        });
-    const subscriptions = [
-      follow(COMMENT_CREATED_SUBSCRIPTION, 'commentCreated', 'created'),
-      follow(COMMENT_UPDATED_SUBSCRIPTION, 'commentUpdated', 'updated'),
-    ];
-    return () => subscriptions.forEach((s) => s.unsubscribe());
+    // After the first paint (effects run after it): subscribing is not needed to read, so its
+    // code is a chunk of its own. A chunk that fails to load leaves the thread as fetched.
+    let stop: (() => void) | undefined;
+    let ended = false;
+    void import('./followLiveComments').then(
+      ({ followLiveComments }) => {
+        if (!ended) stop = followLiveComments(client, thread, storyId, dispatch);
+      },
+      () => undefined,
+    );
+    return () => {
+      ended = true;
+      stop?.();
+    };
   }, [client, thread, storyId, enabled]);
   return [state, dispatch];
 }

@@ -1,21 +1,12 @@
-import { gql } from '@urql/core';
-import { toTransportError } from '@parley/transport';
-import type { OperationResult } from '@urql/core';
 import type { HostBridge } from '../hostBridge';
 import type { StreamEnv } from '../StreamContext';
 import { setAuthNotice } from './authNotice';
-import { isTokenCode } from './signOutStaleToken';
 
-/** Exchanges a host's SSO token for a Parley token. */
-export const SIGN_IN_WITH_SSO = gql`
-  mutation SignInWithSso($input: SsoSignInInput!) {
-    signInWithSso(input: $input) {
-      token
-    }
-  }
-`;
+/** What host SSO needs from the stream's environment. */
+export type SsoEnv = Pick<StreamEnv, 'bridge' | 'session' | 'transport' | 't'>;
 
-interface SsoState {
+/** The SSO state of one bridge, shared by its registrations. */
+export interface SsoState {
   /** Registrations alive; the bridge listeners exist while there is at least one. */
   count: number;
   /** Removes the bridge listeners. */
@@ -38,9 +29,7 @@ const states = new WeakMap<HostBridge, SsoState>();
  * and tells the reader. Registrations on one bridge share one pair of listeners, so the frame's
  * mount and the auth bar may both call it; returns the function that ends this registration.
  */
-export function listenForHostSso(
-  env: Pick<StreamEnv, 'bridge' | 'session' | 'transport' | 't'>,
-): () => void {
+export function listenForHostSso(env: SsoEnv): () => void {
   const { bridge } = env;
   let state = states.get(bridge);
   if (!state) {
@@ -59,52 +48,22 @@ export function listenForHostSso(
   };
 }
 
-function attach(
-  { bridge, session, transport, t }: Pick<StreamEnv, 'bridge' | 'session' | 'transport' | 't'>,
-  own: SsoState,
-): () => void {
-  type Answer = OperationResult<{ signInWithSso: { token: string } }>;
-  const exchange = (token: string): Promise<Answer> =>
-    transport.client.mutation(SIGN_IN_WITH_SSO, { input: { token } }).toPromise();
-
-  const login = async (token: string, attempt: number) => {
-    // A stale stored Parley token is still sent with the request, and the server refuses the
-    // whole request for it before looking at the host's token.
-    await session.ready;
-    const hadToken = session.getToken() !== null;
-    let answer = await exchange(token);
-    if (attempt !== own.attempt) return;
-    let code = answer.error && toTransportError(answer.error).code;
-    if (hadToken && isTokenCode(code)) {
-      // Ambiguous: ours or the host's. Drop ours and ask once more; the second answer is about
-      // the host's token alone.
-      await session.signOut();
-      answer = await exchange(token);
-      if (attempt !== own.attempt) return;
-      code = answer.error && toTransportError(answer.error).code;
-    }
-    const parleyToken = answer.data?.signInWithSso.token;
-    if (parleyToken) {
-      own.exchanged = token;
-      setAuthNotice(session, null);
-      await session.signIn(parleyToken);
-    } else if (isTokenCode(code)) {
-      bridge.send('tokenExpired', {});
-      setAuthNotice(session, {
-        key: code === 'TOKEN_EXPIRED' ? 'auth.notice.ssoExpired' : 'auth.notice.ssoInvalid',
-      });
-    } else {
-      setAuthNotice(session, {
-        key: 'auth.notice.ssoFailed',
-        vars: { reason: t(`error.${code ?? 'BAD_RESPONSE'}`) },
-      });
-    }
-  };
-
+function attach(env: SsoEnv, own: SsoState): () => void {
+  const { bridge, session, t } = env;
   const offLogin = bridge.on('login', ({ token }) => {
     if (token === own.exchanged && session.getToken() !== null) return;
     own.attempt += 1;
-    void login(token, own.attempt);
+    const attempt = own.attempt;
+    // The exchange is a chunk of its own, fetched on the first `login`: most frames never get one.
+    void import('./exchangeSsoToken').then(
+      ({ exchangeSsoToken }) => exchangeSsoToken(env, own, token, attempt),
+      () =>
+        attempt === own.attempt &&
+        setAuthNotice(session, {
+          key: 'auth.notice.ssoFailed',
+          vars: { reason: t('error.NETWORK_ERROR') },
+        }),
+    );
   });
   const offLogout = bridge.on('logout', () => {
     own.attempt += 1;

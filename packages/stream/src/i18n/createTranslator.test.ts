@@ -1,4 +1,4 @@
-import { createTranslator } from './createTranslator';
+import { createTranslator, extendCatalog } from './createTranslator';
 
 const catalog = {
   hello: 'Hello, {name}',
@@ -21,4 +21,12 @@ test('chooses the plural form by the locale rules', () => {
 
 test('leaves a placeholder without a value visible', () => {
   expect(createTranslator('en', catalog)('missing')).toBe('Hi {who}');
+});
+
+test('a lazy key shows as itself until its chunk extends the catalog, then is translated', () => {
+  const t = createTranslator<keyof typeof catalog, 'later'>('en', catalog);
+  expect(t('later', { name: 'Ada' })).toBe('later');
+  extendCatalog(t, { later: 'Later, {name}' });
+  expect(t('later', { name: 'Ada' })).toBe('Later, Ada');
+  expect(t('hello', { name: 'Ada' })).toBe('Hello, Ada');
 });

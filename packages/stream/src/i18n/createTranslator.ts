@@ -13,18 +13,26 @@ export type MessageVars = Record<string, string | number>;
 /** Looks up and formats a message. */
 export type Translate<K extends string> = (key: K, vars?: MessageVars) => string;
 
+// The catalog behind each translate function: lazy chunks add the text of their area to it
+// (extendCatalog), so the first render carries only the text it shows.
+const catalogs = new WeakMap<object, Record<string, Message | undefined>>();
+
 /**
  * Creates the translate function for `locale` over `catalog`. An unknown key cannot compile; a
- * missing placeholder value is left visible (`{name}`) rather than silently dropped.
+ * missing placeholder value is left visible (`{name}`) rather than silently dropped. `L` (none by
+ * default) names keys whose text a lazy chunk adds later ({@link extendCatalog}); until then such
+ * a key shows as itself.
  */
-export function createTranslator<K extends string>(
+export function createTranslator<K extends string, L extends string = never>(
   locale: string,
   catalog: Readonly<Record<K, Message>>,
-): Translate<K> {
+): Translate<K | L> {
   const plurals = new Intl.PluralRules(locale);
   const numbers = new Intl.NumberFormat(locale);
-  return (key, vars = {}) => {
-    const message = catalog[key];
+  const messages: Record<string, Message | undefined> = { ...catalog };
+  const t: Translate<K | L> = (key, vars = {}) => {
+    const message = messages[key];
+    if (message === undefined) return key;
     const template =
       typeof message === 'string'
         ? message
@@ -35,4 +43,14 @@ export function createTranslator<K extends string>(
       return typeof value === 'number' ? numbers.format(value) : value;
     });
   };
+  catalogs.set(t, messages);
+  return t;
+}
+
+/** Adds `messages` (the text a lazy chunk brings for its area) to the catalog behind `t`. */
+export function extendCatalog<K extends string>(
+  t: Translate<K>,
+  messages: Readonly<Partial<Record<K, Message>>>,
+): void {
+  Object.assign(catalogs.get(t) ?? {}, messages);
 }

@@ -4,9 +4,16 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { COMMENT_FIELDS } from '../fragments';
 import { useAction } from '../profile/useAction';
 import { useStreamEnv } from '../StreamContext';
-import type { MessageKey } from '../messages';
+import { messages as en } from '../messages/en/moderation';
+import type { MessageKey, MessagesPart } from '../messages';
 import type { CommentData } from '../types';
 import { BanForm } from './BanForm';
+
+/** The moderation area's text, added to the catalog before the thread shows the menu. */
+export const messages: MessagesPart<keyof typeof en> = {
+  en,
+  es: () => import('../messages/es/moderation'),
+};
 
 const commentMutation = (operation: string, field: string) => gql`
   mutation ${operation}($input: CommentIdInput!) {

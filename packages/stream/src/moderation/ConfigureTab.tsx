@@ -5,7 +5,14 @@ import { ActionStatus } from '../profile/ActionStatus';
 import { PanelSection } from '../profile/PanelSection';
 import { useAction } from '../profile/useAction';
 import { useStreamData, useStreamEnv } from '../StreamContext';
-import type { MessageKey } from '../messages';
+import { messages as en } from '../messages/en/moderation';
+import type { MessageKey, MessagesPart } from '../messages';
+
+/** The moderation area's text, added to the catalog before the panel renders (LazyPanel). */
+export const messages: MessagesPart<keyof typeof en> = {
+  en,
+  es: () => import('../messages/es/moderation'),
+};
 
 /** Changes a story's status or its overrides of the organization's settings. */
 export const UPDATE_STORY_MUTATION = gql`

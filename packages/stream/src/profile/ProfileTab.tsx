@@ -2,6 +2,9 @@ import { gql } from '@urql/core';
 import { useQuery } from '@urql/preact';
 import { toTransportError } from '@parley/transport';
 import { useStreamEnv } from '../StreamContext';
+import type { MessagesPart } from '../messages';
+import { messages as accountErrors } from '../messages/en/accountErrors';
+import { messages as profile } from '../messages/en/profile';
 import { AvatarForm } from './AvatarForm';
 import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
 import { DeleteAccount } from './DeleteAccount';
@@ -11,6 +14,20 @@ import { IgnoredUsers } from './IgnoredUsers';
 import { MyComments } from './MyComments';
 import type { NotificationSettings } from './NotificationsForm';
 import { NotificationsForm } from './NotificationsForm';
+
+const en = { ...profile, ...accountErrors };
+
+/**
+ * The profile area's text, with the errors only account forms meet; added to the catalog before
+ * the panel renders (LazyPanel).
+ */
+export const messages: MessagesPart<keyof typeof en> = {
+  en,
+  es: () =>
+    Promise.all([import('../messages/es/profile'), import('../messages/es/accountErrors')]).then(
+      ([es, esErrors]) => ({ messages: { ...es.messages, ...esErrors.messages } }),
+    ),
+};
 
 /** What the profile tab shows of the viewer beyond the root query's fields. */
 export const PROFILE_QUERY = gql`

@@ -9,6 +9,12 @@ import { createThreadStore } from '../createThreadStore';
 import type { HostBridge } from '../hostBridge';
 import { createTranslator } from '../i18n/createTranslator';
 import { en } from '../messages';
+import type { FirstMessageKey, LazyMessageKey } from '../messages';
+import { messages as accountErrors } from '../messages/en/accountErrors';
+import { messages as edit } from '../messages/en/edit';
+import { messages as moderation } from '../messages/en/moderation';
+import { messages as profile } from '../messages/en/profile';
+import { messages as report } from '../messages/en/report';
 import type { FrameParams } from '../params';
 import { StreamDataContext, StreamEnvContext } from '../StreamContext';
 import type { StreamData, StreamEnv } from '../StreamContext';
@@ -68,7 +74,16 @@ export function createTestEnv(
     },
     bridge: createTestBridge(),
     session,
-    t: createTranslator('en', en),
+    // The whole English text, lazy areas included: components of lazy chunks are rendered here
+    // directly, without the loader that adds their text (withMessages has its own test).
+    t: createTranslator<FirstMessageKey, LazyMessageKey>('en', {
+      ...en,
+      ...profile,
+      ...accountErrors,
+      ...moderation,
+      ...report,
+      ...edit,
+    }),
     window,
     thread: createThreadStore(),
   };

@@ -17,11 +17,4 @@ export const messages = {
   'composer.over': { one: '{count} character too many', other: '{count} characters too many' },
   'composer.post': 'Post',
   'composer.queued': 'You are offline. Your comment is saved and will be posted when you are back.',
-  'composer.editLabel': 'Edit your comment',
-  'composer.editCountdown': {
-    one: 'You can edit for {count} more second',
-    other: 'You can edit for {count} more seconds',
-  },
-  'composer.save': 'Save',
-  'composer.cancel': 'Cancel',
 } satisfies Record<string, Message>;

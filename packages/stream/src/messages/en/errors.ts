@@ -5,15 +5,25 @@ import type { Message } from '../../i18n/createTranslator';
 // without text here fails to compile (STYLE.md guideline 8). Variables: `{seconds}` (RATE_LIMITED,
 // from `extensions.retryAfterSeconds`), `{until}` (USER_SUSPENDED, a formatted date when known).
 
-/** English error messages. */
-export const messages: Record<`error.${ErrorCode}`, Message> = {
+/**
+ * Codes only the account forms meet (the profile tab, the sign-in popup, the console's install):
+ * their text travels with those chunks (accountErrors.ts). With {@link messages}, every code has
+ * a text, and a code added to the shared list without one still fails to compile.
+ */
+export type AccountErrorCode =
+  | 'USERNAME_TAKEN'
+  | 'EMAIL_TAKEN'
+  | 'INVALID_CREDENTIALS'
+  | 'UPLOAD_TOO_LARGE'
+  | 'UPLOAD_TYPE_NOT_ALLOWED'
+  | 'ALREADY_INSTALLED';
+
+/** English error messages of the first render: every code but the account forms'. */
+export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, Message> = {
   'error.UNAUTHENTICATED': 'Please sign in first.',
   'error.FORBIDDEN': 'You are not allowed to do that.',
   'error.INVALID_INPUT': 'Please check what you entered.',
   'error.NOT_FOUND': 'That comment or story no longer exists.',
-  'error.USERNAME_TAKEN': 'That username is taken.',
-  'error.EMAIL_TAKEN': 'That email already has an account. Sign in instead.',
-  'error.INVALID_CREDENTIALS': 'That email and password do not match.',
   'error.COMMENT_EMPTY': 'Write something first.',
   'error.COMMENT_TOO_LONG': 'Your comment is too long. Please shorten it.',
   'error.BANNED_WORD':
@@ -27,12 +37,9 @@ export const messages: Record<`error.${ErrorCode}`, Message> = {
     other: 'You are going a little fast. Try again in {seconds} seconds.',
   },
   'error.ORIGIN_NOT_PERMITTED': 'This site is not allowed to show comments from this server.',
-  'error.ALREADY_INSTALLED': 'Parley is already installed.',
   'error.NOT_INSTALLED': 'Comments are not set up on this server yet.',
   'error.TOKEN_INVALID': 'Your session is not valid. Please sign in again.',
   'error.TOKEN_EXPIRED': 'Your session has ended. Please sign in again.',
-  'error.UPLOAD_TOO_LARGE': 'That file is too large.',
-  'error.UPLOAD_TYPE_NOT_ALLOWED': 'That kind of file is not allowed. Use PNG, JPEG, GIF or WebP.',
   'error.INTERNAL': 'Something went wrong on our side. Please try again.',
   'error.NETWORK_ERROR': 'Cannot reach the comments server. Check your connection.',
   'error.REQUEST_TIMEOUT': 'The comments server is not answering. Please try again.',

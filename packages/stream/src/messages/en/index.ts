@@ -4,11 +4,11 @@ import { messages as errors } from './errors';
 import { messages as thread } from './thread';
 import { messages as composer } from './composer';
 import { messages as auth } from './auth';
-import { messages as profile } from './profile';
-import { messages as moderation } from './moderation';
 
 // English: the default catalog, bundled with the stream. Other locales are chunks loaded on demand.
-// One file per area of the widget, so each area's text sits apart from the others'.
+// One file per area of the widget, so each area's text sits apart from the others'. The areas that
+// are chunks of their own (profile, moderation, report, edit) are not in it: each chunk brings its
+// text (messages/index.ts, withMessages).
 
 const catalog = {
   ...common,
@@ -16,12 +16,10 @@ const catalog = {
   ...thread,
   ...composer,
   ...auth,
-  ...profile,
-  ...moderation,
 };
 
-/** Every message key of the stream and the popup. */
-export type MessageKey = keyof typeof catalog;
+/** Every message key of the stream's first render (the popup's are in auth/popupCatalog.ts). */
+export type FirstMessageKey = keyof typeof catalog;
 
-/** The English catalog. */
-export const en: Readonly<Record<MessageKey, Message>> = catalog;
+/** The English catalog of the first render. */
+export const en: Readonly<Record<FirstMessageKey, Message>> = catalog;

@@ -19,11 +19,4 @@ export const messages: Record<keyof typeof en, Message> = {
   'composer.post': 'Publicar',
   'composer.queued':
     'No tienes conexión. Tu comentario está guardado y se publicará cuando vuelvas a estar en línea.',
-  'composer.editLabel': 'Edita tu comentario',
-  'composer.editCountdown': {
-    one: 'Puedes editarlo durante {count} segundo más',
-    other: 'Puedes editarlo durante {count} segundos más',
-  },
-  'composer.save': 'Guardar',
-  'composer.cancel': 'Cancelar',
 };

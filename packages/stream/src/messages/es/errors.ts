@@ -7,9 +7,6 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.FORBIDDEN': 'No tienes permiso para hacer eso.',
   'error.INVALID_INPUT': 'Revisa lo que has escrito.',
   'error.NOT_FOUND': 'Ese comentario o artículo ya no existe.',
-  'error.USERNAME_TAKEN': 'Ese nombre de usuario ya está en uso.',
-  'error.EMAIL_TAKEN': 'Ese correo ya tiene una cuenta. Inicia sesión.',
-  'error.INVALID_CREDENTIALS': 'El correo y la contraseña no coinciden.',
   'error.COMMENT_EMPTY': 'Escribe algo primero.',
   'error.COMMENT_TOO_LONG': 'Tu comentario es demasiado largo. Acórtalo, por favor.',
   'error.BANNED_WORD':
@@ -24,13 +21,9 @@ export const messages: Record<keyof typeof en, Message> = {
   },
   'error.ORIGIN_NOT_PERMITTED':
     'Este sitio no tiene permiso para mostrar comentarios de este servidor.',
-  'error.ALREADY_INSTALLED': 'Parley ya está instalado.',
   'error.NOT_INSTALLED': 'Los comentarios aún no están configurados en este servidor.',
   'error.TOKEN_INVALID': 'Tu sesión no es válida. Vuelve a iniciar sesión.',
   'error.TOKEN_EXPIRED': 'Tu sesión ha terminado. Vuelve a iniciar sesión.',
-  'error.UPLOAD_TOO_LARGE': 'Ese archivo es demasiado grande.',
-  'error.UPLOAD_TYPE_NOT_ALLOWED':
-    'Ese tipo de archivo no está permitido. Usa PNG, JPEG, GIF o WebP.',
   'error.INTERNAL': 'Algo ha fallado en nuestro lado. Inténtalo de nuevo.',
   'error.NETWORK_ERROR': 'No se puede conectar con el servidor de comentarios. Revisa tu conexión.',
   'error.REQUEST_TIMEOUT': 'El servidor de comentarios no responde. Inténtalo de nuevo.',

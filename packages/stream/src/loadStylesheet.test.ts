@@ -1,0 +1,32 @@
+import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
+
+test('adds the sheet once, right after stream.css (custom CSS stays last), and waits for it', async () => {
+  const doc = document.implementation.createHTMLDocument();
+  const base = doc.createElement('link');
+  base.rel = 'stylesheet';
+  base.href = 'http://parley.test/embed/assets/stream.css';
+  const custom = doc.createElement('link');
+  custom.href = 'http://host.test/custom.css';
+  doc.head.append(base, custom);
+
+  let loaded = false;
+  const first = loadStylesheet(doc, PANELS_STYLESHEET).then(() => (loaded = true));
+  const second = loadStylesheet(doc, PANELS_STYLESHEET);
+  const links = [...doc.head.querySelectorAll('link')].map((link) => link.href);
+  expect(links).toEqual([
+    'http://parley.test/embed/assets/stream.css',
+    'http://parley.test/embed/assets/panels.css',
+    'http://host.test/custom.css',
+  ]);
+  await Promise.resolve();
+  expect(loaded).toBe(false);
+  doc.head.querySelectorAll('link')[1]!.dispatchEvent(new Event('load'));
+  await Promise.all([first, second]);
+  expect(loaded).toBe(true);
+});
+
+test('without stream.css (a test page, another page) there is nothing to add', async () => {
+  const doc = document.implementation.createHTMLDocument();
+  await loadStylesheet(doc, PANELS_STYLESHEET);
+  expect(doc.head.querySelectorAll('link')).toHaveLength(0);
+});

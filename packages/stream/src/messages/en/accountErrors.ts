@@ -1,0 +1,12 @@
+import type { Message } from '../../i18n/createTranslator';
+import type { AccountErrorCode } from './errors';
+
+/** English: the errors only the account forms meet (the profile tab's chunk, the popup). */
+export const messages: Record<`error.${AccountErrorCode}`, Message> = {
+  'error.USERNAME_TAKEN': 'That username is taken.',
+  'error.EMAIL_TAKEN': 'That email already has an account. Sign in instead.',
+  'error.INVALID_CREDENTIALS': 'That email and password do not match.',
+  'error.ALREADY_INSTALLED': 'Parley is already installed.',
+  'error.UPLOAD_TOO_LARGE': 'That file is too large.',
+  'error.UPLOAD_TYPE_NOT_ALLOWED': 'That kind of file is not allowed. Use PNG, JPEG, GIF or WebP.',
+};

@@ -1,0 +1,13 @@
+import type { Message } from '../../i18n/createTranslator';
+import type { messages as en } from '../en/accountErrors';
+
+/** Spanish: the errors only the account forms meet. */
+export const messages: Record<keyof typeof en, Message> = {
+  'error.USERNAME_TAKEN': 'Ese nombre de usuario ya está en uso.',
+  'error.EMAIL_TAKEN': 'Ese correo ya tiene una cuenta. Inicia sesión.',
+  'error.INVALID_CREDENTIALS': 'El correo y la contraseña no coinciden.',
+  'error.ALREADY_INSTALLED': 'Parley ya está instalado.',
+  'error.UPLOAD_TOO_LARGE': 'Ese archivo es demasiado grande.',
+  'error.UPLOAD_TYPE_NOT_ALLOWED':
+    'Ese tipo de archivo no está permitido. Usa PNG, JPEG, GIF o WebP.',
+};
