@@ -50,14 +50,16 @@ const plugins = ({ ui = 'preact' } = {}) => [
 // Output folders are emptied first: chunk names carry hashes, and stale chunks would be counted
 // by the size budgets' globs and served by mistake.
 // PARLEY_KEEP_DIST=1: leave them (a script that only generates bundles in memory to measure them).
-for (const dir of process.env.PARLEY_KEEP_DIST ? [] : [
-  'packages/transport/dist',
-  'examples/transport-demo/dist',
-  'examples/host/dist',
-  'packages/embed/dist',
-  'packages/stream/dist',
-  'packages/admin/dist',
-]) {
+for (const dir of process.env.PARLEY_KEEP_DIST
+  ? []
+  : [
+      'packages/transport/dist',
+      'examples/transport-demo/dist',
+      'examples/host/dist',
+      'packages/embed/dist',
+      'packages/stream/dist',
+      'packages/admin/dist',
+    ]) {
   rmSync(here(dir), { recursive: true, force: true });
 }
 
