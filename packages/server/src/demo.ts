@@ -1,12 +1,18 @@
 // `npm run demo`: installs a demo organization into the configured database (the same data
 // folder `npm start` uses), with stories, threads, a moderator and an admin, and prints how to
 // sign in. Refuses to touch an installed Parley.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  EXAMPLE_ARTICLES,
+  EXAMPLE_SSO_SECRET_FILE,
+} from '../../../examples/host/createExampleServer';
 import { hashPassword } from './auth/passwords';
 import { createDatabase } from './db/createDatabase';
 import type { Db } from './db/inTransaction';
 import { createComment } from './db/store/comments';
 import { getOrganization, install } from './db/store/organization';
+import { addSsoKey } from './db/store/sites';
 import { findOrCreateStory } from './db/store/stories';
 import { createUser } from './db/store/users';
 import { moderateUser } from './db/store/userModeration';
@@ -44,8 +50,12 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    await fill(db, config.examplePort, config.host);
-    console.log(`Demo installed. The example host page (http://${config.host}:${config.examplePort}/) is a permitted origin.
+    const ssoSecret = await fill(db, config.examplePort, config.host);
+    // The example host site signs its SSO tokens with this (`npm start` reads it per request).
+    // Demo data: in production the secret lives only in the host site's own configuration.
+    writeFileSync(join(config.dataDir, EXAMPLE_SSO_SECRET_FILE), ssoSecret, { mode: 0o600 });
+    console.log(`Demo installed. The example host page (http://${config.host}:${config.examplePort}/) is a permitted origin;
+its SSO page (/sso) signs tokens with the demo site's SSO key.
 Accounts (email is <username>@demo.parley.test):
 ${ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.username.padEnd(10)} password: ${a.password}`).join('\n')}`);
   } finally {
@@ -53,7 +63,8 @@ ${ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.username.padEnd(10)} password:
   }
 }
 
-async function fill(db: Db, examplePort: number, host: string): Promise<void> {
+/** Fills the database; resolves the demo site's SSO secret. */
+async function fill(db: Db, examplePort: number, host: string): Promise<string> {
   const example = `http://${host}:${examplePort}`;
   const origins = [example, `http://localhost:${examplePort}`];
   const [admin, ...others] = ACCOUNTS;
@@ -84,12 +95,13 @@ async function fill(db: Db, examplePort: number, host: string): Promise<void> {
       });
     }
   }
-  // The example page's own URL, so its thread is not empty, and a second article.
-  for (const path of ['/', '/?article=2']) {
+  // The example page's own URL, so its thread is not empty, and a second article (the third
+  // stays empty: the list page then shows a zero count too).
+  for (const { path, title } of EXAMPLE_ARTICLES.slice(0, 2)) {
     const { story } = await findOrCreateStory(db, {
       siteId: result.site.id,
       url: `${example}${path}`,
-      title: path === '/' ? 'An example article' : 'A second article',
+      title,
     });
     const posted: string[] = [];
     for (const [i, line] of THREAD.entries()) {
@@ -105,6 +117,7 @@ async function fill(db: Db, examplePort: number, host: string): Promise<void> {
       posted.push(comment.id);
     }
   }
+  return (await addSsoKey(db, result.site.id)).secret;
 }
 
 main().catch((error: unknown) => {
