@@ -18,7 +18,8 @@ export interface Selection {
 const MARKS: Record<Exclude<MarkdownFormat, 'quote'>, [string, string, string]> = {
   bold: ['**', '**', 'B'],
   italic: ['_', '_', 'I'],
-  link: ['[', '](https://)', '🔗'],
+  // Text, not an emoji: systems without an emoji font (many Linux desktops) draw a blank box.
+  link: ['[', '](https://)', 'Link'],
   code: ['`', '`', '</>'],
 };
 const FORMATS: MarkdownFormat[] = ['bold', 'italic', 'quote', 'link', 'code'];
