@@ -43,7 +43,7 @@ const transform: Config['transform'] = {
   ],
 };
 
-const shared = {
+export const shared = {
   transform,
   transformIgnorePatterns: [`node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
