@@ -1,0 +1,211 @@
+// The example host site: a server on its own origin (its own port) that embeds Parley the way a
+// site owner would. `npm start` runs it next to Parley; the browser tests start it on a free port.
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+
+/** One article of the example site. */
+export interface ExampleArticle {
+  /** Path on the example origin, e.g. `/articles/second`. */
+  path: string;
+  /** Headline, also the story's title. */
+  title: string;
+}
+
+/** The host site's own signed-in reader on `/sso` (the claims Parley's SSO expects). */
+export interface ExampleSsoUser {
+  /** The host's id for the user. */
+  id: string;
+  /** Email address. */
+  email: string;
+  /** Username shown next to their comments. */
+  username: string;
+}
+
+/** Articles the list page shows (the first is `/`, the page `npm start` prints). */
+export const EXAMPLE_ARTICLES: readonly ExampleArticle[] = Object.freeze([
+  { path: '/', title: 'An example article' },
+  { path: '/articles/second', title: 'A second article' },
+  { path: '/articles/third', title: 'A third article' },
+]);
+
+/** The reader the SSO page signs a token for. */
+export const EXAMPLE_SSO_USER: ExampleSsoUser = Object.freeze({
+  id: 'host-user-1',
+  email: 'hostreader@example-host.test',
+  username: 'hostreader',
+});
+
+/** How long a token the SSO page signs is valid, in seconds. */
+export const EXAMPLE_SSO_TOKEN_SECONDS = 3600;
+
+/** Name of the file in the data folder where `npm run demo` leaves the demo site's SSO secret. */
+export const EXAMPLE_SSO_SECRET_FILE = 'example-sso-secret';
+
+/** Options of {@link createExampleServer}. */
+export interface ExampleServerOptions {
+  /** The Parley server's public URL, without a trailing slash. */
+  parleyUrl: string;
+  /** Folder of the page templates (`index.html`, `list.html`, `sso.html`, `example.css`). */
+  pagesDir: string;
+  /**
+   * The site's SSO signing secret, or a function asked on every `/sso` request (the demo writes
+   * its key after the server may have started). Without one `/sso` explains how to get one.
+   * @default undefined
+   */
+  ssoSecret?: string | (() => string | undefined | Promise<string | undefined>);
+  /** The reader `/sso` signs in. @default EXAMPLE_SSO_USER */
+  ssoUser?: ExampleSsoUser;
+  /** Articles listed on `/list`. @default EXAMPLE_ARTICLES */
+  articles?: readonly ExampleArticle[];
+  /** Clock, for token times. @default () => new Date() */
+  now?: () => Date;
+}
+
+/** Signs an SSO token (HS256) the way a host's server does; `expired` makes one already past. */
+export async function signSsoToken(
+  secret: string,
+  user: ExampleSsoUser,
+  { now = new Date(), expired = false }: { now?: Date; expired?: boolean } = {},
+): Promise<string> {
+  const seconds = Math.floor(now.getTime() / 1000);
+  // An expired token: issued two hours ago, valid for one — what a tab left open overnight holds.
+  const iat = expired ? seconds - 2 * EXAMPLE_SSO_TOKEN_SECONDS : seconds;
+  return new SignJWT({ user: { ...user } })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + EXAMPLE_SSO_TOKEN_SECONDS)
+    .sign(new TextEncoder().encode(secret));
+}
+
+const HTML = 'text/html; charset=utf-8';
+const SLUG = /^\/articles\/([a-z0-9-]{1,64})\/?$/;
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+
+/** A value for inside an inline `<script>`: JSON that cannot close the script element. */
+const scriptValue = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * Creates the example host site's server (not listening yet): `/` and `/articles/:slug` article
+ * pages with the pasted snippet, `/list` with comment counts (count.js), `/sso` signed in through
+ * the host's own SSO token (`?expired=1`: an already-expired one, and no way to refresh it;
+ * `?expired=1&refresh=1`: the host can refresh it), `/sso/token` a fresh token for
+ * `refreshAccessToken`. Every page's story URL is its canonical link: origin and path, no query.
+ */
+export function createExampleServer(options: ExampleServerOptions): Server {
+  const {
+    parleyUrl,
+    pagesDir,
+    ssoSecret,
+    ssoUser = EXAMPLE_SSO_USER,
+    articles = EXAMPLE_ARTICLES,
+    now = () => new Date(),
+  } = options;
+
+  const template = async (name: string, values: Record<string, string>) => {
+    let html = await readFile(join(pagesDir, name), 'utf8');
+    for (const [key, value] of Object.entries({ PARLEY_URL: parleyUrl, ...values })) {
+      html = html.replaceAll(`%${key}%`, value);
+    }
+    return html;
+  };
+  const secret = async () => (typeof ssoSecret === 'function' ? ssoSecret() : ssoSecret);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The Host header is what the browser used, so links and story URLs match its address bar
+    // (127.0.0.1 or localhost). Anything odd in it falls back to the socket's own address.
+    const hostHeader = req.headers.host ?? '';
+    const host = /^[\w.-]+(:\d+)?$|^\[[\d:a-f]+\](:\d+)?$/i.test(hostHeader)
+      ? hostHeader
+      : `${req.socket.localAddress}:${req.socket.localPort}`;
+    const origin = `http://${host}`;
+    const url = new URL(req.url ?? '/', origin);
+    const canonical = escapeHtml(`${origin}${url.pathname}`);
+    const send = (status: number, type: string, body: string) =>
+      void res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'GET only');
+
+    const slug = SLUG.exec(url.pathname)?.[1];
+    if (url.pathname === '/' || slug !== undefined) {
+      const title =
+        articles.find((a) => a.path === url.pathname)?.title ??
+        (slug ?? '').replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+      return send(
+        200,
+        HTML,
+        await template('index.html', { TITLE: escapeHtml(title), CANONICAL: canonical }),
+      );
+    }
+    if (url.pathname === '/list' || url.pathname === '/list.html') {
+      const items = articles
+        .map(
+          (a) =>
+            `<li><a href="${escapeHtml(a.path)}">${escapeHtml(a.title)}</a> · ` +
+            `<span class="parley-count" data-story-url="${escapeHtml(origin + a.path)}"></span></li>`,
+        )
+        .join('\n      ');
+      return send(200, HTML, await template('list.html', { ARTICLES: items }));
+    }
+    if (url.pathname === '/sso' || url.pathname === '/sso/token') {
+      const key = await secret();
+      if (key === undefined || key === '') {
+        return send(
+          503,
+          'text/plain; charset=utf-8',
+          'This example has no SSO key for its site yet. `npm run demo` creates one (and ' +
+            `writes it to ${EXAMPLE_SSO_SECRET_FILE} in the data folder); restart is not needed.`,
+        );
+      }
+      // Only the page may pass an expired token: /sso/token is what refreshAccessToken fetches.
+      const expired = url.pathname === '/sso' && url.searchParams.get('expired') === '1';
+      const refresh = !expired || url.searchParams.get('refresh') === '1';
+      const token = await signSsoToken(key, ssoUser, { now: now(), expired });
+      if (url.pathname === '/sso/token') return send(200, 'text/plain; charset=utf-8', token);
+      return send(
+        200,
+        HTML,
+        await template('sso.html', {
+          CANONICAL: canonical,
+          USERNAME: escapeHtml(ssoUser.username),
+          ACCESS_TOKEN: scriptValue(token),
+          // Without `refresh=1`, an expired page stands for a host whose own session is over.
+          REFRESH_OPTION: refresh ? 'refreshAccessToken,' : '',
+          NOTICE:
+            expired && !refresh
+              ? '<p class="notice">This page passed an <strong>expired</strong> token on purpose: ' +
+                'Parley should say so instead of signing the reader in.</p>'
+              : '',
+        }),
+      );
+    }
+    // Browsers ask for it on every page; a 404 would only add noise to the tests' console logs.
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+    if (url.pathname === '/example.css') {
+      return send(
+        200,
+        'text/css; charset=utf-8',
+        await readFile(join(pagesDir, 'example.css'), 'utf8'),
+      );
+    }
+    send(404, 'text/plain', 'Not found');
+  }
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('The example host page failed:', error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+}

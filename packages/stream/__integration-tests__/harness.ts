@@ -1,0 +1,505 @@
+// The end-to-end harness: the real Parley server from the built packages (`npm run build`) on
+// 127.0.0.1 with a fresh SQLite data folder, installed through the real `install` mutation; the
+// example host site on another port, so the stream iframe is truly cross-origin; Debian's
+// Chromium through playwright-core. Everything it starts, `close()` stops.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import type { Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { createExampleServer } from '../../../examples/host/createExampleServer';
+import { builtClientRoutes, CLIENT_BUILDS } from '../../server/src/clientBuilds';
+import { createParleyServer } from '../../server/src/createParleyServer';
+import type { ParleyServer } from '../../server/src/createParleyServer';
+import { createComment } from '../../server/src/db/store/comments';
+import { findOrCreateStory } from '../../server/src/db/store/stories';
+import { createUser } from '../../server/src/db/store/users';
+import { renderComment } from '../../server/src/markdown/renderComment';
+import { loadConfig } from '../../server/src/runtime/loadConfig';
+
+/** Debian's Chromium (never the `playwright` package: it downloads browsers). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** As root Chromium needs --no-sandbox; the rest keep it off the closed network (STACK.md trap 8). */
+export const CHROMIUM_ARGS = Object.freeze([
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]);
+
+/** Where screenshots and page logs go (CI prints this path). */
+export const E2E_OUTPUT = join(__dirname, '../../../test-output/e2e');
+
+/** Selector of the stream iframe the loader creates (issue 4: titled "Comments"). */
+export const STREAM_FRAME = 'iframe[title="Comments"]';
+
+/** The admin the harness installs Parley with. */
+export const ADMIN = Object.freeze({
+  email: 'admin@e2e.parley.test',
+  username: 'admin',
+  password: 'e2e-admin-password',
+});
+
+/** How long one browser step (a click, a wait for an element) may take. */
+export const ACTION_TIMEOUT_MS = 10_000;
+
+const ROOT = join(__dirname, '../../..');
+
+/** A page with everything its context reported: console, page errors, failed requests. */
+export interface TrackedPage {
+  /** The page (its own browser context: own storage, as another reader's browser). */
+  page: Page;
+  /** Its browser context. */
+  context: BrowserContext;
+  /** Console messages, uncaught errors, failed requests and GraphQL errors, in order. */
+  log: string[];
+}
+
+/** The running harness. */
+export interface Harness {
+  /** Parley's public URL, e.g. `http://127.0.0.1:41234`. */
+  parleyUrl: string;
+  /** The example host site's origin (another port: another origin). */
+  exampleUrl: string;
+  /** The Parley server (its `deps.db` reaches the data). */
+  server: ParleyServer;
+  /** Chromium. */
+  browser: Browser;
+  /** The admin's Parley token and user id. */
+  admin: { token: string; id: string };
+  /** The installed site's id. */
+  siteId: string;
+  /** The site's SSO secret (the example `/sso` page signs with it). */
+  ssoSecret: string;
+  /** The story URL of a path on the example site (what its canonical link says). */
+  storyUrl(path: string): string;
+  /** Runs a GraphQL operation over HTTP; throws with the error codes when it fails. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T>;
+  /**
+   * Seeds published top-level comments on the story of `path`, straight into storage (no rate
+   * limits, no live events): for pages about to be loaded. Oldest first.
+   */
+  seedComments(path: string, bodies: readonly string[]): Promise<void>;
+  /** Opens `path` of the example site in a fresh browser context, recording what it reports. */
+  open(path: string): Promise<TrackedPage>;
+  /** Closes every context, the browser, both servers; removes the data folder. */
+  close(): Promise<void>;
+}
+
+/** A port free right now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The builds these tests load: the loader, count script, stream and popup. */
+const WIDGET_ROUTES = ['/embed.js', '/count.js', '/embed/stream', '/embed/auth', '/embed/assets'];
+
+/** Widget builds that are missing now, as `route → path` lines. */
+function missingBuilds(): string[] {
+  return WIDGET_ROUTES.map((route) => [route, CLIENT_BUILDS[route]] as const)
+    .filter(([, target]) => typeof target !== 'string' || !existsSync(target))
+    .map(([route, path]) => `${route} → ${String(path)}`);
+}
+
+/** Newest modification time of the files under `dir`, in ms. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function assertBuilt(): void {
+  const missing = missingBuilds();
+  if (missing.length > 0) {
+    throw new Error(
+      'The browser tests load the built widget; run `npm run build` first. Missing:\n  ' +
+        missing.join('\n  '),
+    );
+  }
+  // The tests load dist, not src: say so when the sources moved on since the last build.
+  const built = Math.min(
+    ...WIDGET_ROUTES.map((route) => statSync(CLIENT_BUILDS[route] as string).mtimeMs),
+  );
+  for (const pkg of ['embed', 'stream', 'transport']) {
+    const changed = newestMtime(join(ROOT, 'packages', pkg, 'src'));
+    if (changed > built) {
+      console.warn(
+        `packages/${pkg}/src changed after the last build (${new Date(changed).toISOString()} > ` +
+          `${new Date(built).toISOString()}): these tests run the build; \`npm run build\` first.`,
+      );
+    }
+  }
+}
+
+/** Starts everything. Call `close()` in afterAll (it is safe after a partial start). */
+export async function startHarness(): Promise<Harness> {
+  assertBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
+  const contexts = new Set<BrowserContext>();
+  let example: Server | undefined;
+  let server: ParleyServer | undefined;
+  let browser: Browser | undefined;
+  let ssoSecret = '';
+
+  const close = async () => {
+    await Promise.allSettled([...contexts].map((c) => c.close()));
+    await browser?.close().catch(() => undefined);
+    if (example) {
+      const stopping = example;
+      stopping.closeAllConnections();
+      await new Promise<void>((resolve) => stopping.close(() => resolve()));
+    }
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    // The public URL must be known before the server starts (its own origin may frame and call
+    // it), so the port is picked first instead of listening on port 0.
+    const port = await freePort();
+    const parleyUrl = `http://127.0.0.1:${port}`;
+    example = createExampleServer({
+      parleyUrl,
+      pagesDir: join(ROOT, 'examples/host'),
+      ssoSecret: () => ssoSecret,
+    });
+    const exampleServer = example;
+    await new Promise<void>((resolve, reject) => {
+      exampleServer.once('error', reject);
+      exampleServer.listen(0, '127.0.0.1', resolve);
+    });
+    const exampleUrl = `http://127.0.0.1:${(example.address() as AddressInfo).port}`;
+
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: parleyUrl,
+      PARLEY_DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',
+    });
+    server = await createParleyServer({ config, staticRoutes: builtClientRoutes() });
+    await server.listen();
+
+    const graphql = async <T>(
+      query: string,
+      variables: Record<string, unknown> = {},
+      token?: string,
+    ): Promise<T> => {
+      const response = await fetch(`${parleyUrl}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      const json = (await response.json()) as { data?: T; errors?: unknown[] };
+      if (json.errors || !json.data) {
+        throw new Error(`GraphQL ${response.status}: ${JSON.stringify(json.errors)}\n${query}`);
+      }
+      return json.data;
+    };
+
+    const installed = await graphql<any>(
+      `
+        mutation ($input: InstallInput!) {
+          install(input: $input) {
+            token
+            user {
+              id
+            }
+          }
+        }
+      `,
+      {
+        input: {
+          organization: { name: 'E2E', contactEmail: 'team@e2e.parley.test', url: exampleUrl },
+          site: { name: 'Example host', url: exampleUrl, allowedOrigins: [exampleUrl] },
+          admin: ADMIN,
+        },
+      },
+    );
+    const admin = { token: installed.install.token as string, id: installed.install.user.id };
+    const { sites } = await graphql<any>(
+      `
+        {
+          sites {
+            id
+          }
+        }
+      `,
+      {},
+      admin.token,
+    );
+    const siteId: string = sites[0].id;
+    // The secret is shown once, in the answer of the rotation that created it.
+    const rotated = await graphql<any>(
+      `
+        mutation ($siteId: ID!) {
+          rotateSsoKey(input: { siteId: $siteId }) {
+            site {
+              ssoKeys {
+                secret
+              }
+            }
+          }
+        }
+      `,
+      { siteId },
+      admin.token,
+    );
+    ssoSecret = rotated.rotateSsoKey.site.ssoKeys.find(
+      (k: { secret: string | null }) => k.secret,
+    ).secret;
+
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    const runningBrowser = browser;
+    const db = server.deps.db;
+    let seeder: string | undefined;
+
+    return {
+      parleyUrl,
+      exampleUrl,
+      server,
+      browser,
+      admin,
+      siteId,
+      ssoSecret,
+      graphql,
+      storyUrl: (path) => `${exampleUrl}${path}`,
+      async seedComments(path, bodies) {
+        seeder ??= (
+          await createUser(db, {
+            username: 'seeder',
+            email: 'seeder@e2e.parley.test',
+            emailVerified: true,
+          })
+        ).id;
+        const { story } = await findOrCreateStory(db, {
+          siteId,
+          url: `${exampleUrl}${path}`,
+          title: path,
+        });
+        const start = Date.now() - bodies.length * 1000;
+        for (const [i, body] of bodies.entries()) {
+          await createComment(db, {
+            storyId: story.id,
+            authorId: seeder,
+            bodySource: body,
+            bodyHtml: renderComment(body),
+            createdAt: new Date(start + i * 1000).toISOString(),
+          });
+        }
+      },
+      async open(path) {
+        const context = await runningBrowser.newContext({ viewport: { width: 900, height: 900 } });
+        // Every step of a journey takes well under a second when things work: fail fast.
+        context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+        contexts.add(context);
+        context.on('close', () => contexts.delete(context));
+        const log = track(context);
+        await context.addInitScript(LOG_PARLEY_MESSAGES);
+        const page = await context.newPage();
+        await page.goto(`${exampleUrl}${path}`);
+        return { page, context, log };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Runs in every frame and popup: logs each Parley postMessage it receives (type only, never the
+ * payload: it may hold a token), so a broken handshake shows in the journey's log.
+ */
+const LOG_PARLEY_MESSAGES = `
+  addEventListener('message', (event) => {
+    const data = event.data;
+    if (data && typeof data === 'object' && typeof data.ns === 'string' && data.ns.startsWith('parley')) {
+      console.debug('[parley message] ' + location.pathname + ' received ' + data.type + ' from ' + event.origin);
+    }
+  }, true);
+`;
+
+/** Records what a context's pages (the host page, its frames, popups) report. */
+export function track(context: BrowserContext): string[] {
+  const log: string[] = [];
+  const started = Date.now();
+  const add = (line: string) => log.push(`+${String(Date.now() - started).padStart(5)}ms ${line}`);
+  const where = (url: string) => url.replace(/^https?:\/\/127\.0\.0\.1:\d+/, '');
+  context.on('console', (message) => {
+    const { url, lineNumber } = message.location();
+    add(`console.${message.type()} [${where(url)}:${lineNumber}] ${message.text()}`);
+  });
+  context.on('weberror', (error) => {
+    add(
+      `uncaught in ${where(error.page()?.url() ?? '?')}: ${error.error().stack ?? error.error()}`,
+    );
+  });
+  context.on('requestfailed', (request) => {
+    add(
+      `request failed: ${request.method()} ${where(request.url())} ${request.failure()?.errorText}`,
+    );
+  });
+  const operationOf = (body: string | null) =>
+    /(query|mutation|subscription)\s+(\w+)/.exec(body ?? '')?.[2] ?? '(anonymous)';
+  context.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/graphql')) {
+      add(`GraphQL → ${operationOf(request.postData())}`);
+    }
+  });
+  context.on('response', (response) => {
+    const request = response.request();
+    if (response.status() >= 400) {
+      add(`HTTP ${response.status()} ${request.method()} ${where(response.url())}`);
+    }
+    // GraphQL answers 200 with `errors`: their codes are what explains a broken widget.
+    if (request.method() === 'POST' && response.url().endsWith('/graphql')) {
+      response.json().then(
+        (json: { errors?: { message: string; extensions?: { code?: string } }[] }) => {
+          for (const error of json.errors ?? []) {
+            add(
+              `GraphQL ← ${operationOf(request.postData())}: ${error.extensions?.code} ${error.message}`,
+            );
+          }
+        },
+        () => undefined,
+      );
+    }
+  });
+  context.on('page', (page) => {
+    add(`page opened: ${where(page.url())}`);
+    page.on('close', () => add(`page closed: ${where(page.url())}`));
+    page.on('websocket', (socket) => {
+      add(`websocket open ${where(socket.url())}`);
+      socket.on('socketerror', (error) => add(`websocket error ${error}`));
+      socket.on('close', () => add(`websocket closed ${where(socket.url())}`));
+    });
+  });
+  return log;
+}
+
+/** The stream iframe of a host page. */
+export function streamFrame(page: Page): FrameLocator {
+  return page.frameLocator(STREAM_FRAME);
+}
+
+/** An account to sign up with. */
+export interface NewAccount {
+  email: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * Signs up through the stream's popup, as a reader does: "Sign up" in the frame, the popup's
+ * "Email", "Username", "Password", its "Sign up" button; resolves once the popup has closed.
+ * `screenshotAs` saves the filled form first (`test-output/e2e/<name>.png`).
+ */
+export async function signUpThroughPopup(
+  page: Page,
+  account: NewAccount,
+  { screenshotAs }: { screenshotAs?: string } = {},
+): Promise<void> {
+  const opened = page.context().waitForEvent('page', { timeout: 10_000 });
+  await streamFrame(page).getByRole('button', { name: 'Sign up', exact: true }).click();
+  const popup = await opened;
+  await popup.waitForLoadState('domcontentloaded');
+  await popup.getByLabel('Email', { exact: true }).fill(account.email);
+  await popup.getByLabel('Username', { exact: true }).fill(account.username);
+  await popup.getByLabel('Password', { exact: true }).fill(account.password);
+  if (screenshotAs !== undefined) await screenshot(popup, screenshotAs);
+  const closed = popup.waitForEvent('close', { timeout: 10_000 });
+  // The form's own button: a "Sign up" tab or link outside the form must not be the one clicked.
+  await popup
+    .locator('form')
+    .filter({ has: popup.getByLabel('Password', { exact: true }) })
+    .getByRole('button', { name: 'Sign up', exact: true })
+    .click();
+  await closed;
+}
+
+/** Saves a full-page screenshot as `test-output/e2e/<name>.png`; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(E2E_OUTPUT, { recursive: true });
+  const path = join(E2E_OUTPUT, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/**
+ * Runs a journey's body; whatever happens, screenshots each listed page and writes their logs to
+ * `test-output/e2e/<name>.log`. A failure carries the logs in its message, so a broken widget
+ * explains itself in the Jest output.
+ */
+export async function journey(
+  name: string,
+  body: (pages: TrackedPage[]) => Promise<void>,
+): Promise<void> {
+  const pages: TrackedPage[] = [];
+  let failure: unknown;
+  try {
+    await body(pages);
+  } catch (error) {
+    failure = error;
+  }
+  const logs: string[] = [];
+  for (const [i, tracked] of pages.entries()) {
+    const suffix = i === 0 ? '' : `-${i + 1}`;
+    if (!tracked.page.isClosed()) {
+      await screenshot(tracked.page, `${name}${suffix}`).catch((error: unknown) =>
+        logs.push(`(screenshot failed: ${String(error)})`),
+      );
+    }
+    logs.push(`--- page ${i + 1}: ${tracked.page.url()}`, ...tracked.log);
+  }
+  mkdirSync(E2E_OUTPUT, { recursive: true });
+  writeFileSync(join(E2E_OUTPUT, `${name}.log`), logs.join('\n') + '\n');
+  await Promise.allSettled(pages.map((p) => p.context.close()));
+  if (failure !== undefined) {
+    if (failure instanceof Error) {
+      // Jest prints the stack, which already holds the message: extend both.
+      const missing = missingBuilds();
+      if (missing.length > 0) {
+        // Another `npm run build` empties dist while it runs: the pages then got 404s.
+        logs.unshift(`(the widget build is missing now — a build running meanwhile?)`, ...missing);
+      }
+      const report = `\n\nWhat the pages reported (test-output/e2e/${name}.log):\n${logs.join('\n')}\n`;
+      // Jest prints the stack (which begins with the message) when there is one.
+      if (failure.stack?.includes(failure.message)) {
+        failure.stack = failure.stack.replace(failure.message, failure.message + report);
+      } else {
+        failure.message += report;
+      }
+    }
+    throw failure;
+  }
+}

@@ -1,0 +1,178 @@
+import {
+  STREAM_FRAME,
+  journey,
+  screenshot,
+  signUpThroughPopup,
+  startHarness,
+  streamFrame,
+} from './harness';
+import type { Harness } from './harness';
+import { EXAMPLE_SSO_USER } from '../../../examples/host/createExampleServer';
+
+// Issue 4's real-browser test: the built loader, stream and popup in Debian's Chromium, on the
+// example host site served from another origin than Parley's. Run `npm run build` first.
+
+/** How soon a comment posted in one browser must show in another (issue 6, journey 3). */
+const LIVE_WITHIN_MS = 2000;
+
+jest.setTimeout(60_000);
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+it('signs up through the popup, posts, and the comment arrives live in a second browser', () =>
+  journey('commenter-live', async (pages) => {
+    const path = '/articles/live';
+    const writer = await h.open(path);
+    pages.push(writer);
+    const reader = await h.open(path);
+    pages.push(reader);
+
+    // The loader made one iframe titled "Comments", served by Parley on its own origin.
+    const iframe = writer.page.locator(STREAM_FRAME);
+    await iframe.waitFor({ state: 'visible' });
+    expect(await writer.page.locator('iframe').count()).toBe(1);
+    const src = new URL((await iframe.getAttribute('src')) ?? '', h.exampleUrl);
+    expect(src.origin).toBe(h.parleyUrl);
+    expect(src.pathname).toBe('/embed/stream');
+    expect(new URL(writer.page.url()).origin).toBe(h.exampleUrl);
+
+    // The reader is anonymous and waiting; its live connection opens with the stream.
+    const readerFrame = streamFrame(reader.page);
+    await readerFrame.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+
+    const frame = streamFrame(writer.page);
+    await signUpThroughPopup(
+      writer.page,
+      {
+        email: 'writer@e2e.parley.test',
+        username: 'writer',
+        password: 'correct horse battery',
+      },
+      { screenshotAs: 'commenter-live-popup' },
+    );
+    // Signed in, without a reload: the popup handed the token to the frame.
+    await frame.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+
+    const text = `Hello from a real browser ${Date.now()}`;
+    const box = frame.getByRole('textbox', { name: 'Write a comment', exact: true });
+    await box.fill(text);
+    await frame.getByRole('button', { name: 'Post', exact: true }).click();
+    const posted = Date.now();
+
+    const mine = frame.getByRole('article').filter({ hasText: text });
+    await mine.waitFor();
+    await expect(mine.textContent()).resolves.toContain('writer');
+    // Posted: the box is empty again for the next comment.
+    await frame
+      .getByRole('article')
+      .filter({ hasText: text })
+      .filter({ hasNotText: /posting/i })
+      .waitFor();
+    await expect(box.inputValue()).resolves.toBe('');
+
+    // The other reader did nothing. A new top-level comment may wait behind "N new comments"
+    // (no jumping content); either way it must have arrived within the limit.
+    const theirs = readerFrame.getByRole('article').filter({ hasText: text });
+    const newComments = readerFrame.getByRole('button', { name: /\bnew comments?\b/i });
+    await theirs
+      .or(newComments)
+      .first()
+      .waitFor({ timeout: Math.max(1, LIVE_WITHIN_MS - (Date.now() - posted)) });
+    const inPlace = await theirs.isVisible();
+    reader.log.push(
+      `(test) the comment reached the reader ${Date.now() - posted} ms after Post, ` +
+        (inPlace ? 'in place' : 'behind "new comments"'),
+    );
+    if (!inPlace) {
+      await screenshot(reader.page, 'commenter-live-new-comments');
+      await newComments.click();
+    }
+    await theirs.waitFor({ timeout: 5000 });
+
+    // And it is stored: the server answers it to anyone.
+    const { story } = await h.graphql<any>(
+      `query ($url: String!) { story(url: $url) { comments(first: 5) { edges { node { body author { username } } } } } }`,
+      { url: h.storyUrl(path) },
+    );
+    expect(story.comments.edges.map((e: any) => e.node.author.username)).toEqual(['writer']);
+    expect(story.comments.edges[0].node.body).toContain(text);
+  }));
+
+it('shows the right count next to each article on the list page', () =>
+  journey('count', async (pages) => {
+    await h.seedComments('/articles/second', ['First of two', 'Second of two']);
+    await h.seedComments('/articles/third', ['The only one']);
+    const list = await h.open('/list');
+    pages.push(list);
+
+    const count = (path: string) =>
+      list.page.locator(`.parley-count[data-story-url="${h.storyUrl(path)}"]`);
+    // One request for every count on the page.
+    await count('/articles/second').filter({ hasText: /\d/ }).waitFor();
+    await expect(count('/articles/second').textContent()).resolves.toBe('2 comments');
+    await expect(count('/articles/third').textContent()).resolves.toBe('1 comment');
+    await expect(count('/').textContent()).resolves.toBe('0 comments');
+  }));
+
+it('signs the host’s own user in from the SSO page, without the popup', () =>
+  journey('sso', async (pages) => {
+    const sso = await h.open('/sso');
+    pages.push(sso);
+    const frame = streamFrame(sso.page);
+
+    await frame.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+    // Under the host's name ("Signed in as hostreader"), not a Parley account's.
+    await frame
+      .getByText(new RegExp(`\\b${EXAMPLE_SSO_USER.username}\\b`))
+      .first()
+      .waitFor();
+    await expect(frame.getByRole('button', { name: 'Sign in', exact: true }).count()).resolves.toBe(
+      0,
+    );
+    // No popup ever opened: the host's token was the whole sign-in.
+    expect(sso.context.pages()).toHaveLength(1);
+    await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).waitFor();
+  }));
+
+it('says so when the host passes an expired SSO token, and stays signed out', () =>
+  journey('sso-expired', async (pages) => {
+    const sso = await h.open('/sso?expired=1');
+    pages.push(sso);
+    const frame = streamFrame(sso.page);
+
+    await frame
+      .getByText(/expired/i)
+      .first()
+      .waitFor();
+    // Not signed in as anyone: no "Sign out", and the host's user is named nowhere in the frame.
+    await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).waitFor();
+    await expect(
+      frame.getByRole('button', { name: 'Sign out', exact: true }).count(),
+    ).resolves.toBe(0);
+    await expect(frame.getByText(EXAMPLE_SSO_USER.username).count()).resolves.toBe(0);
+  }));
+
+it('signs in with a fresh token from refreshAccessToken when the first one has expired', () =>
+  journey('sso-refresh', async (pages) => {
+    const sso = await h.open('/sso?expired=1&refresh=1');
+    pages.push(sso);
+    const frame = streamFrame(sso.page);
+    await frame.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+    await frame
+      .getByText(new RegExp(`\\b${EXAMPLE_SSO_USER.username}\\b`))
+      .first()
+      .waitFor();
+    // The frame refused the expired token and told the host, which fetched a fresh one.
+    const fetched = await sso.page.evaluate(() =>
+      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
+    );
+    expect(fetched).toContain('/sso/token');
+    expect(sso.context.pages()).toHaveLength(1);
+  }));
