@@ -63,6 +63,7 @@ export default tseslint.config(
       '**/__integration-tests__/**',
       '**/testing/**',
       'bench/**',
+      'e2e/**',
       'scripts/**',
     ],
     // GraphQL answers in tests are JSON whose shape the query states; `any` is honest there.

@@ -5,8 +5,8 @@ import {
   signUpThroughPopup,
   startHarness,
   streamFrame,
-} from './harness';
-import type { Harness } from './harness';
+} from '../../../e2e/harness';
+import type { Harness } from '../../../e2e/harness';
 import { EXAMPLE_SSO_USER } from '../../../examples/host/createExampleServer';
 
 // Issue 4's real-browser test: the built loader, stream and popup in Debian's Chromium, on the

@@ -18,15 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { createExampleServer } from '../../../examples/host/createExampleServer';
-import { builtClientRoutes, CLIENT_BUILDS } from '../../server/src/clientBuilds';
-import { createParleyServer } from '../../server/src/createParleyServer';
-import type { ParleyServer } from '../../server/src/createParleyServer';
-import { createComment } from '../../server/src/db/store/comments';
-import { findOrCreateStory } from '../../server/src/db/store/stories';
-import { createUser } from '../../server/src/db/store/users';
-import { renderComment } from '../../server/src/markdown/renderComment';
-import { loadConfig } from '../../server/src/runtime/loadConfig';
+import { createExampleServer } from '../examples/host/createExampleServer';
+import { builtClientRoutes, CLIENT_BUILDS } from '../packages/server/src/clientBuilds';
+import { createParleyServer } from '../packages/server/src/createParleyServer';
+import type { ParleyServer } from '../packages/server/src/createParleyServer';
+import { createComment } from '../packages/server/src/db/store/comments';
+import { findOrCreateStory } from '../packages/server/src/db/store/stories';
+import { createUser } from '../packages/server/src/db/store/users';
+import { renderComment } from '../packages/server/src/markdown/renderComment';
+import { loadConfig } from '../packages/server/src/runtime/loadConfig';
 
 /** Debian's Chromium (never the `playwright` package: it downloads browsers). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -43,7 +43,7 @@ export const CHROMIUM_ARGS = Object.freeze([
 ]);
 
 /** Where screenshots and page logs go (CI prints this path). */
-export const E2E_OUTPUT = join(__dirname, '../../../test-output/e2e');
+export const E2E_OUTPUT = join(__dirname, '../test-output/e2e');
 
 /** Selector of the stream iframe the loader creates (issue 4: titled "Comments"). */
 export const STREAM_FRAME = 'iframe[title="Comments"]';
@@ -58,7 +58,7 @@ export const ADMIN = Object.freeze({
 /** How long one browser step (a click, a wait for an element) may take. */
 export const ACTION_TIMEOUT_MS = 10_000;
 
-const ROOT = join(__dirname, '../../..');
+const ROOT = join(__dirname, '..');
 
 /** A page with everything its context reported: console, page errors, failed requests. */
 export interface TrackedPage {
