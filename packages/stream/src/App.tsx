@@ -150,7 +150,6 @@ export function Stream() {
                   <div dangerouslySetInnerHTML={{ __html: settings.guidelinesHtml }} />
                 </details>
               )}
-              <p class="parley-count">{t('stream.count', { count: story.commentCount })}</p>
               {story.status === 'CLOSED' ? (
                 <p class="parley-notice" role="status">
                   {t('stream.closed')}

@@ -116,6 +116,12 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
           </span>
         )}
         <strong class="parley-author">{name}</strong>
+        {c.tags.includes('STAFF') && <span class="parley-badge">{t('thread.staff')}</span>}
+        {c.author?.badges.map((badge) => (
+          <span key={badge} class="parley-badge">
+            {badge}
+          </span>
+        ))}
         <RelativeTime iso={c.createdAt} />
         {c.editedAt && (
           <span class="parley-edited" title={formatAbsolute(c.editedAt, params.locale)}>

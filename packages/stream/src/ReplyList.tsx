@@ -54,9 +54,18 @@ export function CommentItem({ comment, level }: { comment: CommentData; level: n
 export function LocalItem({ entry, level }: { entry: LocalComment; level: number }) {
   const { t } = useStreamEnv();
   const { viewer } = useStreamData();
+  const view = useContext(ThreadContext);
   // A held comment has a server copy too, but readers may not see it yet: keep the typed text.
   if (entry.state === 'posted' && entry.comment)
     return <CommentItem comment={entry.comment} level={level} />;
+  // Held, then approved: it arrived live, published. A top-level one waits among the thread's
+  // new comments, where the thread leaves out the reader's own; show it here instead of a note
+  // that it will appear (a reply arriving live replaces this item in its ReplyList already).
+  const published =
+    entry.state === 'held' && entry.comment
+      ? [...view.live.waiting, ...view.live.revealed].find((c) => c.id === entry.comment?.id)
+      : undefined;
+  if (published) return <CommentItem comment={published} level={level} />;
   return (
     <article
       class="parley-comment parley-local"

@@ -56,6 +56,20 @@ test('shows a server tombstone (an erased account’s comment, with replies) as 
   expect(screen.queryByRole('article', { name: /Comment by null/ })).toBeNull();
 });
 
+test('marks staff comments and shows the badges a host gave the author', () => {
+  renderThread(
+    makeStreamData([
+      makeComment('c1', {
+        tags: ['STAFF'],
+        author: { id: 'u1', username: 'editor', avatarUrl: null, badges: ['Subscriber'] },
+      }),
+    ]),
+  );
+  const article = articleBy('editor');
+  expect(within(article).getByText('Staff')).toBeTruthy();
+  expect(within(article).getByText('Subscriber')).toBeTruthy();
+});
+
 test('invites the first comment when the thread is empty', () => {
   renderThread(makeStreamData([]));
   expect(screen.getByText('No comments yet. Start the conversation!')).toBeTruthy();

@@ -118,10 +118,25 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
     );
   });
   const loading = featured && !extra && !error;
+  // The count follows what happened since the page loaded: comments that arrived live (waiting,
+  // revealed, replies) and the reader's own posts, each once, while they are visible.
+  const added = new Set<string>();
+  const loaded = new Set(nodesOf(first).map((c) => c.id));
+  for (const c of [...state.waiting, ...state.revealed, ...Object.values(state.replies).flat()]) {
+    if (!loaded.has(c.id) && isVisibleComment(resolveComment(state, c))) added.add(c.id);
+  }
+  for (const l of local) {
+    if (l.state === 'posted' && l.comment && isVisibleComment(l.comment)) added.add(l.comment.id);
+  }
 
   return (
     <ThreadContext.Provider value={{ live: state, dispatch, local, marked, ModMenu }}>
       <div class="parley-thread">
+        {!featured && (
+          <p class="parley-count">
+            {t('stream.count', { count: story.commentCount + added.size })}
+          </p>
+        )}
         {!featured && (
           <SortMenu sort={sort} onChange={(next) => (setPages(undefined), onSortChange(next))} />
         )}
@@ -152,7 +167,9 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
           <CommentItem key={c.id} comment={c} level={0} />
         ))}
         {loading && <p role="status">{t('stream.loading')}</p>}
-        {!loading && !top.length && !mine.length && <p class="parley-empty">{t('stream.empty')}</p>}
+        {!loading && !top.length && !mine.length && !waiting.length && (
+          <p class="parley-empty">{t('stream.empty')}</p>
+        )}
         {(pageInfo?.hasNextPage || (featured && !extra && error)) && (
           <button type="button" class="parley-more" disabled={busy} onClick={loadMore}>
             {t('thread.loadMore')}

@@ -35,6 +35,20 @@ describe('live', () => {
     expect(names).toEqual(['Comment by user_n2', 'Comment by user_n1', 'Comment by user_c1']);
   });
 
+  test('the count follows live arrivals, and an empty thread does not invite a first comment meanwhile', async () => {
+    const { live } = renderThread(makeStreamData([]));
+    await ready(live);
+    expect(screen.getByText('0 comments')).toBeTruthy();
+    live.publish('commentCreated', makeComment('n1'));
+    await screen.findByRole('button', { name: '1 new comment' });
+    expect(screen.getByText('1 comment')).toBeTruthy();
+    expect(screen.queryByText('No comments yet. Start the conversation!')).toBeNull();
+    // The same comment again (its update, a duplicate delivery) is not counted twice.
+    live.publish('commentCreated', makeComment('n1'));
+    live.publish('commentCreated', makeComment('r1', { parent: { id: 'n1' } }));
+    await screen.findByText('2 comments');
+  });
+
   test('a new reply appears under its parent at once', async () => {
     const { live } = renderThread(makeStreamData([makeComment('c1'), makeComment('c2')]));
     await ready(live);

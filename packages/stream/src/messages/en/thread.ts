@@ -5,6 +5,7 @@ export const messages = {
   'thread.commentBy': 'Comment by {name}',
   'thread.deletedUser': 'Deleted user',
   'thread.edited': 'edited',
+  'thread.staff': 'Staff',
   'thread.removed': 'This comment was removed.',
   'thread.like': 'Like',
   'thread.liked': 'Liked',

@@ -6,6 +6,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'thread.commentBy': 'Comentario de {name}',
   'thread.deletedUser': 'Usuario eliminado',
   'thread.edited': 'editado',
+  'thread.staff': 'Equipo',
   'thread.removed': 'Este comentario fue eliminado.',
   'thread.like': 'Me gusta',
   'thread.liked': 'Te gusta',
