@@ -3,6 +3,7 @@ import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { App } from './App';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
+import { makeComment } from './testing/threadFixtures';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -70,4 +71,38 @@ test('says when comments are closed and offers no comment box', async () => {
   const env = createTestEnv();
   renderInStream(<App env={env} />, env);
   expect(await screen.findByText('Comments on this story are closed.')).toBeTruthy();
+});
+
+test('a mutation does not reload the whole thread (the thread applies changes itself)', async () => {
+  let loads = 0;
+  server.use(
+    graphql.query('Stream', () => {
+      loads += 1;
+      // With typenames, as the server answers: the kept result would hold a Comment.
+      const comment = { __typename: 'Comment', ...makeComment('c1') };
+      const comments = {
+        edges: [{ cursor: 'c1', node: comment }],
+        pageInfo: { hasNextPage: false, endCursor: 'c1' },
+      };
+      return HttpResponse.json({ data: { viewer: null, settings, story: story({ comments }) } });
+    }),
+    graphql.mutation('CreateReaction', () =>
+      HttpResponse.json({
+        data: {
+          createReaction: { comment: { __typename: 'Comment', id: 'c1', reactionCount: 1 } },
+        },
+      }),
+    ),
+  );
+  const env = createTestEnv();
+  renderInStream(<App env={env} />, env);
+  await screen.findByText('3 comments');
+  await env.transport.client
+    .mutation(
+      'mutation CreateReaction { createReaction(input: { commentId: "c1" }) { comment { id reactionCount } } }',
+      {},
+    )
+    .toPromise();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(loads).toBe(1);
 });

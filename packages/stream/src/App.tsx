@@ -23,6 +23,8 @@ interface StreamQueryData {
   story: StoryData | null;
 }
 
+const ROOT_QUERY_CONTEXT = { cacheResult: false };
+
 /** The frame's tabs. Profile and Configure load their code on first open. */
 export type Tab = 'comments' | 'featured' | 'profile' | 'configure';
 
@@ -56,6 +58,9 @@ export function Stream() {
       first: TOP_LEVEL_PAGE_SIZE,
     },
     requestPolicy: 'network-only',
+    // The thread applies posts, reactions and live events itself: a mutation must not reload the
+    // whole thread (the transport would refetch a kept result holding a Comment).
+    context: ROOT_QUERY_CONTEXT,
   });
   const data = result.data;
   // A stored token the server refuses (expired, revoked) fails the whole query: forget it, and the

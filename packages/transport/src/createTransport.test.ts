@@ -431,6 +431,33 @@ describe('query cache', () => {
     expect(seen).toHaveLength(4); // story, comments, mutation, comments again — not the story
   });
 
+  it('keeps no result of a query with cacheResult: false, so a mutation does not refetch it', async () => {
+    const CommentsQuery = gql`
+      query Comments {
+        comments {
+          id
+        }
+      }
+    `;
+    respond((_n, s) =>
+      s.body.query.includes('mutation')
+        ? HttpResponse.json({
+            data: { createComment: { comment: { __typename: 'Comment', id: 'c2', body: 'x' } } },
+          })
+        : HttpResponse.json({ data: { comments: [{ __typename: 'Comment', id: 'c1' }] } }),
+    );
+    const t = make();
+    const { unsubscribe } = pipe(
+      t.client.query(CommentsQuery, {}, { cacheResult: false }),
+      subscribe(() => undefined),
+    );
+    await settle();
+    await t.client.mutation(PostComment, { input: { body: 'x' } }).toPromise();
+    await settle();
+    unsubscribe();
+    expect(seen.map((s) => s.body.query.includes('mutation'))).toEqual([false, true]);
+  });
+
   it('caches nothing with max 0, and follows custom sizes', async () => {
     respond((_n, s) => HttpResponse.json(storyData(String(s.body.variables?.id))));
     const off = make({ queryCache: { max: 0 } });

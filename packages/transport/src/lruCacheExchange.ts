@@ -3,6 +3,18 @@ import type { Client, Exchange, Operation, OperationResult } from '@urql/core';
 import { LRU } from 'tiny-lru';
 import { filter, map, merge, pipe, share, tap } from 'wonka';
 
+declare module '@urql/core' {
+  interface OperationContext {
+    /**
+     * `false`: do not keep this query's result. A mutation then neither invalidates nor refetches
+     * it — for a query whose caller keeps its own state after the first answer (the stream's
+     * thread, which applies posts, reactions and live events itself and would otherwise reload
+     * the whole thread after each of them). @default true
+     */
+    cacheResult?: boolean;
+  }
+}
+
 /** Options of {@link lruCacheExchange}. */
 export interface LruCacheExchangeOptions {
   /** Most cached query results; the least recently used is evicted first. */
@@ -107,7 +119,13 @@ export function lruCacheExchange(options: LruCacheExchangeOptions): Exchange {
           );
           if (operation.kind === 'mutation') {
             invalidate(typenames);
-          } else if (enabled && operation.kind === 'query' && result.data && !result.error) {
+          } else if (
+            enabled &&
+            operation.kind === 'query' &&
+            operation.context.cacheResult !== false &&
+            result.data &&
+            !result.error
+          ) {
             const previous = results.peek(operation.key);
             if (previous) unindex(operation.key, previous);
             results.set(operation.key, { result, typenames, expiresAt: now() + ttlMs });
