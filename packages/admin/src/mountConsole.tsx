@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
-import { createSession, createTransport } from '@parley/transport';
-import type { Session, TransportOptions } from '@parley/transport';
+import { createSessionTransport } from '@parley/transport';
+import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
 import { CONSOLE_TOKEN_KEY } from './ConsoleContext';
 import type { ConsoleEnv } from './ConsoleContext';
@@ -17,17 +17,10 @@ export interface MountConsoleOptions {
 
 /** Starts the console on its page; returns the disposer (STYLE.md guideline 10). */
 export function mountConsole({ window: win, root, transport: options }: MountConsoleOptions) {
-  // The transport reads the token through the session, which keeps it in the transport's storage.
-  const holder: { session?: Session } = {};
-  const transport = createTransport({
-    url: `${win.location.origin}/graphql`,
-    getToken: async () => {
-      await holder.session?.ready;
-      return holder.session?.getToken() ?? null;
-    },
-    ...options,
-  });
-  const session = (holder.session = createSession(transport.storage, CONSOLE_TOKEN_KEY));
+  const { transport, session } = createSessionTransport(
+    { url: `${win.location.origin}/graphql`, ...options },
+    CONSOLE_TOKEN_KEY,
+  );
   const env: ConsoleEnv = { transport, session, window: win };
   const reactRoot = createRoot(root);
   reactRoot.render(<App env={env} />);

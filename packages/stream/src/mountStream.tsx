@@ -1,10 +1,9 @@
 import { render } from 'preact';
-import { createTransport } from '@parley/transport';
+import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
-import { createSession } from './createSession';
+import { TOKEN_STORAGE_KEY } from './createSession';
 import { createThreadStore } from './createThreadStore';
-import type { Session } from './createSession';
 import { createHostBridge } from './hostBridge';
 import { createTranslator } from './i18n/createTranslator';
 import { loadCatalog } from './messages';
@@ -31,17 +30,10 @@ export interface MountStreamOptions {
  */
 export function mountStream({ window: win, root, transport: options }: MountStreamOptions) {
   const params = readStreamParams(win.location.search);
-  // The transport reads the token through the session, which keeps it in the transport's storage.
-  const holder: { session?: Session } = {};
-  const transport = createTransport({
-    url: `${win.location.origin}/graphql`,
-    getToken: async () => {
-      await holder.session?.ready;
-      return holder.session?.getToken() ?? null;
-    },
-    ...options,
-  });
-  const session = (holder.session = createSession(transport.storage));
+  const { transport, session } = createSessionTransport(
+    { url: `${win.location.origin}/graphql`, ...options },
+    TOKEN_STORAGE_KEY,
+  );
   const bridge = createHostBridge({ window: win, origin: params.origin });
   const doc = win.document;
   doc.documentElement.lang = params.locale;

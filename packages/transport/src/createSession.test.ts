@@ -29,10 +29,10 @@ test('reads the stored token under its key, and keeps sign-ins and sign-outs the
 });
 
 test('a sign-in made while storage is still being read wins over the stored token', async () => {
-  let release: (value: unknown) => void = () => undefined;
+  let release: (value: string) => void = () => undefined;
   const storage = {
     ...memoryStorage(),
-    get: () => new Promise((resolve) => (release = resolve)) as Promise<never>,
+    get: <T>() => new Promise<string>((resolve) => (release = resolve)) as Promise<T | undefined>,
   };
   const session = createSession(storage, 'k');
   await session.signIn('new');

@@ -12,3 +12,5 @@ export { IDEMPOTENCY_KEY_HEADER, CLIENT_MUTATION_ID } from './mutationKeyExchang
 export type { ReactNativeFile } from './reactNativeFiles';
 export { createSession } from './createSession';
 export type { Session } from './createSession';
+export { createSessionTransport } from './createSessionTransport';
+export type { SessionTransport } from './createSessionTransport';

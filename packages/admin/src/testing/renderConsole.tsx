@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Provider } from 'urql';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createSession, createTransport } from '@parley/transport';
+import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { CONSOLE_TOKEN_KEY, ConsoleEnvContext } from '../ConsoleContext';
 import type { ConsoleEnv } from '../ConsoleContext';
@@ -17,15 +17,10 @@ export const TEST_GRAPHQL_URL = 'http://parley.test/graphql';
 export async function createTestConsoleEnv(
   options: { token?: string | null; transport?: Partial<TransportOptions> } = {},
 ): Promise<ConsoleEnv> {
-  const holder: { token: () => string | null } = { token: () => null };
-  const transport = createTransport({
-    url: TEST_GRAPHQL_URL,
-    getToken: () => holder.token(),
-    retryDelaysMs: [],
-    ...options.transport,
-  });
-  const session = createSession(transport.storage, CONSOLE_TOKEN_KEY);
-  holder.token = session.getToken;
+  const { transport, session } = createSessionTransport(
+    { url: TEST_GRAPHQL_URL, retryDelaysMs: [], ...options.transport },
+    CONSOLE_TOKEN_KEY,
+  );
   await session.ready;
   if (options.token) await session.signIn(options.token);
   return { transport, session, window };

@@ -1,10 +1,10 @@
 import { render } from '@testing-library/preact';
 import { Provider } from '@urql/preact';
 import type { ComponentChildren } from 'preact';
-import { createTransport } from '@parley/transport';
+import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import type { FrameToHost, HostToFrame } from '@parley/embed/protocol';
-import { createSession } from '../createSession';
+import { TOKEN_STORAGE_KEY } from '../createSession';
 import { createThreadStore } from '../createThreadStore';
 import type { HostBridge } from '../hostBridge';
 import { createTranslator } from '../i18n/createTranslator';
@@ -54,15 +54,10 @@ export function createTestBridge(): TestBridge {
 export function createTestEnv(
   options: { params?: Partial<FrameParams>; transport?: Partial<TransportOptions> } = {},
 ): StreamEnv & { bridge: TestBridge } {
-  const holder: { token: () => string | null } = { token: () => null };
-  const transport = createTransport({
-    url: TEST_GRAPHQL_URL,
-    getToken: () => holder.token(),
-    retryDelaysMs: [],
-    ...options.transport,
-  });
-  const session = createSession(transport.storage);
-  holder.token = session.getToken;
+  const { transport, session } = createSessionTransport(
+    { url: TEST_GRAPHQL_URL, retryDelaysMs: [], ...options.transport },
+    TOKEN_STORAGE_KEY,
+  );
   return {
     transport,
     params: {

@@ -129,7 +129,7 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       const limited = await api.request(SIGN_IN, { input: { ...input, password: PASSWORD } });
       expect(limited.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
       expect(limited.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThan(0);
-    });
+    }, 30_000); // 11 scrypt checks: seconds on a busy two-core machine, not the default 5
 
     it('refuses sign-up before install (NOT_INSTALLED) and when closed (FORBIDDEN)', async () => {
       const early = await api.request(

@@ -179,7 +179,7 @@ describe.each(testDialects())('profile mutations on %s', (dialect) => {
       for (let i = 0; i < 10; i += 1) await api.request(UPDATE_PASSWORD, { input }, token);
       const limited = await api.request(UPDATE_PASSWORD, { input }, token);
       expect(codeOf(limited)).toBe('RATE_LIMITED');
-    });
+    }, 30_000); // 11 scrypt checks: seconds on a busy two-core machine, not the default 5
   });
 
   describe('updateNotificationSettings', () => {
