@@ -7,10 +7,10 @@ import {
   streamFrame,
 } from '../../../e2e/harness';
 import type { Harness } from '../../../e2e/harness';
-import { EXAMPLE_SSO_USER } from '../../../examples/host/createExampleServer';
 
 // Issue 4's real-browser test: the built loader, stream and popup in Debian's Chromium, on the
-// example host site served from another origin than Parley's. Run `npm run build` first.
+// example host site served from another origin than Parley's. Run `npm run build` first. The
+// other journeys (counts, SSO, …) are e2e/journeys/*.e2e.ts (`npm run test:e2e`).
 
 /** How soon a comment posted in one browser must show in another (issue 6, journey 3). */
 const LIVE_WITHIN_MS = 2000;
@@ -103,76 +103,4 @@ it('signs up through the popup, posts, and the comment arrives live in a second 
     );
     expect(story.comments.edges.map((e: any) => e.node.author.username)).toEqual(['writer']);
     expect(story.comments.edges[0].node.body).toContain(text);
-  }));
-
-it('shows the right count next to each article on the list page', () =>
-  journey('count', async (pages) => {
-    await h.seedComments('/articles/second', ['First of two', 'Second of two']);
-    await h.seedComments('/articles/third', ['The only one']);
-    const list = await h.open('/list');
-    pages.push(list);
-
-    const count = (path: string) =>
-      list.page.locator(`.parley-count[data-story-url="${h.storyUrl(path)}"]`);
-    // One request for every count on the page.
-    await count('/articles/second').filter({ hasText: /\d/ }).waitFor();
-    await expect(count('/articles/second').textContent()).resolves.toBe('2 comments');
-    await expect(count('/articles/third').textContent()).resolves.toBe('1 comment');
-    await expect(count('/').textContent()).resolves.toBe('0 comments');
-  }));
-
-it('signs the host’s own user in from the SSO page, without the popup', () =>
-  journey('sso', async (pages) => {
-    const sso = await h.open('/sso');
-    pages.push(sso);
-    const frame = streamFrame(sso.page);
-
-    await frame.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
-    // Under the host's name ("Signed in as hostreader"), not a Parley account's.
-    await frame
-      .getByText(new RegExp(`\\b${EXAMPLE_SSO_USER.username}\\b`))
-      .first()
-      .waitFor();
-    await expect(frame.getByRole('button', { name: 'Sign in', exact: true }).count()).resolves.toBe(
-      0,
-    );
-    // No popup ever opened: the host's token was the whole sign-in.
-    expect(sso.context.pages()).toHaveLength(1);
-    await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).waitFor();
-  }));
-
-it('says so when the host passes an expired SSO token, and stays signed out', () =>
-  journey('sso-expired', async (pages) => {
-    const sso = await h.open('/sso?expired=1');
-    pages.push(sso);
-    const frame = streamFrame(sso.page);
-
-    await frame
-      .getByText(/expired/i)
-      .first()
-      .waitFor();
-    // Not signed in as anyone: no "Sign out", and the host's user is named nowhere in the frame.
-    await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).waitFor();
-    await expect(
-      frame.getByRole('button', { name: 'Sign out', exact: true }).count(),
-    ).resolves.toBe(0);
-    await expect(frame.getByText(EXAMPLE_SSO_USER.username).count()).resolves.toBe(0);
-  }));
-
-it('signs in with a fresh token from refreshAccessToken when the first one has expired', () =>
-  journey('sso-refresh', async (pages) => {
-    const sso = await h.open('/sso?expired=1&refresh=1');
-    pages.push(sso);
-    const frame = streamFrame(sso.page);
-    await frame.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
-    await frame
-      .getByText(new RegExp(`\\b${EXAMPLE_SSO_USER.username}\\b`))
-      .first()
-      .waitFor();
-    // The frame refused the expired token and told the host, which fetched a fresh one.
-    const fetched = await sso.page.evaluate(() =>
-      performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname),
-    );
-    expect(fetched).toContain('/sso/token');
-    expect(sso.context.pages()).toHaveLength(1);
   }));
