@@ -97,8 +97,39 @@ export interface Harness {
   seedComments(path: string, bodies: readonly string[]): Promise<void>;
   /** Opens `path` of the example site in a fresh browser context, recording what it reports. */
   open(path: string): Promise<TrackedPage>;
+  /**
+   * Opens any absolute URL (e.g. `${parleyUrl}/admin`) in a fresh browser context, recording
+   * what it reports, as `open` does.
+   */
+  openUrl(url: string): Promise<TrackedPage>;
+  /**
+   * Opens the console at `path` (default `/admin`) in a fresh browser context, signed in as
+   * `account` (default ADMIN) through the login page.
+   */
+  openConsole(path?: string, account?: ConsoleAccount): Promise<TrackedPage>;
   /** Closes every context, the browser, both servers; removes the data folder. */
   close(): Promise<void>;
+}
+
+/** Options of {@link startHarness}. */
+export interface HarnessOptions {
+  /**
+   * Install Parley through the `install` mutation (admin: ADMIN). `false` leaves the data folder
+   * empty, for the install wizard. @default true
+   */
+  install?: boolean;
+}
+
+/**
+ * A harness started with `install: false`: Parley is not installed, so there is no admin, site
+ * or SSO secret yet (the example `/sso` page cannot sign), and nothing to seed comments into.
+ */
+export type UninstalledHarness = Omit<Harness, 'admin' | 'siteId' | 'ssoSecret' | 'seedComments'>;
+
+/** Who signs in to the console. */
+export interface ConsoleAccount {
+  email: string;
+  password: string;
 }
 
 /** A port free right now on 127.0.0.1. */
@@ -157,7 +188,13 @@ function assertBuilt(): void {
 }
 
 /** Starts everything. Call `close()` in afterAll (it is safe after a partial start). */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options?: { install?: true }): Promise<Harness>;
+/** Starts everything but the install: Parley waits for its install wizard. */
+export async function startHarness(options: { install: false }): Promise<UninstalledHarness>;
+export async function startHarness(options?: HarnessOptions): Promise<Harness | UninstalledHarness>;
+export async function startHarness({ install = true }: HarnessOptions = {}): Promise<
+  Harness | UninstalledHarness
+> {
   assertBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   const contexts = new Set<BrowserContext>();
@@ -225,6 +262,51 @@ export async function startHarness(): Promise<Harness> {
       return json.data;
     };
 
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    const runningBrowser = browser;
+    const db = server.deps.db;
+    let seeder: string | undefined;
+
+    const openUrl = async (
+      url: string,
+      {
+        viewport = { width: 900, height: 900 },
+      }: { viewport?: { width: number; height: number } } = {},
+    ): Promise<TrackedPage> => {
+      const context = await runningBrowser.newContext({ viewport });
+      // Every step of a journey takes well under a second when things work: fail fast.
+      context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+      contexts.add(context);
+      context.on('close', () => contexts.delete(context));
+      const log = track(context);
+      await context.addInitScript(LOG_PARLEY_MESSAGES);
+      const page = await context.newPage();
+      await page.goto(url);
+      return { page, context, log };
+    };
+
+    const common = {
+      parleyUrl,
+      exampleUrl,
+      server,
+      browser,
+      graphql,
+      storyUrl: (path: string) => `${exampleUrl}${path}`,
+      open: (path: string) => openUrl(`${exampleUrl}${path}`),
+      openUrl: (url: string) => openUrl(url),
+      async openConsole(path = '/admin', account: ConsoleAccount = ADMIN) {
+        // Wide enough for the console's full layout (it works from 1024 px).
+        const tracked = await openUrl(`${parleyUrl}/admin/login`, {
+          viewport: { width: 1280, height: 900 },
+        });
+        await signInToConsole(tracked.page, account);
+        if (path !== '/admin') await tracked.page.goto(`${parleyUrl}${path}`);
+        return tracked;
+      },
+      close,
+    };
+    if (!install) return common;
+
     const installed = await graphql<any>(
       `
         mutation ($input: InstallInput!) {
@@ -277,22 +359,12 @@ export async function startHarness(): Promise<Harness> {
       (k: { secret: string | null }) => k.secret,
     ).secret;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
-    const runningBrowser = browser;
-    const db = server.deps.db;
-    let seeder: string | undefined;
-
     return {
-      parleyUrl,
-      exampleUrl,
-      server,
-      browser,
+      ...common,
       admin,
       siteId,
       ssoSecret,
-      graphql,
-      storyUrl: (path) => `${exampleUrl}${path}`,
-      async seedComments(path, bodies) {
+      async seedComments(path: string, bodies: readonly string[]) {
         seeder ??= (
           await createUser(db, {
             username: 'seeder',
@@ -316,19 +388,6 @@ export async function startHarness(): Promise<Harness> {
           });
         }
       },
-      async open(path) {
-        const context = await runningBrowser.newContext({ viewport: { width: 900, height: 900 } });
-        // Every step of a journey takes well under a second when things work: fail fast.
-        context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-        contexts.add(context);
-        context.on('close', () => contexts.delete(context));
-        const log = track(context);
-        await context.addInitScript(LOG_PARLEY_MESSAGES);
-        const page = await context.newPage();
-        await page.goto(`${exampleUrl}${path}`);
-        return { page, context, log };
-      },
-      close,
     };
   } catch (error) {
     await close();
@@ -445,6 +504,70 @@ export async function signUpThroughPopup(
     .getByRole('button', { name: 'Sign up', exact: true })
     .click();
   await closed;
+}
+
+/**
+ * Signs in to the console as `account` (default ADMIN) through its login page ("Email",
+ * "Password", "Sign in"), at `parleyUrl` (default: the page's own origin, which must then be
+ * Parley's); resolves once the signed-in console shows its navigation.
+ */
+export async function signInToConsole(
+  page: Page,
+  account: ConsoleAccount = ADMIN,
+  parleyUrl: string = new URL(page.url()).origin,
+): Promise<void> {
+  const login = `${parleyUrl}/admin/login`;
+  if (page.url() !== login) await page.goto(login);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Console', exact: true }).waitFor();
+}
+
+/** What {@link installThroughWizard} types into the install wizard. */
+export interface WizardInput {
+  /** The admin account. @default ADMIN */
+  admin?: NewAccount;
+  /** The first site's URL (its origin is always permitted): the example site's origin. */
+  siteUrl: string;
+  /** Permitted origins, one per line; replaces the pre-filled value. @default siteUrl */
+  origins?: string;
+}
+
+/**
+ * Fills the install wizard (`/install`) as a site owner does — admin account, organization,
+ * first site — and presses Install; resolves once the done step ("Parley is installed") shows.
+ * `screenshotAs` saves each filled step first (`<name>-step1.png` …).
+ */
+export async function installThroughWizard(
+  page: Page,
+  { admin = ADMIN, siteUrl, origins = siteUrl }: WizardInput,
+  { screenshotAs }: { screenshotAs?: string } = {},
+): Promise<void> {
+  const step = async (n: number, title: string) => {
+    await page.getByRole('heading', { name: `Step ${n} of 3: ${title}`, exact: true }).waitFor();
+  };
+  const next = async (n: number, button: 'Next' | 'Install') => {
+    if (screenshotAs !== undefined) await screenshot(page, `${screenshotAs}-step${n}`);
+    await page.getByRole('button', { name: button, exact: true }).click();
+  };
+  await step(1, 'Your admin account');
+  await page.getByLabel('Email', { exact: true }).fill(admin.email);
+  await page.getByLabel('Username', { exact: true }).fill(admin.username);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(admin.password);
+  await next(1, 'Next');
+  await step(2, 'Your organization');
+  await page.getByLabel('Organization name', { exact: true }).fill('E2E');
+  await page.getByLabel('Contact email', { exact: true }).fill('team@e2e.parley.test');
+  await page.getByLabel('Organization URL', { exact: true }).fill(siteUrl);
+  await next(2, 'Next');
+  await step(3, 'Your first site');
+  await page.getByLabel('Site name', { exact: true }).fill('Example host');
+  await page.getByLabel('Site URL', { exact: true }).fill(siteUrl);
+  await page.getByLabel('Permitted origins', { exact: true }).fill(origins);
+  await next(3, 'Install');
+  await page.getByRole('heading', { name: 'Parley is installed', exact: true }).waitFor();
 }
 
 /** Saves a full-page screenshot as `test-output/e2e/<name>.png`; returns its path. */

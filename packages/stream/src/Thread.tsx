@@ -125,16 +125,33 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   for (const c of [...state.waiting, ...state.revealed, ...Object.values(state.replies).flat()]) {
     if (!loaded.has(c.id) && isVisibleComment(resolveComment(state, c))) added.add(c.id);
   }
+  const shown = (c: CommentData) => isVisibleComment(resolveComment(state, c));
+  // A posted comment the thread loaded too is in the story's count already.
   for (const l of local) {
-    if (l.state === 'posted' && l.comment && isVisibleComment(l.comment)) added.add(l.comment.id);
+    if (l.state === 'posted' && l.comment && !loaded.has(l.comment.id) && shown(l.comment))
+      added.add(l.comment.id);
   }
+  // …and loses what the page loaded that was removed since (rejected live, deleted).
+  let removed = 0;
+  const walk = (comments: CommentData[]) => {
+    for (const c of comments) {
+      if (isVisibleComment(c) && !shown(c)) removed += 1;
+      walk(nodesOf(c.replies));
+    }
+  };
+  walk(nodesOf(first));
+  // Empty means nothing shows: comments removed since (without replies to keep) do not count.
+  const empty =
+    !top.some((c) => shown(c) || c.replyCount > 0) &&
+    !mine.some((l) => l.state !== 'posted' || !l.comment || shown(l.comment)) &&
+    !waiting.length;
 
   return (
     <ThreadContext.Provider value={{ live: state, dispatch, local, marked, ModMenu }}>
       <div class="parley-thread">
         {!featured && (
           <p class="parley-count">
-            {t('stream.count', { count: story.commentCount + added.size })}
+            {t('stream.count', { count: Math.max(0, story.commentCount + added.size - removed) })}
           </p>
         )}
         {!featured && (
@@ -167,9 +184,7 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
           <CommentItem key={c.id} comment={c} level={0} />
         ))}
         {loading && <p role="status">{t('stream.loading')}</p>}
-        {!loading && !top.length && !mine.length && !waiting.length && (
-          <p class="parley-empty">{t('stream.empty')}</p>
-        )}
+        {!loading && empty && <p class="parley-empty">{t('stream.empty')}</p>}
         {(pageInfo?.hasNextPage || (featured && !extra && error)) && (
           <button type="button" class="parley-more" disabled={busy} onClick={loadMore}>
             {t('thread.loadMore')}

@@ -18,8 +18,9 @@ export const COMMENT_UPDATED_SUBSCRIPTION = live('commentUpdated');
 
 /**
  * Follows `commentCreated` and `commentUpdated` of `storyId`, handing each to `dispatch`, and
- * skips the reader's own new comments (on screen already, from the composer's answer). Returns
- * the function that stops following.
+ * skips the reader's own new comments (on screen already, from the composer's answer) — but
+ * marks a held one of them posted when it arrives (approved). Returns the function that stops
+ * following.
  */
 export function followLiveComments(
   client: Client,
@@ -33,7 +34,14 @@ export function followLiveComments(
       .subscribe(({ data }) => {
         const comment = data?.[field];
         if (!comment) return;
-        if (type === 'created' && thread.list().some((l) => l.comment?.id === comment.id)) return;
+        const own =
+          type === 'created' ? thread.list().find((l) => l.comment?.id === comment.id) : undefined;
+        if (own) {
+          // Held for review, now approved: published, as if it had been posted so (the note
+          // "will appear after review" would otherwise stay until a reload).
+          if (own.state === 'held') thread.upsert({ ...own, state: 'posted', comment });
+          return;
+        }
         dispatch({ type, comment });
       });
   const subscriptions = [

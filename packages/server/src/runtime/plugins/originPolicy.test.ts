@@ -79,6 +79,22 @@ describe('createOriginPolicy', () => {
     expect(getAllowedOrigins).toHaveBeenCalledTimes(2);
   });
 
+  it('does not cache an empty list (before install), so the first site’s origins apply at once', async () => {
+    const getAllowedOrigins = jest
+      .fn<Promise<string[]>, []>()
+      .mockResolvedValueOnce([])
+      .mockResolvedValue([TEST_SITE_ORIGIN]);
+    const policy = createOriginPolicy({
+      getAllowedOrigins,
+      publicUrl: TEST_PUBLIC_URL,
+      now: () => 0,
+    });
+    expect(await policy.allowedOrigins()).toEqual([TEST_PUBLIC_URL]);
+    expect(await policy.isAllowed(TEST_SITE_ORIGIN)).toBe(true);
+    await policy.allowedOrigins();
+    expect(getAllowedOrigins).toHaveBeenCalledTimes(2);
+  });
+
   it('fails closed on a lookup error, logs it and retries on the next request', async () => {
     const { logger, logs } = createMemoryLogger();
     const getAllowedOrigins = jest

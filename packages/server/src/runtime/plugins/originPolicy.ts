@@ -70,6 +70,9 @@ export function createOriginPolicy({
   async function load(): Promise<string[]> {
     try {
       const origins = (await getAllowedOrigins()).map(normalizeOrigin).filter(isString);
+      // None yet (not installed): not cached, so the origins the install wizard just saved
+      // frame the stream at once — its done step links straight to the example page.
+      if (origins.length === 0) cached = undefined;
       return [...new Set([...own, ...origins])];
     } catch (error) {
       // Fail closed: without the list, only our own origin is trusted. Not cached, so the next
