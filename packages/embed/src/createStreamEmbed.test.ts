@@ -114,6 +114,16 @@ describe('the iframe', () => {
     expect(params.get('commentID')).toBe('c-42');
   });
 
+  it('passes the page title, so a story created on first use is named', () => {
+    document.title = 'Budget day';
+    try {
+      create();
+      expect(new URL(frame().src).searchParams.get('storyTitle')).toBe('Budget day');
+    } finally {
+      document.title = '';
+    }
+  });
+
   it('lets code options win over data attributes, and a rootURL with a path keep it', () => {
     container().dataset.storyUrl = 'https://news.example/from-data';
     container().dataset.theme = 'dark';

@@ -185,6 +185,8 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
           document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href ??
           story.href,
         storyID: opt('storyID'),
+        // Moderators see stories by title; the server keeps the first one it is given.
+        storyTitle: document.title,
         commentID,
         origin: location.origin,
         theme: resolved(),

@@ -26,6 +26,8 @@ export interface StreamParams {
   storyURL?: string;
   /** Story id, when the host knows it. */
   storyID?: string;
+  /** The article's title (the page's), so a story created on first use has one. */
+  storyTitle?: string;
   /** Comment to open and mark (permalink). */
   commentID?: string;
   /** Exact origin of the host page: the frame posts only there and accepts messages only from it. */

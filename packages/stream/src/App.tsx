@@ -15,7 +15,7 @@ import { isModerator } from './types';
 
 /** The first render's one query: who is reading, the settings, the story and its first page. */
 // One line: template literals keep their whitespace in the bundle (as in fragments.ts).
-export const STREAM_QUERY = gql`query Stream($url:String,$id:ID,$sort:CommentSort,$first:Int){viewer{${VIEWER_FIELDS}}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod}story(url:$url,id:$id){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}pageInfo{hasNextPage endCursor}}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{${COMMENT_WITH_REPLIES}}}}}}`;
+export const STREAM_QUERY = gql`query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{${VIEWER_FIELDS}}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}pageInfo{hasNextPage endCursor}}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{${COMMENT_WITH_REPLIES}}}}}}`;
 
 interface StreamQueryData {
   viewer: Viewer | null;
@@ -54,6 +54,7 @@ export function Stream() {
     variables: {
       url: params.storyID ? undefined : params.storyURL,
       id: params.storyID,
+      title: params.storyTitle,
       sort,
       first: TOP_LEVEL_PAGE_SIZE,
     },

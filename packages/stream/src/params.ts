@@ -35,6 +35,7 @@ export function readStreamParams(search: string): FrameParams {
   return {
     storyURL: get('storyURL'),
     storyID: get('storyID'),
+    storyTitle: get('storyTitle')?.slice(0, 300),
     commentID: get('commentID'),
     origin,
     theme: get('theme') === 'dark' ? 'dark' : 'light',

@@ -26,6 +26,16 @@ describe.each(testDialects())('stories store on %s', (dialect) => {
     expect(await countRows(t.db, 'stories')).toBe(2);
   });
 
+  it('names a story first met without a title, and never renames a named one', async () => {
+    const { site } = await seedBasics(t.db, { userCount: 0 });
+    const url = 'https://news.example/untitled';
+    await findOrCreateStory(t.db, { siteId: site.id, url, title: '' });
+    const named = await findOrCreateStory(t.db, { siteId: site.id, url, title: 'Budget day' });
+    expect(named.story.title).toBe('Budget day');
+    const again = await findOrCreateStory(t.db, { siteId: site.id, url, title: 'Spoofed' });
+    expect(again.story.title).toBe('Budget day');
+  });
+
   it('closes and reopens a story and sets or clears its overrides', async () => {
     const { story } = await seedBasics(t.db, { userCount: 0 });
     expect(story).toMatchObject({

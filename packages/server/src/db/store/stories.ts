@@ -59,7 +59,21 @@ export async function findOrCreateStory(
   input: StoryInput,
 ): Promise<{ story: Story; created: boolean }> {
   const existing = await findStoryByUrl(db, input.url);
-  if (existing !== undefined) return { story: existing, created: false };
+  if (existing !== undefined) {
+    // A story first met without a title (an older loader, a count request) takes the first one a
+    // reader's page gives; a title already set is never changed by readers.
+    if (existing.title === '' && input.title !== '') {
+      const named = await db
+        .updateTable('stories')
+        .set({ title: input.title })
+        .where('id', '=', existing.id)
+        .where('title', '=', '')
+        .returningAll()
+        .executeTakeFirst();
+      if (named) return { story: toStory(named), created: false };
+    }
+    return { story: existing, created: false };
+  }
   const inserted = await db
     .insertInto('stories')
     .values({
