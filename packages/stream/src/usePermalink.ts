@@ -25,7 +25,7 @@ export function usePermalink(enabled: boolean): [string | null, FocusedComment |
   useEffect(() => {
     if (!marked) return;
     const element = win.document.getElementById(commentDomId(marked));
-    if (element) return element.scrollIntoView({ block: 'center' });
+    if (element) return scrollIntoViewOnceSized(win, element);
     if (focus?.id === marked) return;
     let current = true;
     void client
@@ -37,4 +37,29 @@ export function usePermalink(enabled: boolean): [string | null, FocusedComment |
     };
   }, [marked, focus, client, win]);
   return [marked, focus?.id === marked ? focus : undefined];
+}
+
+/**
+ * Scrolls `element` to the middle of the reader's screen, and again once the frame has grown to
+ * fit its content. The loader sizes the iframe to the content a moment after it changes (the
+ * `height` message); until then the frame is shorter than its content, so the scroll moves only
+ * the frame's own viewport, and the resize that follows undoes it: the host page, which is what
+ * the reader scrolls, stays where it was. Scrolling again when the frame fits (its window's
+ * `resize`) makes the browser scroll the host page to the comment. Returns the cleanup.
+ */
+export function scrollIntoViewOnceSized(win: Window, element: Element): () => void {
+  const scroll = () => element.scrollIntoView({ block: 'center' });
+  // The loader sets the height the frame reports (mountStream.tsx), rounded up.
+  const fits = () =>
+    win.innerHeight + 1 >= win.document.documentElement.getBoundingClientRect().height;
+  scroll();
+  if (fits()) return () => undefined;
+  const onResize = () => {
+    if (!fits()) return;
+    stop();
+    scroll();
+  };
+  const stop = () => win.removeEventListener('resize', onResize);
+  win.addEventListener('resize', onResize);
+  return stop;
 }
