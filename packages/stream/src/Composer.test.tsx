@@ -157,6 +157,10 @@ test('a banned word: the message shows by the box, the text comes back, nothing 
   expect(env.thread.list()).toEqual([]);
   expect(inputs).toHaveLength(1);
   expect(await stored(env, outboxKey('s1'))).toBeUndefined();
+  // Kept as the draft at once, not after the typing delay: a reload right now still has it.
+  await waitFor(() => expect(stored(env, draftKey('s1', null))).resolves.toBe('You are a frob'), {
+    timeout: DRAFT_SAVE_DELAY_MS / 3,
+  });
 });
 
 test('rate limited: says when to try again, from the error extensions', async () => {

@@ -38,7 +38,8 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const withOutbox = useOutbox(storyId, parentId, viewer !== null, (refusal, body) => {
-    if (body !== undefined) draft.set(draft.text.trim() ? `${body}\n\n${draft.text}` : body);
+    // Put back and kept at once: a reload right after the refusal must still find the text.
+    if (body !== undefined) draft.set(draft.text.trim() ? `${body}\n\n${draft.text}` : body, true);
     setError(refusal);
   });
 

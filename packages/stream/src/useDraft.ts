@@ -12,8 +12,11 @@ export const draftKey = (storyId: string, parentId: string | null): string =>
 export interface Draft {
   /** The text now. */
   text: string;
-  /** Changes the text; storage follows after {@link DRAFT_SAVE_DELAY_MS}. */
-  set(next: string): void;
+  /**
+   * Changes the text; storage follows after {@link DRAFT_SAVE_DELAY_MS}, or at once with `now`
+   * (text put back after a refused post: a reload right after must still find it).
+   */
+  set(next: string, now?: boolean): void;
   /** Empties the box; the stored draft is removed once `saved` settles (the text is safe elsewhere). */
   clear(saved?: Promise<unknown>): void;
 }
@@ -56,14 +59,17 @@ export function useDraft(storage: TransportStorage, key: string): Draft {
   };
   return {
     text,
-    set(next) {
+    set(next, now = false) {
       cancel();
       state.current.typed = true;
       state.current.save = () => void write(next);
-      state.current.timer = setTimeout(() => {
-        state.current.timer = undefined;
-        void write(next);
-      }, DRAFT_SAVE_DELAY_MS);
+      if (now) void write(next);
+      else {
+        state.current.timer = setTimeout(() => {
+          state.current.timer = undefined;
+          void write(next);
+        }, DRAFT_SAVE_DELAY_MS);
+      }
       setText(next);
     },
     clear(saved = Promise.resolve()) {
