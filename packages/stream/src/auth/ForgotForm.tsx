@@ -1,10 +1,7 @@
 import { gql } from '@urql/core';
 import { useState } from 'preact/hooks';
-import { AuthForm } from './AuthForm';
-import { Field } from './Field';
+import { AuthFieldsForm } from './AuthFieldsForm';
 import type { PopupEnv } from './PopupEnv';
-import { useAuthFields } from './useAuthFields';
-import { useAuthSubmit } from './useAuthSubmit';
 import { emailProblem } from './validateAccount';
 
 /** Asks for a password-reset email. */
@@ -19,8 +16,6 @@ export const REQUEST_PASSWORD_RESET = gql`
 /** The Forgot password form: Email; then says that a link is on its way. */
 export function ForgotForm({ env }: { env: PopupEnv }) {
   const { t, client } = env;
-  const fields = useAuthFields(env.window, t, { email: emailProblem });
-  const submit = useAuthSubmit();
   const [sentTo, setSentTo] = useState<string | null>(null);
   if (sentTo !== null) {
     // The server answers the same for every address, so neither does this say who has an account.
@@ -30,29 +25,17 @@ export function ForgotForm({ env }: { env: PopupEnv }) {
       </p>
     );
   }
-  const send = () => {
-    if (!fields.check()) return;
-    const email = fields.values.email.trim();
-    void submit.run(
-      () => client.mutation(REQUEST_PASSWORD_RESET, { input: { email } }).toPromise(),
-      () => setSentTo(email),
-    );
-  };
   return (
-    <AuthForm
+    <AuthFieldsForm
       env={env}
       submitLabel={t('auth.submit.forgot')}
-      busy={submit.busy}
-      error={submit.error}
-      onSubmit={send}
-    >
-      <Field
-        {...fields.field('email')}
-        label={t('auth.email')}
-        type="email"
-        autoComplete="email"
-        autoFocus
-      />
-    </AuthForm>
+      fields={{
+        email: { label: t('auth.email'), type: 'email', autoComplete: 'email', rule: emailProblem },
+      }}
+      request={({ email }) =>
+        client.mutation(REQUEST_PASSWORD_RESET, { input: { email: email.trim() } }).toPromise()
+      }
+      onData={(_data, { email }) => setSentTo(email.trim())}
+    />
   );
 }

@@ -3,8 +3,11 @@ import type { Translate } from '../i18n/createTranslator';
 import type { PopupKey } from './popupCatalog';
 import type { FieldProblem } from './validateAccount';
 
-/** The check of each field of a form. */
-export type FieldRules<N extends string> = Record<N, (value: string) => FieldProblem | undefined>;
+/** The check of each field of a form (its `rule`; other properties of a field are not read). */
+export type FieldRules<N extends string> = Record<
+  N,
+  { rule: (value: string) => FieldProblem | undefined }
+>;
 
 /** A form's fields: their values, the props of each `<Field>`, and the check before sending. */
 export interface AuthFields<N extends string> {
@@ -39,7 +42,7 @@ export function useAuthFields<N extends string>(
   return {
     values,
     field(name) {
-      const problem = shown[name] ? rules[name](values[name]) : undefined;
+      const problem = shown[name] ? rules[name].rule(values[name]) : undefined;
       return {
         id: idOf(name),
         value: values[name],
@@ -52,7 +55,7 @@ export function useAuthFields<N extends string>(
     },
     check() {
       setShown(Object.fromEntries(names.map((name) => [name, true])) as Record<N, boolean>);
-      const wrong = names.find((name) => rules[name](values[name]) !== undefined);
+      const wrong = names.find((name) => rules[name].rule(values[name]) !== undefined);
       if (wrong !== undefined) win.document.getElementById(idOf(wrong))?.focus();
       return wrong === undefined;
     },

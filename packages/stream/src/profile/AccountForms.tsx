@@ -1,10 +1,12 @@
 import { gql } from '@urql/core';
 import { useMutation } from '@urql/preact';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from './ActionStatus';
 import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
+import type { Action } from './useAction';
 
 /** Renames the viewer. */
 export const UPDATE_USERNAME_MUTATION = gql`
@@ -53,38 +55,27 @@ export function UsernameForm({ current }: { current: string }) {
   );
   const action = useAction();
   return (
-    <PanelSection title={t('profile.username.title')}>
-      <form
-        class="parley-form"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const data = await action.run(() => update({ input: { username } }));
-          if (data) {
-            setSaved(data.updateUsername.user?.username ?? username);
-            setUsername('');
-          }
-        }}
-      >
-        <p>{t('profile.username.current', { username: saved })}</p>
-        <label>
-          {t('profile.username.label')}
-          <input
-            type="text"
-            autoComplete="username"
-            required
-            value={username}
-            onInput={(event) => setUsername(event.currentTarget.value)}
-          />
-        </label>
-        <button type="submit" disabled={action.busy}>
-          {t('profile.username.submit')}
-        </button>
-        <ActionStatus
-          state={action.state}
-          success={t('profile.username.saved', { username: saved })}
-        />
-      </form>
-    </PanelSection>
+    <AccountForm
+      title={t('profile.username.title')}
+      submit={t('profile.username.submit')}
+      success={t('profile.username.saved', { username: saved })}
+      action={action}
+      onSubmit={async () => {
+        const data = await action.run(() => update({ input: { username } }));
+        if (data) {
+          setSaved(data.updateUsername.user?.username ?? username);
+          setUsername('');
+        }
+      }}
+    >
+      <p>{t('profile.username.current', { username: saved })}</p>
+      <LabelledInput
+        label={t('profile.username.label')}
+        autoComplete="username"
+        value={username}
+        onValue={setUsername}
+      />
+    </AccountForm>
   );
 }
 
@@ -99,50 +90,35 @@ export function EmailForm({ current }: { current: string | null }) {
   );
   const action = useAction();
   return (
-    <PanelSection title={t('profile.email.title')}>
-      <form
-        class="parley-form"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const data = await action.run(() => update({ input: { email, password } }));
-          // The password is cleared either way: it must not linger in the page after use.
-          setPassword('');
-          if (data) {
-            setSaved(data.updateEmail.user?.email ?? email);
-            setEmail('');
-          }
-        }}
-      >
-        {saved !== null && <p>{t('profile.email.current', { email: saved })}</p>}
-        <label>
-          {t('profile.email.label')}
-          <input
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onInput={(event) => setEmail(event.currentTarget.value)}
-          />
-        </label>
-        <label>
-          {t('profile.currentPassword')}
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(event) => setPassword(event.currentTarget.value)}
-          />
-        </label>
-        <button type="submit" disabled={action.busy}>
-          {t('profile.email.submit')}
-        </button>
-        <ActionStatus
-          state={action.state}
-          success={t('profile.email.saved', { email: saved ?? '' })}
-        />
-      </form>
-    </PanelSection>
+    <AccountForm
+      title={t('profile.email.title')}
+      submit={t('profile.email.submit')}
+      success={t('profile.email.saved', { email: saved ?? '' })}
+      action={action}
+      onSubmit={async () => {
+        const data = await action.run(() => update({ input: { email, password } }));
+        // The password is cleared either way: it must not linger in the page after use.
+        setPassword('');
+        if (data) {
+          setSaved(data.updateEmail.user?.email ?? email);
+          setEmail('');
+        }
+      }}
+    >
+      {saved !== null && <p>{t('profile.email.current', { email: saved })}</p>}
+      <LabelledInput
+        label={t('profile.email.label')}
+        autoComplete="email"
+        value={email}
+        onValue={setEmail}
+      />
+      <LabelledInput
+        label={t('profile.currentPassword')}
+        autoComplete="current-password"
+        value={password}
+        onValue={setPassword}
+      />
+    </AccountForm>
   );
 }
 
@@ -159,46 +135,105 @@ export function PasswordForm() {
   );
   const action = useAction();
   return (
-    <PanelSection title={t('profile.password.title')}>
+    <AccountForm
+      title={t('profile.password.title')}
+      submit={t('profile.password.submit')}
+      success={t('profile.password.saved')}
+      action={action}
+      onSubmit={async () => {
+        const data = await action.run(() => update({ input: { oldPassword, newPassword } }));
+        setOldPassword('');
+        if (data) {
+          setNewPassword('');
+          const { token } = data.updatePassword;
+          // Same user, new epoch: renew keeps the tab and its "changed" message on screen.
+          if (token) await session.renew(token);
+        }
+      }}
+    >
+      <LabelledInput
+        label={t('profile.currentPassword')}
+        autoComplete="current-password"
+        value={oldPassword}
+        onValue={setOldPassword}
+      />
+      <LabelledInput
+        label={t('profile.password.new')}
+        autoComplete="new-password"
+        value={newPassword}
+        onValue={setNewPassword}
+      />
+    </AccountForm>
+  );
+}
+
+/** A section of the profile with one form: its fields, the submit button and the outcome. */
+function AccountForm({
+  title,
+  submit,
+  success,
+  action,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  submit: string;
+  success: string;
+  action: Action;
+  onSubmit: () => Promise<void>;
+  children: ComponentChildren;
+}) {
+  return (
+    <PanelSection title={title}>
       <form
         class="parley-form"
         onSubmit={async (event) => {
           event.preventDefault();
-          const data = await action.run(() => update({ input: { oldPassword, newPassword } }));
-          setOldPassword('');
-          if (data) {
-            setNewPassword('');
-            const { token } = data.updatePassword;
-            // Same user, new epoch: renew keeps the tab and its "changed" message on screen.
-            if (token) await session.renew(token);
-          }
+          await onSubmit();
         }}
       >
-        <label>
-          {t('profile.currentPassword')}
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={oldPassword}
-            onInput={(event) => setOldPassword(event.currentTarget.value)}
-          />
-        </label>
-        <label>
-          {t('profile.password.new')}
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            value={newPassword}
-            onInput={(event) => setNewPassword(event.currentTarget.value)}
-          />
-        </label>
+        {children}
         <button type="submit" disabled={action.busy}>
-          {t('profile.password.submit')}
+          {submit}
         </button>
-        <ActionStatus state={action.state} success={t('profile.password.saved')} />
+        <ActionStatus state={action.state} success={success} />
       </form>
     </PanelSection>
+  );
+}
+
+/** The input type of each autofill hint the profile's forms use. */
+const INPUT_TYPES = {
+  username: 'text',
+  email: 'email',
+  'current-password': 'password',
+  'new-password': 'password',
+} as const;
+
+/** A required input inside its label (the label's text is its accessible name). */
+function LabelledInput({
+  label,
+  autoComplete,
+  value,
+  onValue,
+}: {
+  label: string;
+  /** The browser's autofill hint, which also decides the input's type. */
+  autoComplete: keyof typeof INPUT_TYPES;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        // Preact's types split inputs by `type` only to say which allow a `role`; this sets none.
+        type={INPUT_TYPES[autoComplete] as 'text'}
+        autoComplete={autoComplete}
+        required
+        value={value}
+        onInput={(event) => onValue(event.currentTarget.value)}
+      />
+    </label>
   );
 }

@@ -1,5 +1,4 @@
-import { AccountFrame, TokenProblem } from './AccountFrame';
-import { useTokenMutation } from './useTokenMutation';
+import { TokenActionPage } from './TokenActionPage';
 
 /** Marks the address of the emailed link's account as confirmed. */
 export const CONFIRM_EMAIL_MUTATION = `mutation AccountConfirmEmail($input: TokenInput!) {
@@ -18,29 +17,20 @@ const AGAIN = 'Change your email address again in your profile to get a new link
  * open links (and run their scripts) would otherwise use the single-use token first.
  */
 export function ConfirmEmailPage() {
-  const [state, run] = useTokenMutation<ConfirmData>(CONFIRM_EMAIL_MUTATION);
   return (
-    <AccountFrame title="Confirm your email address">
-      {state.kind === 'done' ? (
+    <TokenActionPage<ConfirmData>
+      title="Confirm your email address"
+      mutation={CONFIRM_EMAIL_MUTATION}
+      again={AGAIN}
+      intro={
+        <p>Confirm that this address belongs to you, so notifications and resets can reach it.</p>
+      }
+      action="Confirm my email address"
+      done={(data) => (
         <p role="status" className="success">
-          Thank you: {state.data.confirmEmail.user.email ?? 'your address'} is confirmed.
+          Thank you: {data.confirmEmail.user.email ?? 'your address'} is confirmed.
         </p>
-      ) : state.kind === 'dead' ? (
-        <TokenProblem code={state.code} again={AGAIN} />
-      ) : (
-        <>
-          <p>Confirm that this address belongs to you, so notifications and resets can reach it.</p>
-          {state.kind === 'failed' && <TokenProblem code={state.code} again={AGAIN} />}
-          <button
-            type="button"
-            className="primary"
-            disabled={state.kind === 'sending'}
-            onClick={() => void run()}
-          >
-            Confirm my email address
-          </button>
-        </>
       )}
-    </AccountFrame>
+    />
   );
 }

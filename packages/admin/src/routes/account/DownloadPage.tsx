@@ -1,7 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { AccountFrame, TokenProblem } from './AccountFrame';
-import { useTokenMutation } from './useTokenMutation';
+import { TokenActionPage } from './TokenActionPage';
 
 /** Uses the emailed download link's token (once) and answers everything the user wrote. */
 export const DOWNLOAD_COMMENTS_MUTATION = `mutation AccountDownloadComments($input: TokenInput!) {
@@ -28,28 +27,15 @@ const AGAIN = 'Ask for a new download from your profile where you comment.';
  * that can be saved again from this page as often as needed.
  */
 export function DownloadPage() {
-  const [state, run] = useTokenMutation<DownloadData>(DOWNLOAD_COMMENTS_MUTATION);
   return (
-    <AccountFrame title="Download your comments">
-      {state.kind === 'done' ? (
-        <SaveFile data={state.data.downloadCommentsData} />
-      ) : state.kind === 'dead' ? (
-        <TokenProblem code={state.code} again={AGAIN} />
-      ) : (
-        <>
-          <p>Get a file with every comment you have written here, as you wrote it.</p>
-          {state.kind === 'failed' && <TokenProblem code={state.code} again={AGAIN} />}
-          <button
-            type="button"
-            className="primary"
-            disabled={state.kind === 'sending'}
-            onClick={() => void run()}
-          >
-            Prepare my download
-          </button>
-        </>
-      )}
-    </AccountFrame>
+    <TokenActionPage<DownloadData>
+      title="Download your comments"
+      mutation={DOWNLOAD_COMMENTS_MUTATION}
+      again={AGAIN}
+      intro={<p>Get a file with every comment you have written here, as you wrote it.</p>}
+      action="Prepare my download"
+      done={(data) => <SaveFile data={data.downloadCommentsData} />}
+    />
   );
 }
 

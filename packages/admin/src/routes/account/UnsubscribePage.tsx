@@ -1,5 +1,4 @@
-import { AccountFrame, TokenProblem } from './AccountFrame';
-import { useTokenMutation } from './useTokenMutation';
+import { TokenActionPage } from './TokenActionPage';
 
 /** Turns off every notification email of the emailed link's account. */
 export const UNSUBSCRIBE_MUTATION = `mutation AccountUnsubscribe($input: TokenInput!) {
@@ -20,33 +19,24 @@ const AGAIN = 'Turn notifications off in your profile where you comment instead.
  * on load: link scanners in mail systems open links, and must not unsubscribe anyone.
  */
 export function UnsubscribePage() {
-  const [state, run] = useTokenMutation<UnsubscribeData>(UNSUBSCRIBE_MUTATION);
   return (
-    <AccountFrame title="Unsubscribe from notifications">
-      {state.kind === 'done' ? (
+    <TokenActionPage<UnsubscribeData>
+      title="Unsubscribe from notifications"
+      mutation={UNSUBSCRIBE_MUTATION}
+      again={AGAIN}
+      intro={
+        <p>
+          Stop all notification emails (replies, featured comments, moderation decisions). Emails
+          about your account, like password resets, still arrive.
+        </p>
+      }
+      action="Unsubscribe"
+      done={() => (
         <p role="status" className="success">
           You are unsubscribed: we will send no more notification emails. You can turn them back on
           in your profile where you comment.
         </p>
-      ) : state.kind === 'dead' ? (
-        <TokenProblem code={state.code} again={AGAIN} />
-      ) : (
-        <>
-          <p>
-            Stop all notification emails (replies, featured comments, moderation decisions). Emails
-            about your account, like password resets, still arrive.
-          </p>
-          {state.kind === 'failed' && <TokenProblem code={state.code} again={AGAIN} />}
-          <button
-            type="button"
-            className="primary"
-            disabled={state.kind === 'sending'}
-            onClick={() => void run()}
-          >
-            Unsubscribe
-          </button>
-        </>
       )}
-    </AccountFrame>
+    />
   );
 }

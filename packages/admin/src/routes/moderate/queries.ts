@@ -2,7 +2,9 @@
  * The moderation route's GraphQL documents and the shapes it reads. Operation names are stable:
  * the tests answer them with msw by name.
  */
-import type { Role } from '../../Viewer';
+import type { CommunityUser, UserStatus } from '../community/communityQueries';
+
+export type { UserStatus };
 
 /** The queues, as the server's `ModerationQueue` enum spells them. */
 export type QueueName = 'PENDING' | 'REPORTED' | 'UNMODERATED' | 'APPROVED' | 'REJECTED';
@@ -19,9 +21,6 @@ export type HeldReason =
 
 /** A comment's status (`CommentStatus`). */
 export type CommentStatus = 'NONE' | 'APPROVED' | 'REJECTED' | 'PREMOD' | 'SYSTEM_WITHHELD';
-
-/** A user's status (`UserStatus`). */
-export type UserStatus = 'ACTIVE' | 'SUSPENDED' | 'BANNED' | 'PREMOD';
 
 /** A report on a comment, as a moderator sees it. */
 export interface QueueReport {
@@ -141,14 +140,7 @@ export interface DrawerComment {
 }
 
 /** The user of {@link USER_DRAWER_QUERY}. */
-export interface DrawerUser {
-  id: string;
-  username: string;
-  email: string | null;
-  role: Role;
-  status: UserStatus | null;
-  suspendedUntil: string | null;
-  createdAt: string;
+export interface DrawerUser extends CommunityUser {
   all?: { edges: { node: DrawerComment }[] } | null;
   rejected?: { edges: { node: DrawerComment }[] } | null;
   history:

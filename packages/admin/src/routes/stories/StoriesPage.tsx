@@ -1,15 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from 'urql';
-import { toTransportError } from '@parley/transport';
-import { errorText } from '../../errorText';
-import { useCursorList } from '../community/useCursorList';
-import type { CursorList } from '../community/useCursorList';
+import { CursorTable } from '../CursorTable';
+import { FilterSelect, SearchField } from '../FilterFields';
 import { useDebouncedValue } from '../community/useDebouncedValue';
 import { SITE_OPTIONS_QUERY, STORIES_PAGE_SIZE, STORIES_QUERY } from './storiesQueries';
-import type { StoriesData, StoriesVariables, StoryStatus } from './storiesQueries';
+import type { StoriesData, StoriesVariables, StoryRowData, StoryStatus } from './storiesQueries';
 import { STORY_COLUMNS, StoryRow } from './StoryRow';
 
 type Filters = Omit<StoriesVariables, 'after' | 'first'>;
+
+const STATUS_OPTIONS: readonly { value: StoryStatus; label: string }[] = [
+  { value: 'OPEN', label: 'Open' },
+  { value: 'CLOSED', label: 'Closed' },
+];
 
 /** `/admin/stories`: stories with their counts, open/close and per-story overrides. */
 export function StoriesPage() {
@@ -29,39 +32,28 @@ export function StoriesPage() {
     <main className="page admin-page">
       <h1>Stories</h1>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <div>
-          <label htmlFor="stories-search">Search</label>
-          <input
-            id="stories-search"
-            type="search"
-            placeholder="Title or URL"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor="stories-status">Status</label>
-          <select
-            id="stories-status"
-            value={status}
-            onChange={(e) => setStatus(e.target.value as StoryStatus | '')}
-          >
-            <option value="">All</option>
-            <option value="OPEN">Open</option>
-            <option value="CLOSED">Closed</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="stories-site">Site</label>
-          <select id="stories-site" value={siteId} onChange={(e) => setSiteId(e.target.value)}>
-            <option value="">All sites</option>
-            {sites?.sites.map((site) => (
-              <option key={site.id} value={site.id}>
-                {site.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchField
+          id="stories-search"
+          placeholder="Title or URL"
+          value={search}
+          onChange={setSearch}
+        />
+        <FilterSelect
+          id="stories-status"
+          label="Status"
+          all="All"
+          options={STATUS_OPTIONS}
+          value={status}
+          onChange={setStatus}
+        />
+        <FilterSelect
+          id="stories-site"
+          label="Site"
+          all="All sites"
+          options={sites?.sites.map((site) => ({ value: site.id, label: site.name })) ?? []}
+          value={siteId}
+          onChange={setSiteId}
+        />
       </form>
       <StoryTable key={JSON.stringify(filters)} filters={filters} />
     </main>
@@ -69,78 +61,30 @@ export function StoriesPage() {
 }
 
 function StoryTable({ filters }: { filters: Filters }) {
-  const list = useCursorList();
   return (
-    <>
-      <div className="table-wrap">
-        <table>
-          <caption className="visually-hidden">Stories</caption>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Site</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <abbr title="Published / pending / reported">Comments</abbr>
-                <span className="hint"> published / pending / reported</span>
-              </th>
-              <th scope="col">Open or close</th>
-              <th scope="col">Pre-moderation</th>
-              <th scope="col">Live updates</th>
-            </tr>
-          </thead>
-          {list.cursors.map((after, i) => (
-            <StoryPage
-              key={after ?? 'first'}
-              variables={{ ...filters, first: STORIES_PAGE_SIZE, after }}
-              report={i === list.cursors.length - 1 ? list.report : undefined}
-            />
-          ))}
-        </table>
-      </div>
-      {list.hasMore && (
-        <button type="button" className="load-more" onClick={list.loadMore}>
-          Load more
-        </button>
-      )}
-    </>
-  );
-}
-
-function StoryPage({
-  variables,
-  report,
-}: {
-  variables: StoriesVariables;
-  report: CursorList['report'] | undefined;
-}) {
-  const [{ data, error, fetching }] = useQuery<StoriesData, StoriesVariables>({
-    query: STORIES_QUERY,
-    variables,
-  });
-  useEffect(() => {
-    if (report && data) report(data.stories.pageInfo);
-  }, [report, data]);
-  const message =
-    error && !data
-      ? errorText(toTransportError(error).code)
-      : !data && fetching
-        ? 'Loading…'
-        : data?.stories.edges.length === 0 && variables.after === null
-          ? 'No stories match.'
-          : null;
-  return (
-    <tbody>
-      {message !== null && (
-        <tr>
-          <td colSpan={STORY_COLUMNS} role={error ? 'alert' : 'status'}>
-            {message}
-          </td>
-        </tr>
-      )}
-      {data?.stories.edges.map(({ node }) => (
-        <StoryRow key={node.id} story={node} />
-      ))}
-    </tbody>
+    <CursorTable<StoriesData, StoriesVariables, StoryRowData>
+      caption="Stories"
+      head={
+        <>
+          <th scope="col">Title</th>
+          <th scope="col">Site</th>
+          <th scope="col">Status</th>
+          <th scope="col">
+            <abbr title="Published / pending / reported">Comments</abbr>
+            <span className="hint"> published / pending / reported</span>
+          </th>
+          <th scope="col">Open or close</th>
+          <th scope="col">Pre-moderation</th>
+          <th scope="col">Live updates</th>
+        </>
+      }
+      columns={STORY_COLUMNS}
+      query={STORIES_QUERY}
+      filters={filters}
+      pageSize={STORIES_PAGE_SIZE}
+      connection={(data) => data.stories}
+      empty="No stories match."
+      row={(node) => <StoryRow key={node.id} story={node} />}
+    />
   );
 }

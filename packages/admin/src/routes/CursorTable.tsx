@@ -1,0 +1,121 @@
+import { useEffect } from 'react';
+import type { ReactNode } from 'react';
+import { useQuery } from 'urql';
+import { toTransportError } from '@parley/transport';
+import { errorText } from '../errorText';
+import { useCursorList } from './community/useCursorList';
+import type { CursorList } from './community/useCursorList';
+
+/** A connection as the API answers it: one page of edges and where the next page starts. */
+export interface Connection<Node> {
+  edges: { node: Node }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/** The variables every paged query takes, beside its filters. */
+export interface PageVariables {
+  first: number;
+  after: string | null;
+}
+
+/** What {@link CursorTable} needs to fetch and show its pages. */
+export interface CursorTableProps<Data, Variables extends PageVariables, Node> {
+  /** The table's caption (visually hidden), its accessible name. */
+  caption: string;
+  /** The header row's cells. */
+  head: ReactNode;
+  /** How many columns a row has, so a message row spans them all. */
+  columns: number;
+  /** The query of one page. */
+  query: string;
+  /** The query's variables other than `first` and `after`. */
+  filters: Omit<Variables, keyof PageVariables>;
+  /** Rows per page (`first`). */
+  pageSize: number;
+  /** The connection in a page's answer. */
+  connection: (data: Data) => Connection<Node>;
+  /** Shown when the first page has no rows, e.g. "No users match." */
+  empty: string;
+  /** One row of the table. */
+  row: (node: Node) => ReactNode;
+}
+
+/**
+ * A table whose rows come page by page with "Load more" (see {@link useCursorList}). Remount it
+ * (a `key` of its filters) to start again from the first page.
+ */
+export function CursorTable<Data, Variables extends PageVariables, Node>(
+  props: CursorTableProps<Data, Variables, Node>,
+) {
+  const list = useCursorList();
+  return (
+    <>
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">{props.caption}</caption>
+          <thead>
+            <tr>{props.head}</tr>
+          </thead>
+          {list.cursors.map((after, i) => (
+            <CursorPage
+              key={after ?? 'first'}
+              {...props}
+              after={after}
+              report={i === list.cursors.length - 1 ? list.report : undefined}
+            />
+          ))}
+        </table>
+      </div>
+      {list.hasMore && (
+        <button type="button" className="load-more" onClick={list.loadMore}>
+          Load more
+        </button>
+      )}
+    </>
+  );
+}
+
+function CursorPage<Data, Variables extends PageVariables, Node>({
+  columns,
+  query,
+  filters,
+  pageSize,
+  connection,
+  empty,
+  row,
+  after,
+  report,
+}: CursorTableProps<Data, Variables, Node> & {
+  after: string | null;
+  report: CursorList['report'] | undefined;
+}) {
+  const [{ data, error, fetching }] = useQuery<Data, Variables>({
+    query,
+    // The filters are Variables without the page's two fields, which this adds back.
+    variables: { ...filters, first: pageSize, after } as Variables,
+  });
+  const page = data ? connection(data) : undefined;
+  useEffect(() => {
+    if (report && page) report(page.pageInfo);
+  }, [report, page]);
+  const message =
+    error && !data
+      ? errorText(toTransportError(error).code)
+      : !data && fetching
+        ? 'Loading…'
+        : page?.edges.length === 0 && after === null
+          ? empty
+          : null;
+  return (
+    <tbody>
+      {message !== null && (
+        <tr>
+          <td colSpan={columns} role={error ? 'alert' : 'status'}>
+            {message}
+          </td>
+        </tr>
+      )}
+      {page?.edges.map(({ node }) => row(node))}
+    </tbody>
+  );
+}
