@@ -6,8 +6,10 @@ import { loadOrCreateSecret } from './auth/secrets';
 import { createTokenService } from './auth/tokens';
 import { createDatabase } from './db/createDatabase';
 import type { ParleyDatabase } from './db/createDatabase';
+import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
+import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
@@ -75,6 +77,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   const pubsub = createPubSub({ redisUrl: config.redisUrl, logger });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
+    // Read per send, so what an admin saves in Configure › Email applies without a restart.
+    loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db)),
     dataDir: config.dataDir,
     from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
     logger,

@@ -56,6 +56,18 @@ export const DEFAULT_SETTINGS = Object.freeze({
   featuredTab: true,
   /** An https stylesheet the stream loads after its own; empty for none. */
   customCssUrl: '' as string,
+  /** SMTP server host name; empty for none (then `SMTP_URL`, else the outbox). */
+  smtpHost: '' as string,
+  /** SMTP port: 587 is submission with STARTTLS; 465 is implicit TLS. */
+  smtpPort: 587,
+  /** Connect with TLS from the start (port 465); false upgrades with STARTTLS when offered. */
+  smtpSecure: false,
+  /** SMTP user name; empty to send without authentication. */
+  smtpUser: '' as string,
+  /** SMTP password. Write-only: the API tells only whether one is set. */
+  smtpPassword: '' as string,
+  /** Sender address of every email; empty for `no-reply@<public host>`. */
+  smtpFrom: '' as string,
 });
 
 /** Rate limits (DESIGN.md): attempts allowed per window. */

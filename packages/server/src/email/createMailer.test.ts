@@ -3,24 +3,42 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { getSettings } from '../db/store/organization';
+import { useApi } from '../graphql/testing/useApi';
 import { createMemoryLogger } from '../runtime/testing/createTestYoga';
 import { OUTBOX_DIR, createMailer } from './createMailer';
-import type { OutboxMessage } from './createMailer';
+import type { OutboxMessage, SmtpSettings } from './createMailer';
+import { smtpSettingsOf } from './smtpSettingsOf';
 
 const FROM = 'Parley <no-reply@parley.test>';
 const RESET_LINK = 'http://127.0.0.1:3000/account/reset?token=abc123';
 
+/** What the test SMTP server received: envelope, raw message and the user who signed in. */
+interface Received {
+  from: string;
+  to: string[];
+  data: string;
+  user: string | undefined;
+}
+
 describe('createMailer over SMTP', () => {
   let smtp: SMTPServer;
   let port: number;
-  const received: Array<{ from: string; to: string[]; data: string }> = [];
+  const received: Received[] = [];
+  const logins: Array<{ username: string | undefined; password: string | undefined }> = [];
 
   beforeAll(async () => {
     smtp = new SMTPServer({
       authOptional: true,
-      // A test server has no certificate worth trusting; plain SMTP on loopback is enough.
+      // A test server has no certificate worth trusting; plain SMTP on loopback is enough,
+      // and credentials may cross it in the clear.
       disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
       logger: false,
+      onAuth(auth, _session, callback) {
+        logins.push({ username: auth.username, password: auth.password ?? undefined });
+        callback(null, { user: auth.username });
+      },
       onData(stream, session, callback) {
         let data = '';
         stream.setEncoding('utf8');
@@ -30,6 +48,7 @@ describe('createMailer over SMTP', () => {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             data,
+            user: typeof session.user === 'string' ? session.user : undefined,
           });
           callback();
         });
@@ -40,6 +59,10 @@ describe('createMailer over SMTP', () => {
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+  beforeEach(() => {
+    received.length = 0;
+    logins.length = 0;
   });
 
   it('delivers the message to a real SMTP server', async () => {
@@ -66,6 +89,120 @@ describe('createMailer over SMTP', () => {
     expect(received[0]?.data).toContain('text/html');
     // Bodies travel quoted-printable: `=` is written `=3D`.
     expect(received[0]?.data).toContain('token=3Dabc123');
+  });
+
+  it('sends through stored settings, picking up a change without a restart', async () => {
+    let stored: SmtpSettings | undefined;
+    const dataDir = await mkdtemp(join(tmpdir(), 'parley-mail-'));
+    const { logger } = createMemoryLogger();
+    const mailer = createMailer({
+      loadSmtpSettings: async () => stored,
+      dataDir,
+      from: FROM,
+      logger,
+    });
+    try {
+      expect(mailer.smtpFromEnvironment).toBe(false);
+      // Nothing stored yet: today's behaviour, the outbox.
+      expect((await mailer.send({ to: 'a@example.com', subject: 'One', text: '1' })).via).toBe(
+        'outbox',
+      );
+
+      stored = {
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        user: 'parley',
+        password: 'pa ss',
+        from: 'news@parley.test',
+      };
+      const delivery = await mailer.send({ to: 'b@example.com', subject: 'Two', text: '2' });
+      expect(delivery.via).toBe('smtp');
+      expect(logins).toEqual([{ username: 'parley', password: 'pa ss' }]);
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ from: 'news@parley.test', to: ['b@example.com'] });
+
+      stored = { ...stored, user: 'other', from: '' };
+      await mailer.send({ to: 'c@example.com', subject: 'Three', text: '3' });
+      expect(logins.at(-1)).toEqual({ username: 'other', password: 'pa ss' });
+      // An empty from address means the mailer's default sender.
+      expect(received[1]?.from).toBe('no-reply@parley.test');
+
+      stored = { ...stored, host: '' };
+      expect((await mailer.send({ to: 'd@example.com', subject: 'Four', text: '4' })).via).toBe(
+        'outbox',
+      );
+      expect(received).toHaveLength(2);
+    } finally {
+      mailer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets SMTP_URL win over stored settings', async () => {
+    const { logger } = createMemoryLogger();
+    const loadSmtpSettings = jest.fn(async () => ({
+      host: 'smtp.invalid',
+      port: 1,
+      secure: true,
+      user: 'ignored',
+      password: 'ignored',
+      from: 'ignored@parley.test',
+    }));
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      loadSmtpSettings,
+      dataDir: '/nonexistent',
+      from: FROM,
+      logger,
+    });
+    const delivery = await mailer.send({ to: 'ada@example.com', subject: 'Env', text: 'env' });
+    mailer.close();
+
+    expect(mailer.smtpFromEnvironment).toBe(true);
+    expect(delivery.via).toBe('smtp');
+    expect(received).toEqual([
+      expect.objectContaining({ from: 'no-reply@parley.test', to: ['ada@example.com'] }),
+    ]);
+    expect(loadSmtpSettings).not.toHaveBeenCalled();
+  });
+
+  describe('end to end through the API', () => {
+    const api = useApi('sqlite');
+
+    it('sends the test email through the settings an admin just saved', async () => {
+      const { adminToken } = await api.install();
+      const mailer = createMailer({
+        loadSmtpSettings: async () => smtpSettingsOf(await getSettings(api.db)),
+        dataDir: '/nonexistent',
+        from: FROM,
+        logger: createMemoryLogger().logger,
+      });
+      api.deps.mailer = mailer;
+      try {
+        await api.ok(
+          `mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { smtpHost } } }`,
+          {
+            input: {
+              smtpHost: '127.0.0.1',
+              smtpPort: port,
+              smtpUser: 'admin-set',
+              smtpPassword: 'hunter2',
+              smtpFrom: 'news@parley.test',
+            },
+          },
+          adminToken,
+        );
+        const data = await api.ok(`mutation { sendTestEmail { ok } }`, {}, adminToken);
+        expect(data.sendTestEmail.ok).toBe(true);
+        expect(logins).toEqual([{ username: 'admin-set', password: 'hunter2' }]);
+        expect(received).toHaveLength(1);
+        expect(received[0]?.from).toBe('news@parley.test');
+        expect(received[0]?.data).toContain('test email');
+      } finally {
+        mailer.close();
+      }
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 /** Folder inside the data dir where messages go when no SMTP server is configured. */
@@ -33,12 +34,35 @@ export interface Mailer {
   send(message: MailMessage): Promise<MailDelivery>;
   /** Ends pooled SMTP connections; a no-op for the outbox. */
   close(): void;
+  /** Whether `SMTP_URL` decides the transport, so stored SMTP settings are not used. */
+  smtpFromEnvironment: boolean;
+}
+
+/** SMTP settings an admin stored (Configure › Email); an empty `host` means none. */
+export interface SmtpSettings {
+  /** Server host name; empty for none. */
+  host: string;
+  /** Server port. */
+  port: number;
+  /** TLS from the start (port 465); false lets nodemailer upgrade with STARTTLS. */
+  secure: boolean;
+  /** User name; empty sends without authentication. */
+  user: string;
+  /** Password (with `user`). */
+  password: string;
+  /** Sender address; empty for the mailer's default `from`. */
+  from: string;
 }
 
 /** Options of {@link createMailer}. */
 export interface CreateMailerOptions {
   /** `smtp://user:pass@host:587` or `smtps://…`; unset writes to the outbox. @default undefined */
   smtpUrl?: string;
+  /**
+   * Reads the stored SMTP settings; called before every send, so a change applies without a
+   * restart. Ignored when `smtpUrl` is set (the environment wins). @default no stored settings
+   */
+  loadSmtpSettings?: () => Promise<SmtpSettings | undefined>;
   /** The data folder; the outbox is `<dataDir>/outbox`. */
   dataDir: string;
   /** Sender, e.g. `Parley <no-reply@example.com>`. */
@@ -59,27 +83,69 @@ export interface OutboxMessage extends MailMessage {
   links: string[];
 }
 
+/** A transport and the sender to use with it. */
+interface ResolvedTransport {
+  transport: Transporter;
+  from: string;
+}
+
 /**
- * Creates the mailer: nodemailer over SMTP when `smtpUrl` is set; otherwise each message is
- * written as JSON into `<dataDir>/outbox/` and its subject and links are logged, so someone
- * trying Parley without a mail server can still confirm an address or reset a password.
+ * Creates the mailer. Each send picks its transport: nodemailer over `smtpUrl` when set (the
+ * environment wins), else over the stored SMTP settings when they name a host, else the outbox:
+ * each message is written as JSON into `<dataDir>/outbox/` and its subject and links are logged,
+ * so someone trying Parley without a mail server can still confirm an address or reset a password.
  * The outbox is for development: its links carry live tokens, as the real emails would.
  */
-export function createMailer({ smtpUrl, dataDir, from, logger }: CreateMailerOptions): Mailer {
-  if (smtpUrl !== undefined) {
-    const transport = createTransport(smtpUrl);
-    return {
-      async send({ to, subject, text, html }) {
-        const info = await transport.sendMail({ from, to, subject, text, html });
-        return { via: 'smtp', messageId: info.messageId };
-      },
-      close: () => transport.close(),
-    };
+export function createMailer({
+  smtpUrl,
+  loadSmtpSettings = async () => undefined,
+  dataDir,
+  from,
+  logger,
+}: CreateMailerOptions): Mailer {
+  const environment: ResolvedTransport | undefined =
+    smtpUrl === undefined ? undefined : { transport: createTransport(smtpUrl), from };
+  // One transport per distinct settings: rebuilt when an admin saves new ones, reused otherwise.
+  let cached: { key: string; resolved: ResolvedTransport } | undefined;
+
+  async function resolveTransport(): Promise<ResolvedTransport | undefined> {
+    if (environment !== undefined) return environment;
+    const settings = await loadSmtpSettings();
+    if (settings === undefined || settings.host === '') {
+      cached?.resolved.transport.close();
+      cached = undefined;
+      return undefined;
+    }
+    const key = JSON.stringify(settings);
+    if (cached?.key !== key) {
+      cached?.resolved.transport.close();
+      const transport = createTransport({
+        host: settings.host,
+        port: settings.port,
+        secure: settings.secure,
+        auth: settings.user === '' ? undefined : { user: settings.user, pass: settings.password },
+      });
+      cached = { key, resolved: { transport, from: settings.from === '' ? from : settings.from } };
+    }
+    return cached.resolved;
   }
 
   const outbox = join(dataDir, OUTBOX_DIR);
   return {
+    smtpFromEnvironment: environment !== undefined,
     async send(message) {
+      const resolved = await resolveTransport();
+      if (resolved !== undefined) {
+        const { to, subject, text, html } = message;
+        const info = await resolved.transport.sendMail({
+          from: resolved.from,
+          to,
+          subject,
+          text,
+          html,
+        });
+        return { via: 'smtp', messageId: info.messageId };
+      }
       const date = new Date();
       const messageId = randomUUID();
       const links = [...new Set(message.text.match(LINK_PATTERN) ?? [])];
@@ -96,10 +162,14 @@ export function createMailer({ smtpUrl, dataDir, from, logger }: CreateMailerOpt
       await writeFile(file, `${JSON.stringify(filed, null, 2)}\n`, { flag: 'wx' });
       logger.info(
         { to: message.to, subject: message.subject, links, file },
-        `Email not sent (no SMTP_URL), filed in the outbox: ${message.subject}`,
+        `Email not sent (no SMTP server configured), filed in the outbox: ${message.subject}`,
       );
       return { via: 'outbox', messageId, file, links };
     },
-    close: () => {},
+    close: () => {
+      environment?.transport.close();
+      cached?.resolved.transport.close();
+      cached = undefined;
+    },
   };
 }

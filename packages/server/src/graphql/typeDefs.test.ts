@@ -187,4 +187,15 @@ describe('the GraphQL contract', () => {
       ]),
     );
   });
+
+  it('lets the SMTP password be written but never read', () => {
+    expect(fieldsOf('Settings')).toEqual(
+      expect.arrayContaining(['smtpHost', 'smtpPasswordSet', 'smtpFromEnvironment']),
+    );
+    expect(fieldsOf('Settings')).not.toContain('smtpPassword');
+    const input = schema.getType('UpdateSettingsInput');
+    expect(isInputObjectType(input) && Object.keys(input.getFields())).toEqual(
+      expect.arrayContaining(['smtpHost', 'smtpPort', 'smtpSecure', 'smtpUser', 'smtpPassword']),
+    );
+  });
 });

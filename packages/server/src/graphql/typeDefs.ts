@@ -123,6 +123,20 @@ export const typeDefs = /* GraphQL */ `
     featuredTab: Boolean!
     "An https stylesheet the stream loads after its own; empty for none."
     customCssUrl: String!
+    "SMTP server host name; empty for none. Admins only."
+    smtpHost: String
+    "SMTP port. Admins only."
+    smtpPort: Int
+    "Whether SMTP uses TLS from the start (port 465); else STARTTLS when offered. Admins only."
+    smtpSecure: Boolean
+    "SMTP user name; empty for none. Admins only."
+    smtpUser: String
+    "Whether an SMTP password is stored (the password itself is never returned). Admins only."
+    smtpPasswordSet: Boolean
+    "Sender address of Parley's emails; empty for no-reply@<public host>. Admins only."
+    smtpFrom: String
+    "Whether SMTP_URL in the server's environment is set: it overrides the smtp* settings. Admins only."
+    smtpFromEnvironment: Boolean
     "Whether the install wizard has run."
     installed: Boolean!
   }
@@ -506,6 +520,17 @@ export const typeDefs = /* GraphQL */ `
     featuredTab: Boolean
     "Empty for none; else an https URL."
     customCssUrl: String
+    "A host name or IP address; empty for none (then emails go to the outbox folder)."
+    smtpHost: String
+    "1 to 65535."
+    smtpPort: Int
+    smtpSecure: Boolean
+    "Empty for none, which also removes the stored password."
+    smtpUser: String
+    "Write-only; empty or absent keeps the stored password."
+    smtpPassword: String
+    "An email address; empty for no-reply@<public host>."
+    smtpFrom: String
   }
 
   type SettingsPayload {

@@ -35,7 +35,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** `REDIS_URL`: shared pub/sub for several processes; unset means in-process pub/sub. */
   redisUrl: string | undefined;
-  /** `SMTP_URL`: outgoing mail; unset means the log and the outbox folder. */
+  /** `SMTP_URL`: outgoing mail, over the console's SMTP settings; unset means those, else the outbox. */
   smtpUrl: string | undefined;
   /** `PARLEY_SECRET`: token signing secret; unset means one generated into the data folder. */
   secret: string | undefined;

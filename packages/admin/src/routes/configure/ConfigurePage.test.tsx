@@ -32,6 +32,13 @@ const SETTINGS: ConsoleSettings = {
   signUpOpen: true,
   sessionSeconds: 2_592_000,
   customCssUrl: '',
+  smtpHost: '',
+  smtpPort: 587,
+  smtpSecure: false,
+  smtpUser: '',
+  smtpPasswordSet: false,
+  smtpFrom: '',
+  smtpFromEnvironment: false,
   organization: {
     name: 'News',
     contactEmail: 'a@example.com',

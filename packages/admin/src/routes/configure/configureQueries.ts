@@ -19,13 +19,33 @@ export interface ConsoleSettings {
   signUpOpen: boolean;
   sessionSeconds: number;
   customCssUrl: string;
+  /** The SMTP fields are null unless the viewer is an admin. */
+  smtpHost: string | null;
+  smtpPort: number | null;
+  smtpSecure: boolean | null;
+  smtpUser: string | null;
+  /** Whether a password is stored; the API never returns the password itself. */
+  smtpPasswordSet: boolean | null;
+  smtpFrom: string | null;
+  /** Whether `SMTP_URL` in the server's environment overrides the SMTP fields. */
+  smtpFromEnvironment: boolean | null;
   organization: { name: string; contactEmail: string; url: string; locale: string } | null;
 }
 
 /** `UpdateSettingsInput`: each section sends only its own fields. */
 export type SettingsInput = Partial<
-  Omit<ConsoleSettings, 'guidelinesHtml' | 'organization' | 'bannedWords' | 'suspectWords'>
+  Omit<
+    ConsoleSettings,
+    | 'guidelinesHtml'
+    | 'organization'
+    | 'bannedWords'
+    | 'suspectWords'
+    | 'smtpPasswordSet'
+    | 'smtpFromEnvironment'
+  >
 > & {
+  /** Write-only; empty keeps the stored password. */
+  smtpPassword?: string;
   bannedWords?: string[];
   suspectWords?: string[];
   organization?: { name: string; contactEmail: string; url: string };
@@ -34,6 +54,7 @@ export type SettingsInput = Partial<
 const SETTINGS_FIELDS = `guidelines guidelinesHtml maxCommentLength editWindowSeconds closeAfterDays
   reactionLabel featuredTab locale premod newCommenterApprovals reportThreshold bannedWords
   suspectWords liveUpdates signUpOpen sessionSeconds customCssUrl
+  smtpHost smtpPort smtpSecure smtpUser smtpPasswordSet smtpFrom smtpFromEnvironment
   organization { name contactEmail url locale }`;
 
 /** Every setting the configure pages edit. */

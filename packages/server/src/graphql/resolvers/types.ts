@@ -18,6 +18,23 @@ import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { hasRole, isModerator } from '../permissions';
 
+/** An SMTP setting as admins see it; null for everyone else (it names the mail server). */
+const adminOnly =
+  <T>(read: (settings: Settings, ctx: ParleyContext) => T) =>
+  (settings: Settings, _args: unknown, ctx: ParleyContext): T | null =>
+    hasRole(ctx.viewer, 'ADMIN') ? read(settings, ctx) : null;
+
+// No `smtpPassword` resolver and no such field in the schema: the password is write-only.
+const smtpResolvers = {
+  smtpHost: adminOnly((s) => s.smtpHost),
+  smtpPort: adminOnly((s) => s.smtpPort),
+  smtpSecure: adminOnly((s) => s.smtpSecure),
+  smtpUser: adminOnly((s) => s.smtpUser),
+  smtpPasswordSet: adminOnly((s) => s.smtpPassword !== ''),
+  smtpFrom: adminOnly((s) => s.smtpFrom),
+  smtpFromEnvironment: adminOnly((_s, ctx) => ctx.mailer.smtpFromEnvironment),
+};
+
 /** A user's status as the API shows it; a suspension in the past is over. */
 export function userStatus(user: User, now: Date): 'ACTIVE' | 'SUSPENDED' | 'BANNED' | 'PREMOD' {
   if (user.banned) return 'BANNED';
@@ -183,5 +200,6 @@ export const typeResolvers = {
       isModerator(ctx.viewer) ? settings.bannedWords : null,
     suspectWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
       isModerator(ctx.viewer) ? settings.suspectWords : null,
+    ...smtpResolvers,
   },
 };

@@ -88,6 +88,7 @@ export function useApi(dialect: DialectName): Api {
         return { via: 'outbox', messageId: String(mail.length), file: '', links: [] } as never;
       },
       close() {},
+      smtpFromEnvironment: false,
     };
     deps = {
       db: database.db,

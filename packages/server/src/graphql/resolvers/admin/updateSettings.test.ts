@@ -112,4 +112,100 @@ describe.each(testDialects())('updateSettings on %s', (dialect) => {
     const stored = await getOrganization(api.db);
     expect(stored).toMatchObject({ name: 'Example News', settings: { reportThreshold: 3 } });
   });
+
+  describe('SMTP settings', () => {
+    const SMTP_FIELDS =
+      'smtpHost smtpPort smtpSecure smtpUser smtpPasswordSet smtpFrom smtpFromEnvironment';
+    const SMTP_UPDATE = `mutation ($input: UpdateSettingsInput!) {
+      updateSettings(input: $input) { settings { ${SMTP_FIELDS} } }
+    }`;
+    const SMTP_INPUT = {
+      smtpHost: ' smtp.example.com ',
+      smtpPort: 465,
+      smtpSecure: true,
+      smtpUser: 'parley',
+      smtpPassword: 's3cret ',
+      smtpFrom: 'news@example.com',
+    };
+
+    it('stores them, never answers the password, and keeps it when sent empty', async () => {
+      const data = await api.ok(SMTP_UPDATE, { input: SMTP_INPUT }, c.admin.token);
+      expect(data.updateSettings.settings).toEqual({
+        smtpHost: 'smtp.example.com',
+        smtpPort: 465,
+        smtpSecure: true,
+        smtpUser: 'parley',
+        smtpPasswordSet: true,
+        smtpFrom: 'news@example.com',
+        smtpFromEnvironment: false,
+      });
+      expect(JSON.stringify(data)).not.toContain('s3cret');
+      expect((await getOrganization(api.db))?.settings.smtpPassword).toBe('s3cret ');
+
+      await api.ok(SMTP_UPDATE, { input: { smtpPort: 587, smtpPassword: '' } }, c.admin.token);
+      expect((await getOrganization(api.db))?.settings).toMatchObject({
+        smtpPort: 587,
+        smtpPassword: 's3cret ',
+      });
+    });
+
+    it('has no way to read the password back', async () => {
+      const answer = await api.request(`{ settings { smtpPassword } }`, {}, c.admin.token);
+      expect(answer.errors?.[0]?.message).toMatch(/smtpPassword/);
+    });
+
+    it('removes the password with the user name', async () => {
+      await api.ok(SMTP_UPDATE, { input: SMTP_INPUT }, c.admin.token);
+      const data = await api.ok(SMTP_UPDATE, { input: { smtpUser: '' } }, c.admin.token);
+      expect(data.updateSettings.settings).toMatchObject({ smtpUser: '', smtpPasswordSet: false });
+    });
+
+    it('says when SMTP_URL overrides them', async () => {
+      api.deps.mailer.smtpFromEnvironment = true;
+      const data = await api.ok(`{ settings { smtpFromEnvironment } }`, {}, c.admin.token);
+      expect(data.settings.smtpFromEnvironment).toBe(true);
+    });
+
+    it('shows them to admins only', async () => {
+      await api.ok(SMTP_UPDATE, { input: SMTP_INPUT }, c.admin.token);
+      for (const token of [c.moderator.token, c.commenter.token, undefined]) {
+        const data = await api.ok(`{ settings { ${SMTP_FIELDS} } }`, {}, token);
+        expect(Object.values(data.settings)).toEqual(Array(7).fill(null));
+      }
+    });
+
+    it('lets only admins change them', async () => {
+      const answer = await api.request(SMTP_UPDATE, { input: SMTP_INPUT }, c.moderator.token);
+      expect(answer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect((await getOrganization(api.db))?.settings.smtpHost).toBe('');
+    });
+
+    it.each([
+      ['smtpHost', 'smtp://mail.example.com'],
+      ['smtpHost', 'mail.example.com:587'],
+      ['smtpHost', 'bad host'],
+      ['smtpPort', 0],
+      ['smtpPort', 65536],
+      ['smtpFrom', 'not an address'],
+    ])(
+      'refuses %s = %p with INVALID_INPUT on that field, storing nothing',
+      async (field, value) => {
+        const answer = await api.request(
+          SMTP_UPDATE,
+          { input: { ...SMTP_INPUT, [field]: value } },
+          c.admin.token,
+        );
+        expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field });
+        expect((await getOrganization(api.db))?.settings).toMatchObject({
+          smtpHost: '',
+          smtpPassword: '',
+        });
+      },
+    );
+
+    it('accepts an IP address as the host', async () => {
+      const data = await api.ok(SMTP_UPDATE, { input: { smtpHost: '127.0.0.1' } }, c.admin.token);
+      expect(data.updateSettings.settings.smtpHost).toBe('127.0.0.1');
+    });
+  });
 });

@@ -10,6 +10,7 @@ import {
   updateSettings,
 } from '../../../db/store/organization';
 import type { Organization, Settings } from '../../../db/store/organization';
+import { isIP } from 'node:net';
 import { ParleyError } from '../../../ParleyError';
 import { validateEmail } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
@@ -25,7 +26,15 @@ export const SETTING_RANGES = Object.freeze({
   closeAfterDays: { min: 0, max: 36_500 },
   // Five minutes at least: a shorter session would sign moderators out mid-queue.
   sessionSeconds: { min: 300, max: 31_536_000 },
+  smtpPort: { min: 1, max: 65_535 },
 });
+
+/** Longest SMTP user name or password, in characters. */
+export const SMTP_CREDENTIAL_MAX_LENGTH = 500;
+
+/** A DNS host name (letters, digits, hyphens; dot-separated labels of up to 63 characters). */
+const HOST_NAME_PATTERN =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /** Longest community guidelines, in characters. */
 export const GUIDELINES_MAX_LENGTH = 10_000;
@@ -86,9 +95,58 @@ function stylesheetUrl(value: string): string {
   return url;
 }
 
+/** The SMTP host: empty (none) or a host name or IP address, without scheme or port. */
+function smtpHost(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '' || isIP(trimmed) !== 0 || HOST_NAME_PATTERN.test(trimmed)) return trimmed;
+  throw new ParleyError(
+    'INVALID_INPUT',
+    `Expected a host name such as “smtp.example.com”; got “${trimmed}”.`,
+    { field: 'smtpHost' },
+  );
+}
+
+function credential(value: string, field: 'smtpUser' | 'smtpPassword'): string {
+  if (value.length > SMTP_CREDENTIAL_MAX_LENGTH) {
+    throw new ParleyError('INVALID_INPUT', `At most ${SMTP_CREDENTIAL_MAX_LENGTH} characters.`, {
+      field,
+    });
+  }
+  return value;
+}
+
+/** The SMTP part of the patch; the password is write-only, and empty keeps the stored one. */
+function smtpPatch(input: UpdateSettingsInput): Partial<Settings> {
+  const patch: Partial<Settings> = {};
+  if (input.smtpHost !== undefined && input.smtpHost !== null) {
+    patch.smtpHost = smtpHost(input.smtpHost);
+  }
+  if (input.smtpSecure !== undefined && input.smtpSecure !== null) {
+    patch.smtpSecure = input.smtpSecure;
+  }
+  if (input.smtpUser !== undefined && input.smtpUser !== null) {
+    patch.smtpUser = credential(input.smtpUser.trim(), 'smtpUser');
+  }
+  // Not trimmed: a password may end in a space. Empty means "keep", since the form never sees it.
+  if (
+    input.smtpPassword !== undefined &&
+    input.smtpPassword !== null &&
+    input.smtpPassword !== ''
+  ) {
+    patch.smtpPassword = credential(input.smtpPassword, 'smtpPassword');
+  }
+  // Without a user there is no authentication, so a stored password would only linger.
+  if (patch.smtpUser === '') patch.smtpPassword = '';
+  if (input.smtpFrom !== undefined && input.smtpFrom !== null) {
+    const trimmed = input.smtpFrom.trim();
+    patch.smtpFrom = trimmed === '' ? '' : validateEmail(trimmed, 'smtpFrom').address;
+  }
+  return patch;
+}
+
 /** The settings patch `input` asks for, validated and normalized. */
 export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
-  const patch: Partial<Settings> = {};
+  const patch: Partial<Settings> = smtpPatch(input);
   for (const field of Object.keys(SETTING_RANGES) as (keyof typeof SETTING_RANGES)[]) {
     const value = input[field];
     if (value !== undefined && value !== null) patch[field] = inRange(value, field);
