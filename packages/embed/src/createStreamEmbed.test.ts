@@ -203,6 +203,16 @@ describe('messages from the frame', () => {
     expect(posted).toHaveBeenLastCalledWith(toFrame('login', { token: 'fresh-token' }), ROOT);
   });
 
+  it('does not send back the same expired token refreshAccessToken returns (no login loop)', async () => {
+    const refreshAccessToken = jest.fn(async () => 'old');
+    create({ accessToken: 'old', refreshAccessToken });
+    const posted = postsTo(frame());
+    fromFrame('tokenExpired', {});
+    await new Promise((resolve) => setTimeout(resolve));
+    expect(refreshAccessToken).toHaveBeenCalledTimes(1);
+    expect(posted).not.toHaveBeenCalled();
+  });
+
   it("'event' reaches onEvent and on() listeners until off()", () => {
     const onEvent = jest.fn();
     const listener = jest.fn();

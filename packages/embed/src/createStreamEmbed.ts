@@ -151,7 +151,10 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
       listeners[name]?.forEach((listener) => listener(data));
     },
     tokenExpired() {
-      void Promise.resolve(options.refreshAccessToken?.()).then((value) => value && login(value));
+      // The same (still expired) token again would loop: login, refused, tokenExpired, login…
+      void Promise.resolve(options.refreshAccessToken?.()).then(
+        (value) => value && value !== token && login(value),
+      );
     },
   };
   const onMessage = (event: MessageEvent) => {

@@ -92,6 +92,19 @@ const post = () => fireEvent.click(screen.getByRole('button', { name: 'Post' }))
 const stored = (env: ReturnType<typeof createTestEnv>, key: string) =>
   env.transport.storage.get(key);
 
+test('a double click posts once, even while the outbox is still loading', async () => {
+  const inputs = createCommentAnswers(ok());
+  const env = createTestEnv();
+  renderInStream(<Composer storyId="s1" parentId={null} />, env, data());
+  type('Once is enough');
+  post();
+  post();
+  await waitFor(() => expect(env.thread.list()[0]?.state).toBe('posted'));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(inputs).toHaveLength(1);
+  expect(env.thread.list()).toHaveLength(1);
+});
+
 test('posts with story, parent, body and a key; the comment shows as posting, then posted', async () => {
   let release!: () => void;
   const answered = new Promise<void>((resolve) => (release = resolve));

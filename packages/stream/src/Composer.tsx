@@ -37,7 +37,11 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   const [preview, setPreview] = useState<{ View?: ComponentType<{ body: string }> } | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
+  // One post per press: until the outbox has the post (its chunk may still be loading), a second
+  // click or Ctrl+Enter must not send the same text again under a new key.
+  const sending = useRef(false);
   const withOutbox = useOutbox(storyId, parentId, viewer !== null, (refusal, body) => {
+    sending.current = false;
     // Put back and kept at once: a reload right after the refusal must still find the text.
     if (body !== undefined) draft.set(draft.text.trim() ? `${body}\n\n${draft.text}` : body, true);
     setError(refusal);
@@ -57,6 +61,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   const submit = (event: Event) => {
     event.preventDefault();
     if (viewer === null) return openAuthPopup(env, 'signin');
+    if (sending.current) return;
     const body = draft.text.trim();
     const invalid = checkBody(body, settings.maxCommentLength);
     setError(invalid);
@@ -65,9 +70,11 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     const createdAt = new Date().toISOString();
     // The box empties once the post is stored (the outbox keeps it from then on); if the outbox's
     // chunk cannot be fetched, the text stays in the box with the error.
-    withOutbox((outbox) =>
-      draft.clear(outbox.post({ key: newPostKey(), storyId, parentId, body, createdAt })),
-    );
+    sending.current = true;
+    withOutbox((outbox) => {
+      sending.current = false;
+      draft.clear(outbox.post({ key: newPostKey(), storyId, parentId, body, createdAt }));
+    });
   };
 
   const togglePreview = () => {

@@ -41,7 +41,14 @@ export function mountStream({ window: win, root, transport: options }: MountStre
   const offTheme = bridge.on('theme', (theme) => applyTheme(doc, theme));
 
   // Custom CSS from the site owner, only over http(s).
-  if (params.customCSSURL && /^https?:/.test(params.customCSSURL)) {
+  // Only in a frame of a permitted host (frame-ancestors vouches for who chose it): a link to the
+  // frame opened directly must not restyle it with anyone's stylesheet.
+  if (
+    params.origin !== '' &&
+    win.parent !== win &&
+    params.customCSSURL &&
+    /^https?:/.test(params.customCSSURL)
+  ) {
     const link = doc.createElement('link');
     link.rel = 'stylesheet';
     link.href = params.customCSSURL;

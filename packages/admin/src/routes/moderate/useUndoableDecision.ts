@@ -28,6 +28,8 @@ export interface PendingDecision {
 export function leavesQueue(queue: QueueName, name: DecisionName): boolean {
   if (name === 'approveComment') return queue !== 'APPROVED';
   if (name === 'rejectComment') return queue !== 'REJECTED';
+  // Unfeaturing only drops the tag: the status stays, and so does the card.
+  if (name === 'unfeatureComment') return false;
   // Featuring approves: the card leaves every queue but Approved, where it stays, tagged.
   return queue !== 'APPROVED';
 }
@@ -134,6 +136,16 @@ export function useUndoableDecision({
     refreshLatest();
     return entry.commentId;
   }, [dispatch, refreshLatest, window]);
+
+  // Closing or reloading the tab inside the undo window would drop the waiting decisions: the
+  // browser asks first (no request can be trusted to finish while the page unloads).
+  useEffect(() => {
+    const guard = (event: BeforeUnloadEvent) => {
+      if (waiting.current.size > 0) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', guard);
+    return () => window.removeEventListener('beforeunload', guard);
+  }, [window]);
 
   // Leaving the queue (another queue, another page) sends what is waiting at once.
   useEffect(() => {
