@@ -6,7 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { getSettings } from '../db/store/organization';
 import { useApi } from '../graphql/testing/useApi';
 import { createMemoryLogger } from '../runtime/testing/createTestYoga';
-import { OUTBOX_DIR, createMailer } from './createMailer';
+import { OUTBOX_DIR, createMailer, mustUpgradeToTls } from './createMailer';
 import type { OutboxMessage, SmtpSettings } from './createMailer';
 import { smtpSettingsOf } from './smtpSettingsOf';
 
@@ -20,6 +20,15 @@ interface Received {
   data: string;
   user: string | undefined;
 }
+
+test('a login over SMTP waits for STARTTLS, except with implicit TLS or on loopback', () => {
+  const login = { secure: false, user: 'mailer', host: 'smtp.example.com' };
+  expect(mustUpgradeToTls(login)).toBe(true);
+  expect(mustUpgradeToTls({ ...login, secure: true })).toBe(false);
+  expect(mustUpgradeToTls({ ...login, user: '' })).toBe(false);
+  expect(mustUpgradeToTls({ ...login, host: '127.0.0.1' })).toBe(false);
+  expect(mustUpgradeToTls({ ...login, host: 'LOCALHOST' })).toBe(false);
+});
 
 describe('createMailer over SMTP', () => {
   let smtp: SMTPServer;

@@ -123,6 +123,7 @@ export function createMailer({
         host: settings.host,
         port: settings.port,
         secure: settings.secure,
+        requireTLS: mustUpgradeToTls(settings),
         auth: settings.user === '' ? undefined : { user: settings.user, pass: settings.password },
       });
       cached = { key, resolved: { transport, from: settings.from === '' ? from : settings.from } };
@@ -172,4 +173,20 @@ export function createMailer({
       cached = undefined;
     },
   };
+}
+
+/** Hosts whose traffic never leaves the machine. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/**
+ * Whether a login must wait for STARTTLS: without implicit TLS, a man in the middle could strip
+ * the server's STARTTLS offer and read the password. A relay on this machine (loopback) is the
+ * one place a login may go in clear.
+ */
+export function mustUpgradeToTls(settings: {
+  secure: boolean;
+  user: string;
+  host: string;
+}): boolean {
+  return !settings.secure && settings.user !== '' && !LOOPBACK.has(settings.host.toLowerCase());
 }

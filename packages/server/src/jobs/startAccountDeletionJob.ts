@@ -45,11 +45,12 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
 
   const sweepOnce = async (): Promise<DeletedAccount[]> => {
     const at = now();
-    const due = await findAccountsDueForDeletion(db, new Date(at.getTime() - graceMs));
+    const cutoff = new Date(at.getTime() - graceMs);
+    const due = await findAccountsDueForDeletion(db, cutoff);
     const done: DeletedAccount[] = [];
     for (const userId of due) {
       try {
-        const result = await deleteAccount(db, userId, at);
+        const result = await deleteAccount(db, userId, at, cutoff);
         if (!result) continue;
         done.push(result);
         const avatar = ownAvatarFile(options, userId, result.avatarUrl);

@@ -105,6 +105,15 @@ describe.each(testDialects())('account deletion on %s', (dialect) => {
     ).resolves.toMatchObject({ username: 'user0' });
   });
 
+  it('does nothing for a request newer than the cutoff it is given (the grace period holds)', async () => {
+    await requestDeletion(leaver().id, new Date('2026-01-05T00:00:00Z'));
+    const cutoff = new Date('2026-01-02T00:00:00Z');
+    expect(await deleteAccount(t.db, leaver().id, new Date('2026-01-09T00:00:00Z'), cutoff)).toBe(
+      undefined,
+    );
+    expect((await findUserById(t.db, leaver().id))?.username).toBe('user0');
+  });
+
   it('does nothing for an account whose request was cancelled', async () => {
     expect(await deleteAccount(t.db, leaver().id)).toBeUndefined();
     expect((await findUserById(t.db, leaver().id))?.username).toBe('user0');

@@ -51,21 +51,34 @@ export function deletedUsername(userId: string): string {
 }
 
 /**
- * Empties one account (see the file comment). Does nothing, returning undefined, when the user
- * is gone, already deleted, or cancelled the request meanwhile — the job can race a cancel.
+ * Empties one account (see the file comment) whose deletion was asked at or before `dueBy`. Does
+ * nothing, returning undefined, when the user is gone, already deleted, or cancelled the request
+ * meanwhile — the job can race a cancel.
  */
 export function deleteAccount(
   db: Db,
   userId: string,
   now: Date = new Date(),
+  dueBy: Date = now,
 ): Promise<DeletedAccount | undefined> {
   return inTransaction(db, async (trx) => {
     const user = await trx
       .selectFrom('users')
-      .select(['id', 'deletion_requested_at', 'deleted_at', 'avatar_url'])
+      .select(['id', 'avatar_url'])
       .where('id', '=', userId)
       .executeTakeFirst();
-    if (!user || user.deleted_at !== null || user.deletion_requested_at === null) return undefined;
+    // The claim comes first and is conditional: on PostgreSQL it takes the row lock and its WHERE
+    // is checked again after a concurrent cancel commits, so a cancel either wins (nothing
+    // matches) or waits for this deletion — never a deletion after a cancel.
+    const claimed = await trx
+      .updateTable('users')
+      .set({ deleted_at: isoTime(now) })
+      .where('id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .where('deletion_requested_at', 'is not', null)
+      .where('deletion_requested_at', '<=', isoTime(dueBy))
+      .executeTakeFirst();
+    if (!user || Number(claimed.numUpdatedRows) === 0) return undefined;
 
     const comments = await trx
       .selectFrom('comments')

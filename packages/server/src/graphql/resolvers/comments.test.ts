@@ -141,6 +141,19 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         body: '<p>Answered</p>',
         author: { username: 'writer' },
       });
+      // An erased comment (its author's account deleted) cannot be opened by id either.
+      const erased = await post('Erased later', writer.token);
+      await api.db
+        .updateTable('comments')
+        .set({ deleted_at: '2026-01-01T00:00:00.000Z' })
+        .where('id', '=', erased)
+        .execute();
+      const direct = await api.request(
+        `query ($id: ID!) { comment(id: $id) { id body } }`,
+        { id: erased },
+        reader.token,
+      );
+      expect(direct.data?.comment ?? null).toBeNull();
     });
   });
 

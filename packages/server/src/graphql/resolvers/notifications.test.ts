@@ -80,6 +80,16 @@ describe.each(testDialects())('notification emails on %s', (dialect) => {
     expect(message).toMatchObject({ to: 'writer@example.com' });
   });
 
+  it('does not announce a reply twice when it is rejected and approved again', async () => {
+    const { admin, reader, parentId, post } = await setup(api);
+    const reply = await post('Once', reader.token, parentId);
+    await mailArrives(api, 1);
+    await api.ok(DECIDE('rejectComment'), { id: reply }, admin.adminToken);
+    await api.ok(DECIDE('approveComment'), { id: reply }, admin.adminToken);
+    await settle();
+    expect(api.mail).toHaveLength(1);
+  });
+
   it('tells the author their comment was featured', async () => {
     const { admin, parentId } = await setup(api);
     await api.ok(DECIDE('featureComment'), { id: parentId }, admin.adminToken);

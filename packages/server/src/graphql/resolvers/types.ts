@@ -57,6 +57,8 @@ const forModerators =
 
 /** Whether the viewer may see a comment that readers may not (held, rejected). */
 export function canSeeComment(comment: Comment, ctx: ParleyContext): boolean {
+  // An erased comment (its author's account deleted) is gone for everyone but moderators.
+  if (comment.deletedAt !== null) return isModerator(ctx.viewer);
   return (
     comment.status === 'NONE' ||
     comment.status === 'APPROVED' ||

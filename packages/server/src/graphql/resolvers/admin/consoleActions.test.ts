@@ -94,6 +94,21 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
     const stored = await findUserByEmail(api.db, 'new.mod@example.com');
     expect(stored?.passwordHash).toEqual(expect.any(String));
 
+    // An unconfirmed address could be anyone's sign-up: refused until its owner confirms it.
+    const unconfirmed = await api.request(
+      INVITE,
+      { input: { email: c.commenter.user.email } },
+      c.admin.token,
+    );
+    expect(unconfirmed.errors?.[0]?.extensions).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'email',
+    });
+    await api.db
+      .updateTable('users')
+      .set({ email_verified: 1 })
+      .where('id', '=', c.commenter.user.id)
+      .execute();
     const promoted = await api.ok(
       INVITE,
       { input: { email: c.commenter.user.email } },

@@ -94,6 +94,15 @@ export const consoleActionResolvers = {
       const admin = requireRole(ctx, 'ADMIN');
       const { address } = validateEmail(input.email);
       const existing = await findUserByEmail(ctx.db, address);
+      // An unverified account with the address may belong to anyone who signed up with it first:
+      // it is not promoted as it is (its password would then open the console to them).
+      if (existing !== undefined && !existing.emailVerified && BELOW_MODERATOR.has(existing.role)) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          'An account with this address exists but its address is not confirmed; ask its owner to confirm it first.',
+          { field: 'email' },
+        );
+      }
       if (existing !== undefined) {
         if (!BELOW_MODERATOR.has(existing.role)) return { user: existing };
         const user = await moderateUser(ctx.db, {

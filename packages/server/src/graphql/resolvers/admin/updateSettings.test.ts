@@ -149,6 +149,15 @@ describe.each(testDialects())('updateSettings on %s', (dialect) => {
       });
     });
 
+    it('drops the stored password when the host or user changes without a new one', async () => {
+      await api.ok(SMTP_UPDATE, { input: SMTP_INPUT }, c.admin.token);
+      // The same host again (the form sends every field) keeps it.
+      await api.ok(SMTP_UPDATE, { input: { ...SMTP_INPUT, smtpPassword: '' } }, c.admin.token);
+      expect((await getOrganization(api.db))?.settings.smtpPassword).toBe('s3cret ');
+      await api.ok(SMTP_UPDATE, { input: { smtpHost: 'evil.example' } }, c.admin.token);
+      expect((await getOrganization(api.db))?.settings.smtpPassword).toBe('');
+    });
+
     it('has no way to read the password back', async () => {
       const answer = await api.request(`{ settings { smtpPassword } }`, {}, c.admin.token);
       expect(answer.errors?.[0]?.message).toMatch(/smtpPassword/);

@@ -215,6 +215,14 @@ export const updateSettingsResolvers = {
     ) => {
       requireRole(ctx, 'ADMIN');
       const patch = settingsPatch(input);
+      // The stored password goes only to the server it was given for: a new host or user without
+      // a new password drops it (else an admin could point the host at their own server and read
+      // the write-only password from the test email's login).
+      const current = await ctx.settings();
+      const moved =
+        (patch.smtpHost !== undefined && patch.smtpHost !== current.smtpHost) ||
+        (patch.smtpUser !== undefined && patch.smtpUser !== current.smtpUser);
+      if (moved && patch.smtpPassword === undefined) patch.smtpPassword = '';
       const orgPatch = input.organization ? organizationPatch(input.organization) : undefined;
       const { settings, organization } = await inTransaction(ctx.db, async (trx) => ({
         organization: orgPatch

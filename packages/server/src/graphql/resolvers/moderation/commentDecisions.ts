@@ -45,8 +45,9 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
   // A held comment that becomes visible is new to readers: it arrives like any new comment.
   if (!isVisibleStatus(previousStatus) && isVisibleStatus(comment.status)) {
     publishCommentCreated(ctx, comment);
-    // A held reply reaches its parent's author when readers can see it, not before.
-    inBackground(ctx, notifyReply(ctx, comment));
+    // A reply held at posting reaches its parent's author when readers can see it. One withheld
+    // later (reports) was already announced when it was posted: no second email.
+    if (previousStatus === 'PREMOD') inBackground(ctx, notifyReply(ctx, comment));
   }
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
