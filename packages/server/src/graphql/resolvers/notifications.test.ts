@@ -80,6 +80,21 @@ describe.each(testDialects())('notification emails on %s', (dialect) => {
     expect(message).toMatchObject({ to: 'writer@example.com' });
   });
 
+  it('sends nothing for a reply from someone the author ignores', async () => {
+    const { writer, reader, parentId, post } = await setup(api);
+    const { user } = await api.ok(`query { viewer { id } }`, {}, reader.token).then((d) => ({
+      user: d.viewer,
+    }));
+    await api.ok(
+      `mutation ($input: UserIdInput!) { ignoreUser(input: $input) { user { id } } }`,
+      { input: { userId: user.id } },
+      writer.token,
+    );
+    await post('You cannot hear me', reader.token, parentId);
+    await settle();
+    expect(api.mail).toEqual([]);
+  });
+
   it('does not announce a reply twice when it is rejected and approved again', async () => {
     const { admin, reader, parentId, post } = await setup(api);
     const reply = await post('Once', reader.token, parentId);

@@ -7,6 +7,7 @@
  * They go out after the change is saved and without holding up the answer: a slow or failing mail
  * server must not slow down or fail a post (failures are logged by `deliverNotice`).
  */
+import { listIgnoredIds } from '../../db/store/userModeration';
 import { findUserById } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import type { Comment } from '../../db/store/comments';
@@ -72,6 +73,8 @@ export async function notifyReply(ctx: ParleyContext, reply: Comment): Promise<v
     ctx.loaders.story.load(reply.storyId),
   ]);
   if (!to || !replier || !story) return;
+  // Someone the author ignores is hidden from them in threads; not in their mailbox either.
+  if ((await listIgnoredIds(ctx.db, to.id)).includes(replier.id)) return;
   await send(ctx, to, (unsubscribe) => ({
     subject: `${replier.username} replied to your comment`,
     text:
