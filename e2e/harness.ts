@@ -132,6 +132,32 @@ export interface ConsoleAccount {
   password: string;
 }
 
+/** How long starting a harness (server, example site, Chromium, install) may take. */
+export const HARNESS_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts a harness before the file's tests and closes it after them (Jest hooks), and returns it
+ * as an object usable at once in test bodies: each property is read from the running harness.
+ */
+export function useHarness(options?: { install?: true }): Harness;
+/** The same for a Parley that waits for its install wizard. */
+export function useHarness(options: { install: false }): UninstalledHarness;
+export function useHarness(options: HarnessOptions = {}): Harness | UninstalledHarness {
+  let running: Harness | UninstalledHarness | undefined;
+  beforeAll(async () => {
+    running = await startHarness(options);
+  }, HARNESS_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await running?.close();
+  });
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (!running) throw new Error('[e2e] the harness is used before beforeAll started it');
+      return (running as unknown as Record<PropertyKey, unknown>)[key];
+    },
+  });
+}
+
 /** A port free right now on 127.0.0.1. */
 async function freePort(): Promise<number> {
   const probe = createNetServer();

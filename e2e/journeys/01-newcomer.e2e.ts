@@ -1,5 +1,4 @@
-import { ADMIN, journey, screenshot, startHarness, streamFrame } from '../harness';
-import type { UninstalledHarness } from '../harness';
+import { ADMIN, journey, screenshot, useHarness, streamFrame } from '../harness';
 
 // Journey 1 (issue 6): a site owner's first visit. An empty data folder, the install wizard in
 // the browser, the embed snippet it hands over, and the example host page (another origin)
@@ -11,14 +10,7 @@ const EMPTY_THREAD = 'No comments yet. Start the conversation!';
 /** The origin the wizard pre-fills when the console runs locally (the `npm start` example page). */
 const PREFILLED_ORIGIN = 'http://127.0.0.1:8080';
 
-let h: UninstalledHarness;
-
-beforeAll(async () => {
-  h = await startHarness({ install: false });
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness({ install: false });
 
 describe('journey 1: newcomer', () => {
   it('installs Parley through the wizard, gets the snippet, and the example page shows an empty thread', () =>

@@ -1,5 +1,4 @@
-import { journey, signUpThroughPopup, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import {
   isFocused,
   newAccount,
@@ -13,14 +12,7 @@ import {
 // the edit window (30 s by default, DEFAULT_SETTINGS.editWindowSeconds), sees "edited", and is
 // still signed in after a reload. Then the same journey with the keyboard only.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 describe('journey 2: commenter', () => {
   it('signs up, posts, replies, reacts, edits, and stays signed in after a reload', () =>

@@ -1,6 +1,5 @@
 import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
-import { journey, signUpThroughPopup, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 
 // Journey 3 (issue 6): two readers on the same story. A comment posted in one browser shows in
 // the other within 2 s without a reload; a moderator rejects it in the console and it leaves
@@ -12,14 +11,7 @@ const LIVE_WITHIN_MS = 2000;
 /** The console sends a decision when its undo window closes; then the streams follow live. */
 const DECISION_SEEN_WITHIN_MS = UNDO_WINDOW_MS + 5000;
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 describe('journey 3: live', () => {
   it('shows a comment in a second browser within 2 s, and removes it from both when rejected', () =>

@@ -1,6 +1,5 @@
 import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
-import { journey, screenshot, signUpThroughPopup, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, screenshot, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 
 // Journey 4 (issue 6): an admin turns pre-moderation on for all comments in the console; a
 // reader's new comment says it awaits review and stays hidden from other readers; it waits in
@@ -12,14 +11,7 @@ const HELD = 'Your comment will appear after review';
 /** The console sends a decision when its undo window closes; then the streams follow live. */
 const DECISION_SEEN_WITHIN_MS = UNDO_WINDOW_MS + 5000;
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 describe('journey 4: pre-moderation', () => {
   it('holds a comment for review, lists it in Pending, and publishes it live when approved with the keyboard', () =>

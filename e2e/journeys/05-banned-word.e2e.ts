@@ -1,5 +1,4 @@
-import { journey, screenshot, signUpThroughPopup, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, screenshot, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import { newAccount, storedComments } from '../support/commenter';
 
 // Journey 5 (issue 6): an admin bans a word; a reader's comment containing it is refused with a
@@ -9,14 +8,7 @@ import { newAccount, storedComments } from '../support/commenter';
 const BANNED_WORD_TEXT =
   'Your comment contains a word this community does not allow. Please edit it and post again.';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 describe('journey 5: banned word', () => {
   it('refuses a comment with a banned word, keeps the text, stores nothing', () =>

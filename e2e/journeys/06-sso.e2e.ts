@@ -1,5 +1,4 @@
-import { journey, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, useHarness, streamFrame } from '../harness';
 import { EXAMPLE_SSO_USER } from '../../examples/host/createExampleServer';
 
 // Journey 6 (issue 6): single sign-on. The example host's `/sso` page signs a token for its own
@@ -12,14 +11,7 @@ const SIGNED_IN_AS = `Signed in as ${EXAMPLE_SSO_USER.username}`;
 /** What the stream says when the host's token has expired (messages/en/auth.ts). */
 const SSO_EXPIRED = /Your site’s sign-in has expired/;
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 /** The comments of the story of `path`, oldest first, as the server answers anyone. */
 async function storedComments(path: string): Promise<{ body: string; author: string }[]> {

@@ -1,5 +1,4 @@
-import { journey, signUpThroughPopup, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import { newAccount, storedWithText } from '../support/commenter';
 
 // Journey 8 (issue 6): a signed-in reader loses the connection, posts, and gets it back: the
@@ -10,14 +9,7 @@ const QUEUED_IN_THREAD = 'Will be sent when you are back online';
 const QUEUED_IN_COMPOSER =
   'You are offline. Your comment is saved and will be posted when you are back.';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 describe('journey 8: offline', () => {
   it('queues a comment posted offline and sends it once when back online', () =>

@@ -1,5 +1,4 @@
-import { journey, signUpThroughPopup, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import { newAccount, openPage, storedWithText, streamFrameOf } from '../support/commenter';
 
 // Journey 9 (issue 6): the browser blocks the stream frame's storage (a third-party iframe: Safari,
@@ -16,14 +15,7 @@ import { newAccount, openPage, storedWithText, streamFrameOf } from '../support/
 // The host page and the popup (a top-level window: first-party) keep their storage, as in those
 // browsers. The frame must then keep its session in memory and get its token by postMessage.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 /** The init script: blocks localStorage and IndexedDB in embedded frames at `origin`. */
 function blockFrameStorage(origin: string): string {

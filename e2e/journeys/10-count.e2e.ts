@@ -1,18 +1,10 @@
-import { journey, startHarness } from '../harness';
-import type { Harness } from '../harness';
+import { journey, useHarness } from '../harness';
 
 // Journey 10 (issue 6): the count script. The example site's article list loads
 // `<parley>/count.js`, which fills each `.parley-count` with its story's number of comments, all
 // of them from one request.
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 it('shows the right count next to each article on the list page', () =>
   journey('10-count', async (pages) => {

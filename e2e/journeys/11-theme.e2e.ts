@@ -1,6 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
-import { journey, startHarness, streamFrame } from '../harness';
-import type { Harness } from '../harness';
+import { journey, useHarness, streamFrame } from '../harness';
 import { openPage, streamFrameOf } from '../support/commenter';
 
 // Journey 11 (issue 6): the host page switches to dark at run time and the stream follows without
@@ -13,14 +12,7 @@ import { openPage, streamFrameOf } from '../support/commenter';
 const LIGHT_BG = 'rgb(255, 255, 255)';
 const DARK_BG = 'rgb(20, 20, 22)';
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 /** The frame's theme attribute and its root's painted background. */
 function frameTheme(frame: Frame): Promise<{ theme?: string; background: string }> {

@@ -5,9 +5,8 @@ import {
   journey,
   screenshot,
   signInToConsole,
-  startHarness,
+  useHarness,
 } from '../harness';
-import type { UninstalledHarness } from '../harness';
 import type { Page } from 'playwright-core';
 
 // Issue 5's real-browser test of the console: from an empty data folder, the install wizard in
@@ -15,14 +14,7 @@ import type { Page } from 'playwright-core';
 // the keyboard and sees it leave the Pending queue — and a second moderator's console follows
 // live, without a reload.
 
-let h: UninstalledHarness;
-
-beforeAll(async () => {
-  h = await startHarness({ install: false });
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness({ install: false });
 
 /** The count shown beside a queue's link ("3 comments" to a screen reader). */
 const queueCount = (page: Page, queue: string) =>

@@ -3,10 +3,9 @@ import {
   journey,
   screenshot,
   signUpThroughPopup,
-  startHarness,
+  useHarness,
   streamFrame,
 } from '../../../e2e/harness';
-import type { Harness } from '../../../e2e/harness';
 
 // Issue 4's real-browser test: the built loader, stream and popup in Debian's Chromium, on the
 // example host site served from another origin than Parley's. Run `npm run build` first. The
@@ -17,14 +16,7 @@ const LIVE_WITHIN_MS = 2000;
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await startHarness();
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 it('signs up through the popup, posts, and the comment arrives live in a second browser', () =>
   journey('commenter-live', async (pages) => {
