@@ -3,6 +3,7 @@ import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { StreamData } from '../StreamContext';
 import { createTestEnv, renderInStream } from '../testing/createTestEnv';
+import { makeStreamData, TEST_VIEWER } from '../testing/threadFixtures';
 import type { StoryData } from '../types';
 import { Panel } from './ConfigureTab';
 
@@ -12,39 +13,14 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 function streamData(story: Partial<StoryData> = {}): StreamData {
-  return {
-    viewer: {
-      id: 'm1',
-      username: 'mod',
-      email: null,
-      avatarUrl: null,
-      badges: [],
-      role: 'MODERATOR',
-      status: 'ACTIVE',
-      suspendedUntil: null,
-    },
-    settings: {
-      editWindowSeconds: 30,
-      maxCommentLength: 2000,
-      signUpOpen: true,
-      liveUpdates: true,
-      guidelinesHtml: '',
-      locale: 'en',
-      premod: 'LINKS',
-    },
+  return makeStreamData([], {
+    viewer: { ...TEST_VIEWER, id: 'm1', username: 'mod', email: null, role: 'MODERATOR' },
+    settings: { premod: 'LINKS' },
     story: {
-      id: 's1',
-      url: 'http://host.test/article',
-      title: 'Article',
-      status: 'OPEN',
-      commentCount: 0,
       settings: { effectivePremod: 'LINKS', liveUpdates: true, premod: null },
-      featuredComments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
-      comments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
       ...story,
     },
-    refetch: jest.fn(),
-  };
+  });
 }
 
 function answerUpdateStory(answer: { code?: string; status?: string } = {}) {

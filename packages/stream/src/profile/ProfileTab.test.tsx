@@ -4,6 +4,7 @@ import { graphql, http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { StreamData } from '../StreamContext';
 import { createTestEnv, renderInStream, TEST_GRAPHQL_URL } from '../testing/createTestEnv';
+import { makeStreamData, TEST_VIEWER } from '../testing/threadFixtures';
 import { Panel } from './ProfileTab';
 
 const server = setupServer();
@@ -21,38 +22,9 @@ const viewer: Record<string, unknown> = {
   ignoredUsers: [{ id: 'u2', username: 'alice' }],
 };
 
-const data: StreamData = {
-  viewer: {
-    id: 'u1',
-    username: 'reader',
-    email: 'reader@example.com',
-    avatarUrl: null,
-    badges: [],
-    role: 'COMMENTER',
-    status: 'ACTIVE',
-    suspendedUntil: null,
-  },
-  settings: {
-    editWindowSeconds: 30,
-    maxCommentLength: 2000,
-    signUpOpen: true,
-    liveUpdates: true,
-    guidelinesHtml: '',
-    locale: 'en',
-    premod: 'OFF',
-  },
-  story: {
-    id: 's1',
-    url: 'http://host.test/article',
-    title: 'Article',
-    status: 'OPEN',
-    commentCount: 0,
-    settings: { effectivePremod: 'OFF', liveUpdates: true, premod: null },
-    featuredComments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
-    comments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
-  },
-  refetch: jest.fn(),
-};
+const data: StreamData = makeStreamData([], {
+  viewer: { ...TEST_VIEWER, id: 'u1', username: 'reader', email: 'reader@example.com' },
+});
 
 const comment = (id: string, storyId: string, url: string) => ({
   id,

@@ -1,5 +1,5 @@
 import type { StreamData } from '../StreamContext';
-import type { CommentData, Connection, StoryData, Viewer } from '../types';
+import type { CommentData, Connection, StoryData, StreamSettings, Viewer } from '../types';
 
 // Builders of the root query's data for thread tests: a comment is complete by default and a
 // test overrides only what it is about.
@@ -49,7 +49,12 @@ export const TEST_VIEWER: Viewer = {
 /** The root query's data around `comments` (the first page). */
 export function makeStreamData(
   comments: CommentData[],
-  options: { viewer?: Viewer | null; hasNextPage?: boolean; story?: Partial<StoryData> } = {},
+  options: {
+    viewer?: Viewer | null;
+    hasNextPage?: boolean;
+    story?: Partial<StoryData>;
+    settings?: Partial<StreamSettings>;
+  } = {},
 ): StreamData {
   return {
     viewer: options.viewer ?? null,
@@ -61,6 +66,7 @@ export function makeStreamData(
       guidelinesHtml: '',
       locale: 'en',
       premod: 'OFF',
+      ...options.settings,
     },
     story: {
       id: 's1',
