@@ -27,6 +27,14 @@ export const SERVER_ERROR_CODES = [
   'TOKEN_EXPIRED',
   'UPLOAD_TOO_LARGE',
   'UPLOAD_TYPE_NOT_ALLOWED',
+  /** The server's disk is full: nothing was written; try again later. */
+  'STORAGE_FULL',
+  /** A service the server needs (Redis, the database) is unreachable: nothing was done. */
+  'SERVICE_UNAVAILABLE',
+  /** Sign-in needs a proof of work first (`extensions.challenge`): many recent failures. */
+  'CHALLENGE_REQUIRED',
+  /** The request's content type is not one the API accepts (cross-site form posts). */
+  'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL',
 ] as const;
 

@@ -16,7 +16,9 @@ export type AccountErrorCode =
   | 'INVALID_CREDENTIALS'
   | 'UPLOAD_TOO_LARGE'
   | 'UPLOAD_TYPE_NOT_ALLOWED'
-  | 'ALREADY_INSTALLED';
+  | 'ALREADY_INSTALLED'
+  | 'CHALLENGE_REQUIRED'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 /** English error messages of the first render: every code but the account forms'. */
 export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, Message> = {
@@ -40,6 +42,8 @@ export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, M
   'error.NOT_INSTALLED': 'Comments are not set up on this server yet.',
   'error.TOKEN_INVALID': 'Your session is not valid. Please sign in again.',
   'error.TOKEN_EXPIRED': 'Your session has ended. Please sign in again.',
+  'error.STORAGE_FULL': 'The server is full. Try again later.',
+  'error.SERVICE_UNAVAILABLE': 'The server is having trouble. Try again soon.',
   'error.INTERNAL': 'Something went wrong on our side. Please try again.',
   'error.NETWORK_ERROR': 'Cannot reach the comments server. Check your connection.',
   'error.REQUEST_TIMEOUT': 'The comments server is not answering. Please try again.',

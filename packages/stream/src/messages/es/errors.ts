@@ -24,6 +24,8 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.NOT_INSTALLED': 'Los comentarios aún no están configurados en este servidor.',
   'error.TOKEN_INVALID': 'Tu sesión no es válida. Vuelve a iniciar sesión.',
   'error.TOKEN_EXPIRED': 'Tu sesión ha terminado. Vuelve a iniciar sesión.',
+  'error.STORAGE_FULL': 'El servidor está lleno. Inténtalo más tarde.',
+  'error.SERVICE_UNAVAILABLE': 'El servidor tiene problemas. Inténtalo pronto.',
   'error.INTERNAL': 'Algo ha fallado en nuestro lado. Inténtalo de nuevo.',
   'error.NETWORK_ERROR': 'No se puede conectar con el servidor de comentarios. Revisa tu conexión.',
   'error.REQUEST_TIMEOUT': 'El servidor de comentarios no responde. Inténtalo de nuevo.',
