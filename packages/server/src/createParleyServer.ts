@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { Redis } from 'ioredis';
@@ -24,6 +24,7 @@ import type { HttpServer } from './runtime/createHttpServer';
 import { createLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
+import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
 import { REDIS_READY_TIMEOUT_MS } from './defaults';
 
@@ -62,8 +63,9 @@ export interface ParleyServer {
 export async function createParleyServer(options: ParleyServerOptions): Promise<ParleyServer> {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  mkdirSync(config.dataDir, { recursive: true });
-  mkdirSync(join(config.dataDir, 'uploads'), { recursive: true });
+  // First of all, before the database or any secret is written into it.
+  await secureDataDir({ dataDir: config.dataDir, logger });
+  await mkdir(join(config.dataDir, 'uploads'), { recursive: true, mode: DATA_DIR_MODE });
 
   if (config.redisUrl) {
     await checkRedis(config.redisUrl, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS);
@@ -82,6 +84,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     dataDir: config.dataDir,
     from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
     logger,
+    production: config.production,
   });
   const deps: ServerDeps = {
     db: database.db,

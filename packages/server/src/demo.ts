@@ -1,7 +1,7 @@
 // `npm run demo`: installs a demo organization into the configured database (the same data
 // folder `npm start` uses), with stories, threads, a moderator and an admin, and prints how to
 // sign in. Refuses to touch an installed Parley.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EXAMPLE_ARTICLES,
@@ -18,6 +18,8 @@ import { createUser } from './db/store/users';
 import { moderateUser } from './db/store/userModeration';
 import { renderComment } from './markdown/renderComment';
 import { ConfigError, loadConfig } from './runtime/loadConfig';
+import { createLogger } from './runtime/createLogger';
+import { secureDataDir } from './runtime/secureDataDir';
 
 /** Demo accounts: role, username, password (printed at the end; this is demo data). */
 const ACCOUNTS = [
@@ -36,7 +38,11 @@ const THREAD = [
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  mkdirSync(config.dataDir, { recursive: true });
+  // The demo may be the first to write the data folder: owner-only, as the server makes it.
+  await secureDataDir({
+    dataDir: config.dataDir,
+    logger: createLogger({ level: config.logLevel }),
+  });
   const { db, close, dialect } = await createDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,

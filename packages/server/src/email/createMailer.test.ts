@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -229,7 +229,10 @@ describe('createMailer without SMTP', () => {
     const mailer = createMailer({
       dataDir,
       from: FROM,
-      logger: { info: (...args: unknown[]) => void infoLogs.push(args) },
+      logger: {
+        info: (...args: unknown[]) => void infoLogs.push(args),
+        warn: (...args: unknown[]) => void infoLogs.push(args),
+      },
     });
     const delivery = await mailer.send({
       to: 'ada@example.com',
@@ -251,6 +254,29 @@ describe('createMailer without SMTP', () => {
     expect(delivery).toMatchObject({ via: 'outbox', links: [RESET_LINK] });
     expect(JSON.stringify(infoLogs)).toContain('Confirm your email');
     expect(JSON.stringify(infoLogs)).toContain(RESET_LINK);
+  });
+
+  it('files owner-only messages, and in production logs no link and warns that the outbox is for development', async () => {
+    const logged: unknown[] = [];
+    const collect = (...args: unknown[]) => void logged.push(args);
+    const mailer = createMailer({
+      dataDir,
+      from: FROM,
+      logger: { info: collect, warn: collect },
+      production: true,
+    });
+    expect(JSON.stringify(logged)).toContain('for development only');
+    const delivery = await mailer.send({
+      to: 'ada@example.com',
+      subject: 'Reset your password',
+      text: `Reset: ${RESET_LINK}`,
+    });
+
+    expect(JSON.stringify(logged)).toContain('Reset your password');
+    expect(JSON.stringify(logged)).not.toContain(RESET_LINK);
+    if (delivery.via !== 'outbox') throw new Error('expected the outbox');
+    expect((await stat(delivery.file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dataDir, OUTBOX_DIR))).mode & 0o777).toBe(0o700);
   });
 
   it('keeps two messages sent in the same instant apart', async () => {

@@ -8,6 +8,11 @@ import type { Logger } from 'pino';
 /** Folder inside the data dir where messages go when no SMTP server is configured. */
 export const OUTBOX_DIR = 'outbox';
 
+/** The outbox folder's mode: owner only. */
+const OUTBOX_DIR_MODE = 0o700;
+/** An outbox message's mode: owner read/write only. */
+const OUTBOX_FILE_MODE = 0o600;
+
 /** Links worth printing for a newcomer: the confirm/reset/download URLs in a message. */
 const LINK_PATTERN = /https?:\/\/[^\s<>"')\]]+/g;
 
@@ -67,8 +72,17 @@ export interface CreateMailerOptions {
   dataDir: string;
   /** Sender, e.g. `Parley <no-reply@example.com>`. */
   from: string;
-  /** Outbox messages are announced here (subject and links) at info level. */
-  logger: Pick<Logger, 'info'>;
+  /**
+   * Outbox messages are announced here at info level (subject, and links unless `production`);
+   * at creation, where mail goes when no `smtpUrl` is set.
+   */
+  logger: Pick<Logger, 'info' | 'warn'>;
+  /**
+   * `NODE_ENV=production`: the log never carries a message's links. Reset, confirmation and
+   * sign-in links are as good as a password, and logs are shipped and kept far more widely than
+   * the data folder. @default false
+   */
+  production?: boolean;
 }
 
 /** A message as filed in the outbox: the envelope and both bodies, as JSON. */
@@ -102,6 +116,7 @@ export function createMailer({
   dataDir,
   from,
   logger,
+  production = false,
 }: CreateMailerOptions): Mailer {
   const environment: ResolvedTransport | undefined =
     smtpUrl === undefined ? undefined : { transport: createTransport(smtpUrl), from };
@@ -132,6 +147,16 @@ export function createMailer({
   }
 
   const outbox = join(dataDir, OUTBOX_DIR);
+  if (environment === undefined) {
+    // Said once at start, so nobody mistakes the outbox for delivery in production.
+    (production ? logger.warn : logger.info).call(
+      logger,
+      { outbox },
+      `Email: SMTP_URL is not set. Messages go through the SMTP server saved in Configure › ` +
+        `Email, else they are filed in ${outbox} — for development only: nobody receives them, ` +
+        'and they hold live sign-in and password-reset links.',
+    );
+  }
   return {
     smtpFromEnvironment: environment !== undefined,
     async send(message) {
@@ -157,12 +182,16 @@ export function createMailer({
         ...message,
         links,
       };
-      await mkdir(outbox, { recursive: true });
+      // Owner-only whatever the umask: these files hold live password-reset links.
+      await mkdir(outbox, { recursive: true, mode: OUTBOX_DIR_MODE });
       // Time first so `ls` lists messages in order; the id keeps same-millisecond files apart.
       const file = join(outbox, `${date.toISOString().replace(/[:.]/g, '-')}-${messageId}.json`);
-      await writeFile(file, `${JSON.stringify(filed, null, 2)}\n`, { flag: 'wx' });
+      await writeFile(file, `${JSON.stringify(filed, null, 2)}\n`, {
+        flag: 'wx',
+        mode: OUTBOX_FILE_MODE,
+      });
       logger.info(
-        { to: message.to, subject: message.subject, links, file },
+        { to: message.to, subject: message.subject, file, ...(production ? {} : { links }) },
         `Email not sent (no SMTP server configured), filed in the outbox: ${message.subject}`,
       );
       return { via: 'outbox', messageId, file, links };
