@@ -119,6 +119,8 @@ export const ACCOUNT_DELETION_SWEEP_MS = 3_600_000;
 export const CONFIRM_EMAIL_TOKEN_TTL_SECONDS = 259_200;
 /** How long a password-reset link works, in seconds (1 hour: it is as good as the password). */
 export const RESET_PASSWORD_TOKEN_TTL_SECONDS = 3_600;
+/** How long a moderator invitation works, in seconds (7 days: the addressee may be away). */
+export const MODERATOR_INVITE_TOKEN_TTL_SECONDS = 604_800;
 /** How long a data-download link works, in seconds (24 hours). */
 export const DOWNLOAD_TOKEN_TTL_SECONDS = 86_400;
 /**

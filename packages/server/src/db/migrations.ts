@@ -263,12 +263,22 @@ async function deletedAccounts(db: AnyDb): Promise<void> {
   await db.schema.alterTable('users').addColumn('deleted_at', 'text').execute();
 }
 
+/**
+ * Who created an emailed token: a moderator invitation is made by an admin and grants the role
+ * only when its addressee opens it, so the invitation must remember its admin (for the decision
+ * history, and to void it if that admin has lost the role meanwhile).
+ */
+async function tokenCreator(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('tokens').addColumn('created_by', 'text').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
   '0003_badges': { up: badges },
   '0004_reviewed_reports': { up: reviewedReports },
   '0005_deleted_accounts': { up: deletedAccounts },
+  '0006_token_creator': { up: tokenCreator },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -50,6 +50,7 @@ export const TOKEN_PURPOSES = [
   'DELETE_ACCOUNT',
   'UNSUBSCRIBE',
   'DOWNLOAD',
+  'MODERATOR_INVITE',
 ] as const;
 /** What a single-use token is for. */
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
@@ -237,6 +238,8 @@ export interface TokensTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+  /** Who made the token, when someone else than its user did (the admin behind an invitation). */
+  created_by: string | null;
 }
 
 /** The whole database, for `Kysely<Database>`. */

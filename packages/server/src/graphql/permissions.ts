@@ -40,6 +40,20 @@ export async function requireReader(ctx: ParleyContext): Promise<void> {
 }
 
 /**
+ * An SSO account is bound to the site whose key created it: that site vouches for its readers,
+ * and only on its own stories. Another site permitted on the same install (another owner) must
+ * not be able to mint accounts that post, react or report on this site's stories.
+ */
+export function requireHomeSite(user: User, story: { siteId: string }): void {
+  if (user.ssoSiteId !== null && user.ssoSiteId !== story.siteId) {
+    throw new ParleyError(
+      'FORBIDDEN',
+      'This account was signed in by another site; it can take part only on that site.',
+    );
+  }
+}
+
+/**
  * The signed-in user in good standing: banned (`USER_BANNED`) and suspended (`USER_SUSPENDED`, with
  * `until`) users may read but not react or report — else a banned troll's accounts could still
  * report a comment into withholding.

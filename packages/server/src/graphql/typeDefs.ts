@@ -665,7 +665,7 @@ export const typeDefs = /* GraphQL */ `
     revokeSsoKey(input: RevokeSsoKeyInput!): SitePayload!
     "Admins only: emails the signed-in admin through the configured mail transport."
     sendTestEmail: OkPayload!
-    "Admins only: makes the account with this email a moderator, creating it (with a set-password link) if there is none."
+    "Admins only: emails an invitation to moderate to this address (creating a commenter account if there is none); the role is granted when the link is opened and a password chosen. Refused for SSO accounts."
     inviteModerator(input: InviteModeratorInput!): UserPayload!
     updateUsername(input: UpdateUsernameInput!): UserPayload!
     updateEmail(input: UpdateEmailInput!): UserPayload!
@@ -674,6 +674,8 @@ export const typeDefs = /* GraphQL */ `
     uploadAvatar(file: File!): UserPayload!
     requestPasswordReset(input: RequestPasswordResetInput!): OkPayload!
     resetPassword(input: ResetPasswordInput!): AuthPayload!
+    "Accepts an admin's emailed moderator invitation: sets the account's password, then grants the role."
+    acceptModeratorInvite(input: ResetPasswordInput!): AuthPayload!
     confirmEmail(input: TokenInput!): UserPayload!
     "Turns off every notification email of the account of a notification email's link (its token, once)."
     unsubscribe(input: TokenInput!): UserPayload!

@@ -144,6 +144,44 @@ describe('reset password', () => {
   });
 });
 
+describe('accept a moderator invitation', () => {
+  test('sends the chosen password with the invitation’s token, and says the role is theirs', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      graphql.mutation('AccountAcceptInvite', ({ variables }) => {
+        sent.push(variables);
+        return HttpResponse.json({
+          data: {
+            acceptModeratorInvite: { token: 'session', user: { id: 'u1', username: 'ada' } },
+          },
+        });
+      }),
+    );
+    await openLink('/account/accept-invite', 'invite-1');
+    expect(screen.getByRole('heading', { name: 'Accept the invitation to moderate' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'a long one' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), {
+      target: { value: 'a long one' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Accept and save password' }));
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'You are a moderator now, ada.',
+    );
+    expect(sent).toEqual([{ input: { token: 'invite-1', password: 'a long one' } }]);
+  });
+
+  test('says a withdrawn invitation is not valid, and whom to ask', async () => {
+    server.use(graphql.mutation('AccountAcceptInvite', tokenError('TOKEN_INVALID')));
+    await openLink('/account/accept-invite', 'gone');
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'a long one' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), {
+      target: { value: 'a long one' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Accept and save password' }));
+    expect(await screen.findByText(/Ask the admin who invited you/)).toBeTruthy();
+  });
+});
+
 describe('download', () => {
   const PATH = '/account/download';
   const created: Blob[] = [];

@@ -3,7 +3,7 @@ import { AccountFrame } from './AccountFrame';
 import { ConfirmEmailPage } from './ConfirmEmailPage';
 import { DeletionPage } from './DeletionPage';
 import { DownloadPage } from './DownloadPage';
-import { ResetPasswordPage } from './ResetPasswordPage';
+import { AcceptInvitePage, ResetPasswordPage } from './ResetPasswordPage';
 import { UnsubscribePage } from './UnsubscribePage';
 
 /**
@@ -15,6 +15,7 @@ export const ACCOUNT_PAGE_PATHS = Object.freeze({
   resetPassword: '/account/reset-password',
   download: '/account/download',
   unsubscribe: '/account/unsubscribe',
+  acceptInvite: '/account/accept-invite',
   settings: '/account',
 });
 
@@ -30,6 +31,9 @@ export function AccountPage() {
       </Route>
       <Route path={ACCOUNT_PAGE_PATHS.resetPassword}>
         <ResetPasswordPage />
+      </Route>
+      <Route path={ACCOUNT_PAGE_PATHS.acceptInvite}>
+        <AcceptInvitePage />
       </Route>
       <Route path={ACCOUNT_PAGE_PATHS.download}>
         <DownloadPage />

@@ -10,21 +10,69 @@ export const RESET_PASSWORD_MUTATION = `mutation AccountResetPassword($input: Re
   resetPassword(input: $input) { token user { id username } }
 }`;
 
-interface ResetData {
-  resetPassword: { token: string; user: { id: string; username: string } };
+/** Accepts an admin's invitation: sets the password, then the role is granted. */
+export const ACCEPT_INVITE_MUTATION = `mutation AccountAcceptInvite($input: ResetPasswordInput!) {
+  acceptModeratorInvite(input: $input) { token user { id username } }
+}`;
+
+/** What both mutations answer, under their own name. */
+type PasswordTokenData = Record<string, { token: string; user: { id: string; username: string } }>;
+
+/** What differs between the pages that set a password with an emailed token. */
+interface PasswordTokenPageProps {
+  /** The mutation, taking `{ token, password }`. */
+  mutation: string;
+  /** Page title. */
+  title: string;
+  /** Label of the submit button. */
+  submitLabel: string;
+  /** What a dead link's page says to do instead. */
+  again: string;
+  /** The success text, for the account's username. */
+  done: (username: string) => string;
 }
 
 // The server's PASSWORD_MIN_LENGTH (packages/server/src/defaults.ts).
 const PASSWORD_MIN_LENGTH = 8;
-// How to get a link that works, for a link that does not.
-const AGAIN = 'Ask for a new link with “Forgot password?” where you sign in.';
-
 /**
  * `/account/reset-password#token=…`: a new password, typed twice. The answer's session token is
  * not kept: this page serves commenters too, whose session belongs to the widget, not the console.
  */
 export function ResetPasswordPage() {
-  const [state, run] = useTokenMutation<ResetData>(RESET_PASSWORD_MUTATION);
+  return (
+    <PasswordTokenPage
+      mutation={RESET_PASSWORD_MUTATION}
+      title="Choose a new password"
+      submitLabel="Save new password"
+      again="Ask for a new link with “Forgot password?” where you sign in."
+      done={(username) =>
+        `Your password is changed, ${username}. Other devices were signed out. Sign in with the new password where you comment, or`
+      }
+    />
+  );
+}
+
+/**
+ * `/account/accept-invite#token=…`: an admin's invitation to moderate. Choosing the password is
+ * the acceptance: it proves the reader of the invited mailbox wants the role, and ends every
+ * other session of the account.
+ */
+export function AcceptInvitePage() {
+  return (
+    <PasswordTokenPage
+      mutation={ACCEPT_INVITE_MUTATION}
+      title="Accept the invitation to moderate"
+      submitLabel="Accept and save password"
+      again="Ask the admin who invited you for a new invitation."
+      done={(username) =>
+        `You are a moderator now, ${username}. Other devices were signed out. Sign in`
+      }
+    />
+  );
+}
+
+function PasswordTokenPage({ mutation, title, submitLabel, again, done }: PasswordTokenPageProps) {
+  const [state, run] = useTokenMutation<PasswordTokenData>(mutation);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
@@ -44,26 +92,25 @@ export function ResetPasswordPage() {
   }
 
   if (state.kind === 'done') {
+    const [answer] = Object.values(state.data);
     return (
-      <AccountFrame title="Choose a new password">
+      <AccountFrame title={title}>
         <p role="status" className="success">
-          Your password is changed, {state.data.resetPassword.user.username}. Other devices were
-          signed out. Sign in with the new password where you comment, or{' '}
-          <Link href="/admin/login">in the console</Link>.
+          {done(answer?.user.username ?? '')} <Link href="/admin/login">in the console</Link>.
         </p>
       </AccountFrame>
     );
   }
   if (state.kind === 'dead') {
     return (
-      <AccountFrame title="Choose a new password">
-        <TokenProblem code={state.code} again={AGAIN} />
+      <AccountFrame title={title}>
+        <TokenProblem code={state.code} again={again} />
       </AccountFrame>
     );
   }
   return (
-    <AccountFrame title="Choose a new password">
-      {state.kind === 'failed' && <TokenProblem code={state.code} again={AGAIN} />}
+    <AccountFrame title={title}>
+      {state.kind === 'failed' && <TokenProblem code={state.code} again={again} />}
       <form onSubmit={submit} noValidate>
         <Field
           label="New password"
@@ -84,7 +131,7 @@ export function ResetPasswordPage() {
         />
         <div className="actions">
           <button type="submit" className="primary" disabled={state.kind === 'sending'}>
-            Save new password
+            {submitLabel}
           </button>
         </div>
       </form>

@@ -7,8 +7,9 @@ import { INVITE_MUTATION } from './communityQueries';
 import type { CommunityUser } from './communityQueries';
 
 /**
- * Invites a moderator by email (admins only): an existing account becomes a moderator; a new
- * address gets an account and a link to choose a password.
+ * Invites a moderator by email (admins only). The address gets a link; the role is granted when
+ * its reader opens it and chooses a password (a new address gets a commenter account to hold it).
+ * Accounts made by a site's single sign-on cannot be invited.
  */
 export function InviteModerator() {
   const id = useId();
@@ -29,7 +30,12 @@ export function InviteModerator() {
       setError({ text: errorText(err.code), field: err.field === 'email' });
       return;
     }
-    setDone(`${result.data?.inviteModerator.user?.username ?? email} is now a moderator.`);
+    const user = result.data?.inviteModerator.user;
+    setDone(
+      user?.role === 'MODERATOR' || user?.role === 'ADMIN'
+        ? `${user.username} already moderates.`
+        : `Invitation sent to ${email.trim()}. ${user?.username ?? 'They'} will moderate once the emailed link is opened.`,
+    );
     setEmail('');
   }
 

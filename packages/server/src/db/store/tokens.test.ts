@@ -34,7 +34,7 @@ describe.each(testDialects())('tokens, idempotency keys and sites on %s', (diale
     const results = await Promise.all(
       [1, 2, 3].map(() => consumeToken(t.db, 'RESET_PASSWORD', token)),
     );
-    expect(results.filter((r) => r.ok)).toEqual([{ ok: true, userId }]);
+    expect(results.filter((r) => r.ok)).toEqual([{ ok: true, userId, createdBy: null }]);
     expect(await consumeToken(t.db, 'RESET_PASSWORD', token)).toEqual({
       ok: false,
       code: 'TOKEN_INVALID',

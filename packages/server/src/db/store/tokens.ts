@@ -14,7 +14,13 @@ function hashToken(token: string): string {
  */
 export async function createToken(
   db: Db,
-  input: { purpose: TokenPurpose; userId: string; ttlSeconds: number },
+  input: {
+    purpose: TokenPurpose;
+    userId: string;
+    ttlSeconds: number;
+    /** Who made it, when not its user (an admin's invitation). @default null */
+    createdBy?: string | null;
+  },
 ): Promise<{ id: string; token: string; expiresAt: string }> {
   const token = randomBytes(32).toString('base64url');
   const id = newId();
@@ -28,6 +34,7 @@ export async function createToken(
       token_hash: hashToken(token),
       expires_at: expiresAt,
       created_at: isoTime(),
+      created_by: input.createdBy ?? null,
     })
     .execute();
   return { id, token, expiresAt };
@@ -35,7 +42,8 @@ export async function createToken(
 
 /** Outcome of {@link consumeToken}; the failure codes are the API's error codes. */
 export type ConsumeTokenResult =
-  { ok: true; userId: string } | { ok: false; code: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' };
+  | { ok: true; userId: string; createdBy: string | null }
+  | { ok: false; code: 'TOKEN_INVALID' | 'TOKEN_EXPIRED' };
 
 /**
  * Uses a token once. A single conditional UPDATE marks it used, so of two concurrent uses exactly
@@ -55,9 +63,9 @@ export async function consumeToken(
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning('user_id')
+    .returning(['user_id', 'created_by'])
     .executeTakeFirst();
-  if (used !== undefined) return { ok: true, userId: used.user_id };
+  if (used !== undefined) return { ok: true, userId: used.user_id, createdBy: used.created_by };
   const row = await db
     .selectFrom('tokens')
     .select(['expires_at', 'used_at', 'purpose'])

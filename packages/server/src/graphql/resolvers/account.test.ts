@@ -92,7 +92,11 @@ describe.each(testDialects())('account on %s', (dialect) => {
       expect(api.mail[0]?.to).toBe('reader_1@example.com');
       expect(api.mail[0]?.text).toContain(`${PUBLIC_URL}/account/download#token=`);
       const link = tokenFromMail(api, '/account/download');
-      expect(await consumeToken(api.db, 'DOWNLOAD', link)).toEqual({ ok: true, userId });
+      expect(await consumeToken(api.db, 'DOWNLOAD', link)).toEqual({
+        ok: true,
+        userId,
+        createdBy: null,
+      });
     });
 
     it('answers the user’s comments for the emailed link, signed out and once', async () => {

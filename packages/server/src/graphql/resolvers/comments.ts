@@ -20,7 +20,7 @@ import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
 import { inBackground, notifyReply } from './notifications';
-import { hasRole, requireActiveUser, requireViewer } from '../permissions';
+import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
 import { effectiveStoryStatus } from './stories';
 import { canSeeComment, editableUntil } from './types';
 import { ipKey } from '../context';
@@ -36,6 +36,7 @@ async function moderate(
 ): Promise<CommentModerationResult> {
   const story = await ctx.loaders.story.load(storyId);
   if (!story) throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
+  requireHomeSite(author, story);
   const settings = await ctx.settings();
   const now = ctx.now();
   return evaluateComment({
@@ -66,6 +67,14 @@ async function approvedCount(ctx: ParleyContext, authorId: string): Promise<numb
     .where('status', '=', 'APPROVED')
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A comment `user` may react to or report: one they can see, on their home site's story. */
+async function actionableComment(ctx: ParleyContext, user: User, commentId: string) {
+  const comment = await visibleComment(ctx, commentId);
+  const story = await ctx.loaders.story.load(comment.storyId);
+  if (story) requireHomeSite(user, story);
+  return comment;
 }
 
 /** A comment the viewer may see, or NOT_FOUND (a hidden comment does not exist for them). */
@@ -200,7 +209,7 @@ export const commentsResolvers = {
       ctx: ParleyContext,
     ) => {
       const reporter = requireActiveUser(ctx);
-      const comment = await visibleComment(ctx, input.commentId);
+      const comment = await actionableComment(ctx, reporter, input.commentId);
       if (comment.authorId === reporter.id) {
         throw new ParleyError('INVALID_INPUT', 'You cannot report your own comment.');
       }
@@ -246,7 +255,7 @@ async function react(
   change: typeof addReaction,
 ): Promise<{ comment: Comment }> {
   const viewer = requireActiveUser(ctx);
-  const comment = await visibleComment(ctx, commentId);
+  const comment = await actionableComment(ctx, viewer, commentId);
   const { changed } = await change(ctx.db, comment.id, viewer.id);
   const fresh = await requireComment(ctx.db, comment.id);
   if (changed) publishCommentUpdated(ctx, fresh);

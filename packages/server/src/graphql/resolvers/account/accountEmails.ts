@@ -29,6 +29,7 @@ export const ACCOUNT_PATHS = Object.freeze({
   resetPassword: '/account/reset-password',
   download: '/account/download',
   unsubscribe: '/account/unsubscribe',
+  acceptInvite: '/account/accept-invite',
   settings: '/account',
 });
 

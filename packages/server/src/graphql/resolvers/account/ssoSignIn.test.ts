@@ -4,7 +4,8 @@ import type { JWTPayload } from 'jose';
 import { addSsoKey, createSite, revokeSsoKey, rotateSsoKey } from '../../../db/store/sites';
 import { testDialects } from '../../../db/testDatabases';
 import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../../../defaults';
-import { useApi } from '../../testing/useApi';
+import { findOrCreateStory } from '../../../db/store/stories';
+import { SITE_ORIGIN, useApi } from '../../testing/useApi';
 import { codeOf } from './accountTestKit';
 
 const SSO = `mutation ($input: SsoSignInInput!) {
@@ -88,6 +89,57 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
       .where('sso_id', '=', 'host-42')
       .executeTakeFirstOrThrow();
     expect(user.sso_site_id).toBe(other.id);
+  });
+
+  it('binds an SSO account to its site: it posts, reacts and reports only on that site’s stories', async () => {
+    const { siteId } = await api.install();
+    const other = await createSite(api.db, {
+      name: 'Other',
+      url: 'https://other.example',
+      allowedOrigins: ['https://other.example'],
+    });
+    const key = await addSsoKey(api.db, other.id);
+    const { token } = (await api.ok(SSO, { input: { token: await hostSign(key.secret) } }))
+      .signInWithSso;
+    const home = await findOrCreateStory(api.db, {
+      siteId: other.id,
+      url: 'https://other.example/a',
+      title: 'Home',
+    });
+    const away = await findOrCreateStory(api.db, {
+      siteId,
+      url: `${SITE_ORIGIN}/a`,
+      title: 'Away',
+    });
+    const POST = `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`;
+
+    await api.ok(POST, { input: { storyId: home.story.id, body: 'At home.' } }, token);
+    const posted = await api.request(
+      POST,
+      { input: { storyId: away.story.id, body: 'Elsewhere.' } },
+      token,
+    );
+    expect(posted.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    const reader = await api.signUp('reader');
+    const theirs = await api.ok(
+      POST,
+      { input: { storyId: away.story.id, body: 'A comment on the first site.' } },
+      reader.token,
+    );
+    const commentId = theirs.createComment.comment.id;
+    const reacted = await api.request(
+      `mutation ($id: ID!) { createReaction(input: { commentId: $id }) { comment { id } } }`,
+      { id: commentId },
+      token,
+    );
+    expect(reacted.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const reported = await api.request(
+      `mutation ($id: ID!) { reportComment(input: { commentId: $id, reason: SPAM }) { comment { id } } }`,
+      { id: commentId },
+      token,
+    );
+    expect(reported.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
   it('accepts a rotated-out key during its overlap, and refuses it after', async () => {

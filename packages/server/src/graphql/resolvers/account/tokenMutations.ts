@@ -4,7 +4,16 @@ import type { SsoPayload } from '../../../auth/verifySsoToken';
 import type { TokenPurpose } from '../../../db/schema';
 import { listUsableSsoKeysBySite, withdrawTokens } from '../../../db/store/accountQueries';
 import { consumeToken } from '../../../db/store/tokens';
-import { findUserByEmail, requireUser, updateUser, upsertSsoUser } from '../../../db/store/users';
+import { inTransaction } from '../../../db/inTransaction';
+import { USER_ACTIONS } from '../../../db/store/dashboardQueries';
+import { moderateUser } from '../../../db/store/userModeration';
+import {
+  findUserByEmail,
+  findUserById,
+  requireUser,
+  updateUser,
+  upsertSsoUser,
+} from '../../../db/store/users';
 import { ParleyError } from '../../../ParleyError';
 import {
   validateEmail,
@@ -13,6 +22,7 @@ import {
 } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
 import { authPayload } from '../auth';
+import { BELOW_MODERATOR } from '../admin/consoleActions';
 import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails';
 import { NOTIFICATION_KEYS } from './profileMutations';
 import { exportUserComments } from '../../../db/store/accountQueries';
@@ -58,8 +68,11 @@ async function verifyForSomeSite(
   });
 }
 
-/** Uses an emailed token once; its failure becomes the API error the client shows. */
-async function useToken(ctx: ParleyContext, purpose: TokenPurpose, token: string) {
+/**
+ * Uses an emailed token once; its failure becomes the API error the client shows. Answers its
+ * user and who made the token (an invitation's admin), if not its user.
+ */
+async function useTokenOf(ctx: ParleyContext, purpose: TokenPurpose, token: string) {
   const result = await consumeToken(ctx.db, purpose, token.trim(), ctx.now().toISOString());
   if (!result.ok) {
     throw new ParleyError(
@@ -71,7 +84,12 @@ async function useToken(ctx: ParleyContext, purpose: TokenPurpose, token: string
     );
   }
   // The token row cascades with its user, so a consumed token always names one.
-  return requireUser(ctx.db, result.userId);
+  return { user: await requireUser(ctx.db, result.userId), createdBy: result.createdBy };
+}
+
+/** Uses an emailed token once and answers its user (see {@link useTokenOf}). */
+async function useToken(ctx: ParleyContext, purpose: TokenPurpose, token: string) {
+  return (await useTokenOf(ctx, purpose, token)).user;
 }
 
 /**
@@ -145,6 +163,37 @@ export const tokenMutations = {
     });
     // Older reset links still lying in the inbox die with this reset.
     await withdrawTokens(ctx.db, user.id, 'RESET_PASSWORD', ctx.now().toISOString());
+    return authPayload(ctx, user);
+  },
+
+  // An admin's invitation, opened by whoever reads the invited mailbox: the one proof that the
+  // address's owner wants the role. Choosing the password here is what makes the account theirs
+  // (it ends every other session, so someone who signed up with their address first is out).
+  acceptModeratorInvite: async (
+    _root: unknown,
+    { input }: Input<{ token: string; password: string }>,
+    ctx: ParleyContext,
+  ) => {
+    validatePassword(input.password);
+    const { user: invitee, createdBy } = await useTokenOf(ctx, 'MODERATOR_INVITE', input.token);
+    const admin = createdBy === null ? undefined : await findUserById(ctx.db, createdBy);
+    // An invitation is the admin's word: void if they are no longer an admin. An SSO account
+    // never takes a role by email (inviteModerator refuses them; an account cannot become one).
+    if (admin?.role !== 'ADMIN' || invitee.ssoSiteId !== null) {
+      throw new ParleyError('TOKEN_INVALID', 'This invitation was withdrawn.', { field: 'token' });
+    }
+    const passwordHash = await hashPassword(input.password);
+    const user = await inTransaction(ctx.db, async (trx) => {
+      const updated = await updateUser(trx, invitee.id, { passwordHash, emailVerified: true });
+      if (!BELOW_MODERATOR.has(updated.role)) return updated;
+      return moderateUser(trx, {
+        userId: updated.id,
+        actorId: admin.id,
+        action: USER_ACTIONS.ROLE,
+        role: 'MODERATOR',
+        message: `${updated.role} → MODERATOR (invitation accepted)`,
+      });
+    });
     return authPayload(ctx, user);
   },
 

@@ -1,9 +1,11 @@
-import { listActiveSsoKeys } from '../../../db/store/sites';
-import { findUserByEmail } from '../../../db/store/users';
+import { SignJWT } from 'jose';
+import { addSsoKey, createSite, listActiveSsoKeys } from '../../../db/store/sites';
+import { hashPassword } from '../../../auth/passwords';
+import { findUserByEmail, updateUser } from '../../../db/store/users';
 import { testDialects } from '../../../db/testDatabases';
 import { seedCommunity } from '../../testing/seedCommunity';
 import type { Community } from '../../testing/seedCommunity';
-import { useApi } from '../../testing/useApi';
+import { PASSWORD, useApi } from '../../testing/useApi';
 
 const UPDATE = `mutation ($input: UpdateSettingsInput!) {
   updateSettings(input: $input) { settings { reactionLabel featuredTab customCssUrl } }
@@ -15,6 +17,10 @@ const INVITE = `mutation ($input: InviteModeratorInput!) {
   inviteModerator(input: $input) { user { username email role } }
 }`;
 const TEST_EMAIL = `mutation { sendTestEmail { ok } }`;
+const ACCEPT = `mutation ($input: ResetPasswordInput!) {
+  acceptModeratorInvite(input: $input) { token user { username role } }
+}`;
+const SIGN_IN = `mutation ($input: SignInInput!) { signIn(input: $input) { token } }`;
 
 describe.each(testDialects())('console admin actions on %s', (dialect) => {
   const api = useApi(dialect);
@@ -87,40 +93,108 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
     expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
-  it('invites a new moderator with a set-password link, and promotes an existing commenter', async () => {
-    const data = await api.ok(INVITE, { input: { email: 'New.Mod@Example.com' } }, c.admin.token);
-    expect(data.inviteModerator.user).toMatchObject({ username: 'New.Mod', role: 'MODERATOR' });
-    expect(api.mail.at(-1)?.text).toContain('/account/reset-password#token=');
-    const stored = await findUserByEmail(api.db, 'new.mod@example.com');
-    expect(stored?.passwordHash).toEqual(expect.any(String));
+  /** The invitation link's token from the last email. */
+  function invitationToken(): string {
+    const text = api.mail.at(-1)?.text ?? '';
+    const token = /\/account\/accept-invite#token=([\w-]+)/.exec(text)?.[1];
+    if (token === undefined) throw new Error(`No invitation link in: ${text}`);
+    return token;
+  }
+  const roleOf = async (email: string) => (await findUserByEmail(api.db, email))?.role;
 
-    // An unconfirmed address could be anyone's sign-up: refused until its owner confirms it.
-    const unconfirmed = await api.request(
-      INVITE,
-      { input: { email: c.commenter.user.email } },
-      c.admin.token,
-    );
-    expect(unconfirmed.errors?.[0]?.extensions).toMatchObject({
-      code: 'INVALID_INPUT',
-      field: 'email',
+  it('invites a new address: the account is made, and moderates once the link is opened', async () => {
+    const data = await api.ok(INVITE, { input: { email: 'New.Mod@Example.com' } }, c.admin.token);
+    expect(data.inviteModerator.user).toMatchObject({ username: 'New.Mod', role: 'COMMENTER' });
+    expect(await roleOf('new.mod@example.com')).toBe('COMMENTER');
+
+    const accepted = await api.ok(ACCEPT, {
+      input: { token: invitationToken(), password: 'moderating now' },
     });
-    await api.db
-      .updateTable('users')
-      .set({ email_verified: 1 })
-      .where('id', '=', c.commenter.user.id)
-      .execute();
-    const promoted = await api.ok(
-      INVITE,
-      { input: { email: c.commenter.user.email } },
-      c.admin.token,
-    );
-    expect(promoted.inviteModerator.user.role).toBe('MODERATOR');
+    expect(accepted.acceptModeratorInvite.user).toMatchObject({
+      username: 'New.Mod',
+      role: 'MODERATOR',
+    });
+    expect(await roleOf('new.mod@example.com')).toBe('MODERATOR');
+    // The password chosen on the page is the account's.
+    await api.ok(SIGN_IN, { input: { email: 'new.mod@example.com', password: 'moderating now' } });
+    // Single use.
+    const again = await api.request(ACCEPT, {
+      input: { token: invitationToken(), password: 'moderating now' },
+    });
+    expect(again.errors?.[0]?.extensions?.code).toBe('TOKEN_INVALID');
     const denied = await api.request(
       INVITE,
       { input: { email: 'x@example.com' } },
       c.moderator.token,
     );
     expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('promotes an existing commenter only when the mailbox owner opens the link, ending the other sessions', async () => {
+    // Unconfirmed: whoever signed up with the address first knows this account's password.
+    const squatter = c.commenter;
+    await updateUser(api.db, squatter.user.id, { passwordHash: await hashPassword(PASSWORD) });
+    const squatterSession = await api.ok(SIGN_IN, {
+      input: { email: squatter.user.email, password: PASSWORD },
+    });
+    await api.ok(INVITE, { input: { email: squatter.user.email } }, c.admin.token);
+    expect(await roleOf(squatter.user.email)).toBe('COMMENTER');
+
+    await api.ok(ACCEPT, { input: { token: invitationToken(), password: 'the owner chose' } });
+    expect(await roleOf(squatter.user.email)).toBe('MODERATOR');
+    const stale = await api.request(`{ viewer { id } }`, {}, squatterSession.signIn.token);
+    expect(stale.errors?.[0]?.extensions?.code).toBe('TOKEN_INVALID');
+    const wrong = await api.request(SIGN_IN, {
+      input: { email: squatter.user.email, password: PASSWORD },
+    });
+    expect(wrong.errors?.[0]?.extensions?.code).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('never gives a role to an account a second site’s SSO key claimed the invited address for (the audit’s takeover)', async () => {
+    // The audit: the owner of another site permitted on this install signs, with that site's
+    // key, an SSO token for the address the admin is about to invite.
+    const other = await createSite(api.db, {
+      name: 'Other',
+      url: 'https://other.example',
+      allowedOrigins: ['https://other.example'],
+    });
+    const key = await addSsoKey(api.db, other.id);
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await new SignJWT({
+      user: { id: 'x-1', email: 'invited@example.com', username: 'invited' },
+      iat: now,
+      exp: now + 300,
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(key.secret));
+    const claimed = await api.ok(
+      `mutation ($input: SsoSignInInput!) { signInWithSso(input: $input) { token } }`,
+      { input: { token: forged } },
+    );
+
+    const invite = await api.request(
+      INVITE,
+      { input: { email: 'invited@example.com' } },
+      c.admin.token,
+    );
+    expect(invite.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'email' });
+    expect(api.mail).toEqual([]);
+    expect(await roleOf('invited@example.com')).toBe('COMMENTER');
+    const viewer = await api.ok(`{ viewer { role } }`, {}, claimed.signInWithSso.token);
+    expect(viewer.viewer.role).toBe('COMMENTER');
+  });
+
+  it('voids an invitation whose admin lost the role before it was opened', async () => {
+    await api.ok(INVITE, { input: { email: 'late@example.com' } }, c.admin.token);
+    const token = invitationToken();
+    await api.db
+      .updateTable('users')
+      .set({ role: 'MODERATOR' })
+      .where('id', '=', c.admin.user.id)
+      .execute();
+    const answer = await api.request(ACCEPT, { input: { token, password: 'too late now' } });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'TOKEN_INVALID', field: 'token' });
+    expect(await roleOf('late@example.com')).toBe('COMMENTER');
   });
 
   it('answers per-story queue counts to moderators only', async () => {

@@ -4,31 +4,38 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../../auth/passwords';
-import { USER_ACTIONS } from '../../../db/store/dashboardQueries';
 import { findSiteById, listActiveSsoKeys, revokeSsoKey } from '../../../db/store/sites';
 import type { Story } from '../../../db/store/stories';
-import { moderateUser } from '../../../db/store/userModeration';
+import { createToken } from '../../../db/store/tokens';
 import { createUser, findUserByEmail } from '../../../db/store/users';
 import type { User } from '../../../db/store/users';
-import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '../../../defaults';
+import {
+  MODERATOR_INVITE_TOKEN_TTL_SECONDS,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from '../../../defaults';
 import { isParleyError, ParleyError } from '../../../ParleyError';
 import { validateEmail } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
 import { isModerator, requireRole } from '../../permissions';
-import { ACCOUNT_PATHS, deliverNotice, tokenLink } from '../account/accountEmails';
+import { ACCOUNT_PATHS, deliverNotice } from '../account/accountEmails';
 import { queueCounts } from '../moderation/queueQueries';
 
 type Input<T> = { input: T };
 
 /** Roles an invitation raises to moderator; a moderator or admin keeps their role. */
-const BELOW_MODERATOR = new Set(['COMMENTER', 'STAFF']);
+export const BELOW_MODERATOR = new Set(['COMMENTER', 'STAFF']);
 
-/** A free username from the address's local part: `ada.l@x` → `ada.l`, then `ada.l_4821`… */
+/**
+ * A commenter account for an invited address that has none, so the invitation has an account to
+ * name; it becomes a moderator when the link is opened. Its username comes from the address's
+ * local part: `ada.l@x` → `ada.l`, then `ada.l_4821`…
+ */
 async function createInvitedUser(ctx: ParleyContext, address: string): Promise<User> {
   const base = (address.split('@')[0] ?? '').replace(/[^\p{L}\p{N}_.]/gu, '');
   const stem = base.padEnd(USERNAME_MIN_LENGTH, '_').slice(0, USERNAME_MAX_LENGTH - 5);
-  // An unusable random password: "forgot password" then works for the invitee once the
-  // set-password link has expired (an account without a hash is treated as SSO-only).
+  // An unusable random password: "forgot password" then works for the invitee (an account
+  // without a hash is treated as SSO-only).
   const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
   for (let attempt = 0; ; attempt += 1) {
     const username = attempt === 0 ? stem : `${stem}_${randomBytes(2).readUInt16BE() % 10_000}`;
@@ -37,7 +44,6 @@ async function createInvitedUser(ctx: ParleyContext, address: string): Promise<U
         username,
         email: address,
         passwordHash,
-        role: 'MODERATOR',
       });
     } catch (error) {
       if (attempt < 5 && isParleyError(error) && error.code === 'USERNAME_TAKEN') continue;
@@ -86,6 +92,11 @@ export const consoleActionResolvers = {
       return { ok: true };
     },
 
+    // The role is granted only when the addressee opens the emailed link and chooses a password
+    // (acceptModeratorInvite): an address stored on an account proves nothing by itself. An
+    // unconfirmed one may be anyone's sign-up; an SSO account's was asserted by a site's key,
+    // which a second site's owner controls (the audit's takeover). Choosing the password ends
+    // every other session of the account, so whoever knew the old one is out.
     inviteModerator: async (
       _root: unknown,
       { input }: Input<{ email: string }>,
@@ -94,40 +105,32 @@ export const consoleActionResolvers = {
       const admin = requireRole(ctx, 'ADMIN');
       const { address } = validateEmail(input.email);
       const existing = await findUserByEmail(ctx.db, address);
-      // An unverified account with the address may belong to anyone who signed up with it first:
-      // it is not promoted as it is (its password would then open the console to them).
-      if (existing !== undefined && !existing.emailVerified && BELOW_MODERATOR.has(existing.role)) {
+      if (existing !== undefined && existing.ssoSiteId !== null) {
         throw new ParleyError(
           'INVALID_INPUT',
-          'An account with this address exists but its address is not confirmed; ask its owner to confirm it first.',
+          'This address belongs to an account a site signs in through single sign-on: a site ' +
+            'vouches for its own readers, not for who owns the address. Invite another address.',
           { field: 'email' },
         );
       }
-      if (existing !== undefined) {
-        if (!BELOW_MODERATOR.has(existing.role)) return { user: existing };
-        const user = await moderateUser(ctx.db, {
-          userId: existing.id,
-          actorId: admin.id,
-          action: USER_ACTIONS.ROLE,
-          role: 'MODERATOR',
-          message: `${existing.role} → MODERATOR (invited)`,
-        });
-        await deliverNotice(ctx, {
-          to: user.email,
-          subject: 'You are now a moderator',
-          text: `Hello ${user.username},\n\nyou can now moderate at ${ctx.publicUrl}/admin\n`,
-        });
-        return { user };
-      }
-      const user = await createInvitedUser(ctx, address);
-      const link = await tokenLink(ctx, user, 'RESET_PASSWORD', ACCOUNT_PATHS.resetPassword);
+      if (existing !== undefined && !BELOW_MODERATOR.has(existing.role)) return { user: existing };
+      const user = existing ?? (await createInvitedUser(ctx, address));
+      const { token } = await createToken(ctx.db, {
+        purpose: 'MODERATOR_INVITE',
+        userId: user.id,
+        ttlSeconds: MODERATOR_INVITE_TOKEN_TTL_SECONDS,
+        createdBy: admin.id,
+      });
       await deliverNotice(ctx, {
         to: user.email,
         subject: 'You are invited to moderate',
         text:
-          `Hello,\n\n${admin.username} invited you to moderate as ${user.username}. Choose a ` +
-          `password here:\n\n${link}\n\nIf the link has expired, use “Forgot password” at ` +
-          `${ctx.publicUrl}/admin/login\n`,
+          `Hello,\n\n${admin.username} invited you to moderate as ${user.username}. To accept, ` +
+          `open this link and choose a password (it becomes this account's password, and ` +
+          `signs its other sessions out):\n\n` +
+          `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}\n\n` +
+          `The link works for ${Math.round(MODERATOR_INVITE_TOKEN_TTL_SECONDS / 86_400)} days. ` +
+          'If you did not expect this, ignore it: nothing changes until the link is opened.\n',
       });
       return { user };
     },
