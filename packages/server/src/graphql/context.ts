@@ -66,6 +66,11 @@ export interface ParleyContext extends ServerDeps {
   idempotencyKey: string | undefined;
   /** Per-request loaders. */
   loaders: Loaders;
+  /**
+   * An HTTP GET: any page can make a browser send one without asking (a link, an image), so it
+   * may read but never create anything — not even the story a first visit would create.
+   */
+  readOnly: boolean;
   /** The organization (undefined before install), read once per request. */
   organization(): Promise<Organization | undefined>;
   /** Settings (defaults before install), read once per request. */
@@ -84,6 +89,7 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
       ip: init.ip,
       idempotencyKey: init.request?.headers.get('idempotency-key') ?? undefined,
       loaders: createLoaders(deps.db, viewer),
+      readOnly: init.request?.method === 'GET',
       organization: loadOrganization,
       settings: async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS },
     };

@@ -13,6 +13,7 @@ import {
   useCodedValidationErrors,
 } from './plugins/maskError';
 import { corsOptions, useOriginPolicy } from './plugins/originPolicy';
+import { useRequestGuard } from './plugins/requestGuard';
 import type { OriginPolicy } from './plugins/originPolicy';
 
 /** Path of the GraphQL endpoint, for HTTP and WebSocket alike. */
@@ -94,6 +95,7 @@ export function createYogaApp({
     cors: corsOptions(originPolicy),
     ...bodyLimitOptions({ maxBytes: maxRequestBodyBytes }),
     plugins: [
+      useRequestGuard(),
       useCodedValidationErrors(),
       ...createArmorPlugins({ production }),
       useListCost(),

@@ -87,6 +87,7 @@ export const storiesResolvers = {
       }
       const existing = await findStoryByUrl(ctx.db, url.toString());
       if (existing) return existing;
+      if (ctx.readOnly) return null;
       // Only creating costs: reading an existing story is free, inventing URLs is limited.
       await ctx.rateLimiter.consume('storyCreate', ipKey(ctx));
       const { story } = await findOrCreateStory(ctx.db, {

@@ -1,0 +1,86 @@
+import { findStoryByUrl } from '../../db/store/stories';
+import { findUserByEmail } from '../../db/store/users';
+import { testDialects } from '../../db/testDatabases';
+import { PASSWORD, SITE_ORIGIN, useApi } from '../../graphql/testing/useApi';
+
+// Audit item 6: a hostile page's form posted `signUp` as application/x-www-form-urlencoded (no
+// CORS preflight) and created an account; GET queries created stories.
+
+const SIGN_UP = `mutation { signUp(input: { email: "victim@example.com", username: "victim", password: "${PASSWORD}" }) { token } }`;
+
+describe.each(testDialects())('cross-site requests on %s', (dialect) => {
+  const api = useApi(dialect);
+
+  const post = (contentType: string, body: BodyInit, headers: Record<string, string> = {}) =>
+    api.yoga.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': contentType, origin: 'https://hostile.example', ...headers },
+      body,
+    });
+
+  it.each([
+    ['a form', 'application/x-www-form-urlencoded', new URLSearchParams({ query: SIGN_UP })],
+    ['text/plain', 'text/plain', JSON.stringify({ query: SIGN_UP })],
+    ['no content type', '', JSON.stringify({ query: SIGN_UP })],
+  ])('refuses %s with 415 UNSUPPORTED_MEDIA_TYPE and runs nothing', async (_name, type, body) => {
+    await api.install();
+    const response = await post(type, body);
+    expect(response.status).toBe(415);
+    const answer = (await response.json()) as { errors: { extensions: { code: string } }[] };
+    expect(answer.errors[0]?.extensions.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(await findUserByEmail(api.db, 'victim@example.com')).toBeUndefined();
+  });
+
+  it('refuses a multipart form without a header that forces a preflight, and runs one with it', async () => {
+    await api.install();
+    const form = () => {
+      const data = new FormData();
+      data.set('operations', JSON.stringify({ query: SIGN_UP }));
+      data.set('map', '{}');
+      return data;
+    };
+    // fetch sets the multipart boundary itself when the body is FormData.
+    const bare = await api.yoga.fetch('http://test/graphql', { method: 'POST', body: form() });
+    expect(bare.status).toBe(415);
+    expect(await findUserByEmail(api.db, 'victim@example.com')).toBeUndefined();
+
+    const withHeader = await api.yoga.fetch('http://test/graphql', {
+      method: 'POST',
+      body: form(),
+      headers: { 'graphql-require-preflight': '1' },
+    });
+    expect(withHeader.status).toBe(200);
+    expect(await findUserByEmail(api.db, 'victim@example.com')).toBeDefined();
+  });
+
+  it('answers GET queries without creating a story; a POST creates it', async () => {
+    await api.install();
+    const url = `${SITE_ORIGIN}/never-seen`;
+    const query = `{ story(url: "${url}") { id } }`;
+    const response = await api.yoga.fetch(
+      `http://test/graphql?query=${encodeURIComponent(query)}`,
+      { method: 'GET', headers: { accept: 'application/json' } },
+    );
+    expect(await response.json()).toEqual({ data: { story: null } });
+    expect(await findStoryByUrl(api.db, url)).toBeUndefined();
+
+    const created = await api.ok(query);
+    expect(created.story.id).toEqual(expect.any(String));
+    // Once it exists, GET reads it like any other.
+    const again = await api.yoga.fetch(`http://test/graphql?query=${encodeURIComponent(query)}`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
+    expect(await again.json()).toEqual({ data: { story: { id: created.story.id } } });
+  });
+
+  it('refuses mutations over GET', async () => {
+    await api.install();
+    const response = await api.yoga.fetch(
+      `http://test/graphql?query=${encodeURIComponent(SIGN_UP)}`,
+      { method: 'GET', headers: { accept: 'application/json' } },
+    );
+    expect(response.status).toBe(405);
+    expect(await findUserByEmail(api.db, 'victim@example.com')).toBeUndefined();
+  });
+});
