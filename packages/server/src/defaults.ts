@@ -102,6 +102,15 @@ export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 /** Overlap during which a rotated SSO key still verifies, in seconds (7 days). */
 export const SSO_KEY_ROTATION_OVERLAP_SECONDS = 604_800;
+/**
+ * Longest idempotency key (`Idempotency-Key`, `clientMutationId`). The transport sends UUIDs (36);
+ * PostgreSQL cannot index a value over ~2.7 KB, so longer keys are refused on both databases.
+ */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
+/** Longest story URL, in characters (what browsers and CDNs handle everywhere; indexed). */
+export const STORY_URL_MAX_LENGTH = 2048;
+/** Longest host user id in an SSO token, in characters (indexed with the site). */
+export const SSO_USER_ID_MAX_LENGTH = 255;
 /** Largest request body, in bytes. */
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
 /** How long a starting server waits for Redis (`REDIS_URL`) to answer before refusing to start. */

@@ -1,6 +1,6 @@
 import { errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
-import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../defaults';
+import { SSO_KEY_ROTATION_OVERLAP_SECONDS, SSO_USER_ID_MAX_LENGTH } from '../defaults';
 import { ParleyError } from '../ParleyError';
 
 /**
@@ -77,6 +77,9 @@ function readPayload(payload: JWTPayload): SsoPayload {
   const { id, email, username, badges } = user as Record<string, unknown>;
   const userId =
     typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : nonEmptyString(id, 'user.id');
+  if (userId.length > SSO_USER_ID_MAX_LENGTH) {
+    throw badShape(`user.id can be at most ${SSO_USER_ID_MAX_LENGTH} characters`);
+  }
   if (
     badges !== undefined &&
     badges !== null &&

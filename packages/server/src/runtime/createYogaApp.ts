@@ -14,6 +14,7 @@ import {
 } from './plugins/maskError';
 import { corsOptions, useOriginPolicy } from './plugins/originPolicy';
 import { useRequestGuard } from './plugins/requestGuard';
+import { useNoNulCharacters } from './plugins/noNulCharacters';
 import type { OriginPolicy } from './plugins/originPolicy';
 
 /** Path of the GraphQL endpoint, for HTTP and WebSocket alike. */
@@ -100,6 +101,7 @@ export function createYogaApp({
       ...createArmorPlugins({ production }),
       useListCost(),
       useOriginPolicy(originPolicy),
+      useNoNulCharacters(),
     ],
     context: async (initial) => {
       const fromWs = (initial as { [WS_CONTEXT_INIT]?: ContextInit })[WS_CONTEXT_INIT];

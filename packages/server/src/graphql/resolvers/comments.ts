@@ -11,7 +11,7 @@ import type { Comment } from '../../db/store/comments';
 import { addReaction, addReport, removeReaction } from '../../db/store/reactions';
 import type { ReportReason } from '../../db/schema';
 import type { User } from '../../db/store/users';
-import { REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
 import { renderComment } from '../../markdown/renderComment';
 import { evaluateComment } from '../../moderation/evaluateComment';
 import type { CommentModerationResult, PremodMode } from '../../moderation/evaluateComment';
@@ -125,6 +125,13 @@ export const commentsResolvers = {
       // A retry of a post that already went through is answered with that comment — before the
       // rate limit and the rules, which the first attempt already passed.
       const clientMutationId = input.clientMutationId ?? ctx.idempotencyKey ?? null;
+      if (clientMutationId !== null && clientMutationId.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          `An idempotency key can be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`,
+          { field: 'clientMutationId' },
+        );
+      }
       if (clientMutationId) {
         const earlier = await findCommentByClientMutationId(ctx.db, author.id, clientMutationId);
         if (earlier) return { comment: earlier };

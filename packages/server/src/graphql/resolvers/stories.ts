@@ -8,6 +8,7 @@ import {
 } from '../../db/store/stories';
 import type { Story } from '../../db/store/stories';
 import type { Settings } from '../../db/store/organization';
+import { STORY_URL_MAX_LENGTH } from '../../defaults';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { requireReader } from '../permissions';
@@ -42,6 +43,13 @@ export function effectiveStoryStatus(
  * stays, since many sites identify articles by it (`?p=123`).
  */
 export function canonicalStoryUrl(value: string): URL {
+  if (value.length > STORY_URL_MAX_LENGTH) {
+    throw new ParleyError(
+      'INVALID_INPUT',
+      `A story URL can be at most ${STORY_URL_MAX_LENGTH} characters.`,
+      { field: 'url' },
+    );
+  }
   let url: URL;
   try {
     url = new URL(value.trim());
