@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 // The example host site: a server on its own origin (its own port) that embeds Parley the way a
 // site owner would. `npm start` runs it next to Parley; the browser tests start it on a free port.
 import { createServer } from 'node:http';
@@ -73,11 +74,16 @@ export async function signSsoToken(
   const seconds = Math.floor(now.getTime() / 1000);
   // An expired token: issued two hours ago, valid for one — what a tab left open overnight holds.
   const iat = expired ? seconds - 2 * EXAMPLE_SSO_TOKEN_SECONDS : seconds;
-  return new SignJWT({ user: { ...user } })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + EXAMPLE_SSO_TOKEN_SECONDS)
-    .sign(new TextEncoder().encode(secret));
+  return (
+    new SignJWT({ user: { ...user } })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + EXAMPLE_SSO_TOKEN_SECONDS)
+      // Parley exchanges each token once: a random id keeps two pages rendered in the same second
+      // from carrying the same token.
+      .setJti(randomUUID())
+      .sign(new TextEncoder().encode(secret))
+  );
 }
 
 const HTML = 'text/html; charset=utf-8';

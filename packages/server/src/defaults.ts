@@ -109,6 +109,16 @@ export const SSO_KEY_ROTATION_OVERLAP_SECONDS = 604_800;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 /** Longest story URL, in characters (what browsers and CDNs handle everywhere; indexed). */
 export const STORY_URL_MAX_LENGTH = 2048;
+/** How far ahead of our clock a host's SSO token may be dated (`iat`), in seconds. */
+export const SSO_CLOCK_SKEW_SECONDS = 60;
+/**
+ * Longest life (`exp - iat`) of a host's SSO token, in seconds, unless the site allows more: a
+ * token is a credential in a page's HTML, so a long-lived one copied from a cache or a log signs
+ * its holder in for as long.
+ */
+export const SSO_TOKEN_MAX_LIFETIME_SECONDS = 86_400;
+/** The most a site may allow its SSO tokens to live, in seconds (30 days). */
+export const SSO_TOKEN_LIFETIME_CEILING_SECONDS = 2_592_000;
 /** Longest host user id in an SSO token, in characters (indexed with the site). */
 export const SSO_USER_ID_MAX_LENGTH = 255;
 /** Largest request body, in bytes. */

@@ -1,6 +1,10 @@
 import { errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
-import { SSO_KEY_ROTATION_OVERLAP_SECONDS, SSO_USER_ID_MAX_LENGTH } from '../defaults';
+import {
+  SSO_CLOCK_SKEW_SECONDS,
+  SSO_KEY_ROTATION_OVERLAP_SECONDS,
+  SSO_USER_ID_MAX_LENGTH,
+} from '../defaults';
 import { ParleyError } from '../ParleyError';
 
 /**
@@ -122,7 +126,17 @@ export async function verifySsoToken(
         currentDate: now,
         requiredClaims: ['iat', 'exp'],
       });
-      return readPayload(payload);
+      const read = readPayload(payload);
+      // jose checks `iat` only against a maximum age; a token dated ahead of the clock could
+      // otherwise be minted today to stay usable for as long as its `exp` says.
+      if (read.iat > now.getTime() / 1000 + SSO_CLOCK_SKEW_SECONDS) {
+        throw new ParleyError(
+          'TOKEN_INVALID',
+          `The sign-in token was issued in the future (iat ${read.iat}); check the host's clock.`,
+          { field: 'token' },
+        );
+      }
+      return read;
     } catch (error) {
       // jose checks the signature before the claims, so "expired" means this key signed it.
       if (error instanceof errors.JWTExpired) {
@@ -140,5 +154,15 @@ export async function verifySsoToken(
       break;
     }
   }
-  throw new ParleyError('TOKEN_INVALID', 'The sign-in token is not valid for this site.');
+  throw new SsoKeyMismatchError();
+}
+
+/**
+ * `TOKEN_INVALID` because none of the keys given verifies the token (or it is no JWT at all):
+ * "not this site's", where every other refusal means this site signed it but it cannot be used.
+ */
+export class SsoKeyMismatchError extends ParleyError {
+  constructor() {
+    super('TOKEN_INVALID', 'The sign-in token is not valid for this site.');
+  }
 }

@@ -272,6 +272,39 @@ async function tokenCreator(db: AnyDb): Promise<void> {
   await db.schema.alterTable('tokens').addColumn('created_by', 'text').execute();
 }
 
+/**
+ * Sessions a sign-out ended, and host SSO tokens already exchanged: both are remembered until the
+ * token would have expired anyway, then pruned. And how long a site lets its SSO tokens live.
+ */
+async function sessionRevocation(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('revoked_sessions')
+    .addColumn('token_id', 'text', (col) => col.primaryKey())
+    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex('revoked_sessions_expires_at')
+    .on('revoked_sessions')
+    .column('expires_at')
+    .execute();
+  await db.schema
+    .createTable('sso_token_uses')
+    .addColumn('token_hash', 'text', (col) => col.primaryKey())
+    .addColumn('idempotency_key', 'text')
+    .addColumn('used_at', 'text', (col) => col.notNull())
+    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex('sso_token_uses_expires_at')
+    .on('sso_token_uses')
+    .column('expires_at')
+    .execute();
+  await db.schema
+    .alterTable('sites')
+    .addColumn('sso_token_max_lifetime_seconds', 'integer')
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -279,6 +312,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0004_reviewed_reports': { up: reviewedReports },
   '0005_deleted_accounts': { up: deletedAccounts },
   '0006_token_creator': { up: tokenCreator },
+  '0007_session_revocation': { up: sessionRevocation },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

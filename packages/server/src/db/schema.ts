@@ -80,6 +80,8 @@ export interface SitesTable {
   /** JSON array of origins (`https://example.com`) allowed to embed the stream. */
   allowed_origins: string;
   created_at: string;
+  /** Longest `exp - iat` accepted on this site's SSO tokens; null for the default. */
+  sso_token_max_lifetime_seconds: number | null;
 }
 
 /** HS256 signing keys of a site's SSO. Active: not revoked and (no expiry or expiry in the future). */
@@ -242,6 +244,21 @@ export interface TokensTable {
   created_by: string | null;
 }
 
+/** Session tokens ended before their expiry (sign-out), by `jti`; pruned once expired. */
+export interface RevokedSessionsTable {
+  token_id: string;
+  expires_at: string;
+}
+
+/** Host SSO tokens already exchanged, by SHA-256; pruned once the token has expired. */
+export interface SsoTokenUsesTable {
+  token_hash: string;
+  /** The exchange's `Idempotency-Key`: a retry of that same exchange is not a replay. */
+  idempotency_key: string | null;
+  used_at: string;
+  expires_at: string;
+}
+
 /** The whole database, for `Kysely<Database>`. */
 export interface Database {
   organization: OrganizationTable;
@@ -258,6 +275,8 @@ export interface Database {
   user_history: UserHistoryTable;
   idempotency_keys: IdempotencyKeysTable;
   tokens: TokensTable;
+  revoked_sessions: RevokedSessionsTable;
+  sso_token_uses: SsoTokenUsesTable;
 }
 
 /** Every table, parents before children (the order to create; reverse it to empty). */
@@ -276,4 +295,6 @@ export const TABLES: readonly (keyof Database)[] = [
   'user_history',
   'idempotency_keys',
   'tokens',
+  'revoked_sessions',
+  'sso_token_uses',
 ];

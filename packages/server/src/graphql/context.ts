@@ -12,7 +12,8 @@ import { findStoryById } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
 import { findUsersByIds } from '../db/store/users';
 import type { User } from '../db/store/users';
-import type { TokenService } from '../auth/tokens';
+import type { SessionClaims, TokenService } from '../auth/tokens';
+import { isSessionRevoked } from '../db/store/sessionRevocation';
 import { ParleyError } from '../ParleyError';
 import type { ParleyPubSub } from '../pubsub/createPubSub';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
@@ -57,6 +58,8 @@ export interface Loaders {
 export interface ParleyContext extends ServerDeps {
   /** The signed-in user, or null. */
   viewer: User | null;
+  /** The session token's claims when one was sent (what signOut ends), else null. */
+  session: SessionClaims | null;
   /** Caller's IP (per-IP rate limits); undefined in process. */
   ip: string | undefined;
   /**
@@ -80,12 +83,14 @@ export interface ParleyContext extends ServerDeps {
 /** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
 export function createContextFactory(deps: ServerDeps): ContextFactory {
   return async (init: ContextInit): Promise<ParleyContext> => {
-    const viewer = init.token ? await viewerOf(deps, init.token) : null;
+    const signedIn = init.token ? await viewerOf(deps, init.token) : null;
+    const viewer = signedIn?.user ?? null;
     let organization: Promise<Organization | undefined> | undefined;
     const loadOrganization = () => (organization ??= getOrganization(deps.db));
     return {
       ...deps,
       viewer,
+      session: signedIn?.claims ?? null,
       ip: init.ip,
       idempotencyKey: init.request?.headers.get('idempotency-key') ?? undefined,
       loaders: createLoaders(deps.db, viewer),
@@ -100,17 +105,26 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
  * The user a token names. A valid token for a user who no longer exists is invalid: the client
  * drops it and carries on signed out.
  */
-async function viewerOf(deps: ServerDeps, token: string): Promise<User> {
+async function viewerOf(
+  deps: ServerDeps,
+  token: string,
+): Promise<{ user: User; claims: SessionClaims }> {
   const claims = await deps.tokens.verify(token);
-  const [user] = await findUsersByIds(deps.db, [claims.userId]);
+  const [[user], revoked] = await Promise.all([
+    findUsersByIds(deps.db, [claims.userId]),
+    isSessionRevoked(deps.db, claims.tokenId),
+  ]);
   if (!user) throw new ParleyError('TOKEN_INVALID', 'The session token names no user.');
   if (claims.epoch !== user.sessionEpoch) {
     throw new ParleyError(
       'TOKEN_INVALID',
-      'This session was ended (the password changed); sign in again.',
+      'This session was ended (the password changed, or its owner signed out everywhere); sign in again.',
     );
   }
-  return user;
+  if (revoked) {
+    throw new ParleyError('TOKEN_INVALID', 'This session was signed out; sign in again.');
+  }
+  return { user, claims };
 }
 
 function createLoaders(db: Db, viewer: User | null): Loaders {

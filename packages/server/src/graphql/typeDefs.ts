@@ -159,6 +159,8 @@ export const typeDefs = /* GraphQL */ `
     embedSnippet: String!
     "Admins only."
     ssoKeys: [SsoKey!]
+    "Longest life (exp - iat) of an SSO token this site accepts, in seconds; null means the default, 24 hours."
+    ssoTokenMaxLifetimeSeconds: Int
     createdAt: DateTime!
   }
 
@@ -559,6 +561,8 @@ export const typeDefs = /* GraphQL */ `
     name: String
     url: String
     allowedOrigins: [String!]
+    "60 s to 30 days; null sets the default (24 hours) back."
+    ssoTokenMaxLifetimeSeconds: Int
   }
 
   input RotateSsoKeyInput {
@@ -641,7 +645,10 @@ export const typeDefs = /* GraphQL */ `
     signIn(input: SignInInput!): AuthPayload!
     "Exchanges a host's SSO token for a Parley token."
     signInWithSso(input: SsoSignInInput!): AuthPayload!
+    "Ends this session on the server: its token is refused from now on."
     signOut: SignOutPayload!
+    "Ends every session of the signed-in account, on every device (SSO accounts too)."
+    signOutEverywhere: SignOutPayload!
     createComment(input: CreateCommentInput!): CommentPayload!
     editComment(input: EditCommentInput!): CommentPayload!
     createReaction(input: CommentIdInput!): CommentPayload!

@@ -16,6 +16,8 @@ export interface Site {
   /** Normalized origins (`https://example.com`) allowed to embed. */
   allowedOrigins: string[];
   createdAt: string;
+  /** Longest `exp - iat` this site's SSO tokens may have; null for the default (24 hours). */
+  ssoTokenMaxLifetimeSeconds: number | null;
 }
 
 /** An SSO signing key. */
@@ -36,6 +38,7 @@ function toSite(row: Selectable<SitesTable>): Site {
     url: row.url,
     allowedOrigins: parseJson<string[]>(row.allowed_origins, []),
     createdAt: row.created_at,
+    ssoTokenMaxLifetimeSeconds: row.sso_token_max_lifetime_seconds,
   };
 }
 
@@ -69,6 +72,8 @@ export interface SiteInput {
   name: string;
   url: string;
   allowedOrigins: readonly string[];
+  /** Longest SSO token life accepted, in seconds; null for the default. @default null */
+  ssoTokenMaxLifetimeSeconds?: number | null;
 }
 
 /** Creates a site with its first SSO key (one transaction). */
@@ -97,6 +102,9 @@ export async function updateSite(db: Db, id: string, patch: Partial<SiteInput>):
     .set({
       ...(patch.name === undefined ? {} : { name: patch.name }),
       ...(patch.url === undefined ? {} : { url: patch.url }),
+      ...(patch.ssoTokenMaxLifetimeSeconds === undefined
+        ? {}
+        : { sso_token_max_lifetime_seconds: patch.ssoTokenMaxLifetimeSeconds }),
       ...(patch.allowedOrigins === undefined
         ? {}
         : {

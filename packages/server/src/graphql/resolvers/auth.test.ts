@@ -7,6 +7,21 @@ const VIEWER = `{ viewer { id username email role status } }`;
 describe.each(testDialects())('auth on %s', (dialect) => {
   const api = useApi(dialect);
 
+  describe('signOut', () => {
+    it('ends the session on the server: the same token is refused afterwards, other sessions go on', async () => {
+      const { adminToken } = await api.install();
+      const other = await api.ok(SIGN_IN, {
+        input: { email: 'admin@example.com', password: PASSWORD },
+      });
+      await api.ok(`mutation { signOut { ok } }`, {}, adminToken);
+      const after = await api.request(VIEWER, {}, adminToken);
+      expect(after.errors?.[0]?.extensions?.code).toBe('TOKEN_INVALID');
+      expect((await api.ok(VIEWER, {}, other.signIn.token)).viewer.username).toBe('admin');
+      // Signed out already: nothing to end, no error.
+      expect(await api.ok(`mutation { signOut { ok } }`)).toEqual({ signOut: { ok: true } });
+    });
+  });
+
   describe('install', () => {
     it('creates the organization, its site and the admin once; then ALREADY_INSTALLED', async () => {
       const before = await api.ok(`{ settings { installed organization { name } } }`);

@@ -11,6 +11,8 @@ import {
 } from '../../validation/validateAccount';
 import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
+import { revokeSession } from '../../db/store/sessionRevocation';
+import { requireViewer } from '../permissions';
 
 type Input<T> = { input: T };
 
@@ -126,9 +128,32 @@ export const authResolvers = {
       return authPayload(ctx, user);
     },
 
-    // Tokens are stateless JWTs: signing out is the client forgetting its token. The mutation
-    // exists so clients have one call for it, and a place for revocation later.
-    signOut: () => ({ ok: true }),
+    // Ends this session on the server too (its token id is remembered until it would have
+    // expired): a copy of the token — another tab's storage, a shared computer — stops working.
+    // Signed out already, or never signed in: nothing to end, and no error.
+    signOut: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+      if (ctx.session !== null) {
+        await revokeSession(
+          ctx.db,
+          ctx.session.tokenId,
+          new Date(ctx.session.expiresAt * 1000),
+          ctx.now(),
+        );
+      }
+      return { ok: true };
+    },
+
+    // Every session of the account, on every device: its epoch moves on, so every token signed
+    // before is refused. The one way out for SSO accounts, which have no password to change.
+    signOutEverywhere: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+      const viewer = requireViewer(ctx);
+      await ctx.db
+        .updateTable('users')
+        .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+        .where('id', '=', viewer.id)
+        .execute();
+      return { ok: true };
+    },
   },
 };
 

@@ -142,6 +142,81 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
     expect(reported.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('refuses a token dated in the future, or living longer than the site allows', async () => {
+    const { siteId, adminToken } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const now = Math.floor(Date.now() / 1000);
+    const future = await hostSign(key.secret, new Date(), { iat: now + 3600, exp: now + 3900 });
+    const dated = await api.request(SSO, { input: { token: future } });
+    expect(dated.errors?.[0]?.extensions).toMatchObject({ code: 'TOKEN_INVALID', field: 'token' });
+    expect(dated.errors?.[0]?.message).toContain('future');
+
+    const weekLong = { iat: now - 5, exp: now + 7 * 86_400 };
+    const long = await api.request(SSO, {
+      input: { token: await hostSign(key.secret, new Date(), weekLong) },
+    });
+    expect(long.errors?.[0]?.extensions).toMatchObject({ code: 'TOKEN_INVALID', field: 'token' });
+    expect(await api.db.selectFrom('users').select('id').execute()).toHaveLength(1); // the admin
+
+    // The site's admin allows eight days: the same kind of token now signs in.
+    await api.ok(
+      `mutation ($input: UpdateSiteInput!) { updateSite(input: $input) { site { ssoTokenMaxLifetimeSeconds } } }`,
+      { input: { siteId, ssoTokenMaxLifetimeSeconds: 8 * 86_400 } },
+      adminToken,
+    );
+    await api.ok(SSO, {
+      input: { token: await hostSign(key.secret, new Date(), { ...weekLong, jti: 'second' }) },
+    });
+  });
+
+  it('exchanges a token once: a replay is refused, the transport retrying the same request is not', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const token = await hostSign(key.secret);
+    const exchange = async (idempotencyKey?: string) => {
+      const response = await api.yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+        },
+        body: JSON.stringify({ query: SSO, variables: { input: { token } } }),
+      });
+      return (await response.json()) as { data?: any; errors?: any[] };
+    };
+    const first = await exchange('attempt-1');
+    expect(first.errors).toBeUndefined();
+    // The answer was lost; the transport sends the same request again.
+    const retry = await exchange('attempt-1');
+    expect(retry.data.signInWithSso.user.id).toBe(first.data.signInWithSso.user.id);
+    // Someone else presenting the token lifted from the page.
+    const replay = await exchange('another');
+    expect(replay.errors?.[0]?.extensions).toMatchObject({ code: 'TOKEN_INVALID', field: 'token' });
+    expect(replay.errors?.[0]?.message).toContain('already used');
+    expect((await exchange()).errors?.[0]?.extensions?.code).toBe('TOKEN_INVALID');
+  });
+
+  it('lets an SSO reader end every session of theirs', async () => {
+    const { siteId } = await api.install();
+    const key = await addSsoKey(api.db, siteId);
+    const first = (await api.ok(SSO, { input: { token: await hostSign(key.secret) } }))
+      .signInWithSso.token;
+    const second = (
+      await api.ok(SSO, {
+        input: { token: await hostSign(key.secret, new Date(), { jti: 'other-device' }) },
+      })
+    ).signInWithSso.token;
+    await api.ok(`mutation { signOutEverywhere { ok } }`, {}, first);
+    for (const token of [first, second]) {
+      const answer = await api.request(`{ viewer { id } }`, {}, token);
+      expect(codeOf(answer)).toBe('TOKEN_INVALID');
+    }
+    // The host signs them in again with a fresh token.
+    await api.ok(SSO, {
+      input: { token: await hostSign(key.secret, new Date(), { jti: 'after' }) },
+    });
+  });
+
   it('accepts a rotated-out key during its overlap, and refuses it after', async () => {
     const { siteId } = await api.install();
     const old = await addSsoKey(api.db, siteId);

@@ -1,9 +1,12 @@
 import { hashPassword } from '../../../auth/passwords';
-import { verifySsoToken } from '../../../auth/verifySsoToken';
+import { SsoKeyMismatchError, verifySsoToken } from '../../../auth/verifySsoToken';
 import type { SsoPayload } from '../../../auth/verifySsoToken';
 import type { TokenPurpose } from '../../../db/schema';
 import { listUsableSsoKeysBySite, withdrawTokens } from '../../../db/store/accountQueries';
 import { consumeToken } from '../../../db/store/tokens';
+import { recordSsoTokenUse } from '../../../db/store/sessionRevocation';
+import { findSiteById } from '../../../db/store/sites';
+import { SSO_TOKEN_MAX_LIFETIME_SECONDS } from '../../../defaults';
 import { inTransaction } from '../../../db/inTransaction';
 import { USER_ACTIONS } from '../../../db/store/dashboardQueries';
 import { moderateUser } from '../../../db/store/userModeration';
@@ -57,9 +60,9 @@ async function verifyForSomeSite(
       );
       return { siteId, payload };
     } catch (error) {
-      // TOKEN_INVALID from one site only means "not this site's key"; TOKEN_EXPIRED and
-      // INVALID_INPUT come after a good signature, so this site signed it: answer with them.
-      if (error instanceof ParleyError && error.code === 'TOKEN_INVALID') continue;
+      // A key mismatch only means "not this site's key"; every other refusal comes after a
+      // good signature, so this site signed it: answer with that.
+      if (error instanceof SsoKeyMismatchError) continue;
       throw error;
     }
   }
@@ -109,6 +112,31 @@ export const tokenMutations = {
       throw new ParleyError('INVALID_INPUT', 'The sign-in token is required.', { field: 'token' });
     }
     const { siteId, payload } = await verifyForSomeSite(ctx, token);
+    const site = await findSiteById(ctx.db, siteId);
+    const maxLifetime = site?.ssoTokenMaxLifetimeSeconds ?? SSO_TOKEN_MAX_LIFETIME_SECONDS;
+    if (payload.exp - payload.iat > maxLifetime) {
+      throw new ParleyError(
+        'TOKEN_INVALID',
+        `The sign-in token lives ${payload.exp - payload.iat} s (exp - iat); this site accepts at ` +
+          `most ${maxLifetime} s. Sign tokens for a shorter time, or allow more in the site's settings.`,
+        { field: 'token' },
+      );
+    }
+    // One exchange per token: a token lifted from a page, a cache or a log signs nobody in. The
+    // transport's retry of the same request (same Idempotency-Key) is not a replay.
+    const use = await recordSsoTokenUse(ctx.db, {
+      token,
+      expiresAt: new Date(payload.exp * 1000),
+      idempotencyKey: ctx.idempotencyKey,
+      now: ctx.now(),
+    });
+    if (use === 'replay') {
+      throw new ParleyError(
+        'TOKEN_INVALID',
+        'This sign-in token was already used. The host site must sign a new token for each page view.',
+        { field: 'token' },
+      );
+    }
     // The host's values go through the same rules as a sign-up: a host bug must not store a
     // username the widget cannot show or an address mail cannot reach.
     const email = validateEmail(payload.user.email, 'token');

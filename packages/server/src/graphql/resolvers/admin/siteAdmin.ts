@@ -19,6 +19,7 @@ import {
   updateSite,
 } from '../../../db/store/sites';
 import type { SiteInput } from '../../../db/store/sites';
+import { SSO_TOKEN_LIFETIME_CEILING_SECONDS } from '../../../defaults';
 import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
@@ -71,6 +72,22 @@ export const siteAdminResolvers = {
     ) => {
       requireRole(ctx, 'ADMIN');
       const current = await requireSite(ctx, input.siteId);
+      const lifetime = input.ssoTokenMaxLifetimeSeconds;
+      if (
+        lifetime !== undefined &&
+        lifetime !== null &&
+        !(
+          Number.isInteger(lifetime) &&
+          lifetime >= 60 &&
+          lifetime <= SSO_TOKEN_LIFETIME_CEILING_SECONDS
+        )
+      ) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          `Between 60 seconds and ${SSO_TOKEN_LIFETIME_CEILING_SECONDS / 86_400} days.`,
+          { field: 'ssoTokenMaxLifetimeSeconds' },
+        );
+      }
       const url =
         input.url === undefined || input.url === null ? undefined : httpUrl(input.url, 'url');
       const origins =
@@ -84,6 +101,8 @@ export const siteAdminResolvers = {
           ? {}
           : { name: required(input.name, 'name') }),
         ...(url === undefined ? {} : { url }),
+        // null sets the default back; absent leaves it as it is.
+        ...(lifetime === undefined ? {} : { ssoTokenMaxLifetimeSeconds: lifetime }),
         ...(origins === undefined
           ? {}
           : { allowedOrigins: allowedOrigins(origins, url ?? current.url, 'allowedOrigins') }),
