@@ -70,6 +70,27 @@ test('a moderator gets the navigation, without Configure (admins only)', async (
   expect(screen.queryByRole('link', { name: 'Configure' })).toBeNull();
 });
 
+test('Sign out ends the session on the server with its token, then forgets it', async () => {
+  const sent: (string | null)[] = [];
+  server.use(
+    installed(true),
+    graphql.query('ConsoleViewer', () =>
+      HttpResponse.json({
+        data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR' } },
+      }),
+    ),
+    graphql.mutation('ConsoleSignOut', ({ request }) => {
+      sent.push(request.headers.get('authorization'));
+      return HttpResponse.json({ data: { signOut: { ok: true } } });
+    }),
+  );
+  const { location, env } = await renderAt('/admin/dashboard', 'token');
+  (await screen.findByRole('button', { name: 'Sign out' })).click();
+  await waitFor(() => expect(location.history.at(-1)).toBe('/admin/login'));
+  expect(sent).toEqual(['Bearer token']);
+  expect(env.session.getToken()).toBeNull();
+});
+
 test('an expired session goes back to the login page', async () => {
   server.use(
     installed(true),

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { toTransportError } from '@parley/transport';
 import { Loading } from './Loading';
@@ -26,11 +26,35 @@ export function SignedInArea() {
   return <Guarded key={token} />;
 }
 
+/** Ends the session on the server (its token is refused from then on), then here. */
+export const CONSOLE_SIGN_OUT_MUTATION = 'mutation ConsoleSignOut { signOut { ok } }';
+
+/** How long sign-out waits for the server before forgetting the token anyway, in ms. */
+const SIGN_OUT_WAIT_MS = 3000;
+
+/**
+ * Signs out: asks the server to end the session, so a copy of the token (another tab, a shared
+ * computer's storage) stops working too, then forgets it. The server's answer is awaited only
+ * briefly: offline, forgetting the token here is still what the person asked for.
+ */
+function useSignOut(): () => Promise<void> {
+  const { session } = useConsoleEnv();
+  const [, signOut] = useMutation(CONSOLE_SIGN_OUT_MUTATION);
+  return async () => {
+    await Promise.race([
+      signOut({}),
+      new Promise((resolve) => setTimeout(resolve, SIGN_OUT_WAIT_MS)),
+    ]);
+    await session.signOut();
+  };
+}
+
 /** Codes that mean the stored session ended (expired, revoked, signed out elsewhere). */
 const SESSION_ENDED = new Set(['TOKEN_EXPIRED', 'TOKEN_INVALID', 'UNAUTHENTICATED']);
 
 function Guarded() {
   const { session } = useConsoleEnv();
+  const signOut = useSignOut();
   const [{ data, error }] = useQuery<{ viewer: ConsoleViewer | null }>({
     query: CONSOLE_VIEWER_QUERY,
     requestPolicy: 'network-only',
@@ -59,7 +83,7 @@ function Guarded() {
           You are signed in as {viewer.username}, a {viewer.role.toLowerCase()}. Only moderators and
           admins can use the console; ask an admin to change your role.
         </p>
-        <button type="button" onClick={() => void session.signOut()}>
+        <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
       </main>
@@ -73,7 +97,7 @@ function Guarded() {
 }
 
 function Layout({ viewer }: { viewer: ConsoleViewer }) {
-  const { session } = useConsoleEnv();
+  const signOut = useSignOut();
   const admin = isAdmin(viewer);
   const nav: [string, string][] = [
     ['/moderate', 'Moderate'],
@@ -95,7 +119,7 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
         </nav>
         <span className="who">
           {viewer.username}
-          <button type="button" onClick={() => void session.signOut()}>
+          <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
         </span>

@@ -256,6 +256,20 @@ test('asks for the data download and says a link was emailed', async () => {
   expect(calls).toHaveLength(1);
 });
 
+test('signs out everywhere, then forgets this frame’s token too', async () => {
+  answerQueries();
+  const calls = answerMutation('SignOutEverywhere', { data: { signOutEverywhere: { ok: true } } });
+  const env = createTestEnv();
+  await env.session.ready;
+  await env.session.signIn('session-token');
+  await renderPanel(env);
+  const form = section('Sign out everywhere');
+  fireEvent.click(within(form).getByRole('button', { name: 'Sign out everywhere' }));
+  expect(await within(form).findByText('Every session is ended.')).toBeTruthy();
+  expect(calls).toHaveLength(1);
+  await waitFor(() => expect(env.session.getToken()).toBeNull());
+});
+
 test('stops ignoring a user and takes them off the list', async () => {
   answerQueries();
   const calls = answerMutation('UnignoreUser', { data: { unignoreUser: { user: { id: 'u2' } } } });

@@ -9,6 +9,7 @@ import { AvatarForm } from './AvatarForm';
 import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
 import { DeleteAccount } from './DeleteAccount';
 import { DownloadData } from './DownloadData';
+import { SignOutEverywhere } from './SignOutEverywhere';
 import type { IgnoredUser } from './IgnoredUsers';
 import { IgnoredUsers } from './IgnoredUsers';
 import { MyComments } from './MyComments';
@@ -101,6 +102,7 @@ export function Panel() {
       <PasswordForm />
       <AvatarForm current={viewer.avatarUrl} />
       <DownloadData />
+      <SignOutEverywhere />
       <IgnoredUsers initial={viewer.ignoredUsers ?? []} />
       <DeleteAccount username={viewer.username} requestedAt={viewer.deletionRequestedAt} />
     </div>

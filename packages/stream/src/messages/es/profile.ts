@@ -36,6 +36,11 @@ export const messages: Record<keyof typeof en, Message> = {
   'profile.avatar.label': 'Imagen (PNG, JPEG, GIF o WebP)',
   'profile.avatar.submit': 'Subir avatar',
   'profile.avatar.saved': 'Tu nuevo avatar está guardado.',
+  'profile.sessions.title': 'Cerrar sesión en todas partes',
+  'profile.sessions.intro':
+    'Cierra todas las sesiones de tu cuenta, en todos los dispositivos, también esta.',
+  'profile.sessions.submit': 'Cerrar sesión en todas partes',
+  'profile.sessions.done': 'Todas las sesiones se han cerrado.',
   'profile.download.title': 'Descargar mis datos',
   'profile.download.intro':
     'Te enviamos por correo un enlace a un archivo con todos tus comentarios.',
