@@ -38,6 +38,7 @@ function site(keys: SsoKey[]): AdminSite {
     allowedOrigins: ['https://blog.example'],
     embedSnippet: '<div id="parley-thread"></div>',
     ssoKeys: keys,
+    ssoTokenMaxLifetimeSeconds: null,
   };
 }
 
@@ -126,9 +127,43 @@ test('permitted origins are sent one per line, and a bad line is flagged on the 
       name: 'Blog',
       url: 'https://blog.example/',
       allowedOrigins: ['https://blog.example', 'https://x.example/path'],
+      ssoTokenMaxLifetimeSeconds: null,
     },
   ]);
   expect(within(panel).getByLabelText('Site name').getAttribute('aria-invalid')).toBe('false');
+});
+
+test('the SSO token life is typed in hours and sent in seconds; empty sends the default back', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  const panel = await renderSites(
+    [KEY],
+    [
+      graphql.mutation('ConsoleUpdateSite', ({ variables }) => {
+        const input = variables.input as Record<string, unknown>;
+        inputs.push(input);
+        return HttpResponse.json({
+          data: {
+            updateSite: {
+              site: {
+                ...site([KEY]),
+                ssoTokenMaxLifetimeSeconds: input.ssoTokenMaxLifetimeSeconds,
+              },
+            },
+          },
+        });
+      }),
+    ],
+  );
+  const lifetime = within(panel).getByLabelText('Longest SSO token life (hours)');
+  expect((lifetime as HTMLInputElement).value).toBe('');
+  fireEvent.change(lifetime, { target: { value: '48' } });
+  fireEvent.click(within(panel).getByRole('button', { name: 'Save site' }));
+  await within(panel).findByText('Saved.');
+  expect((lifetime as HTMLInputElement).value).toBe('48');
+  fireEvent.change(lifetime, { target: { value: '' } });
+  fireEvent.click(within(panel).getByRole('button', { name: 'Save site' }));
+  await waitFor(() => expect(inputs).toHaveLength(2));
+  expect(inputs.map((input) => input.ssoTokenMaxLifetimeSeconds)).toEqual([172_800, null]);
 });
 
 test('adding a site sends its origins and shows the first key’s secret once', async () => {

@@ -11,14 +11,29 @@ import { freshSecretOf, SsoKeys } from './SsoKeys';
 import type { FreshSecret } from './SsoKeys';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
-type Draft = { name: string; url: string; allowedOrigins: string };
+type Draft = { name: string; url: string; allowedOrigins: string; ssoLifetimeHours: string };
 type Field = keyof Draft;
+
+const SECONDS_PER_HOUR = 3600;
 
 const draftOf = (site: AdminSite | null): Draft => ({
   name: site?.name ?? '',
   url: site?.url ?? '',
   allowedOrigins: site?.allowedOrigins.join('\n') ?? '',
+  ssoLifetimeHours:
+    site?.ssoTokenMaxLifetimeSeconds == null
+      ? ''
+      : String(site.ssoTokenMaxLifetimeSeconds / SECONDS_PER_HOUR),
 });
+
+/** The server's field names that are not the draft's. */
+const SERVER_FIELDS: Record<string, Field> = { ssoTokenMaxLifetimeSeconds: 'ssoLifetimeHours' };
+
+/** Hours as typed → seconds; empty is null (the default), anything unreadable NaN (refused). */
+function lifetimeSeconds(hours: string): number | null {
+  const text = hours.trim();
+  return text === '' ? null : Math.round(Number(text) * SECONDS_PER_HOUR);
+}
 
 /**
  * One site: name, URL, permitted origins (one per line), its embed snippet and its SSO keys; or,
@@ -49,13 +64,25 @@ export function SiteEditor({
     event.preventDefault();
     setError(null);
     setSaved(false);
+    if (Number.isNaN(lifetimeSeconds(draft.ssoLifetimeHours))) {
+      // JSON would send NaN as null (the default): say so instead of saving something else.
+      setError({ field: 'ssoLifetimeHours', text: 'Enter a number of hours, or leave it empty.' });
+      win.document.getElementById(`${prefix}-ssoLifetimeHours`)?.focus();
+      return;
+    }
     const fields = {
       name: draft.name,
       url: draft.url,
       allowedOrigins: splitLines(draft.allowedOrigins),
     };
     const result = site
-      ? await update({ input: { siteId: site.id, ...fields } })
+      ? await update({
+          input: {
+            siteId: site.id,
+            ...fields,
+            ssoTokenMaxLifetimeSeconds: lifetimeSeconds(draft.ssoLifetimeHours),
+          },
+        })
       : await create({ input: fields });
     const stored =
       result.data &&
@@ -64,7 +91,10 @@ export function SiteEditor({
       const err = toTransportError(result.error);
       // `allowedOrigins.2` is the third line of the origins field.
       const name = err.field?.split('.')[0];
-      const field = name !== undefined && name in draft ? (name as Field) : undefined;
+      const field =
+        name === undefined
+          ? undefined
+          : (SERVER_FIELDS[name] ?? (name in draft ? (name as Field) : undefined));
       setError({ field, text: errorText(err.code) });
       if (field) win.document.getElementById(`${prefix}-${field}`)?.focus();
       return;
@@ -127,6 +157,12 @@ export function SiteEditor({
           'Permitted origins',
           'One per line, e.g. https://www.example.com. The site’s own origin is always permitted.',
         )}
+        {site &&
+          field(
+            'ssoLifetimeHours',
+            'Longest SSO token life (hours)',
+            'How long a token your site signs may live (exp − iat). Empty: 24 hours. At most 720.',
+          )}
         <div className="form-footer">
           <button
             type="submit"

@@ -87,10 +87,12 @@ export interface AdminSite {
   allowedOrigins: string[];
   embedSnippet: string;
   ssoKeys: SsoKey[] | null;
+  /** Longest SSO token life accepted, in seconds; null for the server's default (24 hours). */
+  ssoTokenMaxLifetimeSeconds: number | null;
 }
 
 const SITE_FIELDS =
-  'id name url allowedOrigins embedSnippet ssoKeys { id secret createdAt expiresAt revoked }';
+  'id name url allowedOrigins embedSnippet ssoTokenMaxLifetimeSeconds ssoKeys { id secret createdAt expiresAt revoked }';
 
 /** Every site with its keys (admins see keys). */
 export const ADMIN_SITES_QUERY = `query ConsoleAdminSites { sites { ${SITE_FIELDS} } }`;
