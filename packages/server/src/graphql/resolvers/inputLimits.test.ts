@@ -1,6 +1,6 @@
-import { SignJWT } from 'jose';
 import { addSsoKey } from '../../db/store/sites';
 import { testDialects } from '../../db/testDatabases';
+import { signHostToken } from '../testing/signHostToken';
 import { SITE_ORIGIN, useApi } from '../testing/useApi';
 
 // Audit item 10: a NUL character in a comment and an idempotency key over ~2.7 KB were INTERNAL on
@@ -94,14 +94,11 @@ describe.each(testDialects())('input limits on %s', (dialect) => {
     expect(longUrl.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'url' });
 
     const key = await addSsoKey(api.db, siteId);
-    const now = Math.floor(Date.now() / 1000);
-    const token = await new SignJWT({
-      user: { id: 'i'.repeat(3000), email: 'long@host.example', username: 'long' },
-      iat: now,
-      exp: now + 60,
-    })
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(new TextEncoder().encode(key.secret));
+    const token = await signHostToken(key.secret, {
+      id: 'i'.repeat(3000),
+      email: 'long@host.example',
+      username: 'long',
+    });
     const sso = await api.request(
       `mutation ($input: SsoSignInInput!) { signInWithSso(input: $input) { token } }`,
       { input: { token } },

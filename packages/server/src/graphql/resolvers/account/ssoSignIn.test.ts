@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { JWTPayload } from 'jose';
 import { addSsoKey, createSite, revokeSsoKey, rotateSsoKey } from '../../../db/store/sites';
 import { testDialects } from '../../../db/testDatabases';
@@ -7,6 +6,7 @@ import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../../../defaults';
 import { findOrCreateStory } from '../../../db/store/stories';
 import { SITE_ORIGIN, useApi } from '../../testing/useApi';
 import { codeOf } from './accountTestKit';
+import { signHostToken } from '../../testing/signHostToken';
 
 const SSO = `mutation ($input: SsoSignInInput!) {
   signInWithSso(input: $input) { token user { id username email emailVerified role } }
@@ -14,13 +14,9 @@ const SSO = `mutation ($input: SsoSignInInput!) {
 const HOST_USER = { id: 'host-42', email: 'ada@host.example', username: 'ada' };
 const DAY_MS = 86_400_000;
 
-/** Signs a payload as a host site does (HS256), valid for five minutes around `at`. */
-function hostSign(secret: string, at = new Date(), extra: JWTPayload = {}): Promise<string> {
-  const seconds = Math.floor(at.getTime() / 1000);
-  return new SignJWT({ user: HOST_USER, iat: seconds - 5, exp: seconds + 300, ...extra })
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(secret));
-}
+/** Signs a token for {@link HOST_USER} as a host site does. */
+const hostSign = (secret: string, at = new Date(), extra: JWTPayload = {}): Promise<string> =>
+  signHostToken(secret, HOST_USER, at, extra);
 
 describe.each(testDialects())('signInWithSso on %s', (dialect) => {
   const api = useApi(dialect);

@@ -1,10 +1,10 @@
-import { SignJWT } from 'jose';
 import { addSsoKey, createSite, listActiveSsoKeys } from '../../../db/store/sites';
 import { hashPassword } from '../../../auth/passwords';
 import { findUserByEmail, updateUser } from '../../../db/store/users';
 import { testDialects } from '../../../db/testDatabases';
 import { seedCommunity } from '../../testing/seedCommunity';
 import type { Community } from '../../testing/seedCommunity';
+import { signHostToken } from '../../testing/signHostToken';
 import { PASSWORD, useApi } from '../../testing/useApi';
 
 const UPDATE = `mutation ($input: UpdateSettingsInput!) {
@@ -159,14 +159,11 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
       allowedOrigins: ['https://other.example'],
     });
     const key = await addSsoKey(api.db, other.id);
-    const now = Math.floor(Date.now() / 1000);
-    const forged = await new SignJWT({
-      user: { id: 'x-1', email: 'invited@example.com', username: 'invited' },
-      iat: now,
-      exp: now + 300,
-    })
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(new TextEncoder().encode(key.secret));
+    const forged = await signHostToken(key.secret, {
+      id: 'x-1',
+      email: 'invited@example.com',
+      username: 'invited',
+    });
     const claimed = await api.ok(
       `mutation ($input: SsoSignInInput!) { signInWithSso(input: $input) { token } }`,
       { input: { token: forged } },
