@@ -33,7 +33,16 @@ export interface AttachGraphQLWebSocketOptions {
   activeWebSockets: Pick<Gauge, 'inc' | 'dec'>;
   /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
   trustedProxies?: number;
+  /**
+   * Whether a browser page of this origin may open a socket. Browsers send no CORS preflight
+   * for WebSockets, so without it any page could run operations through a visitor's browser;
+   * clients that are not browsers send no `Origin` and are let in. @default every origin
+   */
+  isOriginAllowed?: (origin: string) => Promise<boolean>;
 }
+
+/** HTTP status refusing the upgrade of a page whose origin is not permitted. */
+export const ORIGIN_REFUSED_STATUS = 403;
 
 /** What Yoga's envelop hands to graphql-ws through `rootValue` (the Yoga + graphql-ws recipe). */
 type Run = (
@@ -53,8 +62,23 @@ export function attachGraphQLWebSocket({
   maxPayloadBytes,
   activeWebSockets,
   trustedProxies = 0,
+  isOriginAllowed = async () => true,
 }: AttachGraphQLWebSocketOptions): { close(): Promise<void> } {
-  const sockets = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: maxPayloadBytes });
+  const sockets = new WebSocketServer({
+    server,
+    path: GRAPHQL_PATH,
+    maxPayload: maxPayloadBytes,
+    verifyClient: (
+      { origin }: { origin?: string },
+      done: (ok: boolean, status?: number) => void,
+    ) => {
+      if (origin === undefined || origin === '') return done(true);
+      isOriginAllowed(origin).then(
+        (ok) => done(ok, ORIGIN_REFUSED_STATUS),
+        () => done(false, ORIGIN_REFUSED_STATUS),
+      );
+    },
+  });
   const maskError = createMaskError({ logger });
   sockets.on('connection', (socket) => {
     activeWebSockets.inc();

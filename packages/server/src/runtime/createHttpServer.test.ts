@@ -159,6 +159,21 @@ describe('createHttpServer', () => {
     expect(JSON.stringify(server.logs)).toContain(SECRET_ERROR_TEXT);
   });
 
+  it('refuses a WebSocket from a page whose origin is not permitted (browsers send no preflight)', async () => {
+    const url = `${server.origin.replace('http', 'ws')}/graphql`;
+    const outcome = (origin?: string) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(url, 'graphql-transport-ws', origin ? { origin } : {});
+        socket.once('open', () => (socket.close(), resolve('open')));
+        socket.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
+        socket.once('error', () => resolve('error'));
+      });
+    expect(await outcome('https://hostile.example')).toBe('refused 403');
+    expect(await outcome(TEST_SITE_ORIGIN)).toBe('open');
+    // Not a browser: no Origin at all.
+    expect(await outcome()).toBe('open');
+  });
+
   it('sends CORS headers to a permitted origin over HTTP', async () => {
     const response = await fetch(`${server.origin}/graphql?query=%7Bhello%7D`, {
       headers: { origin: TEST_SITE_ORIGIN },

@@ -153,6 +153,7 @@ export function createHttpServer({
     maxPayloadBytes: maxRequestBodyBytes,
     activeWebSockets: metrics.activeWebSockets,
     trustedProxies,
+    isOriginAllowed: (origin) => originPolicy.isAllowed(origin),
   });
 
   return {
