@@ -121,6 +121,23 @@ export const SSO_TOKEN_MAX_LIFETIME_SECONDS = 86_400;
 export const SSO_TOKEN_LIFETIME_CEILING_SECONDS = 2_592_000;
 /** Longest host user id in an SSO token, in characters (indexed with the site). */
 export const SSO_USER_ID_MAX_LENGTH = 255;
+/**
+ * WebSocket bounds (audit item 3: one anonymous socket held 3,000 subscriptions; 300 sockets took
+ * ~180 MB). A reader's page opens one socket with two subscriptions per story; a console tab one
+ * with a few. Sockets per address stay generous for offices and schools behind one address.
+ */
+export const WS_LIMITS = Object.freeze({
+  /** Open sockets per client address. */
+  socketsPerIp: 50,
+  /** Operations running at once on one socket. */
+  subscriptionsPerSocket: 20,
+  /** Operations on one socket about the same story (`storyId`). */
+  subscriptionsPerStory: 4,
+  /** Largest message a client may send, in bytes (a subscribe message is a few KB). */
+  maxMessageBytes: 64 * 1024,
+  /** Time a socket has to send `connection_init` before it is closed, in ms. */
+  connectionInitTimeoutMs: 3_000,
+});
 /** Largest request body, in bytes. */
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
 /** How long a starting server waits for Redis (`REDIS_URL`) to answer before refusing to start. */

@@ -9,6 +9,8 @@ import { GRAPHQL_PATH, WS_CONTEXT_INIT, parseBearer } from './createYogaApp';
 import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
 import { clientIp } from './clientIp';
+import { WS_LIMITS } from '../defaults';
+import type { ServerErrorCode } from '../errorCodes';
 
 /** WebSocket close code "going away" (RFC 6455 §7.4.1): the server is shutting down. */
 export const CLOSE_GOING_AWAY = 1001;
@@ -27,8 +29,12 @@ export interface AttachGraphQLWebSocketOptions {
   yoga: ParleyYoga;
   /** Where unexpected errors go. */
   logger: Logger;
-  /** Largest incoming message, in bytes (`ws` closes the socket with 1009 above it). */
-  maxPayloadBytes: number;
+  /**
+   * Bounds: sockets per address, operations per socket and per story, message size (`ws` closes
+   * the socket with 1009 above it), time to `connection_init` (graphql-ws closes with 4408).
+   * @default WS_LIMITS
+   */
+  limits?: Partial<WebSocketLimits>;
   /** Counts open sockets. */
   activeWebSockets: Pick<Gauge, 'inc' | 'dec'>;
   /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
@@ -43,6 +49,11 @@ export interface AttachGraphQLWebSocketOptions {
 
 /** HTTP status refusing the upgrade of a page whose origin is not permitted. */
 export const ORIGIN_REFUSED_STATUS = 403;
+/** HTTP status refusing the upgrade of an address that has too many sockets open. */
+export const TOO_MANY_SOCKETS_STATUS = 429;
+
+/** Bounds of the WebSocket endpoint (see `WS_LIMITS`). */
+export type WebSocketLimits = { [K in keyof typeof WS_LIMITS]: number };
 
 /** What Yoga's envelop hands to graphql-ws through `rootValue` (the Yoga + graphql-ws recipe). */
 type Run = (
@@ -59,19 +70,25 @@ export function attachGraphQLWebSocket({
   server,
   yoga,
   logger,
-  maxPayloadBytes,
   activeWebSockets,
   trustedProxies = 0,
   isOriginAllowed = async () => true,
+  limits: given = {},
 }: AttachGraphQLWebSocketOptions): { close(): Promise<void> } {
+  const limits: WebSocketLimits = { ...WS_LIMITS, ...given };
+  // Counted from the upgrade's acceptance to the socket's close, per client address.
+  const socketsByIp = new Map<string, number>();
   const sockets = new WebSocketServer({
     server,
     path: GRAPHQL_PATH,
-    maxPayload: maxPayloadBytes,
+    maxPayload: limits.maxMessageBytes,
     verifyClient: (
-      { origin }: { origin?: string },
-      done: (ok: boolean, status?: number) => void,
+      { origin, req }: { origin?: string; req: IncomingMessage },
+      done: (ok: boolean, status?: number, message?: string) => void,
     ) => {
+      if ((socketsByIp.get(clientIp(req, trustedProxies) ?? '') ?? 0) >= limits.socketsPerIp) {
+        return done(false, TOO_MANY_SOCKETS_STATUS, 'Too many open connections from this address');
+      }
       if (origin === undefined || origin === '') return done(true);
       isOriginAllowed(origin).then(
         (ok) => done(ok, ORIGIN_REFUSED_STATUS),
@@ -80,16 +97,31 @@ export function attachGraphQLWebSocket({
     },
   });
   const maskError = createMaskError({ logger });
-  sockets.on('connection', (socket) => {
+  sockets.on('connection', (socket, req) => {
+    const ip = clientIp(req, trustedProxies) ?? '';
+    socketsByIp.set(ip, (socketsByIp.get(ip) ?? 0) + 1);
     activeWebSockets.inc();
-    socket.once('close', () => activeWebSockets.dec());
+    socket.once('close', () => {
+      activeWebSockets.dec();
+      const left = (socketsByIp.get(ip) ?? 1) - 1;
+      if (left === 0) socketsByIp.delete(ip);
+      else socketsByIp.set(ip, left);
+    });
   });
+  // The story each running operation of a socket is about, by operation id.
+  const storyOf = new WeakMap<object, Map<string, string>>();
 
   const graphqlWs = useServer<Record<string, unknown>>(
     {
+      connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
+        const overLimit = operationLimitError(ctx.subscriptions, storyOf, ctx.extra.socket, id, {
+          storyKey: storyKeyOf(payload),
+          limits,
+        });
+        if (overLimit !== undefined) return [overLimit];
         const upgrade: IncomingMessage = ctx.extra.request;
         const init: ContextInit = {
           token: wsToken(ctx.connectionParams?.[CONNECTION_PARAMS_AUTHORIZATION]),
@@ -150,6 +182,48 @@ export function attachGraphQLWebSocket({
       clearTimeout(cut);
     },
   };
+}
+
+/**
+ * The coded error refusing operation `id` when its socket is over a bound, else undefined (and
+ * the operation is counted). graphql-ws has already registered `id` in `running`; ids that left
+ * it are forgotten here, so nothing needs to hear about completions.
+ */
+function operationLimitError(
+  running: Record<string, unknown>,
+  storyOf: WeakMap<object, Map<string, string>>,
+  socket: object,
+  id: string,
+  { storyKey, limits }: { storyKey: string; limits: WebSocketLimits },
+): GraphQLError | undefined {
+  const stories = storyOf.get(socket) ?? new Map<string, string>();
+  storyOf.set(socket, stories);
+  for (const known of stories.keys()) if (!(known in running)) stories.delete(known);
+  const limited = (message: string) =>
+    new GraphQLError(message, { extensions: { code: 'RATE_LIMITED' satisfies ServerErrorCode } });
+  if (Object.keys(running).length > limits.subscriptionsPerSocket) {
+    return limited(
+      `At most ${limits.subscriptionsPerSocket} operations at once on one connection.`,
+    );
+  }
+  const sameStory = [...stories.values()].filter((story) => story === storyKey).length;
+  if (sameStory >= limits.subscriptionsPerStory) {
+    return limited(
+      `At most ${limits.subscriptionsPerStory} subscriptions to one story on one connection.`,
+    );
+  }
+  stories.set(id, storyKey);
+  return undefined;
+}
+
+/**
+ * What an operation is about, for the per-story bound: its `storyId` variable (how clients
+ * subscribe), else the operation itself, so the same inline subscription repeated counts too.
+ */
+function storyKeyOf(payload: { query: string; variables?: Record<string, unknown> | null }) {
+  const storyId = payload.variables?.['storyId'];
+  if (typeof storyId === 'string') return `story:${storyId}`;
+  return `operation:${payload.query}:${JSON.stringify(payload.variables ?? {})}`;
 }
 
 function formatWithoutHttp(error: GraphQLError): GraphQLFormattedError {

@@ -9,6 +9,7 @@ import type { Metrics } from './createMetrics';
 import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
 import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
+import type { WebSocketLimits } from './attachGraphQLWebSocket';
 import { createOriginPolicy } from './plugins/originPolicy';
 import { createStaticHandler } from './serveStatic';
 import type { AppRoute } from './serveStatic';
@@ -41,8 +42,10 @@ export interface CreateHttpServerOptions {
   metrics: Metrics;
   /** Hide field suggestions and GraphiQL. @default false */
   production?: boolean;
-  /** Largest HTTP body and WebSocket message, in bytes. @default REQUEST_BODY_MAX_BYTES */
+  /** Largest HTTP body, in bytes. @default REQUEST_BODY_MAX_BYTES */
   maxRequestBodyBytes?: number;
+  /** WebSocket bounds (sockets per address, operations, message size…). @default WS_LIMITS */
+  webSocketLimits?: Partial<WebSocketLimits>;
   /** Extra readiness check for `/healthz` (database ping); a rejection answers 503. */
   healthCheck?: () => Promise<void>;
   /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
@@ -83,6 +86,7 @@ export function createHttpServer({
   healthCheck,
   trustedProxies = 0,
   metricsToken,
+  webSocketLimits,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -150,10 +154,10 @@ export function createHttpServer({
     server,
     yoga,
     logger,
-    maxPayloadBytes: maxRequestBodyBytes,
     activeWebSockets: metrics.activeWebSockets,
     trustedProxies,
     isOriginAllowed: (origin) => originPolicy.isAllowed(origin),
+    limits: webSocketLimits,
   });
 
   return {
