@@ -24,6 +24,7 @@ import type { HttpServer } from './runtime/createHttpServer';
 import { createLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
+import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
 import { REDIS_READY_TIMEOUT_MS } from './defaults';
@@ -116,6 +117,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     },
   });
 
+  await sweepOrphanAvatars({ ...deps, logger });
   const accountDeletion = startAccountDeletionJob({
     db: database.db,
     logger,

@@ -92,10 +92,16 @@ export const RATE_LIMITS = Object.freeze({
    * site's launch legitimately creates many; a script inventing URLs is what this stops.
    */
   storyCreate: { limit: 300, windowSeconds: 3600 },
+  /** Avatar uploads: 10 per hour per user (each is up to 2 MB of disk until replaced). */
+  avatarUpload: { limit: 10, windowSeconds: 3600 },
+  /** Avatar uploads per IP: 30 per hour (shared addresses). */
+  avatarUploadPerIp: { limit: 30, windowSeconds: 3600 },
 });
 
 /** Longest report detail, in characters. */
 export const REPORT_DETAILS_MAX_LENGTH = 500;
+/** Age after which an upload no user names is swept at start (an upload in flight is younger). */
+export const ORPHAN_UPLOAD_GRACE_MS = 600_000;
 /** Largest avatar upload, in bytes (2 MB). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /** Avatar types accepted, sniffed from the bytes. */

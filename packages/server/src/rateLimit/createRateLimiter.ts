@@ -58,6 +58,8 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   postPerIp: 'comments from this network',
   reportPerIp: 'reports from this network',
   storyCreate: 'new stories from this network',
+  avatarUpload: 'avatar uploads',
+  avatarUploadPerIp: 'avatar uploads from this network',
 };
 
 /** Creates a rate limiter over a counter store. */

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import { hashPassword, verifyPassword } from '../../../auth/passwords';
 import { withdrawTokens } from '../../../db/store/accountQueries';
 import { updateUser } from '../../../db/store/users';
 import type { User } from '../../../db/store/users';
 import { ParleyError } from '../../../ParleyError';
 import { sniffAvatar } from '../../../uploads/sniffImage';
-import type { AvatarMime } from '../../../uploads/sniffImage';
+import { storeAvatar } from '../../../uploads/storeAvatar';
+// Where avatars live: the deletion job and the tests find them through here too.
+export { AVATAR_DIR, ownAvatarFile } from '../../../uploads/storeAvatar';
 import {
   emailKey,
   validateEmail,
@@ -15,6 +14,7 @@ import {
   validateUsername,
 } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
+import { ipKey } from '../../context';
 import { requireViewer } from '../../permissions';
 import { authPayload } from '../auth';
 import {
@@ -59,34 +59,9 @@ async function checkPassword(
   }
 }
 
-/** Where avatars live: under `<dataDir>/` on disk and under `<publicUrl>/` on the web. */
-export const AVATAR_DIR = 'uploads/avatars';
-
-/** The extension each sniffed type is stored with (the name the client sent is never used). */
-const EXTENSIONS: Record<AvatarMime, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-};
-
-/** The path on disk of an avatar URL this server made for `userId`, or undefined. */
-export function ownAvatarFile(
-  ctx: Pick<ParleyContext, 'publicUrl' | 'dataDir'>,
-  userId: string,
-  url: string | null,
-): string | undefined {
-  const prefix = `${ctx.publicUrl}/${AVATAR_DIR}/`;
-  if (url === null || !url.startsWith(prefix)) return undefined;
-  const name = url.slice(prefix.length);
-  // Only names we generate: a URL edited in the database must not make us delete other files.
-  if (basename(name) !== name || !name.startsWith(`${userId}-`)) return undefined;
-  return join(ctx.dataDir, AVATAR_DIR, name);
-}
-
 /**
- * `uploadAvatar(file: File!)`: stores the image under a fresh random name (a new URL, so caches
- * and CDNs never serve the old picture) and removes the previous one.
+ * `uploadAvatar(file: File!)`: stores the image (see `storeAvatar`: a fresh name, the replaced
+ * file removed, nothing left behind by a failure), rate-limited per user and per address.
  */
 async function uploadAvatar(
   _root: unknown,
@@ -99,23 +74,12 @@ async function uploadAvatar(
       field: 'file',
     });
   }
+  // Counted before reading: a refused upload costs no disk.
+  await ctx.rateLimiter.consume('avatarUpload', `user:${viewer.id}`);
+  await ctx.rateLimiter.consume('avatarUploadPerIp', ipKey(ctx));
   // Reading it whole is bounded: the request body limit (3 MB) is already enforced by yoga.
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const mime = await sniffAvatar(bytes);
-  const name = `${viewer.id}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mime]}`;
-  const dir = join(ctx.dataDir, AVATAR_DIR);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, name), bytes, { flag: 'wx' });
-  const user = await updateUser(ctx.db, viewer.id, {
-    avatarUrl: `${ctx.publicUrl}/${AVATAR_DIR}/${name}`,
-  });
-  const previous = ownAvatarFile(ctx, viewer.id, viewer.avatarUrl);
-  if (previous !== undefined) {
-    // Best effort: a leftover file wastes a little disk; failing the upload would be worse.
-    await unlink(previous).catch((error: unknown) => {
-      ctx.logger.warn({ err: error, file: previous }, 'Could not remove a replaced avatar');
-    });
-  }
+  const user = await storeAvatar(ctx, viewer.id, bytes, await sniffAvatar(bytes));
   return { user };
 }
 
