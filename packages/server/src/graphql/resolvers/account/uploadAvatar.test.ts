@@ -1,3 +1,4 @@
+import type * as FsPromises from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tinyPng } from '../../../uploads/testImages';
@@ -128,7 +129,7 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
     const { token, userId } = await api.signUp('reader_1');
     // The disk fills up halfway through the write. (The module object itself, as the server's
     // code sees it: a namespace import would be a copy.)
-    const fsPromises = jest.requireActual<typeof import('node:fs/promises')>('node:fs/promises');
+    const fsPromises = jest.requireActual<typeof FsPromises>('node:fs/promises');
     const write = jest.spyOn(fsPromises, 'writeFile').mockImplementationOnce(async (path) => {
       await fsPromises.appendFile(path as string, 'partial');
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
