@@ -92,6 +92,14 @@ export const RATE_LIMITS = Object.freeze({
    * site's launch legitimately creates many; a script inventing URLs is what this stops.
    */
   storyCreate: { limit: 300, windowSeconds: 3600 },
+  /** Comment edits: 10 per minute per user (each is a revision sent to every live reader). */
+  edit: { limit: 10, windowSeconds: 60 },
+  /** Reactions (adding or taking one back): 60 per minute per user. */
+  react: { limit: 60, windowSeconds: 60 },
+  /** Reactions per IP: 300 per minute (shared addresses). */
+  reactPerIp: { limit: 300, windowSeconds: 60 },
+  /** Username changes: 3 per day per user (a name is how others know someone). */
+  usernameChange: { limit: 3, windowSeconds: 86_400 },
   /** Avatar uploads: 10 per hour per user (each is up to 2 MB of disk until replaced). */
   avatarUpload: { limit: 10, windowSeconds: 3600 },
   /** Avatar uploads per IP: 30 per hour (shared addresses). */
@@ -100,6 +108,12 @@ export const RATE_LIMITS = Object.freeze({
 
 /** Longest report detail, in characters. */
 export const REPORT_DETAILS_MAX_LENGTH = 500;
+/**
+ * Live "comment updated" events for one comment within this window are sent as one: the first at
+ * once, then at most one more at the window's end (readers load the comment fresh, so the last
+ * carries the final state). 150 edits in 367 ms were 150 pushes to every reader (audit item 8).
+ */
+export const LIVE_UPDATE_COALESCE_MS = 250;
 /** Age after which an upload no user names is swept at start (an upload in flight is younger). */
 export const ORPHAN_UPLOAD_GRACE_MS = 600_000;
 /** Largest avatar upload, in bytes (2 MB). */

@@ -3,6 +3,8 @@ import type { PubSub, PubSubEventTarget } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { LIVE_UPDATE_COALESCE_MS } from '../defaults';
+import { createUpdateCoalescer } from './coalesceUpdates';
 
 /**
  * A comment was published or changed. Events carry ids, not rows: subscribers reload the comment
@@ -53,6 +55,11 @@ export interface CreatePubSubOptions {
   prefix?: string;
   /** Where Redis connection errors go; ioredis reconnects by itself, so they are warnings. */
   logger?: Pick<Logger, 'warn'>;
+  /**
+   * `commentUpdated` events of one comment are coalesced over this window (the first sent at
+   * once, at most one more at its end); 0 sends every one. @default LIVE_UPDATE_COALESCE_MS
+   */
+  coalesceUpdatesMs?: number;
 }
 
 /** yoga's PubSub for Parley's topics, plus {@link ParleyPubSub.close}. */
@@ -70,7 +77,35 @@ type EventTargetLike = PubSubEventTarget<ParleyPubSubTopics>;
  * Creates the pub/sub behind subscriptions: in process by default; with `redisUrl`, events go
  * through Redis so every process behind a load balancer delivers every event.
  */
-export function createPubSub({
+export function createPubSub(options: CreatePubSubOptions = {}): ParleyPubSub {
+  const base = createBasePubSub(options);
+  const windowMs = options.coalesceUpdatesMs ?? LIVE_UPDATE_COALESCE_MS;
+  if (windowMs <= 0) return base;
+  const updates = createUpdateCoalescer<CommentEvent>(
+    (event) => base.publish('commentUpdated', event.storyId, event),
+    windowMs,
+  );
+  const publish = ((topic: keyof ParleyPubSubTopics, ...args: unknown[]) => {
+    if (topic === 'commentUpdated') {
+      const event = args[1] as CommentEvent;
+      updates.push(event.commentId, event);
+      return;
+    }
+    (base.publish as (topic: string, ...args: unknown[]) => void)(topic, ...args);
+  }) as ParleyPubSub['publish'];
+  return {
+    ...base,
+    publish,
+    close: async () => {
+      // What was folded into a window still goes out: the last edit must reach readers.
+      updates.flush();
+      await base.close();
+    },
+  };
+}
+
+/** The pub/sub itself, without coalescing. */
+function createBasePubSub({
   redisUrl,
   prefix = DEFAULT_PUBSUB_PREFIX,
   logger,

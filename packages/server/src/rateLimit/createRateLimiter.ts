@@ -58,6 +58,10 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   postPerIp: 'comments from this network',
   reportPerIp: 'reports from this network',
   storyCreate: 'new stories from this network',
+  edit: 'edits',
+  react: 'reactions',
+  reactPerIp: 'reactions from this network',
+  usernameChange: 'username changes',
   avatarUpload: 'avatar uploads',
   avatarUploadPerIp: 'avatar uploads from this network',
 };

@@ -181,6 +181,7 @@ export const commentsResolvers = {
       if (ctx.now() > editableUntil(comment, await ctx.settings())) {
         throw new ParleyError('EDIT_WINDOW_EXPIRED', 'The time to edit this comment has passed.');
       }
+      await ctx.rateLimiter.consume('edit', `user:${author.id}`);
       const body = input.body.trim();
       const verdict = await moderate(ctx, author, comment.storyId, body);
       // An edit can put a published comment on hold (a link added under link pre-moderation),
@@ -263,6 +264,8 @@ async function react(
 ): Promise<{ comment: Comment }> {
   const viewer = requireActiveUser(ctx);
   const comment = await actionableComment(ctx, viewer, commentId);
+  await ctx.rateLimiter.consume('react', `user:${viewer.id}`);
+  await ctx.rateLimiter.consume('reactPerIp', ipKey(ctx));
   const { changed } = await change(ctx.db, comment.id, viewer.id);
   const fresh = await requireComment(ctx.db, comment.id);
   if (changed) publishCommentUpdated(ctx, fresh);

@@ -94,6 +94,10 @@ export const profileMutations = {
   ) => {
     const viewer = requirePasswordAccount(ctx);
     const username = validateUsername(input.username);
+    // The same name again (or in another case) changes nothing others see: not counted.
+    if (username !== viewer.username) {
+      await ctx.rateLimiter.consume('usernameChange', `user:${viewer.id}`);
+    }
     return { user: await updateUser(ctx.db, viewer.id, { username }) };
   },
 
