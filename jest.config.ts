@@ -48,6 +48,7 @@ export const shared = {
   transformIgnorePatterns: [`node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleNameMapper: {
     '^@parley/transport$': '<rootDir>/packages/transport/src/index.ts',
+    '^@parley/transport/sign-in$': '<rootDir>/packages/transport/src/signInChallenge.ts',
     '^@parley/server/error-codes$': '<rootDir>/packages/server/src/errorCodes.ts',
     '^@parley/embed/protocol$': '<rootDir>/packages/embed/src/protocol.ts',
   },

@@ -16,6 +16,9 @@ const workspace = {
   name: 'parley-workspace',
   resolveId(source) {
     if (source === '@parley/transport') return here('packages/transport/src/index.ts');
+    if (source === '@parley/transport/sign-in') {
+      return here('packages/transport/src/signInChallenge.ts');
+    }
     if (source === '@parley/server/error-codes') return here('packages/server/src/errorCodes.ts');
     if (source === '@parley/embed/protocol') return here('packages/embed/src/protocol.ts');
     return null;

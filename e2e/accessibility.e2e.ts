@@ -141,17 +141,11 @@ describe('the widget and the console (an installed Parley)', () => {
       status: 'PREMOD',
       heldBecause: ['LINK'],
     });
-    const signedUp = await h.graphql<any>(
-      `mutation ($input: SignUpInput!) { signUp(input: $input) { token } }`,
-      {
-        input: {
-          email: 'reporter@e2e.parley.test',
-          username: 'reporter',
-          password: 'reporter-password',
-        },
-      },
-    );
-    reporter = signedUp.signUp.token;
+    reporter = await h.signUp({
+      email: 'reporter@e2e.parley.test',
+      username: 'reporter',
+      password: 'reporter-password',
+    });
     const { story: stored } = await h.graphql<any>(
       `query ($url: String!) { story(url: $url) { comments(first: 10) { edges { node { id body } } } } }`,
       { url: h.storyUrl(ARTICLE) },

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { createExampleServer } from '../examples/host/createExampleServer';
-import { builtClientRoutes, CLIENT_BUILDS } from '../packages/server/src/clientBuilds';
+import { builtClientRoutes, CLIENT_BUILDS, routePath } from '../packages/server/src/clientBuilds';
 import { createParleyServer } from '../packages/server/src/createParleyServer';
 import type { ParleyServer } from '../packages/server/src/createParleyServer';
 import { createComment } from '../packages/server/src/db/store/comments';
@@ -27,6 +27,7 @@ import { findOrCreateStory } from '../packages/server/src/db/store/stories';
 import { createUser } from '../packages/server/src/db/store/users';
 import { renderComment } from '../packages/server/src/markdown/renderComment';
 import { loadConfig } from '../packages/server/src/runtime/loadConfig';
+import { signUpCodeFromOutbox } from '../packages/server/src/runtime/testing/readOutbox';
 
 /** Debian's Chromium (never the `playwright` package: it downloads browsers). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -88,6 +89,11 @@ export interface Harness {
   ssoSecret: string;
   /** The story URL of a path on the example site (what its canonical link says). */
   storyUrl(path: string): string;
+  /**
+   * Signs up `account` over HTTP, as the popup does (signUp, then confirmSignUp with the code from
+   * the outbox); resolves its token.
+   */
+  signUp(account: NewAccount): Promise<string>;
   /** Runs a GraphQL operation over HTTP; throws with the error codes when it fails. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T>;
   /**
@@ -176,8 +182,10 @@ const WIDGET_ROUTES = ['/embed.js', '/count.js', '/embed/stream', '/embed/auth',
 /** Widget builds that are missing now, as `route → path` lines. */
 function missingBuilds(): string[] {
   return WIDGET_ROUTES.map((route) => [route, CLIENT_BUILDS[route]] as const)
-    .filter(([, target]) => typeof target !== 'string' || !existsSync(target))
-    .map(([route, path]) => `${route} → ${String(path)}`);
+    .filter(([, target]) => target === undefined || !existsSync(routePath(target)))
+    .map(
+      ([route, target]) => `${route} → ${target === undefined ? '(no route)' : routePath(target)}`,
+    );
 }
 
 /** Newest modification time of the files under `dir`, in ms. */
@@ -200,7 +208,7 @@ function assertBuilt(): void {
   }
   // The tests load dist, not src: say so when the sources moved on since the last build.
   const built = Math.min(
-    ...WIDGET_ROUTES.map((route) => statSync(CLIENT_BUILDS[route] as string).mtimeMs),
+    ...WIDGET_ROUTES.map((route) => statSync(routePath(CLIENT_BUILDS[route] ?? '')).mtimeMs),
   );
   for (const pkg of ['embed', 'stream', 'transport']) {
     const changed = newestMtime(join(ROOT, 'packages', pkg, 'src'));
@@ -223,6 +231,7 @@ export async function startHarness({ install = true }: HarnessOptions = {}): Pro
 > {
   assertBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
+  runningDataDir = dataDir;
   const contexts = new Set<BrowserContext>();
   let example: Server | undefined;
   let server: ParleyServer | undefined;
@@ -317,6 +326,17 @@ export async function startHarness({ install = true }: HarnessOptions = {}): Pro
       server,
       browser,
       graphql,
+      async signUp(account: NewAccount) {
+        await graphql('mutation ($input: SignUpInput!) { signUp(input: $input) { email } }', {
+          input: account,
+        });
+        const code = await signUpCode(account.email);
+        const { confirmSignUp } = await graphql<{ confirmSignUp: { token: string } }>(
+          'mutation ($input: ConfirmSignUpInput!) { confirmSignUp(input: $input) { token } }',
+          { input: { email: account.email, code } },
+        );
+        return confirmSignUp.token;
+      },
       storyUrl: (path: string) => `${exampleUrl}${path}`,
       open: (path: string) => openUrl(`${exampleUrl}${path}`),
       openUrl: (url: string) => openUrl(url),
@@ -504,10 +524,23 @@ export interface NewAccount {
   password: string;
 }
 
+/** The data folder of the harness this test file started (its outbox holds the mail sent). */
+let runningDataDir: string | undefined;
+
+/**
+ * The code of the latest sign-up email to `email`, from the running harness's outbox: what a
+ * reader copies from their inbox.
+ */
+export function signUpCode(email: string): Promise<string> {
+  if (runningDataDir === undefined) throw new Error('No harness is running in this file');
+  return signUpCodeFromOutbox(runningDataDir, email);
+}
+
 /**
  * Signs up through the stream's popup, as a reader does: "Sign up" in the frame, the popup's
- * "Email", "Username", "Password", its "Sign up" button; resolves once the popup has closed.
- * `screenshotAs` saves the filled form first (`test-output/e2e/<name>.png`).
+ * "Email", "Username", "Password", its "Sign up" button, then the emailed "Code" and "Confirm";
+ * resolves once the popup has closed. `screenshotAs` saves each filled step first
+ * (`test-output/e2e/<name>.png`, `<name>-code.png`).
  */
 export async function signUpThroughPopup(
   page: Page,
@@ -522,13 +555,17 @@ export async function signUpThroughPopup(
   await popup.getByLabel('Username', { exact: true }).fill(account.username);
   await popup.getByLabel('Password', { exact: true }).fill(account.password);
   if (screenshotAs !== undefined) await screenshot(popup, screenshotAs);
-  const closed = popup.waitForEvent('close', { timeout: 10_000 });
   // The form's own button: a "Sign up" tab or link outside the form must not be the one clicked.
   await popup
     .locator('form')
     .filter({ has: popup.getByLabel('Password', { exact: true }) })
     .getByRole('button', { name: 'Sign up', exact: true })
     .click();
+  const code = popup.getByLabel('Code', { exact: true });
+  await code.fill(await signUpCode(account.email));
+  if (screenshotAs !== undefined) await screenshot(popup, `${screenshotAs}-code`);
+  const closed = popup.waitForEvent('close', { timeout: 10_000 });
+  await popup.getByRole('button', { name: 'Confirm', exact: true }).click();
   await closed;
 }
 

@@ -26,21 +26,20 @@ const queueCount = (page: Page, queue: string) =>
 
 /** Posts a comment on the example page `path` as a new commenter, over the public API. */
 async function postAsCommenter(path: string, username: string, body: string) {
-  const { signUp } = await h.graphql<{ signUp: { token: string } }>(
-    'mutation ($input: SignUpInput!) { signUp(input: $input) { token } }',
-    {
-      input: { email: `${username}@e2e.parley.test`, username, password: 'correct horse battery' },
-    },
-  );
+  const token = await h.signUp({
+    email: `${username}@e2e.parley.test`,
+    username,
+    password: 'correct horse battery',
+  });
   const { story } = await h.graphql<{ story: { id: string } }>(
     'query ($url: String!) { story(url: $url, title: "Console test") { id } }',
     { url: h.storyUrl(path) },
-    signUp.token,
+    token,
   );
   const { createComment } = await h.graphql<{ createComment: { comment: { status: string } } }>(
     'mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { status } } }',
     { input: { storyId: story.id, body } },
-    signUp.token,
+    token,
   );
   return createComment.comment.status;
 }

@@ -2,7 +2,7 @@
 // keyboard navigation, and contexts opened with extra set-up. Additions to e2e/harness.ts live here
 // so that file stays shared and small.
 import type { BrowserContext, BrowserContextOptions, Frame, Locator, Page } from 'playwright-core';
-import { ACTION_TIMEOUT_MS, STREAM_FRAME, streamFrame, track } from '../harness';
+import { ACTION_TIMEOUT_MS, STREAM_FRAME, signUpCode, streamFrame, track } from '../harness';
 import type { Harness, NewAccount, TrackedPage } from '../harness';
 
 let accounts = 0;
@@ -166,8 +166,8 @@ export const focusNow = describeFocus;
 
 /**
  * Signs up through the popup with the keyboard only: Tab to "Sign up" in the frame, Enter, then in
- * the popup type into each field (Tab between them) and Enter to submit. Resolves once the popup
- * has closed.
+ * the popup type into each field (Tab between them) and Enter to submit; then the emailed code and
+ * Enter. Resolves once the popup has closed.
  */
 export async function signUpWithKeyboard(page: Page, account: NewAccount): Promise<void> {
   const frame = streamFrame(page);
@@ -187,6 +187,11 @@ export async function signUpWithKeyboard(page: Page, account: NewAccount): Promi
   await popup.keyboard.type(account.username);
   await pressUntilFocused(popup, field('Password'), { max: 3 });
   await popup.keyboard.type(account.password);
+  await popup.keyboard.press('Enter');
+  // The second step: the emailed code, in a field that takes the focus itself.
+  await field('Code').waitFor();
+  await pressUntilFocused(popup, field('Code'), { max: 10 });
+  await popup.keyboard.type(await signUpCode(account.email));
   const closed = popup.waitForEvent('close');
   await popup.keyboard.press('Enter');
   await closed;

@@ -29,6 +29,7 @@ export const ERROR_TEXT: Record<ErrorCode, string> = {
   UPLOAD_TYPE_NOT_ALLOWED: 'That kind of file is not allowed.',
   STORAGE_FULL: 'The server has no disk space left. Nothing was saved; try again later.',
   SERVICE_UNAVAILABLE: 'A service the server needs is down. Nothing was done; try again shortly.',
+  CODE_INVALID: 'That code is not right, or it has expired.',
   CHALLENGE_REQUIRED: 'Checking this browser after many failed sign-ins…',
   UNSUPPORTED_MEDIA_TYPE: 'The request was refused: it was not sent as JSON.',
   INTERNAL: 'Something went wrong on the server. Try again.',

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParleyServer } from '../src/createParleyServer';
+import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 import type { ParleyServer } from '../src/createParleyServer';
 import { OUTBOX_DIR } from '../src/email/createMailer';
 import { loadConfig } from '../src/runtime/loadConfig';
@@ -68,23 +69,7 @@ describe('the data folder', () => {
   it('is created owner-only, and nothing in it is readable by another local user', async () => {
     const dataDir = join(parent, 'data');
     const { url } = await start(dataDir);
-    await graphql(
-      url,
-      `
-        mutation ($input: InstallInput!) {
-          install(input: $input) {
-            token
-          }
-        }
-      `,
-      {
-        input: {
-          organization: { name: 'Example', contactEmail: 'team@example.com', url: SITE },
-          site: { name: 'Example', url: SITE, allowedOrigins: [SITE] },
-          admin: { email: 'admin@example.com', username: 'admin', password: 'correct horse' },
-        },
-      },
-    );
+    await installOverHttp(url, { site: SITE, password: 'correct horse' });
     await graphql(
       url,
       `

@@ -8,6 +8,7 @@ import type { ParleyServer } from '../src/createParleyServer';
 import { createTestDatabase, testDialects } from '../src/db/testDatabases';
 import type { TestDatabase } from '../src/db/testDatabases';
 import { loadConfig } from '../src/runtime/loadConfig';
+import { signUpCodeFromOutbox } from '../src/runtime/testing/readOutbox';
 
 // The whole server over real HTTP and WebSocket on 127.0.0.1, on each database, with the
 // transport the widget and the console use as its client.
@@ -23,6 +24,13 @@ const Install = gql`
 const SignUp = gql`
   mutation SignUp($input: SignUpInput!) {
     signUp(input: $input) {
+      email
+    }
+  }
+`;
+const ConfirmSignUp = gql`
+  mutation ConfirmSignUp($input: ConfirmSignUpInput!) {
+    confirmSignUp(input: $input) {
       token
     }
   }
@@ -106,12 +114,18 @@ describe.each(testDialects())('the server on %s', (dialect) => {
       })
       .toPromise();
     expect(installed.error).toBeUndefined();
-    const signedUp = await anonymous.client
+    const started = await anonymous.client
       .mutation(SignUp, {
         input: { email: 'writer@example.com', username: 'writer', password: 'correct horse' },
       })
       .toPromise();
-    const writer = client(signedUp.data.signUp.token);
+    expect(started.data.signUp.email).toBe('writer@example.com');
+    // The code, from the outbox this server files its mail in.
+    const code = await signUpCodeFromOutbox(database.dataDir, 'writer@example.com');
+    const signedUp = await anonymous.client
+      .mutation(ConfirmSignUp, { input: { email: 'writer@example.com', code } })
+      .toPromise();
+    const writer = client(signedUp.data.confirmSignUp.token);
     const reader = client(installed.data.install.token);
 
     const story = await reader.client.query(Story, { url: `${SITE}/article` }).toPromise();

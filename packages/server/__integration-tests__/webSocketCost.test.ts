@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createClient } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { createParleyServer } from '../src/createParleyServer';
+import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 import type { ParleyServer } from '../src/createParleyServer';
 import { WS_LIMITS } from '../src/defaults';
 import { loadConfig } from '../src/runtime/loadConfig';
@@ -48,23 +49,7 @@ describe('the cost of a greedy socket (real server, SQLite)', () => {
   }
 
   it('holds only the bounded subscriptions, and a post stays fast', async () => {
-    const installed = await graphql(
-      `
-        mutation ($input: InstallInput!) {
-          install(input: $input) {
-            token
-          }
-        }
-      `,
-      {
-        input: {
-          organization: { name: 'Example', contactEmail: 'team@example.com', url: SITE },
-          site: { name: 'Example', url: SITE, allowedOrigins: [SITE] },
-          admin: { email: 'admin@example.com', username: 'admin', password: PASSWORD },
-        },
-      },
-    );
-    const token: string = installed.install.token;
+    const token = await installOverHttp(url, { site: SITE, password: PASSWORD });
     const story = await graphql(
       `
         query ($url: String!) {

@@ -11,6 +11,12 @@ export interface ParleyErrorDetails {
   until?: string;
   /** HTTP status for errors that end a request before execution (GraphQL-over-HTTP). */
   httpStatus?: number;
+  /** CHALLENGE_REQUIRED: the challenge to answer (`extensions.challenge`). */
+  challenge?: string;
+  /** CHALLENGE_REQUIRED: zero bits the answer's SHA-256 must start with. */
+  bits?: number;
+  /** CHALLENGE_REQUIRED: milliseconds before an answer is accepted. */
+  retryAfterMs?: number;
 }
 
 /**

@@ -21,7 +21,8 @@ export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
   '/embed.js': join(REPOSITORY_ROOT, 'packages/embed/dist/embed.js'),
   '/count.js': join(REPOSITORY_ROOT, 'packages/embed/dist/count.js'),
   '/embed/stream': join(REPOSITORY_ROOT, 'packages/stream/dist/stream.html'),
-  '/embed/auth': join(REPOSITORY_ROOT, 'packages/stream/dist/auth.html'),
+  // The sign-in popup opens as a window of its own; framed, a site could dress it up (audit 12).
+  '/embed/auth': { root: join(REPOSITORY_ROOT, 'packages/stream/dist/auth.html'), noFraming: true },
   '/embed/assets': join(REPOSITORY_ROOT, 'packages/stream/dist/assets'),
   // The console, its install wizard and the account pages are one app, never framed.
   '/admin': CONSOLE_APP,
@@ -29,11 +30,14 @@ export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
   '/account': CONSOLE_APP,
 };
 
+/** The file or folder a route serves. */
+export function routePath(target: string | AppRoute): string {
+  return typeof target === 'string' ? target : target.root;
+}
+
 /** The client routes whose build exists, for `createParleyServer({ staticRoutes })`. */
 export function builtClientRoutes(): Record<string, string | AppRoute> {
   return Object.fromEntries(
-    Object.entries(CLIENT_BUILDS).filter(([, target]) =>
-      existsSync(typeof target === 'string' ? target : target.root),
-    ),
+    Object.entries(CLIENT_BUILDS).filter(([, target]) => existsSync(routePath(target))),
   );
 }

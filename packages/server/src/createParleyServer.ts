@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { Redis } from 'ioredis';
@@ -17,7 +17,10 @@ import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
 import { createPubSub } from './pubsub/createPubSub';
 import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from './rateLimit/createRateLimiter';
-import { createRedisRateLimitStore } from './rateLimit/createRedisRateLimitStore';
+import {
+  createRedisRateLimitStore,
+  REDIS_RATE_LIMIT_CLIENT_OPTIONS,
+} from './rateLimit/createRedisRateLimitStore';
 import { createHttpServer } from './runtime/createHttpServer';
 import type { AppRoute } from './runtime/serveStatic';
 import type { HttpServer } from './runtime/createHttpServer';
@@ -27,7 +30,7 @@ import { createMetrics } from './runtime/createMetrics';
 import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
-import { REDIS_READY_TIMEOUT_MS } from './defaults';
+import { READY_MIN_FREE_DISK_BYTES, REDIS_READY_TIMEOUT_MS } from './defaults';
 
 /** Options of {@link createParleyServer}. */
 export interface ParleyServerOptions {
@@ -39,6 +42,8 @@ export interface ParleyServerOptions {
   logger?: Logger;
   /** How long to wait for Redis at start. @default REDIS_READY_TIMEOUT_MS */
   redisReadyTimeoutMs?: number;
+  /** The clock operations read (tests move it). @default the system clock */
+  now?: () => Date;
 }
 
 /** A Parley server, built and ready to listen. */
@@ -73,9 +78,12 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   }
   const database = await createDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const secret = await loadOrCreateSecret(config.dataDir, config.secret);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
+    : undefined;
   // Without a listener ioredis reports every reconnect as an unhandled error event; the log is
-  // where a Redis outage belongs (rate-limited mutations then fail with INTERNAL until it is back).
+  // where a Redis outage belongs (rate-limited mutations then fail at once with
+  // SERVICE_UNAVAILABLE until it is back, and /healthz and /readyz say so).
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
   const pubsub = createPubSub({ redisUrl: config.redisUrl, logger });
   const mailer = createMailer({
@@ -98,7 +106,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
-    now: () => new Date(),
+    now: options.now ?? (() => new Date()),
   };
 
   const http = createHttpServer({
@@ -114,6 +122,14 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     metricsToken: config.metricsToken,
     healthCheck: async () => {
       await sql`select 1`.execute(database.db);
+      await redis?.ping();
+    },
+    readinessChecks: {
+      database: async () => {
+        await sql`select 1`.execute(database.db);
+      },
+      ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
+      disk: () => checkDataDirRoom(config.dataDir),
     },
   });
 
@@ -141,6 +157,23 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   };
 }
 
+/** Rejects, saying how much is left, when the data folder's disk is nearly full. */
+async function checkDataDirRoom(dataDir: string): Promise<void> {
+  const { bavail, bsize } = await statfs(dataDir);
+  const free = bavail * bsize;
+  if (free < READY_MIN_FREE_DISK_BYTES) {
+    throw new Error(
+      `the data folder's disk is full: ${Math.floor(free / 1024 / 1024)} MB free ` +
+        `(STORAGE_FULL under ${READY_MIN_FREE_DISK_BYTES / 1024 / 1024} MB)`,
+    );
+  }
+}
+
+/** A connection URL without its password. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
 /**
  * A server that cannot reach its Redis would start, then fail every live update and every
  * rate-limited mutation: refuse to start instead, naming the variable to fix. One probe client,
@@ -153,12 +186,20 @@ async function checkRedis(url: string, timeoutMs: number): Promise<void> {
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
   });
-  probe.on('error', () => undefined); // the rejection below says it
+  // The connection's own error (refused, unknown host, timed out) says what is wrong; the
+  // rejection of connect() would only say "Connection is closed."
+  let cause: Error | undefined;
+  probe.on('error', (error: Error) => (cause ??= error));
   try {
     await probe.connect();
     await probe.ping();
   } catch (error) {
-    throw new Error(`Redis at REDIS_URL did not answer: ${(error as Error).message}`);
+    const { host, port } = probe.options;
+    throw new Error(
+      `Redis at REDIS_URL (${redactUrl(url)}, ${host}:${port}) could not be reached (waited ` +
+        `at most ${timeoutMs} ms): ${(cause ?? (error as Error)).message}. Start Redis, or unset ` +
+        'REDIS_URL to run one process with in-process live updates.',
+    );
   } finally {
     probe.disconnect();
   }

@@ -72,10 +72,36 @@ export const DEFAULT_SETTINGS = Object.freeze({
 
 /** Rate limits (DESIGN.md): attempts allowed per window. */
 export const RATE_LIMITS = Object.freeze({
-  /** Sign-in: 10 per 10 minutes per account and per IP. */
+  /**
+   * Sign-in: 10 attempts per 10 minutes per IP, a hard limit. Per account there is no block
+   * (anyone could then lock anyone out): see signInFailures.
+   */
   signIn: { limit: 10, windowSeconds: 600 },
+  /**
+   * Failed sign-ins per account, per hour: up to `limit` cost nothing more; past it every attempt
+   * from a device the account never signed in on needs a proof-of-work challenge and waits a
+   * growing delay (SIGN_IN_CHALLENGE). Never a block.
+   */
+  signInFailures: { limit: 5, windowSeconds: 3600 },
+  /** Sign-in attempts from one remembered device: 10 per 10 minutes, hard (it is one device). */
+  signInDevice: { limit: 10, windowSeconds: 600 },
+  /**
+   * Challenges are single-use: each id is recorded for as long as a challenge lives, and a
+   * second use is refused. (`limit` is unused: records never refuse.)
+   */
+  signInChallengeUse: { limit: 1, windowSeconds: 600 },
+  /**
+   * A signed-in user confirming their password (password or email change): 10 per 10 minutes
+   * per account. Only the account's own sessions count here, so strangers' sign-in failures
+   * never stand in its way.
+   */
+  passwordConfirm: { limit: 10, windowSeconds: 600 },
   /** Sign-up: 20 per hour per IP. */
   signUp: { limit: 20, windowSeconds: 3600 },
+  /** Sign-ups per address: 3 per hour (each sends a mail there; nobody's inbox is a target). */
+  signUpPerEmail: { limit: 3, windowSeconds: 3600 },
+  /** Sign-up codes tried per IP: 20 per 10 minutes. */
+  signUpConfirm: { limit: 20, windowSeconds: 600 },
   /** Posting: 10 per minute per user. */
   post: { limit: 10, windowSeconds: 60 },
   /** Reports: 30 per hour per user. */
@@ -106,8 +132,64 @@ export const RATE_LIMITS = Object.freeze({
   avatarUploadPerIp: { limit: 30, windowSeconds: 3600 },
 });
 
+/**
+ * Sign-in challenges (audit item 4: 11 wrong passwords from 2 addresses used to lock the owner
+ * out for 10 minutes). Past RATE_LIMITS.signInFailures failures, a sign-in from an unknown
+ * device must carry a solved challenge: SHA-256 of `<challenge>:<solution>` starting with `bits`
+ * zero bits (a few seconds of a browser's work at most), valid only after a delay that doubles
+ * with each failure.
+ */
+export const SIGN_IN_CHALLENGE = Object.freeze({
+  /** Zero bits asked at the first challenged attempt (about 16,000 hashes). */
+  baseBits: 14,
+  /** Most bits ever asked (about 260,000 hashes: seconds in a browser). */
+  maxBits: 18,
+  /** Delay at the first challenged attempt, doubled per further failure… */
+  baseDelayMs: 1000,
+  /** …up to this. */
+  maxDelayMs: 60_000,
+  /** A challenge is valid this long after it was issued. */
+  lifetimeSeconds: 600,
+});
+/**
+ * The code that finishes a sign-up (audit item 12): sign-up answers the same for every address
+ * and emails either this code or, to an address that has an account, a note saying so.
+ */
+export const SIGN_UP_CODE = Object.freeze({
+  /** Digits in the code. */
+  digits: 6,
+  /** The code works this long. */
+  ttlSeconds: 1800,
+  /** Wrong codes before the sign-up is dropped (a million codes, five tries). */
+  maxAttempts: 5,
+});
+
+/** A remembered device (its token, kept by the sign-in popup and the console) lasts a year. */
+export const DEVICE_TOKEN_SECONDS = 365 * 86_400;
+
 /** Longest report detail, in characters. */
 export const REPORT_DETAILS_MAX_LENGTH = 500;
+/**
+ * How much one report counts toward the automatic hold (the site's `reportThreshold`), by the
+ * reporter's standing (audit item 7: three brand-new accounts could hide any comment). Weights are
+ * stored in hundredths, fixed when the report is filed. See moderation/reportWeight.ts.
+ */
+export const REPORT_WEIGHTS = Object.freeze({
+  /** An account whose email is not confirmed: its reports still reach moderators, hide nothing. */
+  unconfirmed: 0,
+  /** Confirmed, younger than a day. */
+  firstDay: 0.25,
+  /** Confirmed, younger than a week. */
+  firstWeek: 0.5,
+  /** Confirmed, a week or older. */
+  established: 1,
+  /** Each past report a moderator upheld (the comment rejected) adds this much, net of dismissals… */
+  perUpheld: 0.25,
+  /** …up to this factor. */
+  maxRecordFactor: 2,
+  /** More reports dismissed (the comment approved) than upheld: the weight is multiplied by this. */
+  mostlyDismissedFactor: 0.5,
+});
 /**
  * Live "comment updated" events for one comment within this window are sent as one: the first at
  * once, then at most one more at the window's end (readers load the comment fresh, so the last
@@ -160,6 +242,12 @@ export const WS_LIMITS = Object.freeze({
 });
 /** Largest request body, in bytes. */
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
+/** How long a rate-limit command waits for Redis before the request fails with SERVICE_UNAVAILABLE. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+/** How long `/healthz` and `/readyz` wait for each dependency before calling it down. */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
+/** Free disk space under which `/readyz` reports the data folder full (100 MB). */
+export const READY_MIN_FREE_DISK_BYTES = 100 * 1024 * 1024;
 /** How long a starting server waits for Redis (`REDIS_URL`) to answer before refusing to start. */
 export const REDIS_READY_TIMEOUT_MS = 5_000;
 /** Notification switches of a user who has not set them: all on, as commenters expect. */

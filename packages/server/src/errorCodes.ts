@@ -33,6 +33,8 @@ export const SERVER_ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   /** Sign-in needs a proof of work first (`extensions.challenge`): many recent failures. */
   'CHALLENGE_REQUIRED',
+  /** A sign-up's emailed code is wrong, or its sign-up expired or was dropped after 5 tries. */
+  'CODE_INVALID',
   /** The request's content type is not one the API accepts (cross-site form posts). */
   'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL',

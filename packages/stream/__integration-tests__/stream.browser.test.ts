@@ -60,13 +60,11 @@ it('signs up through the popup, posts, and the comment arrives live in a second 
 
     const mine = frame.getByRole('article').filter({ hasText: text });
     await mine.waitFor();
-    await expect(mine.textContent()).resolves.toContain('writer');
-    // Posted: the box is empty again for the next comment.
-    await frame
-      .getByRole('article')
-      .filter({ hasText: text })
-      .filter({ hasNotText: /posting/i })
-      .waitFor();
+    // Posted: the server's copy, signed with the author's name (the typed copy shown meanwhile
+    // says "Posting…"), and the box is empty again for the next comment.
+    const serverCopy = mine.filter({ hasNotText: /posting/i });
+    await serverCopy.waitFor();
+    await expect(serverCopy.textContent()).resolves.toContain('writer');
     await expect(box.inputValue()).resolves.toBe('');
 
     // The other reader did nothing. A new top-level comment may wait behind "N new comments"

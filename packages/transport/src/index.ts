@@ -14,3 +14,5 @@ export { createSession } from './createSession';
 export type { Session } from './createSession';
 export { createSessionTransport } from './createSessionTransport';
 export type { SessionTransport } from './createSessionTransport';
+// Sign-in challenges and device tokens are `@parley/transport/sign-in`: only the sign-in forms
+// need them, so the first chunk every client loads does not carry them.

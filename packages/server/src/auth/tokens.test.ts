@@ -119,6 +119,20 @@ describe('createTokenService', () => {
     await expect(codeOf(service.verify(badRole))).resolves.toBe('TOKEN_INVALID');
   });
 
+  it('keeps purposes apart: a device or challenge token is no session, nor the other purpose', async () => {
+    const { service, advance } = setup();
+    const device = await service.signFor('device', { sub: 'u1', role: 'ADMIN' }, 60);
+    await expect(codeOf(service.verify(device))).resolves.toBe('TOKEN_INVALID');
+    await expect(service.verifyFor('device', device)).resolves.toMatchObject({ sub: 'u1' });
+    await expect(service.verifyFor('signInChallenge', device)).resolves.toBeUndefined();
+    const session = await service.sign({ userId: 'u1', role: 'ADMIN' }, 60);
+    await expect(service.verifyFor('device', session)).resolves.toBeUndefined();
+    const foreign = await setup().service.signFor('device', { sub: 'u1' }, 60);
+    await expect(service.verifyFor('device', foreign)).resolves.toBeUndefined();
+    advance(61);
+    await expect(service.verifyFor('device', device)).resolves.toBeUndefined();
+  });
+
   it('refuses a secret shorter than 32 bytes', () => {
     expect(() => createTokenService({ secret: new Uint8Array(16), issuer: ISSUER })).toThrow(
       /at least 32 bytes/,

@@ -47,7 +47,21 @@ export interface TokenService {
   ): Promise<string>;
   /** The token's claims; throws ParleyError `TOKEN_EXPIRED` or `TOKEN_INVALID`. */
   verify(token: string): Promise<SessionClaims>;
+  /**
+   * Signs a token for a purpose other than a session (its `aud`): a remembered device, a sign-in
+   * challenge. Such a token is never accepted as a session, nor for another purpose.
+   */
+  signFor(
+    purpose: TokenPurpose,
+    claims: Record<string, unknown>,
+    ttlSeconds: number,
+  ): Promise<string>;
+  /** The claims of a valid, unexpired token for `purpose`; undefined for anything else. */
+  verifyFor(purpose: TokenPurpose, token: string): Promise<Record<string, unknown> | undefined>;
 }
+
+/** What a non-session token is for: its audience. */
+export type TokenPurpose = 'device' | 'signInChallenge';
 
 function invalid(reason: string): ParleyError {
   return new ParleyError('TOKEN_INVALID', `The session token is not valid (${reason}).`, {
@@ -99,8 +113,9 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         if (error instanceof errors.JOSEError) throw invalid(error.code);
         throw invalid('malformed');
       }
-      const { sub, role, iat, exp, jti, ep } = payload;
+      const { sub, role, iat, exp, jti, ep, aud } = payload;
       if (
+        aud !== undefined ||
         typeof sub !== 'string' ||
         sub === '' ||
         !isSessionRole(role) ||
@@ -118,6 +133,33 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         tokenId: jti,
         epoch: typeof ep === 'number' ? ep : 0,
       };
+    },
+
+    async signFor(purpose, claims, ttlSeconds) {
+      const issuedAt = Math.floor(now().getTime() / 1000);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setAudience(`parley:${purpose}`)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
+        .setJti(randomUUID())
+        .sign(secret);
+    },
+
+    async verifyFor(purpose, token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: [ALGORITHM],
+          issuer,
+          audience: `parley:${purpose}`,
+          currentDate: now(),
+          requiredClaims: ['exp', 'iat', 'jti'],
+        });
+        return payload as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
     },
   };
 }

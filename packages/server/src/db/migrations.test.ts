@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createDatabase } from './createDatabase';
-import { listTables, migrateToLatest, MIGRATIONS } from './migrations';
+import { Migrator } from 'kysely';
+import { listTables, migrateToLatest, migrationProvider, MIGRATIONS } from './migrations';
 import { TABLES } from './schema';
 import { useTestDatabase, testDialects } from './testDatabases';
 
@@ -71,6 +72,45 @@ describe('createDatabase (SQLite file)', () => {
     const again = await createDatabase({ dataDir });
     expect(await listTables(again.db)).toEqual(expect.arrayContaining([...TABLES]));
     await again.close();
+  });
+
+  it('gives existing users their look-alike skeletons, letting a later look-alike keep its name', async () => {
+    const { db, close } = await createDatabase({ dataDir, migrate: false });
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0008_report_weight')).error).toBeUndefined();
+      const user = (id: string, username: string, createdAt: string) => ({
+        id,
+        username,
+        username_key: username.toLowerCase(),
+        email: `${id}@example.com`,
+        email_key: `${id}@example.com`,
+        role: 'COMMENTER' as const,
+        notification_prefs: '{}',
+        created_at: createdAt,
+      });
+      await db
+        .insertInto('users')
+        .values([
+          user('b', '\u0430dmin', '2026-02-01T00:00:00.000Z'), // Cyrillic а, the newer one
+          user('a', 'admin', '2026-01-01T00:00:00.000Z'),
+          user('c', 'zoe', '2026-03-01T00:00:00.000Z'),
+        ])
+        .execute();
+      await migrateToLatest(db);
+      const rows = await db
+        .selectFrom('users')
+        .select(['id', 'username_skeleton'])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: 'a', username_skeleton: 'adrnin' },
+        { id: 'b', username_skeleton: null },
+        { id: 'c', username_skeleton: 'zoe' },
+      ]);
+    } finally {
+      await close();
+    }
   });
 
   it('fails loudly, naming the migration, when a migration cannot run', async () => {

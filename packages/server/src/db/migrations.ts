@@ -5,13 +5,11 @@
  * one that has shipped.
  */
 import { Migrator } from 'kysely';
+import { usernameSkeleton } from '../validation/lookalikes';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 
-/**
- * Every UNIQUE index by name, with its table and columns. `isUniqueViolation` uses it to recognise
- * a violation on both drivers: PostgreSQL names the index, SQLite names `table.column`s.
- */
-export const UNIQUE_INDEXES = {
+/** The UNIQUE indexes 0001_initial creates (it must keep creating exactly these). */
+const INITIAL_UNIQUE_INDEXES = {
   organization_singleton_unique: { table: 'organization', columns: ['singleton'] },
   stories_url_unique: { table: 'stories', columns: ['url'] },
   users_username_key_unique: { table: 'users', columns: ['username_key'] },
@@ -23,6 +21,16 @@ export const UNIQUE_INDEXES = {
   },
   reports_comment_user_unique: { table: 'reports', columns: ['comment_id', 'user_id'] },
   tokens_token_hash_unique: { table: 'tokens', columns: ['token_hash'] },
+} as const;
+
+/**
+ * Every UNIQUE index by name, with its table and columns: those of 0001_initial and those added
+ * later. `isUniqueViolation` uses it to recognise a violation on both drivers: PostgreSQL names
+ * the index, SQLite names `table.column`s.
+ */
+export const UNIQUE_INDEXES = {
+  ...INITIAL_UNIQUE_INDEXES,
+  users_username_skeleton_unique: { table: 'users', columns: ['username_skeleton'] },
 } as const;
 
 /** Name of a UNIQUE index. */
@@ -193,7 +201,7 @@ async function initial(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
-  for (const [name, { table, columns }] of Object.entries(UNIQUE_INDEXES)) {
+  for (const [name, { table, columns }] of Object.entries(INITIAL_UNIQUE_INDEXES)) {
     await db.schema
       .createIndex(name)
       .unique()
@@ -305,6 +313,74 @@ async function sessionRevocation(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * Reports weigh by the reporter's standing (audit item 7): each report keeps the weight it was
+ * filed with, in hundredths of a report. Reports filed before count fully, as they did.
+ */
+async function reportWeight(db: AnyDb): Promise<void> {
+  await db.schema
+    .alterTable('reports')
+    .addColumn('weight', 'integer', (col) => col.notNull().defaultTo(100))
+    .execute();
+}
+
+/**
+ * Usernames that look alike cannot both be taken (audit item 12): each user's UTS #39 skeleton
+ * (validation/lookalikes.ts) is unique. Existing accounts get theirs, oldest first; an account
+ * whose name already looks like an older one keeps it (its skeleton stays null, which the unique
+ * index allows), so no reader loses a name they have.
+ */
+async function usernameSkeletons(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('users').addColumn('username_skeleton', 'text').execute();
+  const users: { id: string; username: string }[] = await db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const taken = new Set<string>();
+  for (const { id, username } of users) {
+    const skeleton = usernameSkeleton(username);
+    if (taken.has(skeleton)) continue;
+    taken.add(skeleton);
+    await db
+      .updateTable('users')
+      .set({ username_skeleton: skeleton })
+      .where('id', '=', id)
+      .execute();
+  }
+  await db.schema
+    .createIndex('users_username_skeleton_unique')
+    .unique()
+    .on('users')
+    .column('username_skeleton')
+    .execute();
+}
+
+/**
+ * Sign-ups wait for the emailed code (audit item 12: sign-up told who had an account). One row
+ * per address at most; the account is created, its email confirmed, when the code comes back.
+ */
+async function pendingSignUps(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('pending_sign_ups')
+    .addColumn('email_key', 'text', (col) => col.primaryKey())
+    .addColumn('email', 'text', (col) => col.notNull())
+    .addColumn('username', 'text', (col) => col.notNull())
+    .addColumn('password_hash', 'text', (col) => col.notNull())
+    .addColumn('code_hash', 'text', (col) => col.notNull())
+    .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex('pending_sign_ups_expires_at')
+    .on('pending_sign_ups')
+    .column('expires_at')
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -313,6 +389,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0005_deleted_accounts': { up: deletedAccounts },
   '0006_token_creator': { up: tokenCreator },
   '0007_session_revocation': { up: sessionRevocation },
+  '0008_report_weight': { up: reportWeight },
+  '0009_username_skeleton': { up: usernameSkeletons },
+  '0010_pending_sign_ups': { up: pendingSignUps },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

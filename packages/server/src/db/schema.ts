@@ -118,6 +118,11 @@ export interface UsersTable {
   username: string;
   /** `username` lower-cased, UNIQUE: usernames are unique case-insensitively. */
   username_key: string;
+  /**
+   * The name's look-alike skeleton (validation/lookalikes.ts), UNIQUE: `аdmin` in Cyrillic cannot
+   * be taken beside `admin`. Null for deleted accounts and for names that predate the rule.
+   */
+  username_skeleton: string | null;
   email: string;
   /** `email` lower-cased, UNIQUE. */
   email_key: string;
@@ -199,6 +204,8 @@ export interface ReportsTable {
   reason: ReportReason;
   details: string | null;
   created_at: string;
+  /** How much it counts toward the automatic hold, in hundredths (moderation/reportWeight.ts). */
+  weight: Generated<number>;
 }
 
 /** The moderation history of a comment. Null moderator = the system (e.g. report threshold). */
@@ -277,6 +284,22 @@ export interface Database {
   tokens: TokensTable;
   revoked_sessions: RevokedSessionsTable;
   sso_token_uses: SsoTokenUsesTable;
+  pending_sign_ups: PendingSignUpsTable;
+}
+
+/** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
+export interface PendingSignUpsTable {
+  /** The address lower-cased: one pending sign-up per address, the latest. */
+  email_key: string;
+  email: string;
+  username: string;
+  password_hash: string;
+  /** SHA-256 of the code: a database copy gives nobody the code. */
+  code_hash: string;
+  /** Wrong codes tried; the sign-up is dropped at SIGN_UP_CODE.maxAttempts. */
+  attempts: Generated<number>;
+  expires_at: string;
+  created_at: string;
 }
 
 /** Every table, parents before children (the order to create; reverse it to empty). */
@@ -297,4 +320,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'tokens',
   'revoked_sessions',
   'sso_token_uses',
+  'pending_sign_ups',
 ];

@@ -37,6 +37,7 @@ describe('the GraphQL contract', () => {
     const expected = [
       'install',
       'signUp',
+      'confirmSignUp',
       'signIn',
       'signOut',
       'createComment',

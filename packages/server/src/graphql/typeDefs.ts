@@ -419,6 +419,8 @@ export const typeDefs = /* GraphQL */ `
   type AuthPayload {
     token: String!
     user: User!
+    "Remembers this device for this account (password sign-in): send it with the next signIn, and other people's failed sign-ins never slow this device down."
+    deviceToken: String
   }
 
   input SignUpInput {
@@ -427,9 +429,27 @@ export const typeDefs = /* GraphQL */ `
     password: String!
   }
 
+  "Where a sign-up's code went: the same answer whether or not the address has an account (its owner is told by email instead)."
+  type SignUpPayload {
+    email: String!
+  }
+
+  input ConfirmSignUpInput {
+    email: String!
+    "The code emailed by signUp."
+    code: String!
+    "Another username, when the one given to signUp was taken meanwhile (USERNAME_TAKEN)."
+    username: String
+  }
+
   input SignInInput {
     email: String!
     password: String!
+    "The deviceToken of an earlier sign-in of this account on this device."
+    deviceToken: String
+    "After CHALLENGE_REQUIRED: its extensions.challenge, and a solution: a string whose SHA-256 with it (challenge + ':' + solution) starts with extensions.bits zero bits."
+    challenge: String
+    solution: String
   }
 
   input SsoSignInInput {
@@ -641,7 +661,10 @@ export const typeDefs = /* GraphQL */ `
 
   type Mutation {
     install(input: InstallInput!): AuthPayload!
-    signUp(input: SignUpInput!): AuthPayload!
+    "Starts a sign-up: emails a code to the address (or, if it has an account, a note to its owner)."
+    signUp(input: SignUpInput!): SignUpPayload!
+    "Finishes a sign-up with the emailed code: the account is created, its email confirmed, and signed in."
+    confirmSignUp(input: ConfirmSignUpInput!): AuthPayload!
     signIn(input: SignInInput!): AuthPayload!
     "Exchanges a host's SSO token for a Parley token."
     signInWithSso(input: SsoSignInInput!): AuthPayload!

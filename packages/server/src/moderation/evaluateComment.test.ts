@@ -234,6 +234,18 @@ describe('evaluateComment: evasions', () => {
     expect(rejection({ body, settings }).code).toBe('BANNED_WORD');
   });
 
+  // Audit item 12: look-alikes from other scripts and accents no longer slip through.
+  it.each([
+    ['Cyrillic і and о', 'you \u0456d\u0456\u043Et'],
+    ['a Greek omicron', 'you idi\u03BFt'],
+    ['accents', 'you ídìöt'],
+    ['accents written as combining marks', 'you i\u0301diot'],
+    ['mathematical letters', 'you \u{1D422}\u{1D41D}\u{1D422}\u{1D428}\u{1D42D}'],
+    ['look-alikes in capitals', 'YOU \u0406D\u0406\u041ET'],
+  ])('catches a banned word written with %s', (_name, body) => {
+    expect(rejection({ body, settings }).code).toBe('BANNED_WORD');
+  });
+
   it('catches a banned domain hidden behind link text', () => {
     expect(
       rejection({ body: 'a [harmless label](https://spam.example/offer)', settings }).code,

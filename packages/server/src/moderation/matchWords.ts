@@ -1,6 +1,7 @@
 /**
  * Whole-word, case-insensitive, Unicode-aware word-list matching for banned and suspect words.
  */
+import { wordMatchingForm } from '../validation/lookalikes';
 
 /** Letters, digits (any script) and `_` are word characters; everything else separates words. */
 const WORD_CHAR = '[\\p{L}\\p{M}\\p{N}_]';
@@ -11,14 +12,11 @@ function escapeRegExp(literal: string): string {
 }
 
 /**
- * NFKC folds look-alike forms (full-width `ｂａｄ`, ligatures like `ﬁ`) into plain letters, so a
- * listed word cannot be dodged with a compatibility character; case is handled by the `i` flag.
+ * Words and texts are compared in one form (validation/lookalikes.ts): full-width and ligature
+ * forms folded, invisible format characters dropped (`id\u200Biot`), look-alikes from other
+ * scripts replaced (`іdіot` in Cyrillic), accents dropped (`fück`), lower-cased.
  */
-function fold(text: string): string {
-  // Format characters (zero-width space, soft hyphen, joiners) are invisible: `id\u200Biot` reads
-  // as the banned word, so it must match as one.
-  return text.normalize('NFKC').replace(/\p{Cf}/gu, '');
-}
+const fold = wordMatchingForm;
 
 /**
  * Builds a matcher for `words`: it returns the listed words (as written in the list, in list

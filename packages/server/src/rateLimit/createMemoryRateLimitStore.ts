@@ -60,6 +60,11 @@ export function createMemoryRateLimitStore(
       return counters.size;
     },
 
+    async get(key, nowMs) {
+      const counter = counters.get(key);
+      return counter !== undefined && counter.expiresAtMs > nowMs ? counter.count : 0;
+    },
+
     async increment(key, ttlMs, nowMs) {
       const existing = counters.get(key);
       if (existing !== undefined && existing.expiresAtMs > nowMs) {

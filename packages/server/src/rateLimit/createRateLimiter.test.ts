@@ -46,6 +46,19 @@ describe('createRateLimiter (memory store)', () => {
     },
   );
 
+  it('records events without refusing and counts them without adding, per window', async () => {
+    const limiter = createRateLimiter({ store: createMemoryRateLimitStore() });
+    const { limit, windowSeconds } = RATE_LIMITS.signInFailures;
+    expect(await limiter.count('signInFailures', 'account:a', WINDOW_START)).toBe(0);
+    for (let i = 1; i <= limit + 3; i += 1) {
+      expect(await limiter.record('signInFailures', 'account:a', WINDOW_START)).toBe(i);
+    }
+    expect(await limiter.count('signInFailures', 'account:a', WINDOW_START)).toBe(limit + 3);
+    expect(await limiter.count('signInFailures', 'account:b', WINDOW_START)).toBe(0);
+    const next = WINDOW_START + windowSeconds * 1000;
+    expect(await limiter.count('signInFailures', 'account:a', next)).toBe(0);
+  });
+
   it('lets the key try again once the window has passed', async () => {
     const limiter = createRateLimiter({ store: createMemoryRateLimitStore() });
     const { windowSeconds } = RATE_LIMITS.post;

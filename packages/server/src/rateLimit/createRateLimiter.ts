@@ -29,6 +29,8 @@ export interface RateLimitStore {
    * new count. A counter that has expired counts from zero again.
    */
   increment(key: string, ttlMs: number, nowMs: number): Promise<number>;
+  /** The counter `key` as it stands (0 when absent or expired), without adding to it. */
+  get(key: string, nowMs: number): Promise<number>;
 }
 
 /** Options of {@link createRateLimiter}. */
@@ -47,12 +49,25 @@ export interface RateLimiter {
    * @default now Date.now()
    */
   consume(action: RateLimitedAction, key: string, now?: number): Promise<void>;
+  /**
+   * Records one event (a failed sign-in, a used challenge) without ever refusing; returns how
+   * many `key` has in the current window, this one included.
+   */
+  record(action: RateLimitedAction, key: string, now?: number): Promise<number>;
+  /** How many events `key` has in the current window of `action`, without adding one. */
+  count(action: RateLimitedAction, key: string, now?: number): Promise<number>;
 }
 
 /** Readable names for the error message. */
 const ACTION_NAMES: Record<RateLimitedAction, string> = {
   signIn: 'sign-in attempts',
+  signInFailures: 'failed sign-ins',
+  signInDevice: 'sign-in attempts from this device',
+  signInChallengeUse: 'uses of this challenge',
+  passwordConfirm: 'password confirmations',
   signUp: 'sign-ups',
+  signUpPerEmail: 'sign-ups with this address',
+  signUpConfirm: 'sign-up codes',
   post: 'comments',
   report: 'reports',
   postPerIp: 'comments from this network',
@@ -69,7 +84,19 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
 /** Creates a rate limiter over a counter store. */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, limits = RATE_LIMITS } = options;
+  const windowOf = (action: RateLimitedAction, now: number) => {
+    const windowMs = limits[action].windowSeconds * 1000;
+    const window = Math.floor(now / windowMs);
+    return { window, windowEndMs: (window + 1) * windowMs };
+  };
   return {
+    async record(action, key, now = Date.now()) {
+      const { window, windowEndMs } = windowOf(action, now);
+      return store.increment(`${action}:${window}:${key}`, windowEndMs - now, now);
+    },
+    async count(action, key, now = Date.now()) {
+      return store.get(`${action}:${windowOf(action, now).window}:${key}`, now);
+    },
     async consume(action, key, now = Date.now()) {
       const { limit, windowSeconds } = limits[action];
       const windowMs = windowSeconds * 1000;

@@ -41,6 +41,14 @@ describe('createRedisRateLimitStore', () => {
     expect(ttl).toBeLessThanOrEqual(5000);
   });
 
+  it('reads a counter without adding to it: 0 when absent', async () => {
+    const store = createRedisRateLimitStore({ redis: first, prefix });
+    expect(await store.get('read', Date.now())).toBe(0);
+    await store.increment('read', 5000, Date.now());
+    expect(await store.get('read', Date.now())).toBe(1);
+    expect(await store.get('read', Date.now())).toBe(1);
+  });
+
   it('starts over once the counter expires', async () => {
     const store = createRedisRateLimitStore({ redis: first, prefix });
     await store.increment('short', 50, Date.now());

@@ -47,6 +47,7 @@ describe('createHttpServer', () => {
         '/assets': join(dir, 'public'),
         '/console': { root: join(dir, 'public', 'admin'), fallback: 'index.html', noFraming: true },
         '/single.js': join(dir, 'public', 'embed.js'),
+        '/popup': { root: join(dir, 'public', 'admin', 'index.html'), noFraming: true },
       },
     });
   });
@@ -207,6 +208,14 @@ describe('createHttpServer', () => {
     expect(await deep.text()).toContain('<title>Admin</title>');
     // The console is never framed, not even by permitted sites.
     expect(deep.headers.get('content-security-policy')).toBe(NO_FRAMING_CSP);
+    expect(deep.headers.get('x-frame-options')).toBe('DENY');
+    // Nor is a single page marked so (the sign-in popup), while the stream's pages may be.
+    const popup = await fetch(`${server.origin}/popup`);
+    expect(await popup.text()).toContain('<title>Admin</title>');
+    expect(popup.headers.get('content-security-policy')).toBe(NO_FRAMING_CSP);
+    expect(popup.headers.get('x-frame-options')).toBe('DENY');
+    const framable = await fetch(`${server.origin}/assets/admin/`);
+    expect(framable.headers.get('x-frame-options')).toBeNull();
     // A missing asset stays a 404 instead of HTML a browser would try to run.
     expect((await fetch(`${server.origin}/console/assets/missing.js`)).status).toBe(404);
     // Outside the app's folder is still out of reach.

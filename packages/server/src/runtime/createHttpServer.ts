@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { REQUEST_BODY_MAX_BYTES } from '../defaults';
+import { READINESS_CHECK_TIMEOUT_MS, REQUEST_BODY_MAX_BYTES } from '../defaults';
 import type { Metrics } from './createMetrics';
 import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
 import type { ContextFactory, ParleyYoga } from './createYogaApp';
@@ -14,8 +14,13 @@ import { createOriginPolicy } from './plugins/originPolicy';
 import { createStaticHandler } from './serveStatic';
 import type { AppRoute } from './serveStatic';
 
-/** Liveness endpoint for load balancers and orchestrators. */
+/** Liveness endpoint for load balancers and orchestrators: the database and Redis answer. */
 export const HEALTH_PATH = '/healthz';
+/**
+ * Readiness endpoint: every dependency answers and the data folder has room; 503 naming what
+ * is wrong otherwise, so an orchestrator stops sending traffic and an operator sees why.
+ */
+export const READY_PATH = '/readyz';
 /** Prometheus scrape endpoint. */
 export const METRICS_PATH = '/metrics';
 /**
@@ -48,6 +53,11 @@ export interface CreateHttpServerOptions {
   webSocketLimits?: Partial<WebSocketLimits>;
   /** Extra readiness check for `/healthz` (database ping); a rejection answers 503. */
   healthCheck?: () => Promise<void>;
+  /**
+   * The checks of `/readyz`, by name (`database`, `redis`, `disk`…); each resolves when fine and
+   * rejects with what is wrong. Each is given READINESS_CHECK_TIMEOUT_MS. @default {}
+   */
+  readinessChecks?: Record<string, () => Promise<void>>;
   /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
   trustedProxies?: number;
   /** When set, `/metrics` requires `Authorization: Bearer <token>`. @default undefined (public) */
@@ -67,7 +77,7 @@ export interface HttpServer {
 }
 
 /** Fixed route labels for metrics, so a scan of random URLs cannot explode label cardinality. */
-type RouteLabel = 'graphql' | 'healthz' | 'metrics' | 'static' | 'not_found';
+type RouteLabel = 'graphql' | 'healthz' | 'readyz' | 'metrics' | 'static' | 'not_found';
 
 /**
  * One process, one port: GraphQL over HTTP and graphql-ws on `/graphql`, static files under the
@@ -84,6 +94,7 @@ export function createHttpServer({
   production = false,
   maxRequestBodyBytes = REQUEST_BODY_MAX_BYTES,
   healthCheck,
+  readinessChecks = {},
   trustedProxies = 0,
   metricsToken,
   webSocketLimits,
@@ -114,11 +125,33 @@ export function createHttpServer({
     }
     if (pathname === HEALTH_PATH) {
       label('healthz');
-      const healthy = await (healthCheck?.() ?? Promise.resolve()).then(
+      const healthy = await withTimeout(
+        healthCheck?.() ?? Promise.resolve(),
+        READINESS_CHECK_TIMEOUT_MS,
+      ).then(
         () => true,
         (error: unknown) => (logger.warn({ err: error }, 'Health check failed'), false),
       );
       sendJson(res, healthy ? 200 : 503, { status: healthy ? 'ok' : 'error' });
+      return;
+    }
+    if (pathname === READY_PATH) {
+      label('readyz');
+      const entries = await Promise.all(
+        Object.entries(readinessChecks).map(async ([name, check]) => {
+          const outcome = await withTimeout(check(), READINESS_CHECK_TIMEOUT_MS).then(
+            () => 'ok',
+            (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          );
+          return [name, outcome] as const;
+        }),
+      );
+      const ready = entries.every(([, outcome]) => outcome === 'ok');
+      if (!ready) logger.warn({ checks: Object.fromEntries(entries) }, 'Not ready');
+      sendJson(res, ready ? 200 : 503, {
+        status: ready ? 'ok' : 'unavailable',
+        checks: Object.fromEntries(entries),
+      });
       return;
     }
     if (pathname === METRICS_PATH) {
@@ -184,6 +217,15 @@ export function createHttpServer({
       await yoga.dispose();
     },
   };
+}
+
+/** `work`, or a rejection saying it did not answer within `ms`. */
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Logger } from './createLogger';
 
@@ -45,7 +45,16 @@ export interface SecureDataDirResult {
 export async function secureDataDir(options: SecureDataDirOptions): Promise<SecureDataDirResult> {
   process.umask(DATA_UMASK);
   const root = resolve(options.dataDir);
-  await mkdir(root, { recursive: true, mode: DATA_DIR_MODE });
+  await mkdir(root, { recursive: true, mode: DATA_DIR_MODE }).catch((error: unknown) => {
+    throw unusable(root, error);
+  });
+  // Said now, in these words, rather than later by SQLite as "unable to open database file".
+  const probe = join(root, `.write-check-${process.pid}`);
+  await writeFile(probe, '', { mode: DATA_FILE_MODE })
+    .then(() => unlink(probe))
+    .catch((error: unknown) => {
+      throw unusable(root, error);
+    });
   const tightened: string[] = [];
   await tighten(root, tightened);
   if (tightened.length > 0) {
@@ -58,6 +67,17 @@ export async function secureDataDir(options: SecureDataDirOptions): Promise<Secu
     );
   }
   return { tightened };
+}
+
+/** The start-up error for a data folder this process cannot write. */
+function unusable(root: string, error: unknown): Error {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new Error(
+    `The data folder ${root} is not writable by this process (uid ${process.getuid?.() ?? '?'}): ` +
+      `${code ?? message}. Give this user write access to it, or set PARLEY_DATA_DIR to a folder ` +
+      'it owns.',
+    { cause: error },
+  );
 }
 
 async function tighten(path: string, tightened: string[]): Promise<void> {

@@ -6,6 +6,7 @@ import {
   USERNAME_PATTERN,
 } from '../defaults';
 import { ParleyError } from '../ParleyError';
+import { stripBidiControls } from './lookalikes';
 
 /**
  * Account field rules (DESIGN.md "User"). Each validator returns the normalised value to store and
@@ -26,10 +27,12 @@ function invalid(field: string, message: string): ParleyError {
 
 /**
  * Validates a username: 3–30 letters (any script), digits, `_` or `.`, after trimming. Returns the
- * trimmed username in NFC form, so "é" typed two ways is one name.
+ * trimmed username in NFC form, so "é" typed two ways is one name. Bidirectional controls are
+ * removed first (they are invisible, and could make a name display as another: audit item 12);
+ * names that look like a taken one are refused where names are stored (db/store/users.ts).
  */
 export function validateUsername(input: string, field = 'username'): string {
-  const username = input.trim().normalize('NFC');
+  const username = stripBidiControls(input).trim().normalize('NFC');
   const length = characterCount(username);
   if (length < USERNAME_MIN_LENGTH || length > USERNAME_MAX_LENGTH) {
     throw invalid(

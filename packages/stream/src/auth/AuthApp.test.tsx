@@ -109,7 +109,7 @@ test('does not send a form with a wrong field; shows every message and focuses t
   server.use(
     graphql.mutation('SignUp', () => {
       sent = true;
-      return HttpResponse.json({ data: { signUp: { token: 't' } } });
+      return HttpResponse.json({ data: { signUp: { email: 'ann@example.com' } } });
     }),
   );
   await renderPopup('signup');
@@ -122,12 +122,19 @@ test('does not send a form with a wrong field; shows every message and focuses t
   expect(sent).toBe(false);
 });
 
-test('signs up, hands the token to the opener at our exact origin, and closes', async () => {
+test('signs up with the emailed code, hands the token to the opener at our exact origin, and closes', async () => {
   let variables: Record<string, unknown> = {};
+  let confirmed: Record<string, unknown> = {};
   server.use(
     graphql.mutation('SignUp', ({ variables: v }) => {
       variables = v;
-      return HttpResponse.json({ data: { signUp: { token: 'parley-token' } } });
+      return HttpResponse.json({ data: { signUp: { email: 'ann@example.com' } } });
+    }),
+    graphql.mutation('ConfirmSignUp', ({ variables: v }) => {
+      confirmed = v;
+      return HttpResponse.json({
+        data: { confirmSignUp: { token: 'parley-token', deviceToken: null } },
+      });
     }),
   );
   const { win, opener } = await renderPopup('signup');
@@ -135,9 +142,24 @@ test('signs up, hands the token to the opener at our exact origin, and closes', 
   type('Username', 'ann');
   type('Password', ' my pass phrase ');
   fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
-  await waitFor(() => expect(win.close).toHaveBeenCalled());
+  // The same words whether or not the address has an account: its owner learns which by email.
+  expect((await screen.findByRole('status')).textContent).toBe(
+    'We sent an email to ann@example.com. Enter the code it holds to finish creating your account (it works for 30 minutes).',
+  );
   expect(variables).toEqual({
     input: { email: 'ann@example.com', username: 'ann', password: ' my pass phrase ' },
+  });
+  expect(win.close).not.toHaveBeenCalled();
+  type('Code', '12345');
+  expect(problemOf('Code')).toBe('Enter the 6 digits from the email.');
+  type('Code', ' 123456 ');
+  expect(problemOf('Code')).toBeNull();
+  // The username again, as typed: the email says if it is taken, and it can be changed here.
+  expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('ann');
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+  await waitFor(() => expect(win.close).toHaveBeenCalled());
+  expect(confirmed).toEqual({
+    input: { email: 'ann@example.com', code: '123456', username: 'ann' },
   });
   expect(opener!.postMessage).toHaveBeenCalledTimes(1);
   expect(opener!.postMessage).toHaveBeenCalledWith(
@@ -148,6 +170,37 @@ test('signs up, hands the token to the opener at our exact origin, and closes', 
   expect(document.cookie).toBe('');
   expect(localStorage.length).toBe(0);
   expect(sessionStorage.length).toBe(0);
+});
+
+test('says a wrong code by its code, and can start again from the first step', async () => {
+  server.use(
+    graphql.mutation('SignUp', () =>
+      HttpResponse.json({ data: { signUp: { email: 'ann@example.com' } } }),
+    ),
+    graphql.mutation('ConfirmSignUp', () =>
+      HttpResponse.json({
+        errors: [{ message: 'never shown', extensions: { code: 'CODE_INVALID', field: 'code' } }],
+        data: null,
+      }),
+    ),
+  );
+  const { win } = await renderPopup('signup');
+  type('Email', 'ann@example.com');
+  type('Username', 'ann');
+  type('Password', 'long enough');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+  await screen.findByLabelText('Code');
+  type('Code', '000000');
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+  await waitFor(() =>
+    expect(screen.getByRole('alert').textContent).toBe(
+      'That code is not right, or it has expired. Check the latest email, or start again for a new code.',
+    ),
+  );
+  expect(win.close).not.toHaveBeenCalled();
+  fireEvent.click(screen.getByRole('button', { name: 'Start again' }));
+  expect(screen.getByLabelText('Email')).toBeTruthy();
+  expect(screen.queryByLabelText('Code')).toBeNull();
 });
 
 test('signs in and hands the token over', async () => {
@@ -172,12 +225,6 @@ test('signs in and hands the token over', async () => {
 
 test.each([
   ['signin', 'INVALID_CREDENTIALS', {}, 'That email and password do not match.'],
-  [
-    'signup',
-    'EMAIL_TAKEN',
-    { field: 'email' },
-    'That email already has an account. Sign in instead.',
-  ],
   ['signup', 'USERNAME_TAKEN', { field: 'username' }, 'That username is taken.'],
   [
     'signin',

@@ -21,6 +21,8 @@ export interface AuthFieldsFormProps<N extends string, T> {
   submitLabel: string;
   /** The fields, in order; the first is focused when the form appears. */
   fields: Record<N, AuthFieldSpec>;
+  /** Values the fields start with. @default every field empty */
+  initial?: Partial<Record<N, string>>;
   /** Sends the form's mutation, once every field passes its check. */
   request(values: Record<N, string>): Promise<OperationResult<T>>;
   /** Called with the answer's data (and the values sent) when the mutation succeeded. */
@@ -32,11 +34,12 @@ export function AuthFieldsForm<N extends string, T>({
   env,
   submitLabel,
   fields,
+  initial,
   request,
   onData,
 }: AuthFieldsFormProps<N, T>) {
   const names = Object.keys(fields) as N[];
-  const form = useAuthFields(env.window, env.t, fields);
+  const form = useAuthFields(env.window, env.t, fields, initial);
   const submit = useAuthSubmit();
   const send = () => {
     if (!form.check()) return;

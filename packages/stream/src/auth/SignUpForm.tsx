@@ -1,20 +1,83 @@
 import { gql } from '@urql/core';
+import { useState } from 'preact/hooks';
+import { rememberDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
-import { emailProblem, newPasswordProblem, usernameProblem } from './validateAccount';
+import { codeProblem, emailProblem, newPasswordProblem, usernameProblem } from './validateAccount';
 
-/** Creates an account and signs it in. */
+/** The first step of a sign-up: the server emails a code (the same answer for every address). */
 export const SIGN_UP = gql`
   mutation SignUp($input: SignUpInput!) {
     signUp(input: $input) {
-      token
+      email
     }
   }
 `;
 
-/** The Sign up form: Email, Username, Password. */
+/** The second step: the emailed code creates the account, its email confirmed, and signs it in. */
+export const CONFIRM_SIGN_UP = gql`
+  mutation ConfirmSignUp($input: ConfirmSignUpInput!) {
+    confirmSignUp(input: $input) {
+      token
+      deviceToken
+    }
+  }
+`;
+
+/**
+ * The Sign up form: Email, Username, Password; then the code emailed to the address, and the
+ * username again (to change if the email says it is taken). Nobody learns from the first step
+ * whether an address has an account or a username is taken: the address's owner is told by email.
+ */
 export function SignUpForm({ env, onToken }: AuthFormProps) {
   const { t, client } = env;
+  // After the first step: where the code went, and the username asked for.
+  const [sent, setSent] = useState<{ email: string; username: string } | null>(null);
+  if (sent !== null) {
+    return (
+      <>
+        <p class="parley-notice" role="status">
+          {t('auth.signUp.sent', { email: sent.email })}
+        </p>
+        <AuthFieldsForm
+          env={env}
+          submitLabel={t('auth.submit.confirm')}
+          fields={{
+            code: {
+              label: t('auth.code'),
+              type: 'text',
+              autoComplete: 'one-time-code',
+              rule: codeProblem,
+            },
+            // Whether it is taken is said only here (and in the email), to the address's owner.
+            username: {
+              label: t('auth.username'),
+              type: 'text',
+              autoComplete: 'username',
+              rule: usernameProblem,
+            },
+          }}
+          initial={{ username: sent.username }}
+          request={({ code, username }) =>
+            client
+              .mutation<{ confirmSignUp: { token: string; deviceToken: string | null } }>(
+                CONFIRM_SIGN_UP,
+                { input: { email: sent.email, code: code.trim(), username: username.trim() } },
+              )
+              .toPromise()
+          }
+          onData={(data) => {
+            rememberDevice(sent.email, data.confirmSignUp.deviceToken);
+            onToken(data.confirmSignUp.token);
+          }}
+        />
+        {/* A mistyped address, or a code that never came. */}
+        <button type="button" class="parley-link" onClick={() => setSent(null)}>
+          {t('auth.signUp.restart')}
+        </button>
+      </>
+    );
+  }
   return (
     <AuthFieldsForm
       env={env}
@@ -36,13 +99,15 @@ export function SignUpForm({ env, onToken }: AuthFormProps) {
       }}
       request={({ email, username, password }) =>
         client
-          .mutation<{ signUp: { token: string } }>(SIGN_UP, {
+          .mutation<{ signUp: { email: string } }>(SIGN_UP, {
             // The password goes as typed: spaces are legitimate in a passphrase.
             input: { email: email.trim(), username: username.trim(), password },
           })
           .toPromise()
       }
-      onData={(data) => onToken(data.signUp.token)}
+      onData={(data, { username }) =>
+        setSent({ email: data.signUp.email, username: username.trim() })
+      }
     />
   );
 }

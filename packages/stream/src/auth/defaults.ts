@@ -31,3 +31,6 @@ export const PASSWORD_MIN_LENGTH = 8;
 
 /** Longest wait for the server's answer to Sign out before the frame forgets the token anyway, in ms. */
 export const SIGN_OUT_WAIT_MS = 3000;
+
+/** Digits of the code a sign-up emails (server: SIGN_UP_CODE.digits). */
+export const SIGN_UP_CODE_DIGITS = 6;

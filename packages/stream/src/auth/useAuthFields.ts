@@ -25,17 +25,18 @@ export interface AuthFields<N extends string> {
 }
 
 /**
- * Values and inline validation of a popup form. A field's message appears as soon as the reader
+ * Values (from `initial`, else empty) and inline validation of a popup form. A field's message appears as soon as the reader
  * types in it (not before: an untouched form is not an error), and for every field on submit.
  */
 export function useAuthFields<N extends string>(
   win: Window,
   t: Translate<PopupKey>,
   rules: FieldRules<N>,
+  initial: Partial<Record<N, string>> = {},
 ): AuthFields<N> {
   const names = Object.keys(rules) as N[];
   const [values, setValues] = useState(
-    () => Object.fromEntries(names.map((name) => [name, ''])) as Record<N, string>,
+    () => Object.fromEntries(names.map((name) => [name, initial[name] ?? ''])) as Record<N, string>,
   );
   const [shown, setShown] = useState<Partial<Record<N, boolean>>>({});
   const idOf = (name: N) => `parley-${name}`;

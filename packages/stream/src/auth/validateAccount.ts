@@ -2,6 +2,7 @@ import type { MessageVars } from '../i18n/createTranslator';
 import {
   EMAIL_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  SIGN_UP_CODE_DIGITS,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
@@ -74,4 +75,11 @@ export function newPasswordProblem(input: string): FieldProblem | undefined {
  */
 export function passwordProblem(input: string): FieldProblem | undefined {
   return input === '' ? { key: 'auth.invalid.passwordRequired' } : undefined;
+}
+
+/** The problem with a sign-up's emailed code (its digits, spaces around them allowed), or undefined. */
+export function codeProblem(input: string): FieldProblem | undefined {
+  return new RegExp(`^\\d{${SIGN_UP_CODE_DIGITS}}$`).test(input.trim())
+    ? undefined
+    : { key: 'auth.invalid.code', vars: { digits: SIGN_UP_CODE_DIGITS } };
 }

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { answeringChallenges, rememberedDevice } from '@parley/transport/sign-in';
 import { errorText } from '../../errorText';
 import { Loading } from '../../Loading';
 import { Field } from '../login/Field';
@@ -38,9 +39,8 @@ export function DeletionPage() {
 }
 
 function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
-  const [{ fetching }, signIn] = useMutation<{ signIn: { token: string } }>(
-    ACCOUNT_SIGN_IN_MUTATION,
-  );
+  const [, signIn] = useMutation<{ signIn: { token: string } }>(ACCOUNT_SIGN_IN_MUTATION);
+  const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
@@ -53,7 +53,14 @@ function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
       return;
     }
     setFailure(null);
-    const result = await signIn({ input: { email: email.trim(), password } });
+    setFetching(true);
+    // As on the console's sign-in page: a remembered device, else a challenge if one is asked.
+    const result = await answeringChallenges((answer) =>
+      signIn({
+        input: { email: email.trim(), password, deviceToken: rememberedDevice(email), ...answer },
+      }),
+    );
+    setFetching(false);
     if (result.data) onSignedIn(result.data.signIn.token);
     else setFailure(errorText(errorCodeOf(result.error)));
   }

@@ -90,7 +90,7 @@ export function ModerationSettings({ settings }: { settings: ConsoleSettings }) 
         type="number"
         min={1}
         max={1000}
-        hint="Reports that take a published comment down for review."
+        hint="Reports that take a published comment down for review. A report from an established reader counts as one; unconfirmed accounts count for nothing, new ones for a quarter or a half."
       />
       <TextAreaField
         form={form}

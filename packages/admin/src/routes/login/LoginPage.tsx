@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
+import { answeringChallenges, rememberDevice, rememberedDevice } from '@parley/transport/sign-in';
 import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
@@ -10,18 +11,20 @@ import { ForgotPassword } from './ForgotPassword';
 
 /** Signs in with email and password; the answer's token becomes the console's session. */
 export const SIGN_IN_MUTATION = `mutation ConsoleSignIn($input: SignInInput!) {
-  signIn(input: $input) { token user { id role } }
+  signIn(input: $input) { token deviceToken user { id role } }
 }`;
 
 interface SignInData {
-  signIn: { token: string; user: { id: string; role: string } };
+  signIn: { token: string; deviceToken: string | null; user: { id: string; role: string } };
 }
 
 /** `/admin/login`: email and password, and the way to a password reset. */
 export function LoginPage() {
   const { session } = useConsoleEnv();
   const [, navigate] = useLocation();
-  const [{ fetching }, signIn] = useMutation<SignInData>(SIGN_IN_MUTATION);
+  const [, signIn] = useMutation<SignInData>(SIGN_IN_MUTATION);
+  // Busy across a whole sign-in, challenge rounds included (see answeringChallenges).
+  const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
@@ -47,11 +50,20 @@ export function LoginPage() {
     setMissing(next);
     if (next.email || next.password) return;
     setFailure(null);
-    const result = await signIn({ input: { email: email.trim(), password } });
+    setFetching(true);
+    // A browser this account signed in on before is remembered; an unknown one may have to
+    // answer a challenge while the account is being guessed at, which happens here unseen.
+    const result = await answeringChallenges((answer) =>
+      signIn({
+        input: { email: email.trim(), password, deviceToken: rememberedDevice(email), ...answer },
+      }),
+    );
+    setFetching(false);
     if (!result.data) {
       setFailure(errorText(errorCodeOf(result.error)));
       return;
     }
+    rememberDevice(email, result.data.signIn.deviceToken);
     await session.signIn(result.data.signIn.token);
     // The guard under /admin checks the role, and tells a commenter why they cannot enter.
     navigate('~/admin');

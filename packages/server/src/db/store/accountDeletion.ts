@@ -150,6 +150,7 @@ export function deleteAccount(
       .set((eb) => ({
         username: name,
         username_key: name,
+        username_skeleton: null,
         email,
         email_key: email,
         email_verified: 0,

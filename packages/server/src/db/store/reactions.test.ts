@@ -85,16 +85,19 @@ describe.each(testDialects())('reactions and reports on %s', (dialect) => {
       userId: a!.id,
       reason: 'SPAM',
       details: 'buy now',
+      weight: 25,
     });
-    expect(first).toEqual({ reportCount: 1, created: true });
+    expect(first).toEqual({ reportCount: 1, reportWeight: 0.25, created: true });
     expect(await addReport(t.db, { commentId, userId: a!.id, reason: 'OTHER' })).toEqual({
       reportCount: 1,
+      reportWeight: 0.25,
       created: false,
     });
     const racing = await Promise.all(
       [1, 2, 3].map(() => addReport(t.db, { commentId, userId: b!.id, reason: 'ABUSIVE' })),
     );
     expect(racing.filter((r) => r.created)).toHaveLength(1);
+    expect(racing.map((r) => r.reportWeight)).toContain(1.25);
     expect((await findCommentById(t.db, commentId))?.reportCount).toBe(2);
     const reports = await listReports(t.db, commentId);
     expect(reports.map((r) => r.reason).sort()).toEqual(['ABUSIVE', 'SPAM']);

@@ -104,16 +104,22 @@ export interface ReportInput {
   userId: string;
   reason: ReportReason;
   details?: string | null;
+  /**
+   * How much it counts toward the automatic hold, in hundredths (moderation/reportWeight.ts).
+   * @default 100 (one full report)
+   */
+  weight?: number;
 }
 
 /**
  * Files a report, once per user per comment (a second one is ignored, `created: false`); returns
- * the comment's report count, for the caller's report-threshold check.
+ * the comment's report count and its reports' total weight (in reports), for the caller's
+ * report-threshold check.
  */
 export function addReport(
   db: Db,
   input: ReportInput,
-): Promise<{ reportCount: number; created: boolean }> {
+): Promise<{ reportCount: number; reportWeight: number; created: boolean }> {
   return inTransaction(db, async (trx) => {
     const inserted = await trx
       .insertInto('reports')
@@ -124,18 +130,54 @@ export function addReport(
         reason: input.reason,
         details: input.details ?? null,
         created_at: isoTime(),
+        weight: input.weight ?? 100,
       })
       .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (inserted === undefined) {
-      return {
-        reportCount: await currentCount(trx, input.commentId, 'report_count'),
-        created: false,
-      };
-    }
-    return { reportCount: await bump(trx, input.commentId, 'report_count', 1), created: true };
+    const reportCount =
+      inserted === undefined
+        ? await currentCount(trx, input.commentId, 'report_count')
+        : await bump(trx, input.commentId, 'report_count', 1);
+    const { total } = await trx
+      .selectFrom('reports')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('weight'), eb.lit(0)).as('total'))
+      .where('comment_id', '=', input.commentId)
+      .executeTakeFirstOrThrow();
+    // PostgreSQL's SUM of integers is a bigint, which node-postgres hands over as a string.
+    return { reportCount, reportWeight: Number(total) / 100, created: inserted !== undefined };
   });
+}
+
+/**
+ * A reporter's record: how many of their past reports a moderator upheld (the comment is
+ * rejected) and dismissed (approved, the moderator having seen every report so far).
+ */
+export async function reportRecord(
+  db: Db,
+  userId: string,
+): Promise<{ upheld: number; dismissed: number }> {
+  const row = await db
+    .selectFrom('reports')
+    .innerJoin('comments', 'comments.id', 'reports.comment_id')
+    .select((eb) => [
+      eb.fn
+        .count<number | string>('reports.id')
+        .filterWhere('comments.status', '=', 'REJECTED')
+        .as('upheld'),
+      eb.fn
+        .count<number | string>('reports.id')
+        .filterWhere((f) =>
+          f.and([
+            f('comments.status', '=', 'APPROVED'),
+            f('comments.reviewed_report_count', '>=', f.ref('comments.report_count')),
+          ]),
+        )
+        .as('dismissed'),
+    ])
+    .where('reports.user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { upheld: Number(row.upheld), dismissed: Number(row.dismissed) };
 }
 
 /** A comment's reports, oldest first (for moderators). */

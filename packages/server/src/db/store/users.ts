@@ -5,6 +5,7 @@ import { isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { isUniqueViolation } from '../isUniqueViolation';
 import type { UserRole, UsersTable } from '../schema';
+import { usernameSkeleton } from '../../validation/lookalikes';
 
 /** A user as the resolvers see it. */
 export interface User {
@@ -62,14 +63,24 @@ export function uniqueKey(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
+/** `USERNAME_TAKEN`: the same name, or (`lookAlike`) one that looks the same. */
+function usernameTaken(lookAlike: boolean): ParleyError {
+  return new ParleyError(
+    'USERNAME_TAKEN',
+    lookAlike
+      ? 'That username looks like one already taken (letters from another alphabet, or look-alikes such as "rn" for "m"). Choose another.'
+      : 'That username is taken.',
+    { field: 'username' },
+  );
+}
+
 /**
  * Turns a unique violation on username or email into `USERNAME_TAKEN`/`EMAIL_TAKEN` (with
  * `field`); returns any other error unchanged, for the caller to rethrow.
  */
 export function toTakenError(error: unknown): unknown {
-  if (isUniqueViolation(error, 'users_username_key_unique')) {
-    return new ParleyError('USERNAME_TAKEN', 'That username is taken.', { field: 'username' });
-  }
+  if (isUniqueViolation(error, 'users_username_key_unique')) return usernameTaken(false);
+  if (isUniqueViolation(error, 'users_username_skeleton_unique')) return usernameTaken(true);
   if (isUniqueViolation(error, 'users_email_key_unique')) {
     return new ParleyError('EMAIL_TAKEN', 'An account with that email exists.', { field: 'email' });
   }
@@ -103,6 +114,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
         id: newId(),
         username: input.username,
         username_key: uniqueKey(input.username),
+        username_skeleton: usernameSkeleton(input.username),
         email: input.email,
         email_key: uniqueKey(input.email),
         email_verified: input.emailVerified === true ? 1 : 0,
@@ -155,6 +167,22 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
   return row && toUser(row);
 }
 
+/**
+ * Whether `username` is free: neither it nor a look-alike belongs to anyone. Asked at the first
+ * step of a sign-up, whose answer must not say it (the email to the address does);
+ * {@link createUser} decides.
+ */
+export async function isUsernameFree(db: Db, username: string): Promise<boolean> {
+  const key = uniqueKey(username);
+  const skeleton = usernameSkeleton(username);
+  const row = await db
+    .selectFrom('users')
+    .select(['id'])
+    .where((eb) => eb.or([eb('username_key', '=', key), eb('username_skeleton', '=', skeleton)]))
+    .executeTakeFirst();
+  return row === undefined;
+}
+
 /** Fields a user (or an admin on their behalf) may change. */
 export interface UserProfilePatch {
   username?: string;
@@ -173,6 +201,7 @@ export async function updateUser(db: Db, id: string, patch: UserProfilePatch): P
   if (patch.username !== undefined) {
     values.username = patch.username;
     values.username_key = uniqueKey(patch.username);
+    values.username_skeleton = usernameSkeleton(patch.username);
   }
   if (patch.email !== undefined) {
     values.email = patch.email;
@@ -245,7 +274,12 @@ export async function upsertSsoUser(db: Db, input: SsoUserInput): Promise<User> 
     ) {
       return current;
     }
-    return updateUser(db, existing.id, { email: input.email, username: input.username, badges });
+    return updateUser(db, existing.id, {
+      email: input.email,
+      // Only a new name is written: a name kept from before the look-alike rule stays valid.
+      ...(current.username === input.username ? {} : { username: input.username }),
+      badges,
+    });
   }
   try {
     return await createUser(db, { ...input, badges, ssoSiteId: input.siteId, emailVerified: true });

@@ -1,9 +1,13 @@
 import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { challengeCost, checkAnswer, issueChallenge } from '../../auth/signInChallenge';
+import { DEVICE_TOKEN_SECONDS, RATE_LIMITS } from '../../defaults';
 import { getOrganization, install } from '../../db/store/organization';
 import { normalizeOrigin } from '../../db/store/sites';
-import { createUser, findUserByEmail } from '../../db/store/users';
+import { createUser, findUserByEmail, isUsernameFree } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
+import { checkSignUpCode, finishSignUp, startSignUp } from '../../db/store/pendingSignUps';
+import { alreadyRegisteredMessage, signUpCodeMessage } from './account/accountEmails';
 import {
   validateEmail,
   validatePassword,
@@ -28,7 +32,9 @@ export async function authPayload(ctx: ParleyContext, user: User) {
     sessionSeconds,
   );
   ctx.viewer = user;
-  return { token, user };
+  // Whoever just proved the password here is remembered on this device (see signIn).
+  const device = user.passwordHash === null ? null : await deviceToken(ctx, user);
+  return { token, user, deviceToken: device };
 }
 
 /**
@@ -101,28 +107,87 @@ export const authResolvers = {
       const email = validateEmail(input.email);
       const username = validateUsername(input.username);
       validatePassword(input.password);
-      const user = await createUser(ctx.db, {
-        email: email.address,
-        username,
-        passwordHash: await hashPassword(input.password),
+      await ctx.rateLimiter.consume('signUpPerEmail', `email:${email.key}`);
+      // Hashed whether or not the address has an account: the time taken tells nothing either.
+      const passwordHash = await hashPassword(input.password);
+      const existing = await findUserByEmail(ctx.db, email.address);
+      const message =
+        existing === undefined
+          ? signUpCodeMessage(
+              email.address,
+              // A taken username is said to the address's owner only, like the rest.
+              { username, taken: !(await isUsernameFree(ctx.db, username)) },
+              await startSignUp(
+                ctx.db,
+                { emailKey: email.key, email: email.address, username, passwordHash },
+                ctx.now(),
+              ),
+            )
+          : alreadyRegisteredMessage(existing, ctx.publicUrl);
+      // Not awaited, as for password resets: an SMTP round trip must not time one case apart.
+      ctx.mailer.send(message).catch((error: unknown) => {
+        ctx.logger.error({ err: error }, 'Could not send a sign-up email');
       });
+      return { email: email.address };
+    },
+
+    // The second step of a sign-up: the emailed code proves the address, so the account is made
+    // with its email confirmed. A taken username is refused here, to the address's owner (the
+    // first step's answer says nothing), and the code stays valid for another `username`.
+    confirmSignUp: async (
+      _root: unknown,
+      { input }: Input<{ email: string; code: string; username?: string | null }>,
+      ctx: ParleyContext,
+    ) => {
+      // Closed between the two steps: closed.
+      if (!(await ctx.settings()).signUpOpen) {
+        throw new ParleyError('FORBIDDEN', 'Sign-up is closed.');
+      }
+      await ctx.rateLimiter.consume('signUpConfirm', ipKey(ctx));
+      const email = validateEmail(input.email);
+      const pending = await checkSignUpCode(ctx.db, email.key, input.code, ctx.now());
+      if (pending === 'wrong') {
+        throw new ParleyError(
+          'CODE_INVALID',
+          'That code is not right, or it has expired. Check the latest email, or sign up again for a new code.',
+          { field: 'code' },
+        );
+      }
+      const username = input.username ? validateUsername(input.username) : pending.username;
+      const user = await createUser(ctx.db, {
+        email: pending.email,
+        username,
+        passwordHash: pending.passwordHash,
+        emailVerified: true,
+      });
+      await finishSignUp(ctx.db, email.key);
       return authPayload(ctx, user);
     },
 
-    signIn: async (
-      _root: unknown,
-      { input }: Input<{ email: string; password: string }>,
-      ctx: ParleyContext,
-    ) => {
+    // Guessing is kept expensive without handing anyone a lock on someone else's account (audit
+    // item 4): the per-address limit is hard; an account's failures only make sign-ins from
+    // devices it never used solve a proof-of-work challenge after a growing delay; a device the
+    // account signed in on before (its device token) goes straight through.
+    signIn: async (_root: unknown, { input }: Input<SignInInput>, ctx: ParleyContext) => {
       const email = validateEmail(input.email);
-      // Both limits: many accounts from one address, and one account from many addresses. The
-      // address first, so a blocked address cannot even add account counters.
       await ctx.rateLimiter.consume('signIn', ipKey(ctx));
-      await ctx.rateLimiter.consume('signIn', `account:${email.key}`);
       const user = await findUserByEmail(ctx.db, email.address);
+      const account = `account:${email.key}`;
+      const device =
+        user === undefined ? undefined : await knownDevice(ctx, input.deviceToken, user.id);
+      if (device !== undefined) {
+        await ctx.rateLimiter.consume('signInDevice', `device:${device}`);
+      } else {
+        const failures = await ctx.rateLimiter.count('signInFailures', account);
+        const free = RATE_LIMITS.signInFailures.limit;
+        if (failures >= free) {
+          await requireSolvedChallenge(ctx, email.key, input, challengeCost(failures, free));
+        }
+      }
       dummyHash ??= hashPassword(crypto.randomUUID());
       const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
       if (!user || !user.passwordHash || !matches) {
+        await ctx.rateLimiter.record('signInFailures', account);
         throw new ParleyError('INVALID_CREDENTIALS', 'That email and password do not match.');
       }
       return authPayload(ctx, user);
@@ -156,6 +221,75 @@ export const authResolvers = {
     },
   },
 };
+
+/** What `signIn` takes. */
+interface SignInInput {
+  email: string;
+  password: string;
+  /** A device token from an earlier sign-in of this account on this device. */
+  deviceToken?: string | null;
+  /** A challenge from CHALLENGE_REQUIRED, and its solution. */
+  challenge?: string | null;
+  solution?: string | null;
+}
+
+/** A token remembering that `user` signed in on this device (kept by the client). */
+export function deviceToken(ctx: ParleyContext, user: User): Promise<string> {
+  return ctx.tokens.signFor('device', { sub: user.id }, DEVICE_TOKEN_SECONDS);
+}
+
+/** The device's id when `token` is a device token of `userId`'s; undefined otherwise. */
+async function knownDevice(
+  ctx: ParleyContext,
+  token: string | null | undefined,
+  userId: string,
+): Promise<string | undefined> {
+  if (!token) return undefined;
+  const claims = await ctx.tokens.verifyFor('device', token);
+  return claims?.['sub'] === userId && typeof claims['jti'] === 'string'
+    ? claims['jti']
+    : undefined;
+}
+
+/**
+ * Goes on only with a solved, unused, ripe challenge for this account; otherwise throws
+ * CHALLENGE_REQUIRED carrying one to solve (a fresh one, or the same when only its delay is left).
+ */
+async function requireSolvedChallenge(
+  ctx: ParleyContext,
+  accountKey: string,
+  input: SignInInput,
+  cost: { bits: number; delayMs: number },
+): Promise<void> {
+  const ask = async (message: string) => {
+    const fresh = await issueChallenge(ctx.tokens, accountKey, cost, ctx.now());
+    return new ParleyError('CHALLENGE_REQUIRED', message, fresh);
+  };
+  if (!input.challenge || !input.solution) {
+    throw await ask(
+      'This account has had many failed sign-ins: this browser must answer a short challenge first.',
+    );
+  }
+  const answer = { challenge: input.challenge, solution: input.solution };
+  const checked = await checkAnswer(ctx.tokens, accountKey, answer, ctx.now());
+  if (checked.result === 'early') {
+    throw new ParleyError(
+      'CHALLENGE_REQUIRED',
+      'The challenge is not ready yet; wait, then send it again.',
+      {
+        challenge: input.challenge,
+        bits: cost.bits,
+        retryAfterMs: checked.retryAfterMs,
+      },
+    );
+  }
+  if (
+    checked.result === 'invalid' ||
+    (await ctx.rateLimiter.record('signInChallengeUse', checked.id)) > 1
+  ) {
+    throw await ask('That challenge was not answered, has expired or was used: here is a new one.');
+  }
+}
 
 function required(value: string, field: string): string {
   const trimmed = value.trim();

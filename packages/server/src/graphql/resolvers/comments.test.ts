@@ -31,6 +31,8 @@ async function setSettings(api: Api, settings: Record<string, unknown>) {
     .execute();
 }
 
+const REPORT = `mutation ($input: ReportCommentInput!) { reportComment(input: $input) { comment { status } } }`;
+
 const codeOf = (answer: { errors?: { extensions?: Record<string, unknown> }[] }) =>
   answer.errors?.[0]?.extensions?.code;
 
@@ -435,13 +437,13 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         { input: { storyId, body: 'Hot take' } },
         writer.token,
       );
-      const REPORT = `mutation ($input: ReportCommentInput!) { reportComment(input: $input) { comment { status } } }`;
       const input = { commentId: createComment.comment.id, reason: 'ABUSIVE', details: 'rude' };
       const reporters = [
         await api.signUp('reporter1'),
         await api.signUp('reporter2'),
         await api.signUp('reporter3'),
       ];
+      for (const reporter of reporters) await api.establish(reporter.userId);
       await api.ok(REPORT, { input }, reporters[0]!.token);
       const again = await api.ok(REPORT, { input }, reporters[0]!.token);
       expect(again.reportComment.comment.status).toBe('NONE');
@@ -462,6 +464,87 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       expect(why.comment.heldBecause).toEqual(['REPORTS']);
       expect((await api.ok(THREAD, { id: storyId })).story.commentCount).toBe(0);
       expect(codeOf(await api.request(REPORT, { input }, writer.token))).toBe('INVALID_INPUT');
+    });
+
+    it('weighs reports by standing: brand-new accounts hide nothing, yet moderators see them (audit item 7)', async () => {
+      const { writer, storyId, admin } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Fine' } },
+        writer.token,
+      );
+      const input = { commentId: createComment.comment.id, reason: 'ABUSIVE' };
+      // The audit's probe: accounts made a moment ago, email unconfirmed (sign-ups are confirmed
+      // by their code now; an address changed and not confirmed since is unconfirmed again).
+      for (const name of ['sock1', 'sock2', 'sock3', 'sock4', 'sock5']) {
+        const sock = await api.signUp(name);
+        await api.db
+          .updateTable('users')
+          .set({ email_verified: 0 })
+          .where('id', '=', sock.userId)
+          .execute();
+        expect((await api.ok(REPORT, { input }, sock.token)).reportComment.comment.status).toBe(
+          'NONE',
+        );
+      }
+      // Confirmed (by the sign-up's code) but new: a quarter each, four of them make one report.
+      for (const name of ['fresh1', 'fresh2', 'fresh3', 'fresh4']) {
+        const fresh = await api.signUp(name);
+        await api.ok(REPORT, { input }, fresh.token);
+      }
+      expect((await api.ok(THREAD, { id: storyId })).story.commentCount).toBe(1);
+      const reported = await moderationQueue(api.db, 'REPORTED', {}, {});
+      expect(reported.edges.map((e) => e.node.id)).toEqual([input.commentId]);
+      // Two established readers bring it to three reports' weight: held.
+      for (const name of ['regular1', 'regular2']) {
+        const regular = await api.signUp(name);
+        await api.establish(regular.userId);
+        await api.ok(REPORT, { input }, regular.token);
+      }
+      const why = await api.ok(
+        `query ($id: ID!) { comment(id: $id) { status heldBecause } }`,
+        { id: input.commentId },
+        admin.adminToken,
+      );
+      expect(why.comment).toEqual({ status: 'SYSTEM_WITHHELD', heldBecause: ['REPORTS'] });
+    });
+
+    it("counts a reporter's upheld reports for more, and mostly dismissed ones for less", async () => {
+      const { writer, reader, storyId, admin } = await setup(api);
+      await api.establish(reader.userId);
+      const post = async (body: string) =>
+        (await api.ok(POST, { input: { storyId, body } }, writer.token)).createComment.comment
+          .id as string;
+      const decide = (commentId: string, status: 'REJECTED' | 'APPROVED') =>
+        api.ok(
+          `mutation ($input: CommentIdInput!) { ${status === 'REJECTED' ? 'rejectComment' : 'approveComment'}(input: $input) { comment { id } } }`,
+          { input: { commentId } },
+          admin.adminToken,
+        );
+      const weightOf = async (commentId: string) =>
+        (
+          await api.db
+            .selectFrom('reports')
+            .select('weight')
+            .where('comment_id', '=', commentId)
+            .where('user_id', '=', reader.userId)
+            .executeTakeFirstOrThrow()
+        ).weight;
+
+      const first = await post('One');
+      await api.ok(REPORT, { input: { commentId: first, reason: 'SPAM' } }, reader.token);
+      expect(await weightOf(first)).toBe(100);
+      await decide(first, 'REJECTED');
+      const second = await post('Two');
+      await api.ok(REPORT, { input: { commentId: second, reason: 'SPAM' } }, reader.token);
+      expect(await weightOf(second)).toBe(125);
+      await decide(second, 'APPROVED');
+      const third = await post('Three');
+      await api.ok(REPORT, { input: { commentId: third, reason: 'SPAM' } }, reader.token);
+      await decide(third, 'APPROVED');
+      const fourth = await post('Four');
+      await api.ok(REPORT, { input: { commentId: fourth, reason: 'SPAM' } }, reader.token);
+      expect(await weightOf(fourth)).toBe(50); // one upheld, two dismissed
     });
   });
 });

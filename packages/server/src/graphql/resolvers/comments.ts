@@ -8,7 +8,7 @@ import {
   setCommentStatus,
 } from '../../db/store/comments';
 import type { Comment } from '../../db/store/comments';
-import { addReaction, addReport, removeReaction } from '../../db/store/reactions';
+import { addReaction, addReport, removeReaction, reportRecord } from '../../db/store/reactions';
 import type { ReportReason } from '../../db/schema';
 import type { User } from '../../db/store/users';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
@@ -16,6 +16,8 @@ import { renderComment } from '../../markdown/renderComment';
 import { evaluateComment } from '../../moderation/evaluateComment';
 import type { CommentModerationResult, PremodMode } from '../../moderation/evaluateComment';
 import { statusAfterReport } from '../../moderation/reportThreshold';
+import { reportWeight } from '../../moderation/reportWeight';
+import { neutralizeBidi } from '../../validation/lookalikes';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
@@ -95,7 +97,7 @@ export const commentsResolvers = {
     // exactly what will be posted). Open to signed-out readers, who may write before signing in;
     // the length cap keeps one request's work as bounded as a post's.
     renderMarkdown: async (_root: unknown, { body }: { body: string }, ctx: ParleyContext) => {
-      const source = body.trim();
+      const source = neutralizeBidi(body).trim();
       const { maxCommentLength } = await ctx.settings();
       if (characterCount(source) > maxCommentLength) {
         throw new ParleyError(
@@ -146,7 +148,7 @@ export const commentsResolvers = {
           });
         }
       }
-      const body = input.body.trim();
+      const body = neutralizeBidi(input.body).trim();
       const verdict = await moderate(ctx, author, input.storyId, body);
       const { comment, created } = await createComment(ctx.db, {
         storyId: input.storyId,
@@ -182,7 +184,7 @@ export const commentsResolvers = {
         throw new ParleyError('EDIT_WINDOW_EXPIRED', 'The time to edit this comment has passed.');
       }
       await ctx.rateLimiter.consume('edit', `user:${author.id}`);
-      const body = input.body.trim();
+      const body = neutralizeBidi(input.body).trim();
       const verdict = await moderate(ctx, author, comment.storyId, body);
       // An edit can put a published comment on hold (a link added under link pre-moderation),
       // never release a held one: that stays a moderator's decision.
@@ -231,16 +233,22 @@ export const commentsResolvers = {
       }
       await ctx.rateLimiter.consume('report', `user:${reporter.id}`);
       await ctx.rateLimiter.consume('reportPerIp', ipKey(ctx));
-      const { reportCount, created } = await addReport(ctx.db, {
+      const weight = reportWeight({
+        emailVerified: reporter.emailVerified,
+        createdAt: reporter.createdAt,
+        ...(await reportRecord(ctx.db, reporter.id)),
+      });
+      const { reportWeight: weightSoFar, created } = await addReport(ctx.db, {
         commentId: comment.id,
         userId: reporter.id,
         reason: input.reason,
         details: details || null,
+        weight,
       });
       if (!created) return { comment };
       const { reportThreshold } = await ctx.settings();
       let current = await requireComment(ctx.db, comment.id);
-      if (statusAfterReport(current.status, reportCount, reportThreshold) !== current.status) {
+      if (statusAfterReport(current.status, weightSoFar, reportThreshold) !== current.status) {
         ({ comment: current } = await setCommentStatus(ctx.db, {
           commentId: comment.id,
           status: 'SYSTEM_WITHHELD',

@@ -85,7 +85,8 @@ describe.each(testDialects())('live updates on %s', (dialect) => {
       });
       const REPORT = `mutation ($input: ReportCommentInput!) { reportComment(input: $input) { comment { id } } }`;
       for (const name of ['reporter1', 'reporter2', 'reporter3']) {
-        const { token } = await api.signUp(name);
+        const { token, userId } = await api.signUp(name);
+        await api.establish(userId);
         await api.ok(REPORT, { input: { ...input, reason: 'SPAM' } }, token);
       }
       expect((await live.next()).data?.commentUpdated).toEqual({

@@ -3,7 +3,7 @@ import type { MaskError, Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { isServerErrorCode } from '../../errorCodes';
 import type { ServerErrorCode } from '../../errorCodes';
-import { isParleyError } from '../../ParleyError';
+import { isParleyError, ParleyError } from '../../ParleyError';
 import { YOGA_BODY_TOO_LARGE_CODE } from './bodyLimit';
 
 /** Message of every masked error; the same text yoga uses, so clients need not special-case it. */
@@ -47,6 +47,13 @@ export function createMaskError({ logger }: MaskErrorOptions): MaskError {
     if (isParleyError(rootCause(error))) return error as GraphQLError;
     if (error instanceof GraphQLError && isServerErrorCode(error.extensions['code'])) return error;
     if (error instanceof GraphQLError && isRequestError(error)) return codeRequestError(error);
+    const full = storageFullCause(error);
+    if (full !== undefined) {
+      logger.error({ err: full }, `Storage is full: nothing was written (${full.message})`);
+      return new ParleyError('STORAGE_FULL', 'The server has no room left; nothing was saved.', {
+        httpStatus: 507,
+      });
+    }
 
     logger.error({ err: rootCause(error) }, 'Unexpected error');
     const extensions: Record<string, unknown> = { code: UNEXPECTED_ERROR_CODE };
@@ -104,6 +111,31 @@ function isRequestError(error: GraphQLError): boolean {
     current = current.originalError;
   }
   return false;
+}
+
+/**
+ * Driver codes of a full disk: SQLite's SQLITE_FULL (and its extended codes), PostgreSQL's
+ * 53100 disk_full, and the file system's own. An audit filled the disk and the log said only
+ * "cannot rollback" (the failed write's automatic rollback, then the driver's second one).
+ */
+const STORAGE_FULL_CODES = /^(SQLITE_FULL|53100|ENOSPC|EDQUOT)/;
+
+/**
+ * The error in `error`'s chain that says the disk is full, if any. Duck-typed, not `instanceof
+ * Error`: better-sqlite3 hands its error class to the native addon once per process, so under a
+ * test runner's fresh module registry its errors may come from another realm's `Error`.
+ */
+function storageFullCause(error: unknown): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string' && STORAGE_FULL_CODES.test(code)) return current as Error;
+    current =
+      current instanceof GraphQLError
+        ? current.originalError
+        : (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** The innermost error: what a resolver actually threw, for the log. */

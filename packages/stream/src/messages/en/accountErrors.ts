@@ -8,6 +8,8 @@ export const messages: Record<`error.${AccountErrorCode}`, Message> = {
   'error.INVALID_CREDENTIALS': 'That email and password do not match.',
   'error.ALREADY_INSTALLED': 'Parley is already installed.',
   'error.UPLOAD_TOO_LARGE': 'That file is too large.',
+  'error.CODE_INVALID':
+    'That code is not right, or it has expired. Check the latest email, or start again for a new code.',
   'error.CHALLENGE_REQUIRED': 'Checking this browser after many failed sign-ins…',
   'error.UNSUPPORTED_MEDIA_TYPE': 'The request was refused: it was not sent as JSON.',
   'error.UPLOAD_TYPE_NOT_ALLOWED': 'That kind of file is not allowed. Use PNG, JPEG, GIF or WebP.',

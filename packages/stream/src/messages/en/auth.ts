@@ -30,6 +30,12 @@ export const popupMessages = {
   'auth.username': 'Username',
   'auth.password': 'Password',
   'auth.submit.forgot': 'Send reset link',
+  'auth.code': 'Code',
+  'auth.submit.confirm': 'Confirm',
+  'auth.signUp.sent':
+    'We sent an email to {email}. Enter the code it holds to finish creating your account (it works for 30 minutes).',
+  // Avoids "sign up", like the switches below.
+  'auth.signUp.restart': 'Start again',
   // Switches between forms; they avoid the words "sign in" / "sign up", so that a button
   // looked up by those names finds only the form's own submit button.
   'auth.switch.signup': 'Create an account',
@@ -41,6 +47,7 @@ export const popupMessages = {
   'auth.invalid.usernameCharacters': 'A username may contain only letters, digits, “_” and “.”.',
   'auth.invalid.passwordLength': 'Use at least {min} characters.',
   'auth.invalid.passwordRequired': 'Enter your password.',
+  'auth.invalid.code': 'Enter the {digits} digits from the email.',
   'auth.forgot.sent':
     'If an account uses {email}, a link to reset its password is on its way. Check your inbox.',
   'auth.done': 'You are signed in; you can close this window.',

@@ -18,6 +18,7 @@ export type AccountErrorCode =
   | 'UPLOAD_TYPE_NOT_ALLOWED'
   | 'ALREADY_INSTALLED'
   | 'CHALLENGE_REQUIRED'
+  | 'CODE_INVALID'
   | 'UNSUPPORTED_MEDIA_TYPE';
 
 /** English error messages of the first render: every code but the account forms'. */

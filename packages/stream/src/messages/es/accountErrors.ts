@@ -8,6 +8,8 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.INVALID_CREDENTIALS': 'El correo y la contraseña no coinciden.',
   'error.ALREADY_INSTALLED': 'Parley ya está instalado.',
   'error.UPLOAD_TOO_LARGE': 'Ese archivo es demasiado grande.',
+  'error.CODE_INVALID':
+    'Ese código no es correcto o ha caducado. Revisa el último correo o empieza de nuevo para recibir otro.',
   'error.CHALLENGE_REQUIRED': 'Comprobando este navegador tras muchos intentos fallidos…',
   'error.UNSUPPORTED_MEDIA_TYPE': 'Se rechazó la petición: no se envió como JSON.',
   'error.UPLOAD_TYPE_NOT_ALLOWED':

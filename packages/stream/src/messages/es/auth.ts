@@ -26,6 +26,11 @@ export const popupMessages: Record<keyof typeof enPopup, Message> = {
   'auth.username': 'Nombre de usuario',
   'auth.password': 'Contraseña',
   'auth.submit.forgot': 'Enviar enlace',
+  'auth.code': 'Código',
+  'auth.submit.confirm': 'Confirmar',
+  'auth.signUp.sent':
+    'Hemos enviado un correo a {email}. Escribe el código que contiene para terminar de crear tu cuenta (vale durante 30 minutos).',
+  'auth.signUp.restart': 'Empezar de nuevo',
   'auth.switch.signup': 'Crear una cuenta',
   'auth.switch.signin': 'Ya tengo una cuenta',
   'auth.switch.forgot': '¿Has olvidado tu contraseña?',
@@ -36,6 +41,7 @@ export const popupMessages: Record<keyof typeof enPopup, Message> = {
     'Un nombre de usuario solo puede contener letras, dígitos, «_» y «.».',
   'auth.invalid.passwordLength': 'Usa al menos {min} caracteres.',
   'auth.invalid.passwordRequired': 'Escribe tu contraseña.',
+  'auth.invalid.code': 'Escribe los {digits} dígitos del correo.',
   'auth.forgot.sent':
     'Si hay una cuenta con {email}, le hemos enviado un enlace para restablecer la contraseña. Revisa tu bandeja de entrada.',
   'auth.done': 'Has iniciado sesión; puedes cerrar esta ventana.',

@@ -9,6 +9,7 @@ import type { MailMessage } from '../../../email/createMailer';
 import type { User } from '../../../db/store/users';
 import type { ParleyContext } from '../../context';
 import {
+  SIGN_UP_CODE,
   CONFIRM_EMAIL_TOKEN_TTL_SECONDS,
   RESET_PASSWORD_TOKEN_TTL_SECONDS,
   DOWNLOAD_TOKEN_TTL_SECONDS,
@@ -57,6 +58,7 @@ export async function tokenLink(
 
 /** "3 days", "1 hour": how long a link works, for the message text. */
 function duration(seconds: number): string {
+  if (seconds < 3600) return `${Math.round(seconds / 60)} minutes`;
   const hours = Math.round(seconds / 3600);
   if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
   return `${Math.round(hours / 24)} days`;
@@ -71,6 +73,44 @@ export function confirmEmailMessage(user: User, to: string, link: string): MailM
       `Hello ${user.username},\n\nplease confirm that this is your email address by opening this ` +
       `link within ${duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS)}:\n\n${link}\n\n` +
       'If you did not ask for this, you can ignore this message.\n',
+  };
+}
+
+/** The code that finishes a sign-up. */
+export function signUpCodeMessage(
+  to: string,
+  name: { username: string; taken: boolean },
+  code: string,
+): MailMessage {
+  return {
+    to,
+    subject: 'Your code to finish signing up',
+    text:
+      `Hello ${name.username},\n\nenter this code in the sign-up window within ` +
+      `${duration(SIGN_UP_CODE.ttlSeconds)} to create your account:\n\n    ${code}\n\n` +
+      (name.taken
+        ? `The username "${name.username}" is taken: choose another there, next to the code.\n\n`
+        : '') +
+      'If you did not sign up, you can ignore this message: no account is made.\n',
+  };
+}
+
+/**
+ * To an address that already has an account, when someone signs up with it: sign-up answers the
+ * same whether or not an address has an account, so its owner hears of it here instead.
+ */
+export function alreadyRegisteredMessage(user: User, publicUrl: string): MailMessage {
+  return {
+    to: user.email,
+    subject: 'You already have an account',
+    text:
+      `Hello ${user.username},\n\nsomeone, perhaps you, tried to sign up with this address. ` +
+      'It already has an account, so nothing was created.\n\n' +
+      (user.passwordHash === null
+        ? 'Your account signs in through the site you comment on.\n'
+        : `Sign in with it, or if you forgot the password, choose a new one:\n\n` +
+          `${publicUrl}${ACCOUNT_PATHS.settings}\n`) +
+      '\nIf it was not you, you can ignore this message.\n',
   };
 }
 

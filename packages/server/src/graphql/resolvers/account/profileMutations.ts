@@ -44,8 +44,10 @@ export function requirePasswordAccount(ctx: ParleyContext): User {
 }
 
 /**
- * Checks the viewer's current password before a sensitive change. It shares the sign-in limit of
- * the account: a stolen session must not become an unlimited password oracle.
+ * Checks the viewer's current password before a sensitive change, limited per account so a stolen
+ * session cannot become an unlimited password oracle. A limit of its own, counted only by the
+ * account's sessions: strangers failing to sign in to the account cannot block the owner's
+ * password or email change (audit item 4).
  */
 async function checkPassword(
   ctx: ParleyContext,
@@ -53,7 +55,7 @@ async function checkPassword(
   password: string,
   field: string,
 ): Promise<void> {
-  await ctx.rateLimiter.consume('signIn', `account:${emailKey(user.email)}`);
+  await ctx.rateLimiter.consume('passwordConfirm', `user:${user.id}`);
   if (user.passwordHash === null || !(await verifyPassword(password, user.passwordHash))) {
     throw new ParleyError('INVALID_CREDENTIALS', 'That is not your current password.', { field });
   }

