@@ -124,6 +124,8 @@ export const RATE_LIMITS = Object.freeze({
   react: { limit: 60, windowSeconds: 60 },
   /** Reactions per IP: 300 per minute (shared addresses). */
   reactPerIp: { limit: 300, windowSeconds: 60 },
+  /** Confirmation links sent again: 3 per hour per user (each is an email to the address). */
+  emailConfirmation: { limit: 3, windowSeconds: 3600 },
   /** Username changes: 3 per day per user (a name is how others know someone). */
   usernameChange: { limit: 3, windowSeconds: 86_400 },
   /** Avatar uploads: 10 per hour per user (each is up to 2 MB of disk until replaced). */

@@ -67,6 +67,7 @@ describe('the GraphQL contract', () => {
       'requestPasswordReset',
       'resetPassword',
       'confirmEmail',
+      'sendEmailConfirmation',
       'unsubscribe',
       'requestCommentsDownload',
       'requestAccountDeletion',

@@ -707,6 +707,8 @@ export const typeDefs = /* GraphQL */ `
     "Accepts an admin's emailed moderator invitation: sets the account's password, then grants the role."
     acceptModeratorInvite(input: ResetPasswordInput!): AuthPayload!
     confirmEmail(input: TokenInput!): UserPayload!
+    "Sends the signed-in reader the link that confirms their email address again (3 an hour; the latest link is the one that works). An address already confirmed is sent nothing."
+    sendEmailConfirmation: UserPayload!
     "Turns off every notification email of the account of a notification email's link (its token, once)."
     unsubscribe(input: TokenInput!): UserPayload!
     requestCommentsDownload: OkPayload!

@@ -76,6 +76,7 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   edit: 'edits',
   react: 'reactions',
   reactPerIp: 'reactions from this network',
+  emailConfirmation: 'confirmation emails',
   usernameChange: 'username changes',
   avatarUpload: 'avatar uploads',
   avatarUploadPerIp: 'avatar uploads from this network',

@@ -16,6 +16,7 @@ const viewer: Record<string, unknown> = {
   id: 'u1',
   username: 'reader',
   email: 'reader@example.com',
+  emailVerified: true,
   avatarUrl: null,
   deletionRequestedAt: null,
   notificationSettings: { onReply: true, onFeatured: false, onModeration: true },
@@ -79,6 +80,36 @@ async function renderPanel(env = createTestEnv()) {
 }
 
 const section = (name: string) => screen.getByRole('region', { name });
+
+test('asks to confirm an unconfirmed email, and sends the link again (coded errors said)', async () => {
+  answerQueries(undefined, { emailVerified: false });
+  await renderPanel();
+  const confirm = section('Confirm your email');
+  expect(
+    within(confirm).getByText(
+      'Open the link we sent to reader@example.com. Until then, no email reaches you about replies or your comments.',
+    ),
+  ).toBeTruthy();
+  const calls = answerMutation('SendEmailConfirmation', { code: 'RATE_LIMITED' });
+  fireEvent.click(within(confirm).getByRole('button', { name: 'Send the link again' }));
+  expect((await within(confirm).findByRole('alert')).textContent).toMatch(/a little fast/);
+  expect(calls).toHaveLength(1);
+  answerMutation('SendEmailConfirmation', {
+    data: { sendEmailConfirmation: { user: { id: 'u1', emailVerified: false } } },
+  });
+  fireEvent.click(within(confirm).getByRole('button', { name: 'Send the link again' }));
+  expect(
+    await within(confirm).findByText(
+      'Sent. Check your inbox at reader@example.com; only the newest link works.',
+    ),
+  ).toBeTruthy();
+});
+
+test('says nothing of confirmation once the email is confirmed', async () => {
+  answerQueries();
+  await renderPanel();
+  expect(screen.queryByRole('region', { name: 'Confirm your email' })).toBeNull();
+});
 
 test('lists my comments with a permalink to the thread and a link to each story', async () => {
   const seenAfter = answerQueries({

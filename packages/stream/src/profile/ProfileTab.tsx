@@ -7,6 +7,7 @@ import { messages as accountErrors } from '../messages/en/accountErrors';
 import { messages as profile } from '../messages/en/profile';
 import { AvatarForm } from './AvatarForm';
 import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
+import { ConfirmEmail } from './ConfirmEmail';
 import { DeleteAccount } from './DeleteAccount';
 import { DownloadData } from './DownloadData';
 import { SignOutEverywhere } from './SignOutEverywhere';
@@ -37,6 +38,7 @@ export const PROFILE_QUERY = gql`
       id
       username
       email
+      emailVerified
       avatarUrl
       deletionRequestedAt
       notificationSettings {
@@ -57,6 +59,7 @@ export interface ProfileViewer {
   id: string;
   username: string;
   email: string | null;
+  emailVerified: boolean | null;
   avatarUrl: string | null;
   deletionRequestedAt: string | null;
   notificationSettings: NotificationSettings | null;
@@ -70,7 +73,8 @@ const NO_NOTIFICATIONS: NotificationSettings = {
 };
 
 /**
- * The profile tab (its own chunk, loaded when first opened): my comments, notifications, name,
+ * The profile tab (its own chunk, loaded when first opened): "Confirm your email" while the
+ * address is unconfirmed, my comments, notifications, name,
  * email, password, avatar, data download, ignored users and account deletion.
  */
 export function Panel() {
@@ -95,6 +99,9 @@ export function Panel() {
   }
   return (
     <div class="parley-profile">
+      {viewer.email !== null && viewer.emailVerified === false && (
+        <ConfirmEmail email={viewer.email} />
+      )}
       <MyComments />
       <NotificationsForm initial={viewer.notificationSettings ?? NO_NOTIFICATIONS} />
       <UsernameForm current={viewer.username} />

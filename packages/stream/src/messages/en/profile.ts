@@ -26,6 +26,11 @@ export const messages = {
   'profile.email.label': 'New email',
   'profile.email.submit': 'Change email',
   'profile.email.saved': 'Email changed. We sent a confirmation link to {email}.',
+  'profile.confirm.title': 'Confirm your email',
+  'profile.confirm.intro':
+    'Open the link we sent to {email}. Until then, no email reaches you about replies or your comments.',
+  'profile.confirm.submit': 'Send the link again',
+  'profile.confirm.sent': 'Sent. Check your inbox at {email}; only the newest link works.',
   'profile.password.title': 'Password',
   'profile.password.new': 'New password',
   'profile.password.submit': 'Change password',

@@ -27,6 +27,12 @@ export const messages: Record<keyof typeof en, Message> = {
   'profile.email.label': 'Nuevo correo electrónico',
   'profile.email.submit': 'Cambiar correo',
   'profile.email.saved': 'Correo cambiado. Enviamos un enlace de confirmación a {email}.',
+  'profile.confirm.title': 'Confirma tu correo',
+  'profile.confirm.intro':
+    'Abre el enlace que enviamos a {email}. Hasta entonces no te llegará ningún correo sobre respuestas ni sobre tus comentarios.',
+  'profile.confirm.submit': 'Enviar el enlace de nuevo',
+  'profile.confirm.sent':
+    'Enviado. Revisa tu bandeja de entrada de {email}; solo funciona el enlace más reciente.',
   'profile.password.title': 'Contraseña',
   'profile.password.new': 'Nueva contraseña',
   'profile.password.submit': 'Cambiar contraseña',

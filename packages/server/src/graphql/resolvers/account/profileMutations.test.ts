@@ -41,6 +41,53 @@ describe.each(testDialects())('profile mutations on %s', (dialect) => {
     });
   });
 
+  describe('sendEmailConfirmation', () => {
+    const SEND = `mutation { sendEmailConfirmation { user { ${USER_FIELDS} } } }`;
+
+    it('sends the link again to an unconfirmed address, only the latest works, 3 an hour', async () => {
+      await api.install();
+      const { token, userId } = await api.signUp('reader_1');
+      // Confirmed by its sign-up code: nothing to send.
+      const confirmedAlready = await api.ok(SEND, {}, token);
+      expect(confirmedAlready.sendEmailConfirmation.user.emailVerified).toBe(true);
+      expect(api.mail).toEqual([]);
+
+      // An account from before sign-ups were confirmed (or an address changed and not confirmed).
+      await api.db
+        .updateTable('users')
+        .set({ email_verified: 0 })
+        .where('id', '=', userId)
+        .execute();
+      await api.ok(SEND, {}, token);
+      const first = tokenFromMail(api, '/account/confirm-email');
+      await api.ok(SEND, {}, token);
+      const second = tokenFromMail(api, '/account/confirm-email');
+      expect(api.mail.map((m) => m.to)).toEqual(['reader_1@example.com', 'reader_1@example.com']);
+      expect(codeOf(await api.request(CONFIRM, { input: { token: first } }, token))).toBe(
+        'TOKEN_INVALID',
+      );
+      await api.ok(SEND, {}, token);
+      const third = tokenFromMail(api, '/account/confirm-email');
+      const limited = await api.request(SEND, {}, token);
+      expect(limited.errors?.[0]?.extensions).toMatchObject({
+        code: 'RATE_LIMITED',
+        retryAfterSeconds: expect.any(Number),
+      });
+      expect(codeOf(await api.request(CONFIRM, { input: { token: second } }, token))).toBe(
+        'TOKEN_INVALID',
+      );
+      const confirmed = await api.ok(CONFIRM, { input: { token: third } }, token);
+      expect(confirmed.confirmEmail.user.emailVerified).toBe(true);
+      expect((await findUserById(api.db, userId))?.emailVerified).toBe(true);
+    });
+
+    it('answers UNAUTHENTICATED when signed out', async () => {
+      await api.install();
+      expect(codeOf(await api.request(SEND))).toBe('UNAUTHENTICATED');
+      expect(api.mail).toEqual([]);
+    });
+  });
+
   describe('updateEmail', () => {
     it('needs the current password, unverifies the address and mails a confirmation link', async () => {
       await api.install();

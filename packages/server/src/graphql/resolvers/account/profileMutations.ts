@@ -127,6 +127,23 @@ export const profileMutations = {
     return { user };
   },
 
+  // Until the address is confirmed, no reply or other notification email goes to it
+  // (notifications.ts): the profile tab says so and sends the link again from here.
+  sendEmailConfirmation: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+    const viewer = requireViewer(ctx);
+    if (viewer.emailVerified) return { user: viewer };
+    await ctx.rateLimiter.consume('emailConfirmation', `user:${viewer.id}`);
+    // One link at a time: the one just sent.
+    await withdrawTokens(ctx.db, viewer.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
+    const link = await tokenLink(ctx, viewer, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
+    // Sending is the whole of this request: a mail server that fails makes it fail, said so.
+    await ctx.mailer.send(confirmEmailMessage(viewer, viewer.email, link)).catch((error) => {
+      ctx.logger.error({ err: error }, 'Could not send a confirmation email');
+      throw new ParleyError('SERVICE_UNAVAILABLE', 'The email could not be sent; try again later.');
+    });
+    return { user: viewer };
+  },
+
   updatePassword: async (
     _root: unknown,
     { input }: Input<{ oldPassword: string; newPassword: string }>,
