@@ -27,7 +27,12 @@ import { findOrCreateStory } from '../packages/server/src/db/store/stories';
 import { createUser } from '../packages/server/src/db/store/users';
 import { renderComment } from '../packages/server/src/markdown/renderComment';
 import { loadConfig } from '../packages/server/src/runtime/loadConfig';
-import { signUpCodeFromOutbox } from '../packages/server/src/runtime/testing/readOutbox';
+import {
+  SIGN_UP_CODE_LINE,
+  signUpCodeFromOutbox,
+} from '../packages/server/src/runtime/testing/readOutbox';
+import { startSmtpInbox } from './support/smtpInbox';
+import type { SmtpInbox } from './support/smtpInbox';
 
 /** Debian's Chromium (never the `playwright` package: it downloads browsers). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,6 +90,8 @@ export interface Harness {
   admin: { token: string; id: string };
   /** The installed site's id. */
   siteId: string;
+  /** The mailboxes, when started with `smtp` (else the mail is in the data folder's outbox). */
+  inbox: SmtpInbox | undefined;
   /** The site's SSO secret (the example `/sso` page signs with it). */
   ssoSecret: string;
   /** The story URL of a path on the example site (what its canonical link says). */
@@ -124,6 +131,11 @@ export interface HarnessOptions {
    * empty, for the install wizard. @default true
    */
   install?: boolean;
+  /**
+   * Deliver Parley's email over SMTP to an in-process inbox (`inbox`) instead of the outbox
+   * folder. @default false
+   */
+  smtp?: boolean;
 }
 
 /**
@@ -145,7 +157,7 @@ export const HARNESS_START_TIMEOUT_MS = 60_000;
  * Starts a harness before the file's tests and closes it after them (Jest hooks), and returns it
  * as an object usable at once in test bodies: each property is read from the running harness.
  */
-export function useHarness(options?: { install?: true }): Harness;
+export function useHarness(options?: { install?: true; smtp?: boolean }): Harness;
 /** The same for a Parley that waits for its install wizard. */
 export function useHarness(options: { install: false }): UninstalledHarness;
 export function useHarness(options: HarnessOptions = {}): Harness | UninstalledHarness {
@@ -222,16 +234,17 @@ function assertBuilt(): void {
 }
 
 /** Starts everything. Call `close()` in afterAll (it is safe after a partial start). */
-export async function startHarness(options?: { install?: true }): Promise<Harness>;
+export async function startHarness(options?: { install?: true; smtp?: boolean }): Promise<Harness>;
 /** Starts everything but the install: Parley waits for its install wizard. */
 export async function startHarness(options: { install: false }): Promise<UninstalledHarness>;
 export async function startHarness(options?: HarnessOptions): Promise<Harness | UninstalledHarness>;
-export async function startHarness({ install = true }: HarnessOptions = {}): Promise<
+export async function startHarness({ install = true, smtp = false }: HarnessOptions = {}): Promise<
   Harness | UninstalledHarness
 > {
   assertBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'));
-  runningDataDir = dataDir;
+  const inbox = smtp ? await startSmtpInbox() : undefined;
+  runningMail = { dataDir, inbox };
   const contexts = new Set<BrowserContext>();
   let example: Server | undefined;
   let server: ParleyServer | undefined;
@@ -247,6 +260,7 @@ export async function startHarness({ install = true }: HarnessOptions = {}): Pro
       await new Promise<void>((resolve) => stopping.close(() => resolve()));
     }
     await server?.close();
+    await inbox?.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -272,6 +286,7 @@ export async function startHarness({ install = true }: HarnessOptions = {}): Pro
       HOST: '127.0.0.1',
       PUBLIC_URL: parleyUrl,
       PARLEY_DATA_DIR: dataDir,
+      SMTP_URL: inbox?.url,
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent',
     });
     server = await createParleyServer({ config, staticRoutes: builtClientRoutes() });
@@ -323,6 +338,7 @@ export async function startHarness({ install = true }: HarnessOptions = {}): Pro
     const common = {
       parleyUrl,
       exampleUrl,
+      inbox,
       server,
       browser,
       graphql,
@@ -524,16 +540,22 @@ export interface NewAccount {
   password: string;
 }
 
-/** The data folder of the harness this test file started (its outbox holds the mail sent). */
-let runningDataDir: string | undefined;
+/**
+ * Where the mail of the harness this test file started goes: the data folder's outbox, or the
+ * SMTP inbox when it was started with `smtp`.
+ */
+let runningMail: { dataDir: string; inbox: SmtpInbox | undefined } | undefined;
 
 /**
- * The code of the latest sign-up email to `email`, from the running harness's outbox: what a
- * reader copies from their inbox.
+ * The code of the sign-up email to `email`, from the running harness's outbox or SMTP inbox:
+ * what a reader copies from their mailbox.
  */
-export function signUpCode(email: string): Promise<string> {
-  if (runningDataDir === undefined) throw new Error('No harness is running in this file');
-  return signUpCodeFromOutbox(runningDataDir, email);
+export async function signUpCode(email: string): Promise<string> {
+  if (runningMail === undefined) throw new Error('No harness is running in this file');
+  const { dataDir, inbox } = runningMail;
+  if (inbox === undefined) return signUpCodeFromOutbox(dataDir, email);
+  const mail = await inbox.waitFor((m) => m.to.includes(email) && SIGN_UP_CODE_LINE.test(m.text));
+  return SIGN_UP_CODE_LINE.exec(mail.text)![1]!;
 }
 
 /**

@@ -4,7 +4,7 @@ import { OUTBOX_DIR } from '../../email/createMailer';
 import type { OutboxMessage } from '../../email/createMailer';
 
 /** A sign-up code in a message: on a line of its own, indented four spaces. */
-const SIGN_UP_CODE_LINE = /^ {4}(\d{6})$/m;
+export const SIGN_UP_CODE_LINE = /^ {4}(\d{6})$/m;
 
 /**
  * The code of the latest sign-up email to `email` in a real server's outbox (`<dataDir>/outbox`),
