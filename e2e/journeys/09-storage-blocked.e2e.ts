@@ -1,5 +1,11 @@
 import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
-import { newAccount, openPage, storedWithText, streamFrameOf } from '../support/commenter';
+import {
+  newAccount,
+  openPage,
+  postComment,
+  storedWithText,
+  streamFrameOf,
+} from '../support/commenter';
 
 // Journey 9 (issue 6): the browser blocks the stream frame's storage (a third-party iframe: Safari,
 // Firefox's strict mode, Chrome's third-party cookie phase-out) and sign-in through the popup still
@@ -87,13 +93,7 @@ describe('journey 9: third-party storage blocked', () => {
 
       // And can post.
       const text = `Posted without storage ${Date.now()}`;
-      await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).fill(text);
-      await frame.getByRole('button', { name: 'Post', exact: true }).click();
-      await frame
-        .getByRole('article')
-        .filter({ hasText: text })
-        .filter({ has: frame.getByRole('button', { name: 'Reply', exact: true }) })
-        .waitFor();
+      await postComment(frame, text);
       const stored = await storedWithText(h, path, text);
       expect(stored.map((c) => c.author?.username)).toEqual([account.username]);
       // No error surfaced about the storage (drafts kept in memory instead).

@@ -1,5 +1,5 @@
 import { journey, screenshot, signUpThroughPopup, streamFrame, useHarness } from '../harness';
-import { newAccount } from '../support/commenter';
+import { newAccount, postComment } from '../support/commenter';
 
 // Journey 12 (issue 16, item 0): a reader who signs up with a password hears about replies. The
 // bug was that password sign-ups stayed unconfirmed, and reply emails go to confirmed addresses
@@ -28,13 +28,7 @@ describe('journey 12: reply email', () => {
       expect(codeMail.text).toMatch(/^ {4}\d{6}$/m);
 
       const text = `Tell me when someone answers ${Date.now()}`;
-      await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).fill(text);
-      await frame.getByRole('button', { name: 'Post', exact: true }).click();
-      await frame
-        .getByRole('article')
-        .filter({ hasText: text })
-        .filter({ has: frame.getByRole('button', { name: 'Reply', exact: true }) })
-        .waitFor();
+      await postComment(frame, text);
 
       // Another reader answers (over the API, as any client would).
       const replier = newAccount('replier');

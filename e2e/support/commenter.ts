@@ -1,7 +1,14 @@
-// Helpers of the commenter journeys (02, 05, 07, 08, 09, 11): accounts, what the server stored,
+// Helpers of the commenter journeys (02, 05, 07, 08, 09, 11, 12): accounts, what the server stored,
 // keyboard navigation, and contexts opened with extra set-up. Additions to e2e/harness.ts live here
 // so that file stays shared and small.
-import type { BrowserContext, BrowserContextOptions, Frame, Locator, Page } from 'playwright-core';
+import type {
+  BrowserContext,
+  BrowserContextOptions,
+  Frame,
+  FrameLocator,
+  Locator,
+  Page,
+} from 'playwright-core';
 import { ACTION_TIMEOUT_MS, STREAM_FRAME, signUpCode, streamFrame, track } from '../harness';
 import type { Harness, NewAccount, TrackedPage } from '../harness';
 
@@ -16,6 +23,20 @@ export function newAccount(prefix: string): NewAccount {
     username,
     password: 'correct horse battery',
   };
+}
+
+/**
+ * Posts `text` as a top-level comment in the stream `frame` ("Write a comment", "Post"); resolves
+ * once the server's copy shows (it has a "Reply" button; the typed copy shown meanwhile has none).
+ */
+export async function postComment(frame: FrameLocator, text: string): Promise<void> {
+  await frame.getByRole('textbox', { name: 'Write a comment', exact: true }).fill(text);
+  await frame.getByRole('button', { name: 'Post', exact: true }).click();
+  await frame
+    .getByRole('article')
+    .filter({ hasText: text })
+    .filter({ has: frame.getByRole('button', { name: 'Reply', exact: true }) })
+    .waitFor();
 }
 
 /** A comment as the server stores and answers it, with its replies. */
