@@ -507,7 +507,7 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         admin.adminToken,
       );
       expect(why.comment).toEqual({ status: 'SYSTEM_WITHHELD', heldBecause: ['REPORTS'] });
-    });
+    }, 30_000); // eleven sign-ups, each an scrypt hash: seconds on a busy two-core machine
 
     it("counts a reporter's upheld reports for more, and mostly dismissed ones for less", async () => {
       const { writer, reader, storyId, admin } = await setup(api);
