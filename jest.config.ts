@@ -49,8 +49,7 @@ export const shared = {
   moduleNameMapper: {
     '^@parley/transport$': '<rootDir>/packages/transport/src/index.ts',
     '^@parley/transport/sign-in$': '<rootDir>/packages/transport/src/signInChallenge.ts',
-    '^@parley/server/error-codes$': '<rootDir>/packages/server/src/errorCodes.ts',
-    '^@parley/embed/protocol$': '<rootDir>/packages/embed/src/protocol.ts',
+    '^@parley/contract$': '<rootDir>/packages/contract/src/index.ts',
   },
   setupFiles: ['<rootDir>/jest.setup.ts'],
   rootDir: __dirname,
@@ -94,6 +93,12 @@ const config: Config = {
       displayName: 'transport (jsdom)',
       testEnvironment: 'jest-fixed-jsdom',
       testMatch: ['<rootDir>/packages/transport/src/createTransport.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'contract',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/packages/contract/**/*.test.ts'],
     },
     {
       ...preact,

@@ -19,8 +19,7 @@ const workspace = {
     if (source === '@parley/transport/sign-in') {
       return here('packages/transport/src/signInChallenge.ts');
     }
-    if (source === '@parley/server/error-codes') return here('packages/server/src/errorCodes.ts');
-    if (source === '@parley/embed/protocol') return here('packages/embed/src/protocol.ts');
+    if (source === '@parley/contract') return here('packages/contract/src/index.ts');
     return null;
   },
 };

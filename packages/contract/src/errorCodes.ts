@@ -1,8 +1,7 @@
 /**
  * Every code the server puts in `extensions.code`. This list is the contract shared with the
- * clients: they import it through `@parley/server/error-codes` (type-only, so no server code
- * reaches a browser bundle) and map each code to text with a `Record<ServerErrorCode, …>`, so a
- * code added here without a message fails to compile.
+ * clients: the server throws them, the clients map each code to text with a
+ * `Record<ServerErrorCode, …>`, so a code added here without a message fails to compile.
  */
 export const SERVER_ERROR_CODES = [
   'UNAUTHENTICATED',

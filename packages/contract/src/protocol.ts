@@ -1,6 +1,6 @@
 // The typed postMessage protocol between the host page (embed.js), the stream frame and the
 // sign-in popup. Documented in ../PROTOCOL.md; both sides validate the shape and `event.source`.
-// Kept tiny on purpose: the loader carries it inside its 1 KB budget.
+// Kept tiny on purpose: the loader carries it inside its 1.75 KB budget.
 
 /** Namespace and version every Parley message carries; anything else is ignored. */
 export const PARLEY_NAMESPACE = 'parley:1';

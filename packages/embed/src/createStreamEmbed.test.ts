@@ -1,7 +1,7 @@
 import { createStreamEmbed } from './createStreamEmbed';
 import type { StreamEmbed, StreamEmbedOptions } from './createStreamEmbed';
-import { PARLEY_NAMESPACE, STREAM_PATH, createMessage } from './protocol';
-import type { FrameToHost, HostToFrame } from './protocol';
+import { PARLEY_NAMESPACE, STREAM_PATH, createMessage } from '@parley/contract';
+import type { FrameToHost, HostToFrame } from '@parley/contract';
 
 const ROOT = 'https://comments.example';
 

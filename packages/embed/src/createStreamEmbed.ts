@@ -11,8 +11,14 @@ import {
   STREAM_PATH,
   createMessage,
   readMessage,
-} from './protocol';
-import type { FrameToHost, HostToFrame, ResolvedTheme, StreamParams, Theme } from './protocol';
+} from '@parley/contract';
+import type {
+  FrameToHost,
+  HostToFrame,
+  ResolvedTheme,
+  StreamParams,
+  Theme,
+} from '@parley/contract';
 
 /** Receives the stream's user-visible events (`signedIn`, `commentPosted`, …) with their data. */
 export type StreamEventHandler = (name: string, data?: unknown) => void;
@@ -81,7 +87,7 @@ type FrameHandlers = { [K in keyof FrameToHost]: (payload: FrameToHost[K]) => vo
 
 /**
  * Embeds the stream in the container: one iframe sized by the frame's height reports, talking
- * the protocol of PROTOCOL.md. Logs a `[parley]` error and returns undefined when the container
+ * the protocol of @parley/contract (its PROTOCOL.md). Logs a `[parley]` error and returns undefined when the container
  * is missing.
  */
 export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | undefined {

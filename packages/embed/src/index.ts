@@ -1,4 +1,3 @@
-export * from './protocol';
 export { createStreamEmbed } from './createStreamEmbed';
 export type { StreamEmbed, StreamEmbedOptions, StreamEventHandler } from './createStreamEmbed';
 export { loadCounts } from './loadCounts';

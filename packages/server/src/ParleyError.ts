@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { ServerErrorCode } from './errorCodes';
+import type { ServerErrorCode } from '@parley/contract';
 
 /** Extra facts a coded error carries to the client in `extensions`. */
 export interface ParleyErrorDetails {

@@ -1,4 +1,5 @@
 /** Server defaults. Each figure is written here once (STYLE.md guideline 6). */
+import { SIGN_UP_CODE_DIGITS } from '@parley/contract';
 
 /** HTTP port of the API and the bundles. */
 export const PORT = 3000;
@@ -9,16 +10,14 @@ export const EXAMPLE_PORT = 8080;
 /** Data folder: the SQLite file, uploads, secrets, the dev outbox. */
 export const DATA_DIR = './.parley-data';
 
-/** Shortest username. */
-export const USERNAME_MIN_LENGTH = 3;
-/** Longest username. */
-export const USERNAME_MAX_LENGTH = 30;
-/** Letters, digits, `_` and `.`. */
-export const USERNAME_PATTERN = /^[\p{L}\p{N}_.]+$/u;
-/** Longest email address. */
-export const EMAIL_MAX_LENGTH = 100;
-/** Shortest password. */
-export const PASSWORD_MIN_LENGTH = 8;
+// The account rules' figures, shared with the clients (written once, in @parley/contract).
+export {
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from '@parley/contract';
 
 /** Organization settings on a new install (DESIGN.md "Defaults on a new install"). */
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -159,7 +158,7 @@ export const SIGN_IN_CHALLENGE = Object.freeze({
  */
 export const SIGN_UP_CODE = Object.freeze({
   /** Digits in the code. */
-  digits: 6,
+  digits: SIGN_UP_CODE_DIGITS,
   /** The code works this long. */
   ttlSeconds: 1800,
   /** Wrong codes before the sign-up is dropped (a million codes, five tries). */

@@ -1,2 +1,2 @@
-export { SERVER_ERROR_CODES, isServerErrorCode } from './errorCodes';
-export type { ServerErrorCode } from './errorCodes';
+export { SERVER_ERROR_CODES, isServerErrorCode } from '@parley/contract';
+export type { ServerErrorCode } from '@parley/contract';

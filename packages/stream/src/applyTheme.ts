@@ -1,4 +1,4 @@
-import type { HostToFrame } from '@parley/embed/protocol';
+import type { HostToFrame } from '@parley/contract';
 
 /** Font families the host may pass: names, quotes, commas and spaces only (no `url(` or `;`). */
 const SAFE_FONT = /^[\w\s"',.-]{1,200}$/;

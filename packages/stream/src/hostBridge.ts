@@ -1,5 +1,5 @@
-import { HOST_TO_FRAME, createMessage, readMessage } from '@parley/embed/protocol';
-import type { FrameToHost, HostToFrame } from '@parley/embed/protocol';
+import { HOST_TO_FRAME, createMessage, readMessage } from '@parley/contract';
+import type { FrameToHost, HostToFrame } from '@parley/contract';
 
 /** The frame's side of the host protocol. */
 export interface HostBridge {

@@ -1,4 +1,4 @@
-import type { ResolvedTheme, StreamParams } from '@parley/embed/protocol';
+import type { ResolvedTheme, StreamParams } from '@parley/contract';
 
 /** Locales the stream ships catalogs for; anything else falls back to English. */
 export const SUPPORTED_LOCALES = ['en', 'es'] as const;

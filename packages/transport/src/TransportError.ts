@@ -1,6 +1,6 @@
 import { CombinedError } from '@urql/core';
-import { isServerErrorCode } from '@parley/server/error-codes';
-import type { ServerErrorCode } from '@parley/server/error-codes';
+import { isServerErrorCode } from '@parley/contract';
+import type { ServerErrorCode } from '@parley/contract';
 
 /** Codes the transport itself produces (no server involved). */
 export const TRANSPORT_ERROR_CODES = [

@@ -1,6 +1,6 @@
 import { buildSchema, getNamedType, isEnumType, isInputObjectType, isNonNullType } from 'graphql';
 import type { GraphQLObjectType } from 'graphql';
-import { SERVER_ERROR_CODES } from '../errorCodes';
+import { SERVER_ERROR_CODES } from '@parley/contract';
 import { typeDefs } from './typeDefs';
 
 // The public contract of issue 3: these names are what integrators and our own clients rely on.

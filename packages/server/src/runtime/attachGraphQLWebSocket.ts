@@ -10,7 +10,7 @@ import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
 import { clientIp } from './clientIp';
 import { WS_LIMITS } from '../defaults';
-import type { ServerErrorCode } from '../errorCodes';
+import type { ServerErrorCode } from '@parley/contract';
 
 /** WebSocket close code "going away" (RFC 6455 §7.4.1): the server is shutting down. */
 export const CLOSE_GOING_AWAY = 1001;

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createTransport } from '@parley/transport';
-import { PARLEY_NAMESPACE } from '@parley/embed/protocol';
+import { PARLEY_NAMESPACE } from '@parley/contract';
 import { createTranslator } from '../i18n/createTranslator';
 import { TEST_GRAPHQL_URL } from '../testing/createTestEnv';
 import { AuthApp } from './AuthApp';

@@ -1,5 +1,5 @@
-import { createMessage } from '@parley/embed/protocol';
-import type { PopupToFrame } from '@parley/embed/protocol';
+import { createMessage } from '@parley/contract';
+import type { PopupToFrame } from '@parley/contract';
 
 /**
  * Hands a new token from the popup to the frame that opened it, then closes the popup. Returns

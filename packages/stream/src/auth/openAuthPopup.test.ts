@@ -1,5 +1,5 @@
-import { createMessage, PARLEY_NAMESPACE } from '@parley/embed/protocol';
-import type { PopupToFrame } from '@parley/embed/protocol';
+import { createMessage, PARLEY_NAMESPACE } from '@parley/contract';
+import type { PopupToFrame } from '@parley/contract';
 import { createTestEnv } from '../testing/createTestEnv';
 import { POPUP_CLOSED_POLL_MS } from './defaults';
 import { openAuthPopup } from './openAuthPopup';

@@ -1,4 +1,4 @@
-import { AUTH_PATH, POPUP_TO_FRAME, readMessage } from '@parley/embed/protocol';
+import { AUTH_PATH, POPUP_TO_FRAME, readMessage } from '@parley/contract';
 import type { StreamEnv } from '../StreamContext';
 import { setAuthNotice } from './authNotice';
 import {

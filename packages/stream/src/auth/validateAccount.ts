@@ -6,7 +6,7 @@ import {
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
   USERNAME_PATTERN,
-} from './defaults';
+} from '@parley/contract';
 import type { PopupKey } from './popupCatalog';
 
 // The server's account rules (packages/server/src/validation/validateAccount.ts), repeated so the

@@ -3,7 +3,7 @@ import { Provider } from '@urql/preact';
 import type { ComponentChildren } from 'preact';
 import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
-import type { FrameToHost, HostToFrame } from '@parley/embed/protocol';
+import type { FrameToHost, HostToFrame } from '@parley/contract';
 import { TOKEN_STORAGE_KEY } from '../createSession';
 import { createThreadStore } from '../createThreadStore';
 import type { HostBridge } from '../hostBridge';

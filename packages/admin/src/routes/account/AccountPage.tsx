@@ -1,3 +1,4 @@
+import { ACCOUNT_PATHS } from '@parley/contract';
 import { Route, Switch } from 'wouter';
 import { AccountFrame } from './AccountFrame';
 import { ConfirmEmailPage } from './ConfirmEmailPage';
@@ -7,41 +8,28 @@ import { AcceptInvitePage, ResetPasswordPage } from './ResetPasswordPage';
 import { UnsubscribePage } from './UnsubscribePage';
 
 /**
- * The account pages' paths: the server's `ACCOUNT_PATHS` (packages/server/src/graphql/resolvers/
- * account/accountEmails.ts), which its emails link to with `#token=…`. Change both together.
- */
-export const ACCOUNT_PAGE_PATHS = Object.freeze({
-  confirmEmail: '/account/confirm-email',
-  resetPassword: '/account/reset-password',
-  download: '/account/download',
-  unsubscribe: '/account/unsubscribe',
-  acceptInvite: '/account/accept-invite',
-  settings: '/account',
-});
-
-/**
  * `/account/*`: the pages reached from account emails. Public: each is authorized by its link's
  * token (or, for `/account`, by signing in there), never by the console's session.
  */
 export function AccountPage() {
   return (
     <Switch>
-      <Route path={ACCOUNT_PAGE_PATHS.confirmEmail}>
+      <Route path={ACCOUNT_PATHS.confirmEmail}>
         <ConfirmEmailPage />
       </Route>
-      <Route path={ACCOUNT_PAGE_PATHS.resetPassword}>
+      <Route path={ACCOUNT_PATHS.resetPassword}>
         <ResetPasswordPage />
       </Route>
-      <Route path={ACCOUNT_PAGE_PATHS.acceptInvite}>
+      <Route path={ACCOUNT_PATHS.acceptInvite}>
         <AcceptInvitePage />
       </Route>
-      <Route path={ACCOUNT_PAGE_PATHS.download}>
+      <Route path={ACCOUNT_PATHS.download}>
         <DownloadPage />
       </Route>
-      <Route path={ACCOUNT_PAGE_PATHS.unsubscribe}>
+      <Route path={ACCOUNT_PATHS.unsubscribe}>
         <UnsubscribePage />
       </Route>
-      <Route path={ACCOUNT_PAGE_PATHS.settings}>
+      <Route path={ACCOUNT_PATHS.settings}>
         <DeletionPage />
       </Route>
       <Route>

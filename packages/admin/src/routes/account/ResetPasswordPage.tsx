@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@parley/contract';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'wouter';
@@ -32,8 +33,6 @@ interface PasswordTokenPageProps {
   done: (username: string) => string;
 }
 
-// The server's PASSWORD_MIN_LENGTH (packages/server/src/defaults.ts).
-const PASSWORD_MIN_LENGTH = 8;
 /**
  * `/account/reset-password#token=…`: a new password, typed twice. The answer's session token is
  * not kept: this page serves commenters too, whose session belongs to the widget, not the console.

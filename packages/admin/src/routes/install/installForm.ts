@@ -3,6 +3,12 @@
  * checks mirror the server's (packages/server/src/validation/validateAccount.ts) so most mistakes
  * are caught in place; the server checks again and its field errors are mapped back here.
  */
+import {
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from '@parley/contract';
 
 /** Everything the wizard asks, as typed. */
 export interface InstallForm {
@@ -41,11 +47,6 @@ export const STEP_FIELDS: Record<InstallStep, readonly (keyof InstallForm)[]> = 
  */
 export const EXAMPLE_PORT = 8080;
 
-// Same bounds as the server's defaults.ts (USERNAME_*_LENGTH, PASSWORD_MIN_LENGTH).
-const USERNAME_MIN_LENGTH = 3;
-const USERNAME_MAX_LENGTH = 30;
-const PASSWORD_MIN_LENGTH = 8;
-const USERNAME_PATTERN = /^[\p{L}\p{N}_.]+$/u;
 // Deliberately loose: the server's check is the real one; this catches typos like a missing @.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import type { MaskError, Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { isServerErrorCode } from '../../errorCodes';
-import type { ServerErrorCode } from '../../errorCodes';
+import { isServerErrorCode } from '@parley/contract';
+import type { ServerErrorCode } from '@parley/contract';
 import { isParleyError, ParleyError } from '../../ParleyError';
 import { YOGA_BODY_TOO_LARGE_CODE } from './bodyLimit';
 

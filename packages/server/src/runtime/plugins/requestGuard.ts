@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import type { ServerErrorCode } from '../../errorCodes';
+import type { ServerErrorCode } from '@parley/contract';
 
 /**
  * Cross-site requests. A browser sends a "simple" request — a form's POST as

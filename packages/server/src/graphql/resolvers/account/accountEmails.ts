@@ -3,6 +3,7 @@
  * token in the fragment (`#token=…`), which browsers never send to a server — it stays out of
  * access logs, proxies and `Referer` headers; the account page reads it and calls the API.
  */
+import { ACCOUNT_PATHS } from '@parley/contract';
 import { createToken } from '../../../db/store/tokens';
 import type { TokenPurpose } from '../../../db/schema';
 import type { MailMessage } from '../../../email/createMailer';
@@ -24,15 +25,8 @@ export {
   ACCOUNT_DELETION_GRACE_SECONDS,
 } from '../../../defaults';
 
-/** Account pages the emails link to, under `publicUrl`. */
-export const ACCOUNT_PATHS = Object.freeze({
-  confirmEmail: '/account/confirm-email',
-  resetPassword: '/account/reset-password',
-  download: '/account/download',
-  unsubscribe: '/account/unsubscribe',
-  acceptInvite: '/account/accept-invite',
-  settings: '/account',
-});
+/** Account pages the emails link to, under `publicUrl` (the console routes the same paths). */
+export { ACCOUNT_PATHS };
 
 const TTL_SECONDS: Partial<Record<TokenPurpose, number>> = {
   CONFIRM_EMAIL: CONFIRM_EMAIL_TOKEN_TTL_SECONDS,

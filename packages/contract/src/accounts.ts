@@ -1,0 +1,33 @@
+// The account rules' figures and the account pages' paths, which the server enforces and links
+// to, and the popup and the console check and route before a round trip.
+
+/** Fewest characters (code points) in a username. */
+export const USERNAME_MIN_LENGTH = 3;
+
+/** Most characters (code points) in a username. */
+export const USERNAME_MAX_LENGTH = 30;
+
+/** Characters a username may hold: letters of any script, digits, `_` and `.`. */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}_.]+$/u;
+
+/** Most characters in an email address. */
+export const EMAIL_MAX_LENGTH = 100;
+
+/** Fewest characters in a new password. */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Digits of the code a sign-up emails. */
+export const SIGN_UP_CODE_DIGITS = 6;
+
+/**
+ * The console's account pages, under the server's public URL: its emails link to them with
+ * `#token=…`, and the console routes them.
+ */
+export const ACCOUNT_PATHS = Object.freeze({
+  confirmEmail: '/account/confirm-email',
+  resetPassword: '/account/reset-password',
+  download: '/account/download',
+  unsubscribe: '/account/unsubscribe',
+  acceptInvite: '/account/accept-invite',
+  settings: '/account',
+});
