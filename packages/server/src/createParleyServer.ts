@@ -109,6 +109,11 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     now: options.now ?? (() => new Date()),
   };
 
+  // What /healthz asks, and /readyz with the disk besides: the services this process needs answer.
+  const dependencyChecks: Record<string, () => Promise<void>> = {
+    database: async () => void (await sql`select 1`.execute(database.db)),
+    ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
+  };
   const http = createHttpServer({
     schema: createParleySchema(),
     context: createContextFactory(deps),
@@ -121,16 +126,9 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     trustedProxies: config.trustedProxies,
     metricsToken: config.metricsToken,
     healthCheck: async () => {
-      await sql`select 1`.execute(database.db);
-      await redis?.ping();
+      await Promise.all(Object.values(dependencyChecks).map((check) => check()));
     },
-    readinessChecks: {
-      database: async () => {
-        await sql`select 1`.execute(database.db);
-      },
-      ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
-      disk: () => checkDataDirRoom(config.dataDir),
-    },
+    readinessChecks: { ...dependencyChecks, disk: () => checkDataDirRoom(config.dataDir) },
   });
 
   await sweepOrphanAvatars({ ...deps, logger });

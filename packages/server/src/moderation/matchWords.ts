@@ -11,12 +11,10 @@ function escapeRegExp(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/**
- * Words and texts are compared in one form (validation/lookalikes.ts): full-width and ligature
- * forms folded, invisible format characters dropped (`id\u200Biot`), look-alikes from other
- * scripts replaced (`іdіot` in Cyrillic), accents dropped (`fück`), lower-cased.
- */
-const fold = wordMatchingForm;
+// Words and texts are compared in one form, wordMatchingForm (validation/lookalikes.ts):
+// full-width and ligature forms folded, invisible format characters dropped (`id\u200Biot`),
+// look-alikes from other scripts replaced (`іdіot` in Cyrillic), accents dropped (`fück`),
+// lower-cased.
 
 /**
  * Builds a matcher for `words`: it returns the listed words (as written in the list, in list
@@ -29,12 +27,12 @@ export function createWordMatcher(words: readonly string[]): (text: string) => s
     .map((word) => word.trim())
     .filter((word) => word !== '')
     .map((word) => {
-      const body = fold(word).split(/\s+/u).map(escapeRegExp).join('\\s+');
+      const body = wordMatchingForm(word).split(/\s+/u).map(escapeRegExp).join('\\s+');
       // Lookarounds, not \b: \b only knows ASCII word characters and would split "café".
       return { word, pattern: new RegExp(`(?<!${WORD_CHAR})${body}(?!${WORD_CHAR})`, 'iu') };
     });
   return (text: string): string[] => {
-    const folded = fold(text);
+    const folded = wordMatchingForm(text);
     const found = new Set<string>();
     for (const { word, pattern } of patterns) {
       if (pattern.test(folded)) found.add(word);

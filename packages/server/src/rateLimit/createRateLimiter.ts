@@ -90,23 +90,20 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     const window = Math.floor(now / windowMs);
     return { window, windowEndMs: (window + 1) * windowMs };
   };
-  return {
+  const limiter: RateLimiter = {
     async record(action, key, now = Date.now()) {
       const { window, windowEndMs } = windowOf(action, now);
+      // The window number is part of the key, so a new window starts from a fresh counter even if
+      // the store's expiry lags; the TTL only reclaims space.
       return store.increment(`${action}:${window}:${key}`, windowEndMs - now, now);
     },
     async count(action, key, now = Date.now()) {
       return store.get(`${action}:${windowOf(action, now).window}:${key}`, now);
     },
     async consume(action, key, now = Date.now()) {
-      const { limit, windowSeconds } = limits[action];
-      const windowMs = windowSeconds * 1000;
-      const window = Math.floor(now / windowMs);
-      const windowEndMs = (window + 1) * windowMs;
-      // The window number is part of the key, so a new window starts from a fresh counter even if
-      // the store's expiry lags; the TTL only reclaims space.
-      const count = await store.increment(`${action}:${window}:${key}`, windowEndMs - now, now);
-      if (count <= limit) return;
+      const count = await limiter.record(action, key, now);
+      if (count <= limits[action].limit) return;
+      const { windowEndMs } = windowOf(action, now);
       const retryAfterSeconds = Math.max(1, Math.ceil((windowEndMs - now) / 1000));
       throw new ParleyError(
         'RATE_LIMITED',
@@ -115,4 +112,5 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       );
     },
   };
+  return limiter;
 }

@@ -91,13 +91,21 @@ async function visibleComment(ctx: ParleyContext, commentId: string): Promise<Co
 /** Length in code points, as moderation counts it (an emoji counts once). */
 const characterCount = (text: string): number => [...text].length;
 
+/**
+ * A comment body as stored, previewed and moderated: without the bidirectional controls that could
+ * reorder it on screen, trimmed.
+ */
+function commentSource(body: string): string {
+  return neutralizeBidi(body).trim();
+}
+
 export const commentsResolvers = {
   Query: {
     // The stream never parses Markdown (its size budget, and one renderer means the preview is
     // exactly what will be posted). Open to signed-out readers, who may write before signing in;
     // the length cap keeps one request's work as bounded as a post's.
     renderMarkdown: async (_root: unknown, { body }: { body: string }, ctx: ParleyContext) => {
-      const source = neutralizeBidi(body).trim();
+      const source = commentSource(body);
       const { maxCommentLength } = await ctx.settings();
       if (characterCount(source) > maxCommentLength) {
         throw new ParleyError(
@@ -148,7 +156,7 @@ export const commentsResolvers = {
           });
         }
       }
-      const body = neutralizeBidi(input.body).trim();
+      const body = commentSource(input.body);
       const verdict = await moderate(ctx, author, input.storyId, body);
       const { comment, created } = await createComment(ctx.db, {
         storyId: input.storyId,
@@ -184,7 +192,7 @@ export const commentsResolvers = {
         throw new ParleyError('EDIT_WINDOW_EXPIRED', 'The time to edit this comment has passed.');
       }
       await ctx.rateLimiter.consume('edit', `user:${author.id}`);
-      const body = neutralizeBidi(input.body).trim();
+      const body = commentSource(input.body);
       const verdict = await moderate(ctx, author, comment.storyId, body);
       // An edit can put a published comment on hold (a link added under link pre-moderation),
       // never release a held one: that stays a moderator's decision.

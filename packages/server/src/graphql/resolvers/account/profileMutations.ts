@@ -86,6 +86,16 @@ async function uploadAvatar(
 }
 
 /** Username, email, password, notification settings and avatar of the signed-in user. */
+/**
+ * The email that confirms `user`'s current address, with a new link; every earlier link is
+ * withdrawn, so only the newest one works.
+ */
+async function freshConfirmationMessage(ctx: ParleyContext, user: User) {
+  await withdrawTokens(ctx.db, user.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
+  const link = await tokenLink(ctx, user, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
+  return confirmEmailMessage(user, user.email, link);
+}
+
 export const profileMutations = {
   uploadAvatar,
 
@@ -120,9 +130,7 @@ export const profileMutations = {
       emailVerified: false,
     });
     // A link sent to the previous address must not verify this one.
-    await withdrawTokens(ctx.db, user.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
-    const link = await tokenLink(ctx, user, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
-    await deliverNotice(ctx, confirmEmailMessage(user, user.email, link));
+    await deliverNotice(ctx, await freshConfirmationMessage(ctx, user));
     await deliverNotice(ctx, emailChangedMessage(user, viewer.email, user.email));
     return { user };
   },
@@ -133,11 +141,9 @@ export const profileMutations = {
     const viewer = requireViewer(ctx);
     if (viewer.emailVerified) return { user: viewer };
     await ctx.rateLimiter.consume('emailConfirmation', `user:${viewer.id}`);
-    // One link at a time: the one just sent.
-    await withdrawTokens(ctx.db, viewer.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
-    const link = await tokenLink(ctx, viewer, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
+    const message = await freshConfirmationMessage(ctx, viewer);
     // Sending is the whole of this request: a mail server that fails makes it fail, said so.
-    await ctx.mailer.send(confirmEmailMessage(viewer, viewer.email, link)).catch((error) => {
+    await ctx.mailer.send(message).catch((error) => {
       ctx.logger.error({ err: error }, 'Could not send a confirmation email');
       throw new ParleyError('SERVICE_UNAVAILABLE', 'The email could not be sent; try again later.');
     });
