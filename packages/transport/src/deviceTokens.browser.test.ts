@@ -1,7 +1,8 @@
 /**
  * @jest-environment jsdom
  */
-import { rememberDevice, rememberedDevice } from './signInChallenge';
+import { CombinedError } from '@urql/core';
+import { rememberDevice, rememberedDevice, signInWithDevice } from './signInChallenge';
 
 describe('device tokens', () => {
   beforeEach(() => localStorage.clear());
@@ -14,5 +15,38 @@ describe('device tokens', () => {
     expect(rememberedDevice('bob@example.com')).toBeUndefined();
     localStorage.setItem('parley.devices', '{not json');
     expect(rememberedDevice('ada@example.com')).toBeUndefined();
+  });
+});
+
+describe('signInWithDevice', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('sends the remembered device token, and remembers the one the answer carries', async () => {
+    rememberDevice('ada@example.com', 'old-device');
+    const sent: unknown[] = [];
+    const result = await signInWithDevice(
+      { email: ' Ada@Example.com ', password: ' pass phrase ' },
+      async (input) => {
+        sent.push(input);
+        return { data: { signIn: { deviceToken: 'new-device' } } } as never;
+      },
+    );
+    expect(sent).toEqual([
+      { email: 'Ada@Example.com', password: ' pass phrase ', deviceToken: 'old-device' },
+    ]);
+    expect(result.data?.signIn.deviceToken).toBe('new-device');
+    expect(rememberedDevice('ada@example.com')).toBe('new-device');
+  });
+
+  it('remembers nothing when the sign-in failed', async () => {
+    const error = new CombinedError({
+      graphQLErrors: [{ message: 'no', extensions: { code: 'INVALID_CREDENTIALS' } }],
+    });
+    const result = await signInWithDevice(
+      { email: 'bob@example.com', password: 'x' },
+      async () => ({ error }) as never,
+    );
+    expect(result.error).toBe(error);
+    expect(rememberedDevice('bob@example.com')).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { challengeDigestInput, leadingZeroBits } from '@parley/contract';
 import type { OperationResult } from '@urql/core';
 import { toTransportError } from './TransportError';
 
@@ -16,15 +17,6 @@ export interface ChallengeAnswer {
 /** Rounds of challenge and answer before giving the last error to the form. */
 const CHALLENGE_ROUNDS = 3;
 
-function leadingZeroBits(digest: Uint8Array): number {
-  let bits = 0;
-  for (const byte of digest) {
-    if (byte !== 0) return bits + Math.clz32(byte) - 24;
-    bits += 8;
-  }
-  return bits;
-}
-
 /**
  * Finds a solution: a string whose SHA-256 with the challenge (`${challenge}:${solution}`) starts
  * with `bits` zero bits. Web Crypto digests are asynchronous, so the page stays responsive.
@@ -35,7 +27,7 @@ export async function solveChallenge(challenge: string, bits: number): Promise<s
     const solution = attempt.toString(36);
     const digest = await crypto.subtle.digest(
       'SHA-256',
-      encoder.encode(`${challenge}:${solution}`),
+      encoder.encode(challengeDigestInput(challenge, solution)),
     );
     if (leadingZeroBits(new Uint8Array(digest)) >= bits) return solution;
   }
@@ -64,6 +56,32 @@ export async function answeringChallenges<T>(
     const [solution] = await Promise.all([solveChallenge(challenge, bits), wait]);
     result = await send({ challenge, solution });
   }
+  return result;
+}
+
+/** What a sign-in form sends: the credentials, this browser's device token, a challenge's answer. */
+export interface SignInAttempt extends ChallengeAnswer {
+  email: string;
+  password: string;
+  deviceToken: string | undefined;
+}
+
+/**
+ * A password sign-in as every form does it: sends the credentials with this browser's device
+ * token for the address (a known device goes straight through), answers the challenges an account
+ * under password guessing asks of unknown devices, and remembers the device token the answer
+ * carries, if its selection asked for one. The email is trimmed; the password goes as typed.
+ */
+export async function signInWithDevice<T extends { signIn: { deviceToken?: string | null } }>(
+  credentials: { email: string; password: string },
+  send: (input: SignInAttempt) => Promise<OperationResult<T>>,
+): Promise<OperationResult<T>> {
+  const email = credentials.email.trim();
+  const { password } = credentials;
+  const result = await answeringChallenges((answer) =>
+    send({ email, password, deviceToken: rememberedDevice(email), ...answer }),
+  );
+  rememberDevice(email, result.data?.signIn.deviceToken);
   return result;
 }
 

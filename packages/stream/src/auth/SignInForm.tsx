@@ -1,5 +1,5 @@
 import { gql } from '@urql/core';
-import { answeringChallenges, rememberDevice, rememberedDevice } from '@parley/transport/sign-in';
+import { signInWithDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
 import { emailProblem, passwordProblem } from './validateAccount';
@@ -34,27 +34,14 @@ export function SignInForm({ env, onToken }: AuthFormProps) {
           rule: passwordProblem,
         },
       }}
-      // A device this account signed in on before is remembered (its deviceToken); an unknown
-      // one may be asked to solve a challenge when the account is being guessed at, which
-      // answeringChallenges does while the button shows the form as busy.
-      request={({ email, password }) =>
-        answeringChallenges((answer) =>
-          client
-            .mutation<SignInData>(SIGN_IN, {
-              input: {
-                email: email.trim(),
-                password,
-                deviceToken: rememberedDevice(email),
-                ...answer,
-              },
-            })
-            .toPromise(),
+      // A device this account signed in on before goes straight through; an unknown one may
+      // have a challenge to answer, which happens while the button shows the form as busy.
+      request={(credentials) =>
+        signInWithDevice(credentials, (input) =>
+          client.mutation<SignInData>(SIGN_IN, { input }).toPromise(),
         )
       }
-      onData={(data, { email }) => {
-        rememberDevice(email, data.signIn.deviceToken);
-        onToken(data.signIn.token);
-      }}
+      onData={(data) => onToken(data.signIn.token)}
     />
   );
 }

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
-import { answeringChallenges, rememberedDevice } from '@parley/transport/sign-in';
+import { signInWithDevice } from '@parley/transport/sign-in';
 import { errorText } from '../../errorText';
 import { Loading } from '../../Loading';
 import { Field } from '../login/Field';
@@ -11,7 +11,7 @@ import { AccountFrame } from './AccountFrame';
 
 /** Signs in for this page only (the token never becomes the console's session). */
 export const ACCOUNT_SIGN_IN_MUTATION = `mutation AccountSignIn($input: SignInInput!) {
-  signIn(input: $input) { token }
+  signIn(input: $input) { token deviceToken }
 }`;
 /** The signed-in user's deletion request, if any. */
 export const ACCOUNT_DELETION_QUERY = `query AccountDeletion { viewer { id username deletionRequestedAt } }`;
@@ -39,7 +39,9 @@ export function DeletionPage() {
 }
 
 function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
-  const [, signIn] = useMutation<{ signIn: { token: string } }>(ACCOUNT_SIGN_IN_MUTATION);
+  const [, signIn] = useMutation<{ signIn: { token: string; deviceToken: string | null } }>(
+    ACCOUNT_SIGN_IN_MUTATION,
+  );
   const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -55,11 +57,7 @@ function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
     setFailure(null);
     setFetching(true);
     // As on the console's sign-in page: a remembered device, else a challenge if one is asked.
-    const result = await answeringChallenges((answer) =>
-      signIn({
-        input: { email: email.trim(), password, deviceToken: rememberedDevice(email), ...answer },
-      }),
-    );
+    const result = await signInWithDevice({ email, password }, (input) => signIn({ input }));
     setFetching(false);
     if (result.data) onSignedIn(result.data.signIn.token);
     else setFailure(errorText(errorCodeOf(result.error)));

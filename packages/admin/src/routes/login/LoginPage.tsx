@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
-import { answeringChallenges, rememberDevice, rememberedDevice } from '@parley/transport/sign-in';
+import { signInWithDevice } from '@parley/transport/sign-in';
 import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
@@ -23,7 +23,7 @@ export function LoginPage() {
   const { session } = useConsoleEnv();
   const [, navigate] = useLocation();
   const [, signIn] = useMutation<SignInData>(SIGN_IN_MUTATION);
-  // Busy across a whole sign-in, challenge rounds included (see answeringChallenges).
+  // Busy across a whole sign-in, challenge rounds included (see signInWithDevice).
   const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -53,17 +53,12 @@ export function LoginPage() {
     setFetching(true);
     // A browser this account signed in on before is remembered; an unknown one may have to
     // answer a challenge while the account is being guessed at, which happens here unseen.
-    const result = await answeringChallenges((answer) =>
-      signIn({
-        input: { email: email.trim(), password, deviceToken: rememberedDevice(email), ...answer },
-      }),
-    );
+    const result = await signInWithDevice({ email, password }, (input) => signIn({ input }));
     setFetching(false);
     if (!result.data) {
       setFailure(errorText(errorCodeOf(result.error)));
       return;
     }
-    rememberDevice(email, result.data.signIn.deviceToken);
     await session.signIn(result.data.signIn.token);
     // The guard under /admin checks the role, and tells a commenter why they cannot enter.
     navigate('~/admin');
