@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { challengeDigestInput, leadingZeroBits } from '@parley/contract';
 import { SIGN_IN_CHALLENGE } from '../defaults';
 import type { TokenService } from './tokens';
 
@@ -42,22 +43,9 @@ export async function issueChallenge(
   return { challenge, bits: cost.bits, retryAfterMs: cost.delayMs };
 }
 
-/** Leading zero bits of a digest. */
-function leadingZeroBits(digest: Buffer): number {
-  let bits = 0;
-  for (const byte of digest) {
-    if (byte === 0) {
-      bits += 8;
-      continue;
-    }
-    return bits + Math.clz32(byte) - 24;
-  }
-  return bits;
-}
-
 /** True when `solution` answers `challenge` with at least `bits` zero bits. */
 export function solves(challenge: string, solution: string, bits: number): boolean {
-  const digest = createHash('sha256').update(`${challenge}:${solution}`).digest();
+  const digest = createHash('sha256').update(challengeDigestInput(challenge, solution)).digest();
   return leadingZeroBits(digest) >= bits;
 }
 
