@@ -132,6 +132,10 @@ const config: Config = {
       ...shared,
       displayName: 'server',
       testEnvironment: 'node',
+      // Against real databases, with scrypt for every password (sign-up, sign-in, install): on a
+      // two-core machine running two workers, suites that took 3 s alone took 5 s and more on
+      // loaded CI runs. Slowness is measured by the benchmarks, not by test timeouts.
+      testTimeout: 20_000,
       testMatch: ['<rootDir>/packages/server/**/*.test.ts'],
     },
   ],
