@@ -46,11 +46,6 @@ const transform: Config['transform'] = {
 export const shared = {
   transform,
   transformIgnorePatterns: [`node_modules/(?!(${ESM_ONLY.join('|')})/)`],
-  moduleNameMapper: {
-    '^@parley/transport$': '<rootDir>/packages/transport/src/index.ts',
-    '^@parley/transport/sign-in$': '<rootDir>/packages/transport/src/signInChallenge.ts',
-    '^@parley/contract$': '<rootDir>/packages/contract/src/index.ts',
-  },
   setupFiles: ['<rootDir>/jest.setup.ts'],
   rootDir: __dirname,
 } satisfies Config;
@@ -72,11 +67,6 @@ const preactTransform: Config['transform'] = {
 const preact = {
   ...shared,
   transform: preactTransform,
-  moduleNameMapper: {
-    ...shared.moduleNameMapper,
-    '^react(-dom)?$': 'preact/compat',
-    '^react/jsx-runtime$': 'preact/jsx-runtime',
-  },
 };
 
 const config: Config = {

@@ -11,22 +11,8 @@ import esbuild from 'rollup-plugin-esbuild';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-/** Workspace packages resolve to their sources, as in tsconfig `paths` and Jest. */
-const workspace = {
-  name: 'parley-workspace',
-  resolveId(source) {
-    if (source === '@parley/transport') return here('packages/transport/src/index.ts');
-    if (source === '@parley/transport/sign-in') {
-      return here('packages/transport/src/signInChallenge.ts');
-    }
-    if (source === '@parley/contract') return here('packages/contract/src/index.ts');
-    return null;
-  },
-};
-
 /** `ui: 'preact'` (the widget: React code runs on Preact, STACK.md) or `'react'` (the console). */
 const plugins = ({ ui = 'preact' } = {}) => [
-  workspace,
   ...(ui === 'preact'
     ? [
         alias({

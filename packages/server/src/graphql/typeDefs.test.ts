@@ -3,7 +3,8 @@ import type { GraphQLObjectType } from 'graphql';
 import { SERVER_ERROR_CODES } from '@parley/contract';
 import { typeDefs } from './typeDefs';
 
-// The public contract of issue 3: these names are what integrators and our own clients rely on.
+// The public contract (packages/contract/schema.graphql): these names are what integrators and our
+// own clients rely on.
 const schema = buildSchema(typeDefs);
 const fieldsOf = (name: string) =>
   Object.keys((schema.getType(name) as GraphQLObjectType).getFields());
