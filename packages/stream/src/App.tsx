@@ -1,27 +1,23 @@
 import { Provider, useQuery } from '@urql/preact';
-import { gql } from '@urql/core';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { AuthBar } from './AuthBar';
 import { signOutStaleToken } from './auth/signOutStaleToken';
 import { Composer } from './Composer';
-import { StreamDataContext, StreamEnvContext, useStreamEnv } from './StreamContext';
+import { isModerator, StreamDataContext, StreamEnvContext, useStreamEnv } from './StreamContext';
 import type { StreamData, StreamEnv } from './StreamContext';
-import { Thread } from './Thread';
-import { COMMENT_WITH_REPLIES, TOP_LEVEL_PAGE_SIZE, VIEWER_FIELDS } from './fragments';
+import { Thread, TOP_LEVEL_PAGE_SIZE } from './Thread';
+import type { CommentSort } from './Thread';
+import { CommentThread } from './ReplyList';
 import { LazyPanel } from './LazyPanel';
-import type { CommentSort, StoryData, StreamSettings, Viewer } from './types';
-import { isModerator } from './types';
 
 /** The first render's one query: who is reading, the settings, the story and its first page. */
-// One line: template literals keep their whitespace in the bundle (as in fragments.ts).
-export const STREAM_QUERY = gql`query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{${VIEWER_FIELDS}}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}pageInfo{hasNextPage endCursor}}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{${COMMENT_WITH_REPLIES}}}}}}`;
-
-interface StreamQueryData {
-  viewer: Viewer | null;
-  settings: StreamSettings;
-  story: StoryData | null;
-}
+// One line: template literals keep their whitespace in the bundle.
+export const STREAM_QUERY = graphql(
+  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}pageInfo{hasNextPage endCursor}}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  [CommentThread],
+);
 
 const ROOT_QUERY_CONTEXT = { cacheResult: false };
 
@@ -49,7 +45,7 @@ export function Stream() {
   const { t, params } = env;
   const [sort, setSort] = useState<CommentSort>('CREATED_AT_DESC');
   const [tab, setTab] = useState<Tab>('comments');
-  const [result, reexecute] = useQuery<StreamQueryData>({
+  const [result, reexecute] = useQuery({
     query: STREAM_QUERY,
     variables: {
       url: params.storyID ? undefined : params.storyURL,

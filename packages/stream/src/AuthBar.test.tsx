@@ -5,7 +5,7 @@ import { AuthBar } from './AuthBar';
 import { setAuthNotice } from './auth/authNotice';
 import type { StreamData } from './StreamContext';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
-import type { StreamSettings, Viewer } from './types';
+import type { StreamSettings, Viewer } from './StreamContext';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

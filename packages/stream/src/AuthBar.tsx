@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { graphql } from '@parley/transport/graphql';
 import { useAuthNotice } from './auth/authNotice';
 import { listenForHostSso } from './auth/listenForHostSso';
 import { openAuthPopup } from './auth/openAuthPopup';
@@ -6,7 +7,7 @@ import { SIGN_OUT_WAIT_MS } from './auth/defaults';
 import { useStreamData, useStreamEnv } from './StreamContext';
 
 /** Ends the session on the server too (best effort: tokens are bearer tokens, the frame forgets it). */
-export const SIGN_OUT = 'mutation SignOut{signOut{ok}}';
+export const SIGN_OUT = graphql(`mutation SignOut{signOut{ok}}`);
 
 /**
  * Who is reading, at the top of the stream: Sign in / Sign up (through the popup) or the signed-in

@@ -12,12 +12,45 @@ import { formatAbsolute, RelativeTime } from './RelativeTime';
 // Types only: these are separate chunks, imported on first use.
 import type { EditForm } from './EditForm';
 import type { ReportDialog } from './ReportDialog';
+import type { CommentThread } from './ReplyList';
 import { useStreamData, useStreamEnv } from './StreamContext';
-import type { CommentData } from './types';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+
+/**
+ * A comment as the thread shows it (no replies): every copy of a comment in urql's cache and in
+ * the UI, from a query, a mutation or a live event, has these fields.
+ */
+// One line each: template literals keep their whitespace in the bundle, and these are in the
+// first-render budget.
+export const CommentFields = graphql(
+  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount viewerReacted parent{id}author{id username avatarUrl badges}}`,
+);
+
+/** A page of a connection (a thread's page carries each edge's cursor; replies do not). */
+export interface Connection<T> {
+  edges: { cursor?: string; node: T }[];
+  pageInfo: ResultOf<typeof CommentThread>['replies']['pageInfo'];
+}
+
+/** A comment with the replies that came with it, if any (to the depth the query asked for). */
+export type CommentData = ResultOf<typeof CommentFields> & { replies?: Connection<CommentData> };
+
+/** The comment's author. */
+export type Author = NonNullable<CommentData['author']>;
+
+/**
+ * True while readers may see the comment. Otherwise it left the stream — by its status, or as a
+ * server tombstone (`removed`: rejected or erased, kept only because it has replies).
+ */
+export function isVisibleComment(comment: Pick<CommentData, 'status' | 'removed'>): boolean {
+  return !comment.removed && (comment.status === 'NONE' || comment.status === 'APPROVED');
+}
 
 /** Hides a user's comments from the viewer. */
-export const IGNORE_USER_MUTATION =
-  'mutation IgnoreUser($input:UserIdInput!){ignoreUser(input:$input){user{id}}}';
+export const IGNORE_USER_MUTATION = graphql(
+  `mutation IgnoreUser($input:UserIdInput!){ignoreUser(input:$input){user{id}}}`,
+);
 
 /** The DOM id of a comment's article (permalinks scroll to it). */
 export const commentDomId = (id: string) => `parley-c-${id}`;
@@ -87,16 +120,14 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
     );
   };
 
-  const ignore = () =>
+  const ignore = (userId: string) =>
     signedIn(() => {
       setError(undefined);
       void client
-        .mutation(IGNORE_USER_MUTATION, { input: { userId: authorId } })
+        .mutation(IGNORE_USER_MUTATION, { input: { userId } })
         .toPromise()
         .then((result) =>
-          result.error
-            ? setError(result.error)
-            : dispatch({ type: 'ignore', userId: authorId ?? '' }),
+          result.error ? setError(result.error) : dispatch({ type: 'ignore', userId }),
         );
     });
 
@@ -169,7 +200,7 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
           </button>
         )}
         {!own && authorId && (
-          <button type="button" onClick={ignore}>
+          <button type="button" onClick={() => ignore(authorId)}>
             {t('thread.ignore')}
           </button>
         )}

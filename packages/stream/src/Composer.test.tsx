@@ -5,7 +5,8 @@ import { Composer } from './Composer';
 import { outboxKey } from './createOutbox';
 import type { StreamData } from './StreamContext';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
-import type { CommentData, StoryData, StreamSettings, Viewer } from './types';
+import type { CommentData } from './CommentView';
+import type { StoryData, StreamSettings, Viewer } from './StreamContext';
 import { DRAFT_SAVE_DELAY_MS, draftKey } from './useDraft';
 import { openAuthPopup } from './auth/openAuthPopup';
 
@@ -53,6 +54,7 @@ const serverComment = (input: Record<string, unknown>, status = 'NONE'): Comment
   editedAt: null,
   editableUntil: '2026-01-01T00:00:30.000Z',
   status: status as CommentData['status'],
+  removed: false,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

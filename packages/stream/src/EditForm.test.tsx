@@ -4,7 +4,8 @@ import { setupServer } from 'msw/node';
 import { EditForm, secondsUntil } from './EditForm';
 import type { StreamData } from './StreamContext';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
-import type { CommentData, StoryData, StreamSettings } from './types';
+import type { CommentData } from './CommentView';
+import type { StoryData, StreamSettings } from './StreamContext';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -24,6 +25,7 @@ const comment = (secondsLeft: number): CommentData => ({
   editedAt: null,
   editableUntil: new Date(Date.now() + secondsLeft * 1000).toISOString(),
   status: 'NONE',
+  removed: false,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

@@ -1,14 +1,14 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useClient } from '@urql/preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { TransportError, toTransportError } from '@parley/transport';
 import { checkBody, describeError } from './describeError';
 import type { CodedError } from './describeError';
-import { COMMENT_FIELDS } from './fragments';
+import { CommentFields } from './CommentView';
 import { useStreamData, useStreamEnv } from './StreamContext';
 import type { MessagesPart } from './messages';
 import { messages as en } from './messages/en/edit';
-import type { CommentData } from './types';
+import type { CommentData } from './CommentView';
 
 /** The edit form's text, added to the catalog before the form opens (CommentView). */
 export const messages: MessagesPart<keyof typeof en> = {
@@ -17,21 +17,28 @@ export const messages: MessagesPart<keyof typeof en> = {
 };
 
 /** Saves an edit. */
-export const EDIT_COMMENT = gql`
-  mutation EditComment($input: EditCommentInput!) {
-    editComment(input: $input) { comment { ${COMMENT_FIELDS} } }
-  }
-`;
+export const EDIT_COMMENT = graphql(
+  `
+    mutation EditComment($input: EditCommentInput!) {
+      editComment(input: $input) {
+        comment {
+          ...CommentFields
+        }
+      }
+    }
+  `,
+  [CommentFields],
+);
 
 /** The Markdown the author wrote: the server gives `bodySource` to the author (and moderators). */
-export const COMMENT_SOURCE = gql`
+export const COMMENT_SOURCE = graphql(`
   query CommentSource($id: ID!) {
     comment(id: $id) {
       id
       bodySource
     }
   }
-`;
+`);
 
 /** Props of {@link EditForm}. */
 export interface EditFormProps {

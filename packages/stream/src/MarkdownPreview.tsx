@@ -1,15 +1,15 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { toTransportError } from '@parley/transport';
 import { describeError } from './describeError';
 import { useStreamEnv } from './StreamContext';
 
 /** Asks the server for the HTML of a body: the stream never parses Markdown itself. */
-export const RENDER_MARKDOWN = gql`
+export const RENDER_MARKDOWN = graphql(`
   query RenderMarkdown($body: String!) {
     renderMarkdown(body: $body)
   }
-`;
+`);
 
 /**
  * The box's text as it will look once posted. Loaded on demand (its own chunk): most readers

@@ -5,13 +5,18 @@ import { ThreadContext } from './applyLiveEvent';
 import { openAuthPopup } from './auth/openAuthPopup';
 import { ErrorNote } from './ErrorNote';
 import { useStreamData, useStreamEnv } from './StreamContext';
-import type { CommentData } from './types';
+import { graphql } from '@parley/transport/graphql';
+import type { CommentData } from './CommentView';
 
-/** Adds (`createReaction`) or takes back (`removeReaction`) the viewer's reaction. */
-export const reactionMutation = (field: 'createReaction' | 'removeReaction') =>
-  `mutation ${field}($input:CommentIdInput!){${field}(input:$input){comment{id reactionCount viewerReacted}}}`;
+/** Adds the viewer's reaction. */
+export const CREATE_REACTION = graphql(
+  `mutation createReaction($input:CommentIdInput!){createReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
+);
 
-type ReactionResult = Record<string, { comment: Pick<CommentData, 'id'> } | undefined>;
+/** Takes back the viewer's reaction. */
+export const REMOVE_REACTION = graphql(
+  `mutation removeReaction($input:CommentIdInput!){removeReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
+);
 
 /**
  * "Like" with the count. The count moves at once (optimistic) and settles on the server's answer;
@@ -36,18 +41,22 @@ export function ReactionButton({ comment }: { comment: CommentData }) {
     const next = !reacted;
     setPending(next);
     setError(undefined);
-    const field = next ? 'createReaction' : 'removeReaction';
-    void client
-      .mutation<ReactionResult>(reactionMutation(field), {
-        input: { commentId: comment.id },
-      })
-      .toPromise()
-      .then(({ data, error: failed }) => {
-        const answer = data?.[field]?.comment;
-        if (answer) dispatch({ type: 'updated', comment: answer });
-        else if (failed) setError(failed);
-        setPending(undefined);
-      });
+    const variables = { input: { commentId: comment.id } };
+    void (
+      next
+        ? client
+            .mutation(CREATE_REACTION, variables)
+            .toPromise()
+            .then(({ data, error }) => [data?.createReaction.comment, error] as const)
+        : client
+            .mutation(REMOVE_REACTION, variables)
+            .toPromise()
+            .then(({ data, error }) => [data?.removeReaction.comment, error] as const)
+    ).then(([answer, failed]) => {
+      if (answer) dispatch({ type: 'updated', comment: answer });
+      else if (failed) setError(failed);
+      setPending(undefined);
+    });
   };
 
   return (

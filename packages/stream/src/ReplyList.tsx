@@ -3,13 +3,33 @@ import type { CombinedError } from '@urql/core';
 import { useContext, useState } from 'preact/hooks';
 import { nodesOf, resolveComment, ThreadContext, uniqueComments } from './applyLiveEvent';
 import type { ThreadView } from './applyLiveEvent';
-import { CommentView } from './CommentView';
+import { graphql } from '@parley/transport/graphql';
+import { CommentFields, CommentView, isVisibleComment } from './CommentView';
+import type { CommentData, Connection } from './CommentView';
 import type { LocalComment } from './createThreadStore';
 import { ErrorNote } from './ErrorNote';
-import { MORE_REPLIES_PAGE_SIZE, REPLIES_QUERY } from './fragments';
 import { useStreamData, useStreamEnv } from './StreamContext';
-import type { CommentData, Connection } from './types';
-import { isVisibleComment } from './types';
+
+/** Replies fetched with each comment, per level: the `replies(first:3)` of {@link CommentThread}. */
+export const REPLIES_PAGE_SIZE = 3;
+
+/** Replies per "Show more replies" / "Continue this thread" page. */
+export const MORE_REPLIES_PAGE_SIZE = 10;
+
+/**
+ * A comment with its first replies, three levels deep (deeper: "Continue this thread"). Every
+ * query of a page of comments selects it, so a page renders the same however it was loaded.
+ */
+export const CommentThread = graphql(
+  `fragment CommentThread on Comment{...CommentFields replies(first:3){pageInfo{hasNextPage endCursor}edges{node{...CommentFields replies(first:3){pageInfo{hasNextPage endCursor}edges{node{...CommentFields}}}}}}}`,
+  [CommentFields],
+);
+
+/** A page of one comment's replies ("Show more replies", "Continue this thread"). */
+export const REPLIES_QUERY = graphql(
+  `query Replies($id:ID!,$first:Int,$after:String){comment(id:$id){id replies(first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  [CommentThread],
+);
 
 /** Deepest level shown inline (0 is top); deeper replies wait behind "Continue this thread". */
 export const MAX_LEVEL = 2;
@@ -79,11 +99,6 @@ export function LocalItem({ entry, level }: { entry: LocalComment; level: number
   );
 }
 
-/** A page of a comment's replies as REPLIES_QUERY answers it. */
-interface RepliesResult {
-  comment: { replies: Connection<CommentData> } | null;
-}
-
 /**
  * The replies of `parent` at indentation `level`: fetched, loaded with "Show more replies",
  * arrived live, and the reader's own. Past {@link MAX_LEVEL} they wait behind "Continue this
@@ -119,7 +134,7 @@ export function ReplyList({ parent, level }: { parent: CommentData; level: numbe
     setBusy(true);
     setError(undefined);
     void client
-      .query<RepliesResult>(REPLIES_QUERY, {
+      .query(REPLIES_QUERY, {
         id: parent.id,
         first: MORE_REPLIES_PAGE_SIZE,
         after: pageInfo?.endCursor ?? null,

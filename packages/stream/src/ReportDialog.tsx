@@ -5,7 +5,9 @@ import { ErrorNote } from './ErrorNote';
 import { useStreamEnv } from './StreamContext';
 import type { MessagesPart } from './messages';
 import { messages as en } from './messages/en/report';
-import type { CommentData, ReportReason } from './types';
+import { graphql } from '@parley/transport/graphql';
+import type { VariablesOf } from '@parley/transport/graphql';
+import type { CommentData } from './CommentView';
 
 /** The report form's text, added to the catalog before the form opens (CommentView). */
 export const messages: MessagesPart<keyof typeof en> = {
@@ -16,8 +18,12 @@ export const messages: MessagesPart<keyof typeof en> = {
 // A separate chunk: most readers never report anything (CommentView imports it on first use).
 
 /** Reports a comment to the moderators. */
-export const REPORT_COMMENT_MUTATION =
-  'mutation ReportComment($input:ReportCommentInput!){reportComment(input:$input){comment{id}}}';
+export const REPORT_COMMENT_MUTATION = graphql(
+  `mutation ReportComment($input:ReportCommentInput!){reportComment(input:$input){comment{id}}}`,
+);
+
+/** Why a reader reports a comment. */
+export type ReportReason = VariablesOf<typeof REPORT_COMMENT_MUTATION>['input']['reason'];
 
 /** The reasons, in the order the form offers them. */
 export const REPORT_REASONS: readonly ReportReason[] = ['OFFENSIVE', 'ABUSIVE', 'SPAM', 'OTHER'];
@@ -40,6 +46,7 @@ export function ReportDialog({ comment, onClose }: { comment: CommentData; onClo
 
   const submit = (event: Event) => {
     event.preventDefault();
+    if (!reason) return;
     setBusy(true);
     setError(undefined);
     void client

@@ -1,5 +1,5 @@
 import { useStreamEnv } from './StreamContext';
-import type { CommentSort } from './types';
+import type { CommentSort } from './Thread';
 
 /** The sorts the menu offers, in order. */
 export const COMMENT_SORTS: readonly CommentSort[] = [

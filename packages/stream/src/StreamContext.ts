@@ -7,7 +7,27 @@ import type { ThreadStore } from './createThreadStore';
 import type { Translate } from './i18n/createTranslator';
 import type { MessageKey } from './messages';
 import type { FrameParams } from './params';
-import type { StreamSettings, StoryData, Viewer } from './types';
+import type { ResultOf } from '@parley/transport/graphql';
+import type { STREAM_QUERY } from './App';
+import type { CommentData, Connection } from './CommentView';
+
+type StreamQueryResult = ResultOf<typeof STREAM_QUERY>;
+
+/** The signed-in user, as the stream reads them. */
+export type Viewer = NonNullable<StreamQueryResult['viewer']>;
+
+/** The organization's settings the stream reads. */
+export type StreamSettings = StreamQueryResult['settings'];
+
+/** The story the frame shows; its first page of comments is a page like any other. */
+export type StoryData = Omit<NonNullable<StreamQueryResult['story']>, 'comments'> & {
+  comments: Connection<CommentData>;
+};
+
+/** True for moderators and admins. */
+export function isModerator(viewer: Pick<Viewer, 'role'> | null | undefined): boolean {
+  return viewer?.role === 'MODERATOR' || viewer?.role === 'ADMIN';
+}
 
 /**
  * Everything a component of the frame needs from outside it: injected (window, storage through

@@ -2,24 +2,43 @@ import { useClient } from '@urql/preact';
 import type { CombinedError } from '@urql/core';
 import { useEffect, useState } from 'preact/hooks';
 import { nodesOf, resolveComment, ThreadContext, uniqueComments } from './applyLiveEvent';
-import { CommentView } from './CommentView';
+import { graphql } from '@parley/transport/graphql';
+import type { VariablesOf } from '@parley/transport/graphql';
+import { CommentView, isVisibleComment } from './CommentView';
+import type { CommentData, Connection } from './CommentView';
 import { ErrorNote } from './ErrorNote';
-import {
-  FEATURED_PAGE_SIZE,
-  FEATURED_QUERY,
-  MORE_COMMENTS_QUERY,
-  TOP_LEVEL_PAGE_SIZE,
-} from './fragments';
-import { CommentItem, LocalItem } from './ReplyList';
+import { CommentItem, CommentThread, LocalItem } from './ReplyList';
 import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
 import { withMessages } from './messages';
 import { SortMenu } from './SortMenu';
-import { useStreamData, useStreamEnv } from './StreamContext';
-import type { CommentData, CommentSort, Connection } from './types';
-import { isModerator, isVisibleComment } from './types';
+import { isModerator, useStreamData, useStreamEnv } from './StreamContext';
 import type { CommentModMenu } from './moderation/CommentModMenu';
 import { useLiveComments, useLocalComments, useSocketStatus } from './useLiveComments';
 import { usePermalink } from './usePermalink';
+
+/** Page size of top-level comments (first render and every "Load more"). */
+export const TOP_LEVEL_PAGE_SIZE = 20;
+
+/** Top-level comments per page of the Featured tab. */
+export const FEATURED_PAGE_SIZE = 20;
+
+// One line each: template literals keep their whitespace in the bundle, and these are in the
+// first-render budget.
+
+/** The next page of a story's top-level comments ("Load more"). */
+export const MORE_COMMENTS_QUERY = graphql(
+  `query MoreComments($id:ID!,$first:Int,$after:String,$sort:CommentSort){story(id:$id){id comments(orderBy:$sort,first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  [CommentThread],
+);
+
+/** A page of the story's featured comments (the Featured tab). */
+export const FEATURED_QUERY = graphql(
+  `query FeaturedComments($id:ID!,$first:Int,$after:String){story(id:$id){id featuredComments(first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  [CommentThread],
+);
+
+/** An order of the thread. */
+export type CommentSort = NonNullable<VariablesOf<typeof MORE_COMMENTS_QUERY>['sort']>;
 
 /** Props of {@link Thread}. */
 export interface ThreadProps {
@@ -29,14 +48,6 @@ export interface ThreadProps {
   sort: CommentSort;
   /** Asks the root to sort again (it re-runs its query with the new sort). */
   onSortChange(sort: CommentSort): void;
-}
-
-/** A page of top-level comments as MORE_COMMENTS_QUERY / FEATURED_QUERY answer it. */
-interface PageResult {
-  story: {
-    comments?: Connection<CommentData>;
-    featuredComments?: Connection<CommentData>;
-  } | null;
 }
 
 /**
@@ -77,26 +88,28 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   const loadMore = () => {
     setBusy(true);
     setError(undefined);
-    void client
-      .query<PageResult>(featured ? FEATURED_QUERY : MORE_COMMENTS_QUERY, {
-        id: story.id,
+    const after = pageInfo?.endCursor ?? null;
+    void (
+      featured
+        ? client
+            .query(FEATURED_QUERY, { id: story.id, first: FEATURED_PAGE_SIZE, after })
+            .toPromise()
+            .then(({ data, error }) => [data?.story?.featuredComments, error] as const)
+        : client
+            .query(MORE_COMMENTS_QUERY, { id: story.id, sort, first: TOP_LEVEL_PAGE_SIZE, after })
+            .toPromise()
+            .then(({ data, error }) => [data?.story?.comments, error] as const)
+    ).then(([page, failed]) => {
+      setBusy(false);
+      if (!page) return setError(failed);
+      setPages((loaded) => ({
         sort,
-        first: featured ? FEATURED_PAGE_SIZE : TOP_LEVEL_PAGE_SIZE,
-        after: pageInfo?.endCursor ?? null,
-      })
-      .toPromise()
-      .then(({ data, error: failed }) => {
-        setBusy(false);
-        const page = data?.story?.[featured ? 'featuredComments' : 'comments'];
-        if (!page) return setError(failed);
-        setPages((loaded) => ({
-          sort,
-          page: {
-            pageInfo: page.pageInfo,
-            edges: [...(loaded?.sort === sort ? loaded.page.edges : []), ...page.edges],
-          },
-        }));
-      });
+        page: {
+          pageInfo: page.pageInfo,
+          edges: [...(loaded?.sort === sort ? loaded.page.edges : []), ...page.edges],
+        },
+      }));
+    });
   };
   // The root query loads only the featured comments' ids; the tab loads their first page.
   useEffect(() => void (featured && loadMore()), [featured]);

@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import type { LocalComment } from './createThreadStore';
 import type { CommentModMenu } from './moderation/CommentModMenu';
-import type { CommentData, Connection } from './types';
+import type { CommentData, Connection } from './CommentView';
 
 // The thread keeps what it fetched as fetched (urql's results, the pages it loaded) and records
 // every later change here, applied at render time. A refetch of the root query (the transport

@@ -1,21 +1,28 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { TransportError, toTransportError } from '@parley/transport';
 import type { ErrorCode } from '@parley/transport';
 import type { LocalComment } from './createThreadStore';
-import { COMMENT_FIELDS } from './fragments';
+import { CommentFields } from './CommentView';
 import type { StreamEnv } from './StreamContext';
-import type { CommentData } from './types';
+import type { CommentData } from './CommentView';
 import { draftKey } from './useDraft';
 
 // A chunk of its own, loaded by useOutbox at idle after the first paint or on the first Post:
 // reading a thread never needs it.
 
 /** Posts a comment; `clientMutationId` makes a resend of the same post harmless. */
-export const CREATE_COMMENT = gql`
-  mutation CreateComment($input: CreateCommentInput!) {
-    createComment(input: $input) { comment { ${COMMENT_FIELDS} } }
-  }
-`;
+export const CREATE_COMMENT = graphql(
+  `
+    mutation CreateComment($input: CreateCommentInput!) {
+      createComment(input: $input) {
+        comment {
+          ...CommentFields
+        }
+      }
+    }
+  `,
+  [CommentFields],
+);
 
 /** Failures after which the same post may still succeed: the transport has already retried them. */
 const RETRYABLE: readonly ErrorCode[] = ['NETWORK_ERROR', 'REQUEST_TIMEOUT'];

@@ -1,4 +1,4 @@
-import type { CommentData } from './types';
+import type { CommentData } from './CommentView';
 
 /**
  * A comment this reader wrote in this page view, from the moment they press Post: shown at once

@@ -1,12 +1,19 @@
 import { useClient } from '@urql/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { commentDomId } from './CommentView';
-import { PERMALINK_QUERY } from './fragments';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+import { CommentFields, commentDomId } from './CommentView';
+import { CommentThread } from './ReplyList';
 import { useStreamEnv } from './StreamContext';
-import type { CommentData } from './types';
+
+/** One comment and its parent, for a permalink to a comment outside the first page. */
+export const PERMALINK_QUERY = graphql(
+  `query PermalinkComment($id:ID!){comment(id:$id){...CommentThread parent{...CommentFields}}}`,
+  [CommentThread, CommentFields],
+);
 
 /** A permalinked comment loaded on its own, with its parent when it is a reply. */
-export type FocusedComment = CommentData & { parent: CommentData | null };
+export type FocusedComment = NonNullable<ResultOf<typeof PERMALINK_QUERY>['comment']>;
 
 /**
  * The comment a permalink points at (`commentID` from the loader, then the host's `showComment`
@@ -29,7 +36,7 @@ export function usePermalink(enabled: boolean): [string | null, FocusedComment |
     if (focus?.id === marked) return;
     let current = true;
     void client
-      .query<{ comment: FocusedComment | null }>(PERMALINK_QUERY, { id: marked })
+      .query(PERMALINK_QUERY, { id: marked })
       .toPromise()
       .then(({ data }) => current && data?.comment && setFocus(data.comment));
     return () => {

@@ -1,17 +1,17 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useState } from 'preact/hooks';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { PopupEnv } from './PopupEnv';
 import { emailProblem } from './validateAccount';
 
 /** Asks for a password-reset email. */
-export const REQUEST_PASSWORD_RESET = gql`
+export const REQUEST_PASSWORD_RESET = graphql(`
   mutation RequestPasswordReset($input: RequestPasswordResetInput!) {
     requestPasswordReset(input: $input) {
       ok
     }
   }
-`;
+`);
 
 /** The Forgot password form: Email; then says that a link is on its way. */
 export function ForgotForm({ env }: { env: PopupEnv }) {

@@ -1,18 +1,18 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { signInWithDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
 import { emailProblem, passwordProblem } from './validateAccount';
 
 /** Signs in with email and password. */
-export const SIGN_IN = gql`
+export const SIGN_IN = graphql(`
   mutation SignIn($input: SignInInput!) {
     signIn(input: $input) {
       token
       deviceToken
     }
   }
-`;
+`);
 
 interface SignInData {
   signIn: { token: string; deviceToken: string | null };

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useState } from 'preact/hooks';
 import { rememberDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
@@ -6,23 +6,23 @@ import type { AuthFormProps } from './PopupEnv';
 import { codeProblem, emailProblem, newPasswordProblem, usernameProblem } from './validateAccount';
 
 /** The first step of a sign-up: the server emails a code (the same answer for every address). */
-export const SIGN_UP = gql`
+export const SIGN_UP = graphql(`
   mutation SignUp($input: SignUpInput!) {
     signUp(input: $input) {
       email
     }
   }
-`;
+`);
 
 /** The second step: the emailed code creates the account, its email confirmed, and signs it in. */
-export const CONFIRM_SIGN_UP = gql`
+export const CONFIRM_SIGN_UP = graphql(`
   mutation ConfirmSignUp($input: ConfirmSignUpInput!) {
     confirmSignUp(input: $input) {
       token
       deviceToken
     }
   }
-`;
+`);
 
 /**
  * The Sign up form: Email, Username, Password; then the code emailed to the address, and the

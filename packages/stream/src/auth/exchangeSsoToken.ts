@@ -1,5 +1,5 @@
 import { toTransportError } from '@parley/transport';
-import type { OperationResult } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { setAuthNotice } from './authNotice';
 import type { SsoEnv, SsoState } from './listenForHostSso';
 import { isTokenCode } from './signOutStaleToken';
@@ -7,10 +7,9 @@ import { isTokenCode } from './signOutStaleToken';
 // A chunk of its own: listenForHostSso fetches it on the host's first `login`.
 
 /** Exchanges a host's SSO token for a Parley token. */
-export const SIGN_IN_WITH_SSO =
-  'mutation SignInWithSso($input:SsoSignInInput!){signInWithSso(input:$input){token}}';
-
-type Answer = OperationResult<{ signInWithSso: { token: string } }>;
+export const SIGN_IN_WITH_SSO = graphql(
+  `mutation SignInWithSso($input:SsoSignInInput!){signInWithSso(input:$input){token}}`,
+);
 
 /**
  * Exchanges the host's `token` for a Parley token and signs in with it, unless a later `login`
@@ -23,7 +22,7 @@ export async function exchangeSsoToken(
   token: string,
   attempt: number,
 ): Promise<void> {
-  const exchange = (): Promise<Answer> =>
+  const exchange = () =>
     transport.client.mutation(SIGN_IN_WITH_SSO, { input: { token } }).toPromise();
   // A stale stored Parley token is still sent with the request, and the server refuses the
   // whole request for it before looking at the host's token.

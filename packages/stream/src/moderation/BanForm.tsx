@@ -1,13 +1,13 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ActionStatus } from '../profile/ActionStatus';
 import { useAction } from '../profile/useAction';
 import { useStreamEnv } from '../StreamContext';
-import type { Author } from '../types';
+import type { Author } from '../CommentView';
 
 /** Bans a user, with an optional message the server sends them. */
-export const BAN_USER_MUTATION = gql`
+export const BAN_USER_MUTATION = graphql(`
   mutation BanUser($input: BanUserInput!) {
     banUser(input: $input) {
       user {
@@ -16,7 +16,7 @@ export const BAN_USER_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /**
  * The confirmation step of "Ban author": names who is banned, takes an optional message, and

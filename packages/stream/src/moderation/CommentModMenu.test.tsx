@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/preact
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createTestEnv, renderInStream } from '../testing/createTestEnv';
-import type { CommentData } from '../types';
+import type { CommentData } from '../CommentView';
 import { CommentModMenu } from './CommentModMenu';
 
 const server = setupServer();
@@ -17,6 +17,7 @@ const comment = (overrides: Partial<CommentData> = {}): CommentData => ({
   editedAt: null,
   editableUntil: null,
   status: 'NONE',
+  removed: false,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

@@ -1,12 +1,13 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useClient } from '@urql/preact';
+import type { Client, OperationResult } from '@urql/core';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { COMMENT_FIELDS } from '../fragments';
+import { CommentFields } from '../CommentView';
 import { useAction } from '../profile/useAction';
 import { useStreamEnv } from '../StreamContext';
 import { messages as en } from '../messages/en/moderation';
 import type { MessageKey, MessagesPart } from '../messages';
-import type { CommentData } from '../types';
+import type { CommentData } from '../CommentView';
 import { BanForm } from './BanForm';
 
 /** The moderation area's text, added to the catalog before the thread shows the menu. */
@@ -15,21 +16,51 @@ export const messages: MessagesPart<keyof typeof en> = {
   es: () => import('../messages/es/moderation'),
 };
 
-const commentMutation = (operation: string, field: string) => gql`
-  mutation ${operation}($input: CommentIdInput!) {
-    ${field}(input: $input) { comment { ${COMMENT_FIELDS} } }
-  }
-`;
+const APPROVE_COMMENT = graphql(
+  `mutation ApproveComment($input:CommentIdInput!){approveComment(input:$input){comment{...CommentFields}}}`,
+  [CommentFields],
+);
+const REJECT_COMMENT = graphql(
+  `mutation RejectComment($input:CommentIdInput!){rejectComment(input:$input){comment{...CommentFields}}}`,
+  [CommentFields],
+);
+const FEATURE_COMMENT = graphql(
+  `mutation FeatureComment($input:CommentIdInput!){featureComment(input:$input){comment{...CommentFields}}}`,
+  [CommentFields],
+);
+const UNFEATURE_COMMENT = graphql(
+  `mutation UnfeatureComment($input:CommentIdInput!){unfeatureComment(input:$input){comment{...CommentFields}}}`,
+  [CommentFields],
+);
 
-/** The four comment decisions, each answering the comment as it now is. */
-export const MODERATION_MUTATIONS = {
-  approveComment: commentMutation('ApproveComment', 'approveComment'),
-  rejectComment: commentMutation('RejectComment', 'rejectComment'),
-  featureComment: commentMutation('FeatureComment', 'featureComment'),
-  unfeatureComment: commentMutation('UnfeatureComment', 'unfeatureComment'),
+type Decision = 'approveComment' | 'rejectComment' | 'featureComment' | 'unfeatureComment';
+
+/** The four comment decisions: each sends its mutation and answers the comment as it now is. */
+const DECISIONS: Record<
+  Decision,
+  (client: Client, commentId: string) => Promise<OperationResult<{ comment: CommentData | null }>>
+> = {
+  approveComment: (client: Client, commentId: string) =>
+    client
+      .mutation(APPROVE_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.approveComment })),
+  rejectComment: (client: Client, commentId: string) =>
+    client
+      .mutation(REJECT_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.rejectComment })),
+  featureComment: (client: Client, commentId: string) =>
+    client
+      .mutation(FEATURE_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.featureComment })),
+  unfeatureComment: (client: Client, commentId: string) =>
+    client
+      .mutation(UNFEATURE_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.unfeatureComment })),
 };
-
-type Decision = keyof typeof MODERATION_MUTATIONS;
 
 const DONE: Record<Decision, MessageKey> = {
   approveComment: 'moderation.approved',
@@ -76,17 +107,10 @@ export function CommentModMenu({ comment, onChanged }: CommentModMenuProps) {
     close();
     if (action.busy) return;
     setDone('');
-    const data = await action.run(() =>
-      client
-        .mutation<Record<Decision, { comment: CommentData | null }>>(
-          MODERATION_MUTATIONS[decision],
-          { input: { commentId: comment.id } },
-        )
-        .toPromise(),
-    );
-    if (data) {
+    const payload = await action.run(() => DECISIONS[decision](client, comment.id));
+    if (payload) {
       setDone(t(DONE[decision]));
-      onChanged(data[decision].comment ?? undefined);
+      onChanged(payload.comment ?? undefined);
     }
   };
 

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import type { StreamData } from '../StreamContext';
 import { createTestEnv, renderInStream } from '../testing/createTestEnv';
 import { makeStreamData, TEST_VIEWER } from '../testing/threadFixtures';
-import type { StoryData } from '../types';
+import type { StoryData } from '../StreamContext';
 import { Panel } from './ConfigureTab';
 
 const server = setupServer();

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { ActionStatus } from '../profile/ActionStatus';
@@ -15,7 +15,7 @@ export const messages: MessagesPart<keyof typeof en> = {
 };
 
 /** Changes a story's status or its overrides of the organization's settings. */
-export const UPDATE_STORY_MUTATION = gql`
+export const UPDATE_STORY_MUTATION = graphql(`
   mutation UpdateStory($input: UpdateStoryInput!) {
     updateStory(input: $input) {
       story {
@@ -29,7 +29,7 @@ export const UPDATE_STORY_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /** The schema's PremodMode values, in the order the select offers them. */
 export const PREMOD_MODES = ['OFF', 'ALL', 'LINKS', 'NEW_COMMENTERS'] as const;

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
@@ -9,7 +9,7 @@ import { useAction } from './useAction';
 import type { Action } from './useAction';
 
 /** Renames the viewer. */
-export const UPDATE_USERNAME_MUTATION = gql`
+export const UPDATE_USERNAME_MUTATION = graphql(`
   mutation UpdateUsername($input: UpdateUsernameInput!) {
     updateUsername(input: $input) {
       user {
@@ -18,10 +18,10 @@ export const UPDATE_USERNAME_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /** Changes the viewer's email; the server asks for the current password. */
-export const UPDATE_EMAIL_MUTATION = gql`
+export const UPDATE_EMAIL_MUTATION = graphql(`
   mutation UpdateEmail($input: UpdateEmailInput!) {
     updateEmail(input: $input) {
       user {
@@ -31,10 +31,10 @@ export const UPDATE_EMAIL_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /** Changes the viewer's password; the answer carries the session's fresh token. */
-export const UPDATE_PASSWORD_MUTATION = gql`
+export const UPDATE_PASSWORD_MUTATION = graphql(`
   mutation UpdatePassword($input: UpdatePasswordInput!) {
     updatePassword(input: $input) {
       token
@@ -43,7 +43,7 @@ export const UPDATE_PASSWORD_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /** Change username: the new name, shown back as the server normalized it. */
 export function UsernameForm({ current }: { current: string }) {

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useRef, useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
@@ -8,7 +8,7 @@ import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
 
 /** Uploads an avatar: a `File` variable, which the transport sends as a multipart request. */
-export const UPLOAD_AVATAR_MUTATION = gql`
+export const UPLOAD_AVATAR_MUTATION = graphql(`
   mutation UploadAvatar($file: File!) {
     uploadAvatar(file: $file) {
       user {
@@ -17,7 +17,7 @@ export const UPLOAD_AVATAR_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /**
  * Avatar upload. The picker offers the accepted types only, but the server is the judge (it

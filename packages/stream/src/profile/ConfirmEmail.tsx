@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from './ActionStatus';
@@ -6,7 +6,7 @@ import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
 
 /** Sends the viewer the link that confirms their email again. */
-export const SEND_EMAIL_CONFIRMATION_MUTATION = gql`
+export const SEND_EMAIL_CONFIRMATION_MUTATION = graphql(`
   mutation SendEmailConfirmation {
     sendEmailConfirmation {
       user {
@@ -15,7 +15,7 @@ export const SEND_EMAIL_CONFIRMATION_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /**
  * "Confirm your email", shown while the viewer's address is unconfirmed: no notification email is

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
@@ -8,7 +8,7 @@ import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
 
 /** Schedules the viewer's account for deletion after the grace period. */
-export const REQUEST_DELETION_MUTATION = gql`
+export const REQUEST_DELETION_MUTATION = graphql(`
   mutation RequestAccountDeletion {
     requestAccountDeletion {
       user {
@@ -17,10 +17,10 @@ export const REQUEST_DELETION_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /** Withdraws a deletion request. */
-export const CANCEL_DELETION_MUTATION = gql`
+export const CANCEL_DELETION_MUTATION = graphql(`
   mutation CancelAccountDeletion {
     cancelAccountDeletion {
       user {
@@ -29,7 +29,7 @@ export const CANCEL_DELETION_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 type DeletionAnswer<K extends string> = Record<
   K,

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from './ActionStatus';
@@ -6,13 +6,13 @@ import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
 
 /** Asks the server to email a link to the viewer's data. */
-export const REQUEST_DOWNLOAD_MUTATION = gql`
+export const REQUEST_DOWNLOAD_MUTATION = graphql(`
   mutation RequestCommentsDownload {
     requestCommentsDownload {
       ok
     }
   }
-`;
+`);
 
 /**
  * "Download my data". The data is sent as an emailed link rather than downloaded here: the link

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
@@ -7,7 +7,7 @@ import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
 
 /** Shows a user's comments to the viewer again. */
-export const UNIGNORE_USER_MUTATION = gql`
+export const UNIGNORE_USER_MUTATION = graphql(`
   mutation UnignoreUser($input: UserIdInput!) {
     unignoreUser(input: $input) {
       user {
@@ -15,7 +15,7 @@ export const UNIGNORE_USER_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 /** A user the viewer ignores. */
 export interface IgnoredUser {

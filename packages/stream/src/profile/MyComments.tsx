@@ -1,14 +1,14 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { toTransportError } from '@parley/transport';
 import { useStreamData, useStreamEnv } from '../StreamContext';
-import type { CommentData, Connection } from '../types';
+import type { CommentData, Connection } from '../CommentView';
 import { MY_COMMENTS_PAGE_SIZE } from './profileDefaults';
 import { PanelSection } from './PanelSection';
 
 /** One page of the viewer's own comments, newest first, with the story each is on. */
-export const MY_COMMENTS_QUERY = gql`
+export const MY_COMMENTS_QUERY = graphql(`
   query MyComments($first: Int, $after: String) {
     viewer {
       id
@@ -34,7 +34,7 @@ export const MY_COMMENTS_QUERY = gql`
       }
     }
   }
-`;
+`);
 
 /** A comment as "My comments" lists it. */
 export interface MyComment {

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
@@ -14,7 +14,7 @@ export interface NotificationSettings {
 }
 
 /** Saves the three switches. */
-export const UPDATE_NOTIFICATIONS_MUTATION = gql`
+export const UPDATE_NOTIFICATIONS_MUTATION = graphql(`
   mutation UpdateNotificationSettings($input: UpdateNotificationSettingsInput!) {
     updateNotificationSettings(input: $input) {
       user {
@@ -27,7 +27,7 @@ export const UPDATE_NOTIFICATIONS_MUTATION = gql`
       }
     }
   }
-`;
+`);
 
 const KEYS = ['onReply', 'onFeatured', 'onModeration'] as const;
 

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { toTransportError } from '@parley/transport';
 import { useStreamEnv } from '../StreamContext';
@@ -32,7 +32,7 @@ export const messages: MessagesPart<keyof typeof en> = {
 };
 
 /** What the profile tab shows of the viewer beyond the root query's fields. */
-export const PROFILE_QUERY = gql`
+export const PROFILE_QUERY = graphql(`
   query Profile {
     viewer {
       id
@@ -52,7 +52,7 @@ export const PROFILE_QUERY = gql`
       }
     }
   }
-`;
+`);
 
 /** The viewer as the profile tab reads it. */
 export interface ProfileViewer {

@@ -1,4 +1,4 @@
-import { gql } from '@urql/core';
+import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from './ActionStatus';
@@ -6,13 +6,13 @@ import { PanelSection } from './PanelSection';
 import { useAction } from './useAction';
 
 /** Ends every session of the viewer's account, this one included. */
-export const SIGN_OUT_EVERYWHERE_MUTATION = gql`
+export const SIGN_OUT_EVERYWHERE_MUTATION = graphql(`
   mutation SignOutEverywhere {
     signOutEverywhere {
       ok
     }
   }
-`;
+`);
 
 /**
  * "Sign out everywhere": a phone left signed in, a shared computer. The one way for a reader

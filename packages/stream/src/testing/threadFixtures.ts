@@ -1,5 +1,6 @@
 import type { StreamData } from '../StreamContext';
-import type { CommentData, Connection, StoryData, StreamSettings, Viewer } from '../types';
+import type { CommentData, Connection } from '../CommentView';
+import type { StoryData, StreamSettings, Viewer } from '../StreamContext';
 
 // Builders of the root query's data for thread tests: a comment is complete by default and a
 // test overrides only what it is about.
@@ -13,6 +14,7 @@ export function makeComment(id: string, overrides: Partial<CommentData> = {}): C
     editedAt: null,
     editableUntil: null,
     status: 'NONE',
+    removed: false,
     tags: [],
     replyCount: 0,
     reactionCount: 0,
