@@ -61,7 +61,7 @@ const streamPages = {
   generateBundle() {
     const src = here('packages/stream/src/');
     for (const page of ['stream.html', 'auth.html']) {
-      this.emitFile({ type: 'asset', fileName: page, source: readFileSync(src + page) });
+      this.emitFile({ type: 'asset', fileName: page, source: minifyHtml(src + page) });
     }
     // Comments and indentation cost bytes on every first render; the rules stay as written.
     for (const [name, dir] of [
@@ -85,6 +85,13 @@ const joinCss = (dir) =>
     .replace(/\s*\n\s*/g, '\n')
     .trim();
 
+/** A page without its comments and the line breaks and indentation between its tags. */
+const minifyHtml = (file) =>
+  readFileSync(file, 'utf8')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/>\s*\n\s*</g, '><')
+    .trim();
+
 /** Emits the console's page and stylesheet. */
 const consolePage = {
   name: 'parley-console-page',
@@ -93,7 +100,7 @@ const consolePage = {
     this.emitFile({
       type: 'asset',
       fileName: 'index.html',
-      source: readFileSync(src + 'index.html'),
+      source: minifyHtml(src + 'index.html'),
     });
     this.emitFile({ type: 'asset', fileName: 'assets/admin.css', source: joinCss(src + 'styles') });
   },

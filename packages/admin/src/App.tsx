@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Provider, useQuery } from 'urql';
 import { Redirect, Route, Switch } from 'wouter';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { ConsoleEnvContext } from './ConsoleContext';
 import type { ConsoleEnv } from './ConsoleContext';
 import { Loading } from './Loading';
@@ -14,7 +15,7 @@ const LoginPage = lazyRoute(() => import('./routes/login/LoginPage'), 'LoginPage
 const AccountPage = lazyRoute(() => import('./routes/account/AccountPage'), 'AccountPage');
 
 /** Whether the install wizard has run decides where every console URL leads. */
-export const INSTALLED_QUERY = 'query ConsoleInstalled { settings { installed } }';
+export const INSTALLED_QUERY = graphql(`query ConsoleInstalled { settings { installed } }`);
 
 /** The whole console: providers and the top-level routes. */
 export function App({ env }: { env: ConsoleEnv }) {
@@ -30,7 +31,7 @@ export function App({ env }: { env: ConsoleEnv }) {
 }
 
 function TopRoutes() {
-  const [{ data, error }, reexecute] = useQuery<{ settings: { installed: boolean } }>({
+  const [{ data, error }, reexecute] = useQuery({
     query: INSTALLED_QUERY,
     requestPolicy: 'network-only',
   });

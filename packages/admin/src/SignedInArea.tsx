@@ -2,12 +2,13 @@ import { useEffect } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { Loading } from './Loading';
 import { useConsoleEnv } from './ConsoleContext';
 import { errorText } from './errorText';
 import { lazyRoute } from './lazyRoute';
 import { useSessionToken } from './useSessionToken';
-import { ViewerContext, isAdmin } from './Viewer';
+import { ConsoleViewerFields, ViewerContext, isAdmin } from './Viewer';
 import type { ConsoleViewer } from './Viewer';
 
 const ModeratePage = lazyRoute(() => import('./routes/moderate/ModeratePage'), 'ModeratePage');
@@ -17,7 +18,10 @@ const ConfigurePage = lazyRoute(() => import('./routes/configure/ConfigurePage')
 const DashboardPage = lazyRoute(() => import('./routes/dashboard/DashboardPage'), 'DashboardPage');
 
 /** The signed-in user, as the console needs them. */
-export const CONSOLE_VIEWER_QUERY = 'query ConsoleViewer { viewer { id username email role } }';
+export const CONSOLE_VIEWER_QUERY = graphql(
+  `query ConsoleViewer { viewer { ...ConsoleViewerFields } }`,
+  [ConsoleViewerFields],
+);
 
 /** Everything under `/admin` except the login page: moderators and admins only. */
 export function SignedInArea() {
@@ -27,7 +31,7 @@ export function SignedInArea() {
 }
 
 /** Ends the session on the server (its token is refused from then on), then here. */
-export const CONSOLE_SIGN_OUT_MUTATION = 'mutation ConsoleSignOut { signOut { ok } }';
+export const CONSOLE_SIGN_OUT_MUTATION = graphql(`mutation ConsoleSignOut { signOut { ok } }`);
 
 /** How long sign-out waits for the server before forgetting the token anyway, in ms. */
 const SIGN_OUT_WAIT_MS = 3000;
@@ -55,7 +59,7 @@ const SESSION_ENDED = new Set(['TOKEN_EXPIRED', 'TOKEN_INVALID', 'UNAUTHENTICATE
 function Guarded() {
   const { session } = useConsoleEnv();
   const signOut = useSignOut();
-  const [{ data, error }] = useQuery<{ viewer: ConsoleViewer | null }>({
+  const [{ data, error }] = useQuery({
     query: CONSOLE_VIEWER_QUERY,
     requestPolicy: 'network-only',
   });

@@ -1,15 +1,17 @@
 import { createContext, useContext } from 'react';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 
-/** A role of a user. */
-export type Role = 'COMMENTER' | 'STAFF' | 'MODERATOR' | 'ADMIN';
+/** What the console reads of the signed-in user (SignedInArea's `ConsoleViewer` query). */
+export const ConsoleViewerFields = graphql(
+  `fragment ConsoleViewerFields on User { id username email role }`,
+);
 
 /** The signed-in moderator or admin. */
-export interface ConsoleViewer {
-  id: string;
-  username: string;
-  email: string | null;
-  role: Role;
-}
+export type ConsoleViewer = ResultOf<typeof ConsoleViewerFields>;
+
+/** A role of a user (`Role`). */
+export type Role = ConsoleViewer['role'];
 
 /** The signed-in user inside the console's guarded routes. */
 export const ViewerContext = createContext<ConsoleViewer | null>(null);

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/preact';
+import { screen, waitFor } from '@testing-library/preact';
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { App } from './App';
@@ -18,6 +18,9 @@ const settings = {
   guidelinesHtml: '<p>Be <strong>kind</strong>.</p>',
   locale: 'en',
   premod: 'OFF',
+  reactionLabel: '',
+  featuredTab: true,
+  customCssUrl: '',
 };
 
 const story = (overrides: Record<string, unknown> = {}) => ({
@@ -45,6 +48,60 @@ test('asks for the story by the URL the loader passed and shows its count and gu
   expect(await screen.findByText('3 comments')).toBeTruthy();
   expect(variables).toMatchObject({ url: 'http://host.test/article', first: 20 });
   expect(screen.getByText('kind').tagName).toBe('STRONG');
+});
+
+test.each([
+  [true, ['Comments', 'Featured']],
+  [false, ['Comments']],
+])(
+  'with the Featured tab switched %s, a story with featured comments shows tabs %j',
+  async (featuredTab, tabs) => {
+    const featured = {
+      edges: [{ node: { id: 'c1' } }],
+      pageInfo: { hasNextPage: false, endCursor: null },
+    };
+    server.use(
+      graphql.query('Stream', () =>
+        HttpResponse.json({
+          data: {
+            viewer: null,
+            settings: { ...settings, featuredTab },
+            story: story({ featuredComments: featured }),
+          },
+        }),
+      ),
+    );
+    const env = createTestEnv();
+    renderInStream(<App env={env} />, env);
+    expect(await screen.findByText('3 comments')).toBeTruthy();
+    expect(screen.queryAllByRole('tab').map((tab) => tab.textContent)).toEqual(
+      tabs.length > 1 ? tabs : [],
+    );
+  },
+);
+
+test("loads the organization's stylesheet after the stream's own", async () => {
+  const customCssUrl = 'https://cdn.example/parley.css';
+  server.use(
+    graphql.query('Stream', () =>
+      HttpResponse.json({
+        data: { viewer: null, settings: { ...settings, customCssUrl }, story: story() },
+      }),
+    ),
+  );
+  const env = createTestEnv();
+  const own = env.window.document.createElement('link');
+  own.rel = 'stylesheet';
+  own.href = 'http://parley.test/embed/assets/stream.css';
+  env.window.document.head.append(own);
+  renderInStream(<App env={env} />, env);
+  expect(await screen.findByText('3 comments')).toBeTruthy();
+  const sheets = () =>
+    [...env.window.document.head.querySelectorAll('link[rel="stylesheet"]')].map((link) =>
+      link.getAttribute('href'),
+    );
+  await waitFor(() => expect(sheets()).toEqual([own.href, customCssUrl]));
+  own.remove();
 });
 
 test('explains a page that is not a permitted origin, for the site owner', async () => {

@@ -15,7 +15,7 @@ import { LazyPanel } from './LazyPanel';
 /** The first render's one query: who is reading, the settings, the story and its first page. */
 // One line: template literals keep their whitespace in the bundle.
 export const STREAM_QUERY = graphql(
-  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}pageInfo{hasNextPage endCursor}}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod reactionLabel featuredTab customCssUrl}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
   [CommentThread],
 );
 
@@ -65,6 +65,16 @@ export function Stream() {
   useEffect(() => {
     if (result.error) signOutStaleToken(env, result.error);
   }, [env, result.error]);
+  // The organization's stylesheet comes after the stream's own (and its panels'), so it wins.
+  const customCss = data?.settings.customCssUrl;
+  useEffect(() => {
+    if (!customCss) return;
+    const link = env.window.document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = customCss;
+    env.window.document.head.append(link);
+    return () => link.remove();
+  }, [env, customCss]);
   const value = useMemo<StreamData | null>(
     () =>
       data?.story
@@ -109,7 +119,7 @@ export function Stream() {
   }
 
   const { story, viewer, settings } = value;
-  const hasFeatured = story.featuredComments.edges.length > 0;
+  const hasFeatured = settings.featuredTab && story.featuredComments.edges.length > 0;
   const tabs: Tab[] = ['comments'];
   if (hasFeatured) tabs.push('featured');
   if (viewer) tabs.push('profile');

@@ -23,6 +23,9 @@ const settings: StreamSettings = {
   guidelinesHtml: '',
   locale: 'en',
   premod: 'OFF',
+  reactionLabel: '',
+  featuredTab: true,
+  customCssUrl: '',
 };
 
 const ann: Viewer = {

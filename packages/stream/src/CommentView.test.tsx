@@ -14,6 +14,27 @@ afterEach(disposeThreadEnvs);
 afterAll(() => server.close());
 
 describe('reactions', () => {
+  test("show the organization's reaction label, when set, in both states", async () => {
+    server.use(
+      graphql.mutation('createReaction', () =>
+        HttpResponse.json({
+          data: {
+            reaction: { comment: { id: 'c1', reactionCount: 4, viewerReacted: true } },
+          },
+        }),
+      ),
+    );
+    renderThread(
+      makeStreamData([makeComment('c1', { reactionCount: 3 })], {
+        viewer: TEST_VIEWER,
+        settings: { reactionLabel: 'Respect' },
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Respect 3' }));
+    const pressed = await screen.findByRole('button', { name: 'Respect 4' });
+    expect(pressed.getAttribute('aria-pressed')).toBe('true');
+  });
+
   test('count and state change at once, then settle on the server’s answer', async () => {
     let release: () => void = () => {};
     let asked: Record<string, unknown> = {};
@@ -23,7 +44,7 @@ describe('reactions', () => {
         await new Promise<void>((resolve) => (release = resolve));
         return HttpResponse.json({
           data: {
-            createReaction: { comment: { id: 'c1', reactionCount: 7, viewerReacted: true } },
+            reaction: { comment: { id: 'c1', reactionCount: 7, viewerReacted: true } },
           },
         });
       }),

@@ -29,6 +29,9 @@ const settings: StreamSettings = {
   guidelinesHtml: '',
   locale: 'en',
   premod: 'OFF',
+  reactionLabel: '',
+  featuredTab: true,
+  customCssUrl: '',
 };
 const viewer: Viewer = {
   id: 'u1',

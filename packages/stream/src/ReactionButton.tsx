@@ -8,14 +8,16 @@ import { useStreamData, useStreamEnv } from './StreamContext';
 import { graphql } from '@parley/transport/graphql';
 import type { CommentData } from './CommentView';
 
+// Both answer as `reaction`, so one code path reads either.
+
 /** Adds the viewer's reaction. */
 export const CREATE_REACTION = graphql(
-  `mutation createReaction($input:CommentIdInput!){createReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
+  `mutation createReaction($input:CommentIdInput!){reaction:createReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
 );
 
 /** Takes back the viewer's reaction. */
 export const REMOVE_REACTION = graphql(
-  `mutation removeReaction($input:CommentIdInput!){removeReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
+  `mutation removeReaction($input:CommentIdInput!){reaction:removeReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
 );
 
 /**
@@ -25,7 +27,7 @@ export const REMOVE_REACTION = graphql(
 export function ReactionButton({ comment }: { comment: CommentData }) {
   const env = useStreamEnv();
   const { t } = env;
-  const { viewer } = useStreamData();
+  const { viewer, settings } = useStreamData();
   const { dispatch } = useContext(ThreadContext);
   const client = useClient();
   const [pending, setPending] = useState<boolean>();
@@ -41,28 +43,21 @@ export function ReactionButton({ comment }: { comment: CommentData }) {
     const next = !reacted;
     setPending(next);
     setError(undefined);
-    const variables = { input: { commentId: comment.id } };
-    void (
-      next
-        ? client
-            .mutation(CREATE_REACTION, variables)
-            .toPromise()
-            .then(({ data, error }) => [data?.createReaction.comment, error] as const)
-        : client
-            .mutation(REMOVE_REACTION, variables)
-            .toPromise()
-            .then(({ data, error }) => [data?.removeReaction.comment, error] as const)
-    ).then(([answer, failed]) => {
-      if (answer) dispatch({ type: 'updated', comment: answer });
-      else if (failed) setError(failed);
-      setPending(undefined);
-    });
+    void client
+      .mutation(next ? CREATE_REACTION : REMOVE_REACTION, { input: { commentId: comment.id } })
+      .toPromise()
+      .then(({ data, error: failed }) => {
+        const answer = data?.reaction.comment;
+        if (answer) dispatch({ type: 'updated', comment: answer });
+        else if (failed) setError(failed);
+        setPending(undefined);
+      });
   };
 
   return (
     <span class="parley-react">
       <button type="button" aria-pressed={reacted} onClick={toggle}>
-        {t(reacted ? 'thread.liked' : 'thread.like')} <span>{count}</span>
+        {settings.reactionLabel || t(reacted ? 'thread.liked' : 'thread.like')} <span>{count}</span>
       </button>
       {error && <ErrorNote error={error} />}
     </span>

@@ -130,7 +130,7 @@ test('"Load more" sends the cursor and appends the next page after the first', a
     graphql.query('MoreComments', ({ variables }) => {
       asked = variables;
       return HttpResponse.json({
-        data: { story: { id: 's1', comments: makeConnection([makeComment('c21')]) } },
+        data: { story: { id: 's1', page: makeConnection([makeComment('c21')]) } },
       });
     }),
   );
@@ -180,7 +180,7 @@ test('the Featured tab loads the story’s featured comments', async () => {
     graphql.query('FeaturedComments', () =>
       HttpResponse.json({
         data: {
-          story: { id: 's1', featuredComments: makeConnection([makeComment('f1')]) },
+          story: { id: 's1', page: makeConnection([makeComment('f1')]) },
         },
       }),
     ),

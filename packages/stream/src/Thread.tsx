@@ -5,6 +5,7 @@ import { nodesOf, resolveComment, ThreadContext, uniqueComments } from './applyL
 import { graphql } from '@parley/transport/graphql';
 import type { VariablesOf } from '@parley/transport/graphql';
 import { CommentView, isVisibleComment } from './CommentView';
+import { countComments } from './countComments';
 import type { CommentData, Connection } from './CommentView';
 import { ErrorNote } from './ErrorNote';
 import { CommentItem, CommentThread, LocalItem } from './ReplyList';
@@ -25,15 +26,18 @@ export const FEATURED_PAGE_SIZE = 20;
 // One line each: template literals keep their whitespace in the bundle, and these are in the
 // first-render budget.
 
+// Both answer as `page`, so "Load more" reads either the same way (the featured one ignores
+// `$sort`: featured comments have one order).
+
 /** The next page of a story's top-level comments ("Load more"). */
 export const MORE_COMMENTS_QUERY = graphql(
-  `query MoreComments($id:ID!,$first:Int,$after:String,$sort:CommentSort){story(id:$id){id comments(orderBy:$sort,first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  `query MoreComments($id:ID!,$first:Int,$after:String,$sort:CommentSort){story(id:$id){id page:comments(orderBy:$sort,first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
   [CommentThread],
 );
 
 /** A page of the story's featured comments (the Featured tab). */
 export const FEATURED_QUERY = graphql(
-  `query FeaturedComments($id:ID!,$first:Int,$after:String){story(id:$id){id featuredComments(first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  `query FeaturedComments($id:ID!,$first:Int,$after:String){story(id:$id){id page:featuredComments(first:$first,after:$after){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
   [CommentThread],
 );
 
@@ -88,28 +92,26 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   const loadMore = () => {
     setBusy(true);
     setError(undefined);
-    const after = pageInfo?.endCursor ?? null;
-    void (
-      featured
-        ? client
-            .query(FEATURED_QUERY, { id: story.id, first: FEATURED_PAGE_SIZE, after })
-            .toPromise()
-            .then(({ data, error }) => [data?.story?.featuredComments, error] as const)
-        : client
-            .query(MORE_COMMENTS_QUERY, { id: story.id, sort, first: TOP_LEVEL_PAGE_SIZE, after })
-            .toPromise()
-            .then(({ data, error }) => [data?.story?.comments, error] as const)
-    ).then(([page, failed]) => {
-      setBusy(false);
-      if (!page) return setError(failed);
-      setPages((loaded) => ({
+    void client
+      .query(featured ? FEATURED_QUERY : MORE_COMMENTS_QUERY, {
+        id: story.id,
         sort,
-        page: {
-          pageInfo: page.pageInfo,
-          edges: [...(loaded?.sort === sort ? loaded.page.edges : []), ...page.edges],
-        },
-      }));
-    });
+        first: featured ? FEATURED_PAGE_SIZE : TOP_LEVEL_PAGE_SIZE,
+        after: pageInfo?.endCursor ?? null,
+      })
+      .toPromise()
+      .then(({ data, error: failed }) => {
+        const page = data?.story?.page;
+        setBusy(false);
+        if (!page) return setError(failed);
+        setPages((loaded) => ({
+          sort,
+          page: {
+            pageInfo: page.pageInfo,
+            edges: [...(loaded?.sort === sort ? loaded.page.edges : []), ...page.edges],
+          },
+        }));
+      });
   };
   // The root query loads only the featured comments' ids; the tab loads their first page.
   useEffect(() => void (featured && loadMore()), [featured]);
@@ -131,28 +133,7 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
     );
   });
   const loading = featured && !extra && !error;
-  // The count follows what happened since the page loaded: comments that arrived live (waiting,
-  // revealed, replies) and the reader's own posts, each once, while they are visible.
-  const added = new Set<string>();
-  const loaded = new Set(nodesOf(first).map((c) => c.id));
-  for (const c of [...state.waiting, ...state.revealed, ...Object.values(state.replies).flat()]) {
-    if (!loaded.has(c.id) && isVisibleComment(resolveComment(state, c))) added.add(c.id);
-  }
   const shown = (c: CommentData) => isVisibleComment(resolveComment(state, c));
-  // A posted comment the thread loaded too is in the story's count already.
-  for (const l of local) {
-    if (l.state === 'posted' && l.comment && !loaded.has(l.comment.id) && shown(l.comment))
-      added.add(l.comment.id);
-  }
-  // …and loses what the page loaded that was removed since (rejected live, deleted).
-  let removed = 0;
-  const walk = (comments: CommentData[]) => {
-    for (const c of comments) {
-      if (isVisibleComment(c) && !shown(c)) removed += 1;
-      walk(nodesOf(c.replies));
-    }
-  };
-  walk(nodesOf(first));
   // Empty means nothing shows: comments removed since (without replies to keep) do not count.
   const empty =
     !top.some((c) => shown(c) || c.replyCount > 0) &&
@@ -164,7 +145,9 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
       <div class="parley-thread">
         {!featured && (
           <p class="parley-count">
-            {t('stream.count', { count: Math.max(0, story.commentCount + added.size - removed) })}
+            {t('stream.count', {
+              count: countComments(story.commentCount, nodesOf(first), state, local),
+            })}
           </p>
         )}
         {!featured && (

@@ -1,21 +1,25 @@
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useQuery } from 'urql';
+import type { TypedDocumentNode } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { errorText } from '../errorText';
 import { useCursorList } from './community/useCursorList';
-import type { CursorList } from './community/useCursorList';
+import type { CursorList, CursorPageInfo } from './community/useCursorList';
 
-/** A connection as the API answers it: one page of edges and where the next page starts. */
+/**
+ * What the table needs of a page's connection: its nodes, and `pageInfo` as the query's
+ * `CursorPageInfoFields` spread selects it.
+ */
 export interface Connection<Node> {
-  edges: { node: Node }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  edges: readonly { node: Node }[];
+  pageInfo: CursorPageInfo;
 }
 
 /** The variables every paged query takes, beside its filters. */
 export interface PageVariables {
-  first: number;
-  after: string | null;
+  first?: number | null;
+  after?: string | null;
 }
 
 /** What {@link CursorTable} needs to fetch and show its pages. */
@@ -27,7 +31,7 @@ export interface CursorTableProps<Data, Variables extends PageVariables, Node> {
   /** How many columns a row has, so a message row spans them all. */
   columns: number;
   /** The query of one page. */
-  query: string;
+  query: TypedDocumentNode<Data, Variables>;
   /** The query's variables other than `first` and `after`. */
   filters: Omit<Variables, keyof PageVariables>;
   /** Rows per page (`first`). */
@@ -89,7 +93,7 @@ function CursorPage<Data, Variables extends PageVariables, Node>({
   after: string | null;
   report: CursorList['report'] | undefined;
 }) {
-  const [{ data, error, fetching }] = useQuery<Data, Variables>({
+  const [{ data, error, fetching }] = useQuery({
     query,
     // The filters are Variables without the page's two fields, which this adds back.
     variables: { ...filters, first: pageSize, after } as Variables,

@@ -16,19 +16,19 @@ export const messages: MessagesPart<keyof typeof en> = {
   es: () => import('../messages/es/moderation'),
 };
 
-const APPROVE_COMMENT = graphql(
+export const APPROVE_COMMENT = graphql(
   `mutation ApproveComment($input:CommentIdInput!){approveComment(input:$input){comment{...CommentFields}}}`,
   [CommentFields],
 );
-const REJECT_COMMENT = graphql(
+export const REJECT_COMMENT = graphql(
   `mutation RejectComment($input:CommentIdInput!){rejectComment(input:$input){comment{...CommentFields}}}`,
   [CommentFields],
 );
-const FEATURE_COMMENT = graphql(
+export const FEATURE_COMMENT = graphql(
   `mutation FeatureComment($input:CommentIdInput!){featureComment(input:$input){comment{...CommentFields}}}`,
   [CommentFields],
 );
-const UNFEATURE_COMMENT = graphql(
+export const UNFEATURE_COMMENT = graphql(
   `mutation UnfeatureComment($input:CommentIdInput!){unfeatureComment(input:$input){comment{...CommentFields}}}`,
   [CommentFields],
 );

@@ -68,6 +68,9 @@ export function makeStreamData(
       guidelinesHtml: '',
       locale: 'en',
       premod: 'OFF',
+      reactionLabel: '',
+      featuredTab: true,
+      customCssUrl: '',
       ...options.settings,
     },
     story: {

@@ -1,13 +1,12 @@
+import { graphql } from '@parley/transport/graphql';
 import { TokenActionPage } from './TokenActionPage';
 
 /** Marks the address of the emailed link's account as confirmed. */
-export const CONFIRM_EMAIL_MUTATION = `mutation AccountConfirmEmail($input: TokenInput!) {
-  confirmEmail(input: $input) { user { id email emailVerified } }
-}`;
-
-interface ConfirmData {
-  confirmEmail: { user: { id: string; email: string | null; emailVerified: boolean | null } };
-}
+export const CONFIRM_EMAIL_MUTATION = graphql(`
+  mutation AccountConfirmEmail($input: TokenInput!) {
+    confirmEmail(input: $input) { user { id email emailVerified } }
+  }
+`);
 
 // How to get a link that works, for a link that does not.
 const AGAIN = 'Change your email address again in your profile to get a new link.';
@@ -18,7 +17,7 @@ const AGAIN = 'Change your email address again in your profile to get a new link
  */
 export function ConfirmEmailPage() {
   return (
-    <TokenActionPage<ConfirmData>
+    <TokenActionPage
       title="Confirm your email address"
       mutation={CONFIRM_EMAIL_MUTATION}
       again={AGAIN}
@@ -28,7 +27,7 @@ export function ConfirmEmailPage() {
       action="Confirm my email address"
       done={(data) => (
         <p role="status" className="success">
-          Thank you: {data.confirmEmail.user.email ?? 'your address'} is confirmed.
+          Thank you: {data.confirmEmail.user?.email ?? 'your address'} is confirmed.
         </p>
       )}
     />

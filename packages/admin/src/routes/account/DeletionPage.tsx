@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { signInWithDevice } from '@parley/transport/sign-in';
 import { errorText } from '../../errorText';
 import { Loading } from '../../Loading';
@@ -10,15 +11,17 @@ import { errorCodeOf } from '../login/errorCodeOf';
 import { AccountFrame } from './AccountFrame';
 
 /** Signs in for this page only (the token never becomes the console's session). */
-export const ACCOUNT_SIGN_IN_MUTATION = `mutation AccountSignIn($input: SignInInput!) {
-  signIn(input: $input) { token deviceToken }
-}`;
+export const ACCOUNT_SIGN_IN_MUTATION = graphql(
+  `mutation AccountSignIn($input: SignInInput!) { signIn(input: $input) { token deviceToken } }`,
+);
 /** The signed-in user's deletion request, if any. */
-export const ACCOUNT_DELETION_QUERY = `query AccountDeletion { viewer { id username deletionRequestedAt } }`;
+export const ACCOUNT_DELETION_QUERY = graphql(
+  `query AccountDeletion { viewer { id username deletionRequestedAt } }`,
+);
 /** Withdraws the deletion request. */
-export const CANCEL_DELETION_MUTATION = `mutation AccountCancelDeletion {
-  cancelAccountDeletion { user { id deletionRequestedAt } }
-}`;
+export const CANCEL_DELETION_MUTATION = graphql(
+  `mutation AccountCancelDeletion { cancelAccountDeletion { user { id deletionRequestedAt } } }`,
+);
 
 // The server's ACCOUNT_DELETION_GRACE_SECONDS (account/accountEmails.ts): 7 days.
 const DELETION_GRACE_MS = 7 * 24 * 3_600_000;
@@ -39,9 +42,7 @@ export function DeletionPage() {
 }
 
 function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
-  const [, signIn] = useMutation<{ signIn: { token: string; deviceToken: string | null } }>(
-    ACCOUNT_SIGN_IN_MUTATION,
-  );
+  const [, signIn] = useMutation(ACCOUNT_SIGN_IN_MUTATION);
   const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -94,26 +95,18 @@ function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
   );
 }
 
-interface DeletionViewer {
-  id: string;
-  username: string;
-  deletionRequestedAt: string | null;
-}
-
 function DeletionStatus({ token }: { token: string }) {
   // The page's own token goes with each request (see DeletionPage for why not the session).
   const context = useMemo(
     () => ({ fetchOptions: { headers: { authorization: `Bearer ${token}` } } }),
     [token],
   );
-  const [{ data, error }] = useQuery<{ viewer: DeletionViewer | null }>({
+  const [{ data, error }] = useQuery({
     query: ACCOUNT_DELETION_QUERY,
     requestPolicy: 'network-only',
     context,
   });
-  const [{ fetching }, cancel] = useMutation<{
-    cancelAccountDeletion: { user: Pick<DeletionViewer, 'id' | 'deletionRequestedAt'> | null };
-  }>(CANCEL_DELETION_MUTATION);
+  const [{ fetching }, cancel] = useMutation(CANCEL_DELETION_MUTATION);
   const [cancelled, setCancelled] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 

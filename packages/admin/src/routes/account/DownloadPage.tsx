@@ -1,23 +1,18 @@
 import { useEffect, useMemo } from 'react';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { TokenActionPage } from './TokenActionPage';
 
 /** Uses the emailed download link's token (once) and answers everything the user wrote. */
-export const DOWNLOAD_COMMENTS_MUTATION = `mutation AccountDownloadComments($input: TokenInput!) {
-  downloadCommentsData(input: $input) {
-    username
-    generatedAt
-    comments { id storyUrl body status createdAt editedAt }
+export const DOWNLOAD_COMMENTS_MUTATION = graphql(`
+  mutation AccountDownloadComments($input: TokenInput!) {
+    downloadCommentsData(input: $input) {
+      username generatedAt
+      comments { id storyUrl body status createdAt editedAt }
+    }
   }
-}`;
-
-interface DownloadData {
-  downloadCommentsData: {
-    username: string;
-    generatedAt: string;
-    comments: { id: string; storyUrl: string; body: string }[];
-  };
-}
+`);
 
 // How to get a link that works, for a link that does not.
 const AGAIN = 'Ask for a new download from your profile where you comment.';
@@ -28,7 +23,7 @@ const AGAIN = 'Ask for a new download from your profile where you comment.';
  */
 export function DownloadPage() {
   return (
-    <TokenActionPage<DownloadData>
+    <TokenActionPage
       title="Download your comments"
       mutation={DOWNLOAD_COMMENTS_MUTATION}
       again={AGAIN}
@@ -39,7 +34,11 @@ export function DownloadPage() {
   );
 }
 
-function SaveFile({ data }: { data: DownloadData['downloadCommentsData'] }) {
+function SaveFile({
+  data,
+}: {
+  data: ResultOf<typeof DOWNLOAD_COMMENTS_MUTATION>['downloadCommentsData'];
+}) {
   const { window: win } = useConsoleEnv();
   // The injected window's constructors: the page's own, or a test's.
   const { URL: Url, Blob: FileBlob } = win as unknown as typeof globalThis;

@@ -1,28 +1,38 @@
 import { PASSWORD_MIN_LENGTH } from '@parley/contract';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import type { TypedDocumentNode } from 'urql';
 import { Link } from 'wouter';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
 import { Field } from '../login/Field';
 import { AccountFrame, TokenProblem } from './AccountFrame';
 import { useTokenMutation } from './useTokenMutation';
 
 /** Sets a new password with the emailed link's token. */
-export const RESET_PASSWORD_MUTATION = `mutation AccountResetPassword($input: ResetPasswordInput!) {
-  resetPassword(input: $input) { token user { id username } }
-}`;
+export const RESET_PASSWORD_MUTATION = graphql(`
+  mutation AccountResetPassword($input: ResetPasswordInput!) {
+    resetPassword(input: $input) { token user { id username } }
+  }
+`);
 
 /** Accepts an admin's invitation: sets the password, then the role is granted. */
-export const ACCEPT_INVITE_MUTATION = `mutation AccountAcceptInvite($input: ResetPasswordInput!) {
-  acceptModeratorInvite(input: $input) { token user { id username } }
-}`;
+export const ACCEPT_INVITE_MUTATION = graphql(`
+  mutation AccountAcceptInvite($input: ResetPasswordInput!) {
+    acceptModeratorInvite(input: $input) { token user { id username } }
+  }
+`);
 
-/** What both mutations answer, under their own name. */
-type PasswordTokenData = Record<string, { token: string; user: { id: string; username: string } }>;
+/** What both mutations answer, each under its own field name. */
+type PasswordTokenData = Record<string, ResultOf<typeof RESET_PASSWORD_MUTATION>['resetPassword']>;
 
 /** What differs between the pages that set a password with an emailed token. */
-interface PasswordTokenPageProps {
-  /** The mutation, taking `{ token, password }`. */
-  mutation: string;
+interface PasswordTokenPageProps<Data extends PasswordTokenData> {
+  /**
+   * The mutation, taking `{ token, password }` (`ResetPasswordInput`). Its one field answers the
+   * account, whatever the field's name.
+   */
+  mutation: TypedDocumentNode<Data, VariablesOf<typeof RESET_PASSWORD_MUTATION>>;
   /** Page title. */
   title: string;
   /** Label of the submit button. */
@@ -70,8 +80,14 @@ export function AcceptInvitePage() {
   );
 }
 
-function PasswordTokenPage({ mutation, title, submitLabel, again, done }: PasswordTokenPageProps) {
-  const [state, run] = useTokenMutation<PasswordTokenData>(mutation);
+function PasswordTokenPage<Data extends PasswordTokenData>({
+  mutation,
+  title,
+  submitLabel,
+  again,
+  done,
+}: PasswordTokenPageProps<Data>) {
+  const [state, run] = useTokenMutation(mutation);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { TypedDocumentNode } from 'urql';
 import { AccountFrame, TokenProblem } from './AccountFrame';
 import { useTokenMutation } from './useTokenMutation';
 
@@ -17,8 +18,8 @@ export function TokenActionPage<Data>({
 }: {
   /** The page's heading. */
   title: string;
-  /** The mutation that takes the link's token as `input.token`. */
-  mutation: string;
+  /** The mutation that takes the link's token as its whole input (`TokenInput`). */
+  mutation: TypedDocumentNode<Data, { input: { token: string } }>;
   /** How to get a link that works, for a link that does not. */
   again: string;
   /** What the button will do, shown before it is pressed. */
@@ -28,7 +29,7 @@ export function TokenActionPage<Data>({
   /** What is shown once the mutation answers with data. */
   done: (data: Data) => ReactNode;
 }) {
-  const [state, run] = useTokenMutation<Data>(mutation);
+  const [state, run] = useTokenMutation(mutation);
   return (
     <AccountFrame title={title}>
       {state.kind === 'done' ? (
@@ -43,7 +44,7 @@ export function TokenActionPage<Data>({
             type="button"
             className="primary"
             disabled={state.kind === 'sending'}
-            onClick={() => void run()}
+            onClick={() => void run({})}
           >
             {action}
           </button>

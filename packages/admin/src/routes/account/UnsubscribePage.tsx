@@ -1,15 +1,14 @@
+import { graphql } from '@parley/transport/graphql';
 import { TokenActionPage } from './TokenActionPage';
 
 /** Turns off every notification email of the emailed link's account. */
-export const UNSUBSCRIBE_MUTATION = `mutation AccountUnsubscribe($input: TokenInput!) {
-  unsubscribe(input: $input) {
-    user { id notificationSettings { onReply onFeatured onModeration } }
+export const UNSUBSCRIBE_MUTATION = graphql(`
+  mutation AccountUnsubscribe($input: TokenInput!) {
+    unsubscribe(input: $input) {
+      user { id notificationSettings { onReply onFeatured onModeration } }
+    }
   }
-}`;
-
-interface UnsubscribeData {
-  unsubscribe: { user: { id: string } };
-}
+`);
 
 // How to get a link that works, for a link that does not.
 const AGAIN = 'Turn notifications off in your profile where you comment instead.';
@@ -20,7 +19,7 @@ const AGAIN = 'Turn notifications off in your profile where you comment instead.
  */
 export function UnsubscribePage() {
   return (
-    <TokenActionPage<UnsubscribeData>
+    <TokenActionPage
       title="Unsubscribe from notifications"
       mutation={UNSUBSCRIBE_MUTATION}
       again={AGAIN}

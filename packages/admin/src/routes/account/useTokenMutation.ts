@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useMutation } from 'urql';
+import type { TypedDocumentNode } from 'urql';
 import type { ErrorCode } from '@parley/transport';
 import { errorCodeOf } from '../login/errorCodeOf';
 import { useLinkToken } from './useLinkToken';
@@ -18,21 +19,22 @@ export type TokenActionState<Data> =
  * The tokens are single-use, so a second run while one is under way is ignored; a failed run may
  * be repeated (a network error did not use the token).
  */
-export function useTokenMutation<Data>(
-  mutation: string,
-): [TokenActionState<Data>, (extra?: Record<string, unknown>) => Promise<void>] {
+export function useTokenMutation<Data, Input extends { token: string }>(
+  mutation: TypedDocumentNode<Data, { input: Input }>,
+): [TokenActionState<Data>, (extra: Omit<Input, 'token'>) => Promise<void>] {
   const token = useLinkToken();
-  const [, execute] = useMutation<Data>(mutation);
+  const [, execute] = useMutation(mutation);
   const [state, setState] = useState<TokenActionState<Data>>(
     token === null ? { kind: 'dead', code: null } : { kind: 'ready' },
   );
   const busy = useRef(false);
 
-  async function run(extra: Record<string, unknown> = {}) {
+  async function run(extra: Omit<Input, 'token'>) {
     if (token === null || busy.current) return;
     busy.current = true;
     setState({ kind: 'sending' });
-    const result = await execute({ input: { ...extra, token } });
+    // The extra fields and the token are the whole input; TypeScript cannot see that of a generic.
+    const result = await execute({ input: { ...extra, token } as Input });
     busy.current = false;
     const code = errorCodeOf(result.error);
     if (result.data) setState({ kind: 'done', data: result.data });

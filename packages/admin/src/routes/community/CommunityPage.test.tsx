@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { createTestConsoleEnv, renderInConsole, TEST_MODERATOR } from '../../testing/renderConsole';
 import type { ConsoleViewer } from '../../Viewer';
 import { CommunityPage } from './CommunityPage';
-import type { CommunityUser } from './communityQueries';
+import type { CommunityUser } from './UserRow';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

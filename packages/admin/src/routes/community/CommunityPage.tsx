@@ -1,15 +1,31 @@
 import { useState } from 'react';
+import { graphql } from '@parley/transport/graphql';
+import type { VariablesOf } from '@parley/transport/graphql';
 import { CursorTable } from '../CursorTable';
 import { FilterSelect, SearchField } from '../FilterFields';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { Role } from '../../Viewer';
-import { LABELS, ROLES, USER_STATUSES, USERS_PAGE_SIZE, USERS_QUERY } from './communityQueries';
-import type { CommunityUser, UserStatus, UsersData, UsersVariables } from './communityQueries';
+import { LABELS, ROLES, USER_STATUSES, USERS_PAGE_SIZE } from './communityQueries';
+import type { UserStatus } from './communityQueries';
 import { InviteModerator } from './InviteModerator';
-import { USER_COLUMNS, UserRow } from './UserRow';
+import { CursorPageInfoFields } from './useCursorList';
+import { USER_COLUMNS, UserRowFields, UserRow } from './UserRow';
 import { useDebouncedValue } from './useDebouncedValue';
 
-type Filters = Omit<UsersVariables, 'after' | 'first'>;
+/** The community table: one page of users matching the filters. */
+export const USERS_QUERY = graphql(
+  `
+    query ConsoleUsers($query: String, $role: Role, $status: UserStatus, $first: Int, $after: String) {
+      users(query: $query, role: $role, status: $status, first: $first, after: $after) {
+        edges { cursor node { ...UserRowFields } }
+        pageInfo { ...CursorPageInfoFields }
+      }
+    }
+  `,
+  [UserRowFields, CursorPageInfoFields],
+);
+
+type Filters = Omit<VariablesOf<typeof USERS_QUERY>, 'after' | 'first'>;
 
 /** `/admin/community`: every user, searchable and filterable, with role and status actions. */
 export function CommunityPage() {
@@ -58,7 +74,7 @@ export function CommunityPage() {
 
 function UserTable({ filters }: { filters: Filters }) {
   return (
-    <CursorTable<UsersData, UsersVariables, CommunityUser>
+    <CursorTable
       caption="Users"
       head={
         <>

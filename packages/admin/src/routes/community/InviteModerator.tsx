@@ -2,9 +2,19 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
-import { INVITE_MUTATION } from './communityQueries';
-import type { CommunityUser } from './communityQueries';
+import { UserRowFields } from './UserRow';
+
+/** Makes the account with an email a moderator, inviting a new person by email. */
+export const INVITE_MUTATION = graphql(
+  `
+    mutation ConsoleInviteModerator($input: InviteModeratorInput!) {
+      inviteModerator(input: $input) { user { ...UserRowFields } }
+    }
+  `,
+  [UserRowFields],
+);
 
 /**
  * Invites a moderator by email (admins only). The address gets a link; the role is granted when
@@ -16,9 +26,7 @@ export function InviteModerator() {
   const [email, setEmail] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<{ text: string; field: boolean } | null>(null);
-  const [state, invite] = useMutation<{ inviteModerator: { user: CommunityUser | null } }>(
-    INVITE_MUTATION,
-  );
+  const [state, invite] = useMutation(INVITE_MUTATION);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

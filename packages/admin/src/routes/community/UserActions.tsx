@@ -10,7 +10,7 @@ import {
   SUSPEND_MUTATION,
   UNBAN_MUTATION,
 } from './communityQueries';
-import type { CommunityUser } from './communityQueries';
+import type { CommunityUser } from './UserRow';
 
 /** Suspension lengths offered, in hours; "custom" asks for an end time instead. */
 export const SUSPEND_HOURS = Object.freeze({ '1': '1 hour', '24': '24 hours', '168': '7 days' });

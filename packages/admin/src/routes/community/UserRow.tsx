@@ -1,12 +1,31 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { ConsoleViewer, Role } from '../../Viewer';
-import { LABELS, ROLES, SET_ROLE_MUTATION } from './communityQueries';
-import type { CommunityUser } from './communityQueries';
+import { LABELS, ROLES } from './communityQueries';
 import { UserActions } from './UserActions';
+
+/** What a row of the community table reads of its user; the table's query spreads it. */
+export const UserRowFields = graphql(
+  `fragment UserRowFields on User { id username email role status suspendedUntil createdAt }`,
+);
+
+/** A row of the community table. */
+export type CommunityUser = ResultOf<typeof UserRowFields>;
+
+/** Changes a user's role (admins only). */
+export const SET_ROLE_MUTATION = graphql(
+  `
+    mutation ConsoleSetUserRole($input: SetUserRoleInput!) {
+      setUserRole(input: $input) { user { ...UserRowFields } }
+    }
+  `,
+  [UserRowFields],
+);
 
 /** Columns of the community table (the actions panel spans them all). */
 export const USER_COLUMNS = 6;

@@ -1,4 +1,14 @@
 import { useCallback, useState } from 'react';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+
+/** What the list reads of a page's `pageInfo`; each paged query spreads it. */
+export const CursorPageInfoFields = graphql(
+  `fragment CursorPageInfoFields on PageInfo { hasNextPage endCursor }`,
+);
+
+/** Where a page of a connection ends, and whether another follows. */
+export type CursorPageInfo = ResultOf<typeof CursorPageInfoFields>;
 
 /** State of a "Load more" list whose pages each run their own query. */
 export interface CursorList {
@@ -7,7 +17,7 @@ export interface CursorList {
   /** Whether another page exists (the last page said so). */
   hasMore: boolean;
   /** The last page reports its `pageInfo` here. */
-  report: (pageInfo: { hasNextPage: boolean; endCursor: string | null }) => void;
+  report: (pageInfo: CursorPageInfo) => void;
   /** Appends the next page. */
   loadMore: () => void;
 }
@@ -21,8 +31,7 @@ export function useCursorList(): CursorList {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [next, setNext] = useState<string | null>(null);
   const report = useCallback(
-    ({ hasNextPage, endCursor }: { hasNextPage: boolean; endCursor: string | null }) =>
-      setNext(hasNextPage ? endCursor : null),
+    ({ hasNextPage, endCursor }: CursorPageInfo) => setNext(hasNextPage ? endCursor : null),
     [],
   );
   const loadMore = useCallback(() => {

@@ -32,7 +32,7 @@ export const CONFIGURE_SECTIONS: readonly {
  */
 export function ConfigurePage() {
   const [location] = useLocation();
-  const [{ data, error }] = useQuery<{ settings: ConsoleSettings }>({ query: SETTINGS_QUERY });
+  const [{ data, error }] = useQuery({ query: SETTINGS_QUERY });
   return (
     <div className="page admin-page configure">
       <nav aria-label="Configure sections" className="side-nav">

@@ -43,7 +43,7 @@ export function GuidelinesField({
 }
 
 function Preview({ body, savedHtml }: { body: string; savedHtml: string }) {
-  const [{ data, error, fetching }] = useQuery<{ renderMarkdown: string }>({
+  const [{ data, error, fetching }] = useQuery({
     query: RENDER_MARKDOWN_QUERY,
     variables: { body },
     pause: body.trim() === '',

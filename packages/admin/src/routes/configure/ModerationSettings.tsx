@@ -1,8 +1,10 @@
-import type { PremodMode } from '../stories/storiesQueries';
 import { splitLines } from './configureQueries';
 import type { ConsoleSettings } from './configureQueries';
 import { CheckboxField, FormFooter, TextAreaField, TextField } from './SettingsFields';
 import { fieldId, useSettingsForm, wholeNumber } from './useSettingsForm';
+
+/** Pre-moderation modes (`PremodMode`). */
+type PremodMode = ConsoleSettings['premod'];
 
 /** The Moderation section's draft; word lists are kept as the text typed, one per line. */
 export interface ModerationValues {

@@ -3,7 +3,7 @@ import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { errorText } from '../../errorText';
 import { ADMIN_SITES_QUERY } from './configureQueries';
-import type { AdminSite, ConsoleSettings } from './configureQueries';
+import type { ConsoleSettings } from './configureQueries';
 import { FormFooter, TextField } from './SettingsFields';
 import { SiteEditor } from './SiteEditor';
 import type { FreshSecret } from './SsoKeys';
@@ -46,7 +46,7 @@ export function OrganizationSettings({ settings }: { settings: ConsoleSettings }
 type Selection = { id: string | 'new'; secret: FreshSecret | null } | null;
 
 function Sites() {
-  const [{ data, error }] = useQuery<{ sites: AdminSite[] }>({ query: ADMIN_SITES_QUERY });
+  const [{ data, error }] = useQuery({ query: ADMIN_SITES_QUERY });
   const [selected, setSelected] = useState<Selection>(null);
   if (error && !data) return <p role="alert">{errorText(toTransportError(error).code)}</p>;
   if (!data) return <p className="loading">Loading sites…</p>;

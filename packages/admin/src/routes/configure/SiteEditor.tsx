@@ -54,8 +54,8 @@ export function SiteEditor({
   const [draft, setDraft] = useState(baseline);
   const [error, setError] = useState<{ field: Field | undefined; text: string } | null>(null);
   const [saved, setSaved] = useState(false);
-  const [updating, update] = useMutation<{ updateSite: { site: AdminSite } }>(UPDATE_SITE_MUTATION);
-  const [creating, create] = useMutation<{ createSite: { site: AdminSite } }>(CREATE_SITE_MUTATION);
+  const [updating, update] = useMutation(UPDATE_SITE_MUTATION);
+  const [creating, create] = useMutation(CREATE_SITE_MUTATION);
   const dirty = JSON.stringify(draft) !== JSON.stringify(baseline);
   useUnsavedChangesGuard(dirty);
   const prefix = `site-${site?.id ?? 'new'}`;

@@ -7,8 +7,6 @@ import { REVOKE_KEY_MUTATION, ROTATE_KEY_MUTATION } from './configureQueries';
 import type { AdminSite, SsoKey } from './configureQueries';
 import { CopyButton } from './CopyButton';
 
-type SitePayload = { site: AdminSite | null };
-
 /** A secret just created: the server answers it in that response only. */
 export interface FreshSecret {
   keyId: string;
@@ -34,8 +32,8 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
   const { window: win } = useConsoleEnv();
   const [fresh, setFresh] = useState<FreshSecret | null>(initial ?? null);
   const [error, setError] = useState<string | null>(null);
-  const [rotating, rotate] = useMutation<{ rotateSsoKey: SitePayload }>(ROTATE_KEY_MUTATION);
-  const [revoking, revoke] = useMutation<{ revokeSsoKey: SitePayload }>(REVOKE_KEY_MUTATION);
+  const [rotating, rotate] = useMutation(ROTATE_KEY_MUTATION);
+  const [revoking, revoke] = useMutation(REVOKE_KEY_MUTATION);
   const keys: SsoKey[] = site.ssoKeys ?? [];
   const current = keys.some((key) => key.expiresAt === null && !key.revoked);
   const busy = rotating.fetching || revoking.fetching;

@@ -73,9 +73,7 @@ export function useSettingsForm<T>(options: SettingsFormOptions<T>): SettingsFor
   const [values, setValues] = useState(baseline);
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<SettingsForm<T>['error']>(null);
-  const [state, update] = useMutation<{ updateSettings: { settings: ConsoleSettings } }>(
-    UPDATE_SETTINGS_MUTATION,
-  );
+  const [state, update] = useMutation(UPDATE_SETTINGS_MUTATION);
   const dirty = JSON.stringify(values) !== JSON.stringify(baseline);
   useUnsavedChangesGuard(dirty);
 

@@ -1,37 +1,33 @@
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { Loading } from '../../Loading';
 import { errorCodeOf } from '../login/errorCodeOf';
-import { HourlyChart } from './HourlyChart';
-import type { HourCount } from './HourlyChart';
+import { HourlyChartFields, HourlyChart } from './HourlyChart';
+
+/** What a period's card reads (today, all time). */
+export const PeriodCardFields = graphql(`
+  fragment PeriodCardFields on DashboardPeriod {
+    newComments rejectedComments rejectionRate newUsers bans
+  }
+`);
 
 /** Everything the dashboard shows, in one request. */
-export const DASHBOARD_QUERY = `query ConsoleDashboard {
-  dashboard {
-    today { newComments rejectedComments rejectionRate newUsers bans }
-    allTime { newComments rejectedComments rejectionRate newUsers bans }
-    commentsPerHour { hour count }
-    topStoriesToday { story { id title url } count }
-  }
-}`;
-
-interface Period {
-  newComments: number;
-  rejectedComments: number;
-  rejectionRate: number;
-  newUsers: number;
-  bans: number;
-}
-
-interface DashboardData {
-  dashboard: {
-    today: Period;
-    allTime: Period;
-    commentsPerHour: HourCount[];
-    topStoriesToday: { story: { id: string; title: string | null; url: string }; count: number }[];
-  };
-}
+export const DASHBOARD_QUERY = graphql(
+  `
+    query ConsoleDashboard {
+      dashboard {
+        today { ...PeriodCardFields }
+        allTime { ...PeriodCardFields }
+        commentsPerHour { ...HourlyChartFields }
+        topStoriesToday { story { id title url } count }
+      }
+    }
+  `,
+  [PeriodCardFields, HourlyChartFields],
+);
 
 /** The moderation queue filtered to one story (ModeratePage reads `?story=`). */
 export function moderateStoryHref(storyId: string): string {
@@ -42,7 +38,7 @@ const PERCENT = { style: 'percent', maximumFractionDigits: 1 } as const;
 
 /** `/admin/dashboard`: today and all time, comments per hour, most commented stories today. */
 export function DashboardPage() {
-  const [{ data, error, fetching }, reexecute] = useQuery<DashboardData>({
+  const [{ data, error, fetching }, reexecute] = useQuery({
     query: DASHBOARD_QUERY,
     requestPolicy: 'cache-and-network',
   });
@@ -107,7 +103,13 @@ export function DashboardPage() {
   );
 }
 
-function PeriodCard({ title, period }: { title: string; period: Period }) {
+function PeriodCard({
+  title,
+  period,
+}: {
+  title: string;
+  period: ResultOf<typeof PeriodCardFields>;
+}) {
   const rate = period.rejectionRate.toLocaleString(undefined, PERCENT);
   return (
     <section className="period-card">

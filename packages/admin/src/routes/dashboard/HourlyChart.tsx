@@ -1,8 +1,13 @@
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+
+/** What the chart reads of an hour; the dashboard's query spreads it. */
+export const HourlyChartFields = graphql(
+  `fragment HourlyChartFields on HourlyCount { hour count }`,
+);
+
 /** One hour of the chart: its start (ISO-8601) and how many comments were written in it. */
-export interface HourCount {
-  hour: string;
-  count: number;
-}
+export type HourCount = ResultOf<typeof HourlyChartFields>;
 
 // Drawing units of the viewBox; the SVG scales to its container's width.
 const WIDTH = 720;

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { Loading } from '../../Loading';
 import { errorText } from '../../errorText';
@@ -10,11 +11,9 @@ import { errorText } from '../../errorText';
  * The new site's embed snippet. Asked after install (the `install` payload has no site), with
  * the admin's fresh session: `sites` is for moderators and admins.
  */
-export const INSTALL_SNIPPET_QUERY = 'query ConsoleInstallSnippet { sites { id embedSnippet } }';
-
-interface SnippetData {
-  sites: { id: string; embedSnippet: string }[];
-}
+export const INSTALL_SNIPPET_QUERY = graphql(
+  `query ConsoleInstallSnippet { sites { id embedSnippet } }`,
+);
 
 /** The wizard's last step: the embed snippet to copy, and where to go next. */
 export function InstallDone({
@@ -29,7 +28,7 @@ export function InstallDone({
   /** The example host page's origin when the console runs locally, else null. */
   exampleOrigin: string | null;
 }) {
-  const [{ data, error }, reexecute] = useQuery<SnippetData>({
+  const [{ data, error }, reexecute] = useQuery({
     query: INSTALL_SNIPPET_QUERY,
     requestPolicy: 'network-only',
   });

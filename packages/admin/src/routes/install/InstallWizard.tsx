@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import type { ErrorCode } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
 import { InstallDone } from './InstallDone';
@@ -20,13 +21,11 @@ import {
 import type { InstallErrors, InstallForm } from './installForm';
 
 /** Creates the organization, the first site and the admin; answers the admin's session. */
-export const INSTALL_MUTATION = `mutation ConsoleInstall($input: InstallInput!) {
-  install(input: $input) { token user { id username } }
-}`;
-
-interface InstallData {
-  install: { token: string; user: { id: string; username: string } };
-}
+export const INSTALL_MUTATION = graphql(`
+  mutation ConsoleInstall($input: InstallInput!) {
+    install(input: $input) { token user { id username } }
+  }
+`);
 
 /** `/install`: the first-run wizard (App redirects here until it has run, and away after). */
 export function InstallWizard() {
@@ -36,7 +35,7 @@ export function InstallWizard() {
   const [errors, setErrors] = useState<InstallErrors>({});
   const [failure, setFailure] = useState<ErrorCode | null>(null);
   const [done, setDone] = useState(false);
-  const [{ fetching }, install] = useMutation<InstallData>(INSTALL_MUTATION);
+  const [{ fetching }, install] = useMutation(INSTALL_MUTATION);
   // `fetching` lags one render behind a click; the ref stops a double submit in between, so
   // `install` is sent once (a second one would only answer ALREADY_INSTALLED).
   const sending = useRef(false);

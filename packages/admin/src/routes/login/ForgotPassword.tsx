@@ -2,15 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { Field } from './Field';
 
 /** Asks the server to email a password-reset link (to `/account/reset-password#token=…`). */
-export const REQUEST_PASSWORD_RESET_MUTATION = `mutation ConsoleRequestPasswordReset(
-  $input: RequestPasswordResetInput!
-) {
-  requestPasswordReset(input: $input) { ok }
-}`;
+export const REQUEST_PASSWORD_RESET_MUTATION = graphql(`
+  mutation ConsoleRequestPasswordReset($input: RequestPasswordResetInput!) {
+    requestPasswordReset(input: $input) { ok }
+  }
+`);
 
 /**
  * The "forgot password" form. Its answer is the same whether or not the address has an account,

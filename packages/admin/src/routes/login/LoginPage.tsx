@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
+import { graphql } from '@parley/transport/graphql';
 import { signInWithDevice } from '@parley/transport/sign-in';
 import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
@@ -10,19 +11,17 @@ import { errorCodeOf } from './errorCodeOf';
 import { ForgotPassword } from './ForgotPassword';
 
 /** Signs in with email and password; the answer's token becomes the console's session. */
-export const SIGN_IN_MUTATION = `mutation ConsoleSignIn($input: SignInInput!) {
-  signIn(input: $input) { token deviceToken user { id role } }
-}`;
-
-interface SignInData {
-  signIn: { token: string; deviceToken: string | null; user: { id: string; role: string } };
-}
+export const SIGN_IN_MUTATION = graphql(`
+  mutation ConsoleSignIn($input: SignInInput!) {
+    signIn(input: $input) { token deviceToken user { id role } }
+  }
+`);
 
 /** `/admin/login`: email and password, and the way to a password reset. */
 export function LoginPage() {
   const { session } = useConsoleEnv();
   const [, navigate] = useLocation();
-  const [, signIn] = useMutation<SignInData>(SIGN_IN_MUTATION);
+  const [, signIn] = useMutation(SIGN_IN_MUTATION);
   // Busy across a whole sign-in, challenge rounds included (see signInWithDevice).
   const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');

@@ -1,10 +1,13 @@
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import type { ResultOf } from '@parley/transport/graphql';
 import { Loading } from '../../Loading';
 import { errorText } from '../../errorText';
 import { MY_DECISIONS_COUNT } from './defaults';
 import { MY_DECISIONS_QUERY } from './queries';
-import type { CommentStatus, MyDecisionsData } from './queries';
+
+/** A decided comment's status (`CommentStatus`). */
+type CommentStatus = ResultOf<typeof MY_DECISIONS_QUERY>['myDecisions'][number]['status'];
 
 const STATUS_TEXT: Partial<Record<CommentStatus, string>> = {
   APPROVED: 'Approved',
@@ -15,7 +18,7 @@ const EXCERPT_CHARS = 100;
 
 /** "My recent decisions": the viewer's latest approvals and rejections, with links. */
 export function DecisionHistory() {
-  const [{ data, error }, reexecute] = useQuery<MyDecisionsData>({
+  const [{ data, error }, reexecute] = useQuery({
     query: MY_DECISIONS_QUERY,
     variables: { first: MY_DECISIONS_COUNT },
     requestPolicy: 'cache-and-network',

@@ -1,5 +1,22 @@
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { highlightWords } from './highlightWords';
-import type { HeldReason, QueueComment, QueueReport } from './queries';
+
+/** What {@link HeldReasons} reads of a comment (ModerationCard's fragment spreads it). */
+export const HeldReasonsFields = graphql(`
+  fragment HeldReasonsFields on Comment {
+    bodySource heldBecause
+    reports { id reason details reporter { id username } createdAt }
+  }
+`);
+
+type HeldComment = ResultOf<typeof HeldReasonsFields>;
+
+/** Why a comment is held (`HeldReason`). */
+type HeldReason = NonNullable<HeldComment['heldBecause']>[number];
+
+/** Why a reader reported a comment (`ReportReason`). */
+type ReportReason = NonNullable<HeldComment['reports']>[number]['reason'];
 
 const REASON_TEXT: Record<HeldReason, string> = {
   BANNED_WORD: 'Banned word',
@@ -11,7 +28,7 @@ const REASON_TEXT: Record<HeldReason, string> = {
   REPORTS: 'Reported by readers',
 };
 
-const REPORT_TEXT: Record<QueueReport['reason'], string> = {
+const REPORT_TEXT: Record<ReportReason, string> = {
   OFFENSIVE: 'Offensive',
   ABUSIVE: 'Abusive',
   SPAM: 'Spam',
@@ -25,12 +42,12 @@ export interface WordLists {
 }
 
 /** Why a comment is in the queue: held reasons, the matched words in context, the reports. */
-export function HeldReasons({ comment, words }: { comment: QueueComment; words: WordLists }) {
+export function HeldReasons({ comment, words }: { comment: HeldComment; words: WordLists }) {
   const reasons = comment.heldBecause ?? [];
   const reports = comment.reports ?? [];
   if (reasons.length === 0 && reports.length === 0) return null;
   const wordy = reasons.includes('BANNED_WORD') || reasons.includes('SUSPECT_WORD');
-  const counts = new Map<QueueReport['reason'], number>();
+  const counts = new Map<ReportReason, number>();
   for (const report of reports) counts.set(report.reason, (counts.get(report.reason) ?? 0) + 1);
   return (
     <section className="mod-why" aria-label="Why it is here">

@@ -5,7 +5,7 @@ import { ERROR_TEXT } from '../../errorText';
 import { createTestConsoleEnv, renderInConsole, TEST_MODERATOR } from '../../testing/renderConsole';
 import { ModeratePage } from './ModeratePage';
 import type { ModeratePageProps } from './ModeratePage';
-import type { QueueComment } from './queries';
+import type { QueueComment } from './ModerationCard';
 import { createFakeLive, makeQueueComment, queueConnection } from './testFixtures';
 
 const live = createFakeLive();

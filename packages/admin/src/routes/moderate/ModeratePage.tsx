@@ -8,7 +8,6 @@ import { DecisionHistory } from './DecisionHistory';
 import { LiveStatus } from './LiveStatus';
 import { UNDO_WINDOW_MS } from './defaults';
 import { MODERATE_SETUP_QUERY, QUEUE_UPDATED_SUBSCRIPTION } from './queries';
-import type { QueueUpdatedData, SetupData } from './queries';
 import { QueueFilters } from './QueueFilters';
 import { QueueList } from './QueueList';
 import { QUEUES, QueueNav } from './QueueNav';
@@ -45,11 +44,11 @@ export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProp
   const slug = location.split('/')[2] ?? '';
   const [userId, setUserId] = useState<string | null>(null);
 
-  const [{ data: setup, error }] = useQuery<SetupData>({ query: MODERATE_SETUP_QUERY });
+  const [{ data: setup, error }] = useQuery({ query: MODERATE_SETUP_QUERY });
   // Every event (a comment entered or left a queue) bumps the tick; lists and counts refetch.
-  const [{ data: liveTick = 0 }] = useSubscription<QueueUpdatedData, number>(
+  const [{ data: liveTick = 0 }] = useSubscription(
     { query: QUEUE_UPDATED_SUBSCRIPTION, variables: { siteId } },
-    (ticks = 0) => ticks + 1,
+    (ticks: number = 0) => ticks + 1,
   );
 
   if (error && !setup) {

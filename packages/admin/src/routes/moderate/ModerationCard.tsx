@@ -1,7 +1,29 @@
 import { forwardRef } from 'react';
-import { HeldReasons } from './HeldReasons';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+import { HeldReasonsFields, HeldReasons } from './HeldReasons';
 import type { WordLists } from './HeldReasons';
-import type { DecisionName, QueueComment, QueueName } from './queries';
+import type { DecisionName, QueueName } from './queries';
+
+/** What a card reads of its comment; the queue's query spreads it. */
+export const ModerationCardFields = graphql(
+  `
+    fragment ModerationCardFields on Comment {
+      id body status tags createdAt editedAt
+      author { id username status }
+      parent { id bodySource author { username } }
+      story { id title url }
+      ...HeldReasonsFields
+    }
+  `,
+  [HeldReasonsFields],
+);
+
+/**
+ * One card of a queue. `body` is sanitized HTML from the server: the only string rendered as
+ * HTML.
+ */
+export type QueueComment = ResultOf<typeof ModerationCardFields>;
 
 /** Props of {@link ModerationCard}. */
 export interface ModerationCardProps {

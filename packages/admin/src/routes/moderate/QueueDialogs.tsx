@@ -3,6 +3,7 @@ import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { errorText } from '../../errorText';
 import { Dialog } from './Dialog';
+import type { QueueComment } from './ModerationCard';
 import { USER_ACTION_MUTATIONS } from './queries';
 import { SHORTCUTS } from './useQueueKeyboard';
 
@@ -29,7 +30,7 @@ export function BanDialog({
   user,
   onClose,
 }: {
-  user: { id: string; username: string };
+  user: Pick<NonNullable<QueueComment['author']>, 'id' | 'username'>;
   onClose: (banned: boolean) => void;
 }) {
   const [message, setMessage] = useState('');

@@ -1,8 +1,17 @@
-import type { SetupData } from './queries';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+
+/** The sites and stories the filters offer; the page's setup query spreads it. */
+export const QueueFiltersFields = graphql(`
+  fragment QueueFiltersFields on Query {
+    sites { id name }
+    stories(first: 100) { edges { node { id title url site { id } } } }
+  }
+`);
 
 /** Props of {@link QueueFilters}. */
 export interface QueueFiltersProps {
-  setup: SetupData;
+  setup: ResultOf<typeof QueueFiltersFields>;
   siteId: string | null;
   storyId: string | null;
   order: 'newest' | 'oldest';

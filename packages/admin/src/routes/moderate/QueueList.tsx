@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Loading } from '../../Loading';
 import { ModerationCard } from './ModerationCard';
 import type { WordLists } from './HeldReasons';
-import type { DecisionName, QueueComment } from './queries';
+import type { QueueComment } from './ModerationCard';
+import type { DecisionName } from './queries';
 import { BanDialog, ShortcutsDialog } from './QueueDialogs';
 import { visibleCards } from './queueReducer';
 import { useQueueData } from './useQueueData';
@@ -33,7 +34,7 @@ export function QueueList({ filter, words, liveTick, onOpenUser, undoWindowMs }:
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [single, setSingle] = useState(false);
   const [help, setHelp] = useState(false);
-  const [banning, setBanning] = useState<{ id: string; username: string } | null>(null);
+  const [banning, setBanning] = useState<QueueComment['author']>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const cardRefs = useRef(new Map<string, HTMLElement>());
   const cards = visibleCards(state);

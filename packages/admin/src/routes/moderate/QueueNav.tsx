@@ -1,8 +1,12 @@
 import { useEffect, useId } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
+import type { ResultOf } from '@parley/transport/graphql';
 import { COUNTS_QUERY } from './queries';
-import type { QueueCounts, QueueName } from './queries';
+import type { QueueName } from './queries';
+
+/** Counts per queue (`ModerationCounts`). */
+type QueueCounts = ResultOf<typeof COUNTS_QUERY>['moderationCounts'];
 
 /** The queues in the order the console lists them, with their URL segment and name. */
 export const QUEUES: readonly { name: QueueName; slug: string; label: string }[] = [
@@ -32,7 +36,7 @@ export interface QueueNavProps {
  */
 export function QueueNav({ current, siteId, storyId, search, liveTick }: QueueNavProps) {
   const id = useId();
-  const [{ data }, reexecute] = useQuery<{ moderationCounts: QueueCounts }>({
+  const [{ data }, reexecute] = useQuery({
     query: COUNTS_QUERY,
     variables: { siteId, storyId },
     requestPolicy: 'cache-and-network',

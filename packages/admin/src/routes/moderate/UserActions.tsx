@@ -1,12 +1,21 @@
 import { useId, useState } from 'react';
 import { useClient } from 'urql';
+import type { CombinedError } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { Role } from '../../Viewer';
 import { SUSPEND_PRESETS_HOURS } from './defaults';
 import { USER_ACTION_MUTATIONS } from './queries';
-import type { DrawerUser } from './queries';
+
+/** What the actions read of the drawer's user; the drawer's query spreads it. */
+export const ModerationUserActionsFields = graphql(
+  `fragment ModerationUserActionsFields on User { id username role status }`,
+);
+
+type ActionsUser = ResultOf<typeof ModerationUserActionsFields>;
 
 type ActionName = 'ban' | 'unban' | 'suspend' | 'premod' | 'unpremod' | 'role';
 
@@ -14,7 +23,7 @@ const ROLES: readonly Role[] = ['COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'];
 const HOUR_MS = 3_600_000;
 
 /** The actions that make sense for the user's current status and the viewer's role. */
-function choices(user: DrawerUser, admin: boolean): { value: ActionName; label: string }[] {
+function choices(user: ActionsUser, admin: boolean): { value: ActionName; label: string }[] {
   const list: { value: ActionName; label: string }[] = [];
   if (user.status === 'BANNED' || user.status === 'SUSPENDED') {
     list.push({ value: 'unban', label: user.status === 'BANNED' ? 'Unban' : 'End suspension' });
@@ -32,7 +41,7 @@ function choices(user: DrawerUser, admin: boolean): { value: ActionName; label: 
 }
 
 /** Ban, suspend, premod and role changes on the drawer's user, each with an optional message. */
-export function UserActions({ user, onDone }: { user: DrawerUser; onDone: () => void }) {
+export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () => void }) {
   const client = useClient();
   const viewer = useViewer();
   const id = useId();
@@ -50,8 +59,7 @@ export function UserActions({ user, onDone }: { user: DrawerUser; onDone: () => 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const note = message.trim() || null;
-    let query: string;
-    let variables: Record<string, unknown>;
+    let send: () => Promise<{ error?: CombinedError }>;
     switch (current) {
       case 'suspend': {
         const until =
@@ -62,30 +70,33 @@ export function UserActions({ user, onDone }: { user: DrawerUser; onDone: () => 
           setOutcome({ ok: false, text: 'Choose when the suspension ends.' });
           return;
         }
-        query = USER_ACTION_MUTATIONS.suspend;
-        variables = { userId: user.id, until: until.toISOString(), message: note };
+        const variables = { userId: user.id, until: until.toISOString(), message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.suspend, variables).toPromise();
         break;
       }
       case 'premod':
-      case 'unpremod':
-        query = USER_ACTION_MUTATIONS.premod;
-        variables = { userId: user.id, premod: current === 'premod', message: note };
+      case 'unpremod': {
+        const variables = { userId: user.id, premod: current === 'premod', message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.premod, variables).toPromise();
         break;
-      case 'role':
-        query = USER_ACTION_MUTATIONS.role;
-        variables = { userId: user.id, role, message: note };
+      }
+      case 'role': {
+        const variables = { userId: user.id, role, message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.role, variables).toPromise();
         break;
+      }
       case 'unban':
-        query = USER_ACTION_MUTATIONS.unban;
-        variables = { userId: user.id };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.unban, { userId: user.id }).toPromise();
         break;
       case 'ban':
-        query = USER_ACTION_MUTATIONS.ban;
-        variables = { userId: user.id, message: note };
+        send = () =>
+          client
+            .mutation(USER_ACTION_MUTATIONS.ban, { userId: user.id, message: note })
+            .toPromise();
         break;
     }
     setBusy(true);
-    const result = await client.mutation(query, variables).toPromise();
+    const result = await send();
     setBusy(false);
     if (result.error) {
       setOutcome({ ok: false, text: errorText(toTransportError(result.error).code) });

@@ -5,7 +5,7 @@ import { createTestConsoleEnv, renderInConsole, TEST_MODERATOR } from '../../tes
 import type { ConsoleViewer } from '../../Viewer';
 import { ModeratePage } from './ModeratePage';
 import { UserDrawer } from './UserDrawer';
-import type { DrawerUser } from './queries';
+import type { DrawerUser } from './UserDrawer';
 import { createFakeLive, makeQueueComment, queueConnection } from './testFixtures';
 
 const server = setupServer();

@@ -1,19 +1,45 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { Loading } from '../../Loading';
 import { errorText } from '../../errorText';
 import { Dialog } from './Dialog';
-import { USER_DRAWER_QUERY } from './queries';
-import type { DrawerComment, DrawerUser } from './queries';
-import { UserActions } from './UserActions';
+import { ModerationUserActionsFields, UserActions } from './UserActions';
+
+/** What the drawer's comment lists read of a comment. */
+export const DrawerCommentFields = graphql(
+  `fragment DrawerCommentFields on Comment { id body status createdAt story { id title url } }`,
+);
+
+/** The user drawer: everything about one person. */
+export const USER_DRAWER_QUERY = graphql(
+  `
+    query ModerationUser($id: ID!) {
+      user(id: $id) {
+        id username email role status suspendedUntil createdAt
+        ...ModerationUserActionsFields
+        all: comments(first: 20) { edges { node { ...DrawerCommentFields } } }
+        rejected: comments(first: 20, status: REJECTED) {
+          edges { node { ...DrawerCommentFields } }
+        }
+        history { id action message actor { username } createdAt }
+      }
+    }
+  `,
+  [ModerationUserActionsFields, DrawerCommentFields],
+);
+
+/** The user of {@link USER_DRAWER_QUERY}. */
+export type DrawerUser = NonNullable<ResultOf<typeof USER_DRAWER_QUERY>['user']>;
 
 const date = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const dateTime = (iso: string) => new Date(iso).toLocaleString();
 
 /** The user drawer: who they are, what they wrote, what was done to their account, and actions. */
 export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
-  const [{ data, error }, reexecute] = useQuery<{ user: DrawerUser | null }>({
+  const [{ data, error }, reexecute] = useQuery({
     query: USER_DRAWER_QUERY,
     variables: { id: userId },
     requestPolicy: 'cache-and-network',
@@ -82,7 +108,11 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
   );
 }
 
-function CommentList({ comments }: { comments: { node: DrawerComment }[] }) {
+function CommentList({
+  comments,
+}: {
+  comments: readonly { node: ResultOf<typeof DrawerCommentFields> }[];
+}) {
   if (comments.length === 0) return <p>No comments.</p>;
   return (
     <ul className="mod-user-comments">

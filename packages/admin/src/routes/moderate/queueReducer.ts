@@ -5,7 +5,9 @@
  * `arrivals` behind the "N new" button, and cards that left the queue elsewhere stay in place,
  * marked, until the list is refreshed.
  */
-import type { QueueComment } from './queries';
+import type { ResultOf } from '@parley/transport/graphql';
+import type { QueueComment } from './ModerationCard';
+import type { QUEUE_QUERY } from './queries';
 
 /** State of one queue's list. */
 export interface QueueState {
@@ -18,7 +20,7 @@ export interface QueueState {
   /** Ids that left the queue by someone else's hand; their cards stay, marked. */
   gone: string[];
   /** Paging of what `shown` covers. */
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  pageInfo: ResultOf<typeof QUEUE_QUERY>['moderationQueue']['pageInfo'];
 }
 
 /** Something that changes the list. */

@@ -1,6 +1,6 @@
 /** Test-only builders of queue data (the shapes msw answers with). */
 import { ws } from 'msw';
-import type { QueueComment } from './queries';
+import type { QueueComment } from './ModerationCard';
 
 /** A queue comment with sensible defaults; `n` orders them (higher = newer). */
 export function makeQueueComment(n: number, patch: Partial<QueueComment> = {}): QueueComment {

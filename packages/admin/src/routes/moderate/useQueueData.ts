@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import { useClient, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import type { VariablesOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { QUEUE_PAGE_SIZE } from './defaults';
 import { QUEUE_QUERY } from './queries';
-import type { QueueData, QueueName } from './queries';
+import type { QueueName } from './queries';
 import { INITIAL_QUEUE_STATE, queueReducer } from './queueReducer';
 
 /** Which slice of a queue to list. */
@@ -24,14 +25,14 @@ export function useQueueData(filter: QueueFilter, liveTick: number) {
   const client = useClient();
   const [state, dispatch] = useReducer(queueReducer, INITIAL_QUEUE_STATE);
   const [moreError, setMoreError] = useState<string | null>(null);
-  const variables = {
+  const variables: VariablesOf<typeof QUEUE_QUERY> = {
     queue: filter.queue,
     siteId: filter.siteId,
     storyId: filter.storyId,
     first: QUEUE_PAGE_SIZE,
     orderBy: filter.order === 'newest' ? 'CREATED_AT_DESC' : 'CREATED_AT_ASC',
   };
-  const [{ data, error, fetching }, reexecute] = useQuery<QueueData>({
+  const [{ data, error, fetching }, reexecute] = useQuery({
     query: QUEUE_QUERY,
     variables,
     requestPolicy: 'cache-and-network',
@@ -55,7 +56,7 @@ export function useQueueData(filter: QueueFilter, liveTick: number) {
     const after = state.pageInfo.endCursor;
     if (!after) return;
     const result = await client
-      .query<QueueData>(QUEUE_QUERY, { ...variables, after }, { requestPolicy: 'network-only' })
+      .query(QUEUE_QUERY, { ...variables, after }, { requestPolicy: 'network-only' })
       .toPromise();
     if (result.error) {
       setMoreError(errorText(toTransportError(result.error).code));

@@ -12,8 +12,9 @@ import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
 import { UNDO_WINDOW_MS } from './defaults';
-import { decisionMutation } from './queries';
-import type { DecisionName, QueueComment, QueueName } from './queries';
+import type { QueueComment } from './ModerationCard';
+import { DECISION_MUTATIONS } from './queries';
+import type { DecisionName, QueueName } from './queries';
 import type { QueueAction } from './queueReducer';
 
 /** A decision in its undo window. */
@@ -44,7 +45,7 @@ const DONE: Record<DecisionName, string> = {
 interface Waiting extends PendingDecision {
   timer: number;
   leaves: boolean;
-  tags: string[];
+  tags: QueueComment['tags'];
 }
 
 /** Options of {@link useUndoableDecision}. */
@@ -77,7 +78,7 @@ export function useUndoableDecision({
     async (entry: Waiting) => {
       waiting.current.delete(entry.commentId);
       const result = await client
-        .mutation(decisionMutation(entry.name), { commentId: entry.commentId })
+        .mutation(DECISION_MUTATIONS[entry.name], { commentId: entry.commentId })
         .toPromise();
       const failure = result.error;
       if (failure) {
@@ -102,7 +103,7 @@ export function useUndoableDecision({
       setErrors(({ [comment.id]: _cleared, ...rest }) => rest);
       if (leaves) dispatch({ type: 'hide', id: comment.id });
       else {
-        const tags =
+        const tags: QueueComment['tags'] =
           name === 'featureComment'
             ? [...comment.tags, 'FEATURED']
             : comment.tags.filter((t) => t !== 'FEATURED');
@@ -154,7 +155,7 @@ export function useUndoableDecision({
       for (const entry of pending.values()) {
         window.clearTimeout(entry.timer);
         void client
-          .mutation(decisionMutation(entry.name), { commentId: entry.commentId })
+          .mutation(DECISION_MUTATIONS[entry.name], { commentId: entry.commentId })
           .toPromise();
       }
       pending.clear();

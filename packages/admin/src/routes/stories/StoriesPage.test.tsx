@@ -3,7 +3,7 @@ import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createTestConsoleEnv, renderInConsole, TEST_MODERATOR } from '../../testing/renderConsole';
 import { StoriesPage } from './StoriesPage';
-import type { StoryRowData } from './storiesQueries';
+import type { StoryRowData } from './StoryRow';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

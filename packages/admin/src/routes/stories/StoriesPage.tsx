@@ -4,7 +4,7 @@ import { CursorTable } from '../CursorTable';
 import { FilterSelect, SearchField } from '../FilterFields';
 import { useDebouncedValue } from '../community/useDebouncedValue';
 import { SITE_OPTIONS_QUERY, STORIES_PAGE_SIZE, STORIES_QUERY } from './storiesQueries';
-import type { StoriesData, StoriesVariables, StoryRowData, StoryStatus } from './storiesQueries';
+import type { StoriesVariables, StoryStatus } from './storiesQueries';
 import { STORY_COLUMNS, StoryRow } from './StoryRow';
 
 type Filters = Omit<StoriesVariables, 'after' | 'first'>;
@@ -19,9 +19,7 @@ export function StoriesPage() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StoryStatus | ''>('');
   const [siteId, setSiteId] = useState('');
-  const [{ data: sites }] = useQuery<{ sites: { id: string; name: string }[] }>({
-    query: SITE_OPTIONS_QUERY,
-  });
+  const [{ data: sites }] = useQuery({ query: SITE_OPTIONS_QUERY });
   const query = useDebouncedValue(search.trim());
   const filters: Filters = {
     query: query === '' ? null : query,
@@ -62,7 +60,7 @@ export function StoriesPage() {
 
 function StoryTable({ filters }: { filters: Filters }) {
   return (
-    <CursorTable<StoriesData, StoriesVariables, StoryRowData>
+    <CursorTable
       caption="Stories"
       head={
         <>

@@ -2,9 +2,44 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { Link } from 'wouter';
 import { toTransportError } from '@parley/transport';
+import { graphql } from '@parley/transport/graphql';
+import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
-import { PREMOD_LABELS, UPDATE_STORY_MUTATION } from './storiesQueries';
-import type { PremodMode, StoryRowData } from './storiesQueries';
+
+/** What a row of the stories table reads of its story; the table's query spreads it. */
+export const StoryRowFields = graphql(`
+  fragment StoryRowFields on Story {
+    id title url status commentCount
+    site { id name }
+    settings { premod liveUpdates effectivePremod }
+    moderationCounts { pending reported }
+  }
+`);
+
+/** A row of the stories table. */
+export type StoryRowData = ResultOf<typeof StoryRowFields>;
+
+/** Opens or closes a story, or changes its overrides (null premod follows the organization). */
+export const UPDATE_STORY_MUTATION = graphql(
+  `
+    mutation ConsoleUpdateStory($input: UpdateStoryInput!) {
+      updateStory(input: $input) { story { ...StoryRowFields } }
+    }
+  `,
+  [StoryRowFields],
+);
+
+/** Pre-moderation modes (`PremodMode`); a story's null override follows the organization's. */
+type PremodMode = StoryRowData['settings']['effectivePremod'];
+
+/** Words for the per-story pre-moderation select (`INHERIT` is the null override). */
+const PREMOD_LABELS: Record<PremodMode | 'INHERIT', string> = {
+  INHERIT: 'As the organization',
+  OFF: 'Off',
+  ALL: 'All comments',
+  LINKS: 'Comments with links',
+  NEW_COMMENTERS: 'New commenters',
+};
 
 /** Columns of the stories table. */
 export const STORY_COLUMNS = 7;
@@ -19,7 +54,7 @@ export function StoryRow({ story }: { story: StoryRowData }) {
   const title = story.title ?? story.url;
   const closed = story.status === 'CLOSED';
 
-  async function send(patch: Record<string, unknown>) {
+  async function send(patch: Omit<VariablesOf<typeof UPDATE_STORY_MUTATION>['input'], 'storyId'>) {
     setError(null);
     const result = await update({ input: { storyId: story.id, ...patch } });
     if (result.error) setError(errorText(toTransportError(result.error).code));
@@ -64,7 +99,9 @@ export function StoryRow({ story }: { story: StoryRowData }) {
           disabled={state.fetching}
           // An explicit null clears the override (resolvers/admin/storyAdmin.ts).
           onChange={(e) =>
-            void send({ premod: e.target.value === 'INHERIT' ? null : e.target.value })
+            void send({
+              premod: e.target.value === 'INHERIT' ? null : (e.target.value as PremodMode),
+            })
           }
         >
           {PREMOD_OPTIONS.map((mode) => (

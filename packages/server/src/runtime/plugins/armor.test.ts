@@ -8,6 +8,14 @@ function nested(depth: number): string {
   return `{ node { ${selection} } }`;
 }
 
+/** {@link nested} with every level's selection in a fragment of its own: `{ node { ...L2 } } …`. */
+function nestedInFragments(depth: number): string {
+  const fragments = [`fragment L${depth} on Node { value }`];
+  for (let level = depth - 1; level >= 2; level--)
+    fragments.push(`fragment L${level} on Node { child { ...L${level + 1} } }`);
+  return `{ node { ...L2 } } ${fragments.join(' ')}`;
+}
+
 describe('graphql-armor limits', () => {
   it(`accepts a query ${MAX_DEPTH} fields deep`, async () => {
     const { yoga } = createTestYoga();
@@ -23,6 +31,19 @@ describe('graphql-armor limits', () => {
     expect(body.errors[0].extensions).toEqual({ code: 'INVALID_INPUT' });
     expect(body.errors[0].message).toMatch(/depth limit/i);
     expect(logs).toEqual([]);
+  });
+
+  it('counts a selection in fragments as its fields: no extra depth or cost per spread', async () => {
+    const { yoga } = createTestYoga();
+    const accepted = await (
+      await postGraphQL(yoga, { query: nestedInFragments(MAX_DEPTH) })
+    ).json();
+    expect(accepted.errors).toBeUndefined();
+    expect(JSON.stringify(accepted.data)).toContain(`"value":${MAX_DEPTH - 1}`);
+    const refused = await (
+      await postGraphQL(yoga, { query: nestedInFragments(MAX_DEPTH + 1) })
+    ).json();
+    expect(refused.errors[0].message).toMatch(/depth limit/i);
   });
 
   it(`rejects more than ${MAX_ALIASES} aliases with INVALID_INPUT`, async () => {
