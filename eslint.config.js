@@ -19,6 +19,8 @@ export default tseslint.config(
       'coverage/**',
       '.parley-data/**',
       'test-output/**',
+      // Generated (npm run codegen).
+      'packages/server/src/graphql/resolvers/resolverTypes.generated.ts',
     ],
   },
   js.configs.recommended,

@@ -42,13 +42,13 @@ export const DEFAULT_SETTINGS = Object.freeze({
   /** Words that publish a comment but queue it as reported. */
   suspectWords: [] as string[],
   /** Community guidelines shown above the thread (Markdown). */
-  guidelines: '',
+  guidelines: '' as string,
   /** Days after which a story closes to new comments; 0 never. */
   closeAfterDays: 0,
   /** Session (token) length in seconds: 30 days. */
   sessionSeconds: 2_592_000,
   /** Locale of the organization. */
-  locale: 'en',
+  locale: 'en' as string,
   /** Text of the reaction button in the stream. */
   reactionLabel: 'Respect' as string,
   /** Whether the stream shows a Featured tab. */

@@ -14,6 +14,7 @@
  *   inside the database except `tags` (see `listComments`).
  */
 import type { Generated } from 'kysely';
+import type { PremodMode } from '../moderation/evaluateComment';
 
 /** Roles, least to most powerful. */
 export const USER_ROLES = ['COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'] as const;
@@ -32,6 +33,19 @@ export const COMMENT_STATUSES = [
 export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 /** Statuses that readers see; only these count in a parent's `reply_count`. */
 export const VISIBLE_COMMENT_STATUSES: readonly CommentStatus[] = ['NONE', 'APPROVED'];
+
+/** A comment's tags (`comments.tags` is a JSON array of these). */
+export type CommentTag = 'FEATURED' | 'STAFF';
+
+/** Why a comment is held or flagged; `comments.held_because` is a JSON array of these. */
+export type HeldReason =
+  | 'BANNED_WORD'
+  | 'SUSPECT_WORD'
+  | 'LINK'
+  | 'NEW_COMMENTER'
+  | 'PREMOD_USER'
+  | 'PREMOD_ALL'
+  | 'REPORTS';
 
 /** Story statuses. */
 export const STORY_STATUSES = ['OPEN', 'CLOSED'] as const;
@@ -105,7 +119,7 @@ export interface StoriesTable {
   title: string;
   status: StoryStatus;
   /** Null = follow the organization setting. */
-  premod: string | null;
+  premod: PremodMode | null;
   /** Null = follow the organization setting; else 0/1. */
   live_updates: IntBool | null;
   created_at: string;
@@ -164,9 +178,9 @@ export interface CommentsTable {
   body_source: string;
   body_html: string;
   status: CommentStatus;
-  /** JSON array of reasons (`BANNED_WORD`, `LINKS`, …) when held. */
+  /** JSON array of {@link HeldReason}s when held or flagged. */
   held_because: string | null;
-  /** JSON array (`FEATURED`, `STAFF`). */
+  /** JSON array of {@link CommentTag}s. */
   tags: string;
   reaction_count: Generated<number>;
   /** Direct replies with a visible status (see `VISIBLE_COMMENT_STATUSES`). */

@@ -3,18 +3,22 @@ import type { GraphQLSchema } from 'graphql';
 import type { ParleyContext } from './context';
 import { typeDefs } from './typeDefs';
 import { resolverMaps } from './resolvers';
+import type { Resolvers } from './resolvers/resolverTypes.generated';
 import { DateTime } from './scalars';
 
-/** A map of type name → field resolvers, as graphql-tools takes them. */
-export type Resolvers = Record<string, Record<string, unknown>>;
+/** Resolver maps merged into one, as graphql-tools takes it: type name → field → resolver. */
+type MergedResolvers = Record<string, Record<string, unknown>>;
 
-/** Merges resolver maps type by type; a field defined twice is a programming error. */
-export function mergeResolvers(maps: readonly Resolvers[]): Resolvers {
-  const merged: Resolvers = {};
+/**
+ * Merges resolver maps type by type; a field defined twice is a programming error. Object types
+ * only: a scalar (a `GraphQLScalarType`, not a map of fields) goes beside the result.
+ */
+export function mergeResolvers(maps: readonly Resolvers[]): MergedResolvers {
+  const merged: MergedResolvers = {};
   for (const map of maps) {
-    for (const [type, fields] of Object.entries(map)) {
+    for (const [type, fields] of Object.entries<object | undefined>(map)) {
       const target = (merged[type] ??= {});
-      for (const [field, resolver] of Object.entries(fields)) {
+      for (const [field, resolver] of Object.entries(fields ?? {})) {
         if (field in target) throw new Error(`Resolver ${type}.${field} is defined twice.`);
         target[field] = resolver;
       }

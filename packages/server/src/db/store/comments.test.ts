@@ -60,10 +60,10 @@ describe.each(testDialects())('comments store on %s', (dialect) => {
       ...base(),
       parentId: parent.id,
       status: 'PREMOD',
-      heldBecause: ['LINKS'],
+      heldBecause: ['LINK'],
       ...body('held'),
     });
-    expect(held.heldBecause).toEqual(['LINKS']);
+    expect(held.heldBecause).toEqual(['LINK']);
     const replyCount = async () => (await findCommentById(t.db, parent.id))?.replyCount;
     expect(await replyCount()).toBe(0);
     const moderatorId = seeded.users[1]!.id;

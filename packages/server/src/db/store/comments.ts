@@ -14,7 +14,9 @@ import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type {
   CommentRevisionsTable,
   CommentStatus,
+  CommentTag,
   CommentsTable,
+  HeldReason,
   ModerationDecisionsTable,
 } from '../schema';
 
@@ -27,8 +29,8 @@ export interface Comment {
   bodySource: string;
   bodyHtml: string;
   status: CommentStatus;
-  heldBecause: string[] | null;
-  tags: string[];
+  heldBecause: HeldReason[] | null;
+  tags: CommentTag[];
   reactionCount: number;
   replyCount: number;
   reportCount: number;
@@ -50,8 +52,8 @@ export function toComment(row: Selectable<CommentsTable>): Comment {
     bodySource: row.body_source,
     bodyHtml: row.body_html,
     status: row.status,
-    heldBecause: parseJson<string[] | null>(row.held_because, null),
-    tags: parseJson<string[]>(row.tags, []),
+    heldBecause: parseJson<HeldReason[] | null>(row.held_because, null),
+    tags: parseJson<CommentTag[]>(row.tags, []),
     reactionCount: row.reaction_count,
     replyCount: row.reply_count,
     reportCount: row.report_count,
@@ -77,8 +79,8 @@ export interface CreateCommentInput {
   bodyHtml: string;
   /** @default 'NONE' */
   status?: CommentStatus;
-  heldBecause?: string[] | null;
-  tags?: string[];
+  heldBecause?: HeldReason[] | null;
+  tags?: CommentTag[];
   /** The client's id for this mutation; a repeat returns the first comment. */
   clientMutationId?: string | null;
   /** @default now */
@@ -207,7 +209,7 @@ export interface EditCommentInput {
   bodyHtml: string;
   /** A new status when the edit re-triggers moderation; the reply-count rule applies. */
   status?: CommentStatus;
-  heldBecause?: string[] | null;
+  heldBecause?: HeldReason[] | null;
 }
 
 /** Replaces the body, stamps `edited_at` and keeps a revision, in one transaction. */
@@ -252,7 +254,7 @@ export interface SetCommentStatusInput {
    */
   expectedStatus?: CommentStatus;
   /** Why it is held now (`['REPORTS']`); unchanged when omitted. */
-  heldBecause?: string[] | null;
+  heldBecause?: HeldReason[] | null;
 }
 
 /**
@@ -317,8 +319,12 @@ async function changeStatus(trx: Db, input: SetCommentStatusInput) {
   }
 }
 
-/** Replaces a comment's tags (FEATURED, STAFF). */
-export async function setCommentTags(db: Db, commentId: string, tags: string[]): Promise<Comment> {
+/** Replaces a comment's tags. */
+export async function setCommentTags(
+  db: Db,
+  commentId: string,
+  tags: CommentTag[],
+): Promise<Comment> {
   const row = await db
     .updateTable('comments')
     .set({ tags: JSON.stringify([...new Set(tags)]) })
@@ -343,11 +349,11 @@ export function listRevisions(
     .execute();
 }
 
+/** A moderator's (or the system's) decision on a comment, as stored. */
+export type ModerationDecisionRow = Selectable<ModerationDecisionsTable>;
+
 /** The decisions taken on a comment, oldest first. */
-export function listDecisions(
-  db: Db,
-  commentId: string,
-): Promise<Selectable<ModerationDecisionsTable>[]> {
+export function listDecisions(db: Db, commentId: string): Promise<ModerationDecisionRow[]> {
   return db
     .selectFrom('moderation_decisions')
     .selectAll()

@@ -11,7 +11,8 @@ import type { Site, SiteInput } from './sites';
 import { createUser } from './users';
 import type { User } from './users';
 
-// DEFAULT_SETTINGS is frozen, so TypeScript infers its literal values (`3`, `'en'`); widen them.
+// DEFAULT_SETTINGS is frozen, so TypeScript infers its literal values (`3`, `true`); widen them
+// (its text values are declared `as string` there, its one union `as` that union).
 type Widen<T> = T extends boolean
   ? boolean
   : T extends number
@@ -23,7 +24,7 @@ type Widen<T> = T extends boolean
 /** Organization settings: the shape of `DEFAULT_SETTINGS`, every field writable and widened. */
 export type Settings = {
   -readonly [K in keyof typeof DEFAULT_SETTINGS]: Widen<(typeof DEFAULT_SETTINGS)[K]>;
-} & { locale: string; guidelines: string };
+};
 
 /** The organization as the resolvers see it. */
 export interface Organization {

@@ -180,8 +180,11 @@ export async function reportRecord(
   return { upheld: Number(row.upheld), dismissed: Number(row.dismissed) };
 }
 
+/** A report as stored. */
+export type ReportRow = Selectable<ReportsTable>;
+
 /** A comment's reports, oldest first (for moderators). */
-export function listReports(db: Db, commentId: string): Promise<Selectable<ReportsTable>[]> {
+export function listReports(db: Db, commentId: string): Promise<ReportRow[]> {
   return db
     .selectFrom('reports')
     .selectAll()

@@ -6,6 +6,7 @@ import { escapeLike, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { StoriesTable, StoryStatus } from '../schema';
+import type { PremodMode } from '../../moderation/evaluateComment';
 import { paginate } from './paginate';
 import type { Connection, PageArgs } from './paginate';
 
@@ -18,7 +19,7 @@ export interface Story {
   title: string;
   status: StoryStatus;
   /** Pre-moderation override; null follows the organization. */
-  premod: string | null;
+  premod: PremodMode | null;
   /** Live-updates override; null follows the organization. */
   liveUpdates: boolean | null;
   createdAt: string;
@@ -157,7 +158,7 @@ export interface StoryPatch {
   title?: string;
   status?: StoryStatus;
   /** Null returns to the organization setting. */
-  premod?: string | null;
+  premod?: PremodMode | null;
   /** Null returns to the organization setting. */
   liveUpdates?: boolean | null;
 }

@@ -59,8 +59,11 @@ export function moderateUser(db: Db, input: ModerateUserInput): Promise<User> {
   });
 }
 
+/** One entry of a user's history, as stored. */
+export type UserHistoryRow = Selectable<UserHistoryTable>;
+
 /** A user's history, oldest first. */
-export function listUserHistory(db: Db, userId: string): Promise<Selectable<UserHistoryTable>[]> {
+export function listUserHistory(db: Db, userId: string): Promise<UserHistoryRow[]> {
   return db
     .selectFrom('user_history')
     .selectAll()

@@ -14,8 +14,6 @@
  */
 import { isoTime } from '../../db/inTransaction';
 import { listUserComments } from '../../db/store/accountQueries';
-import type { PageArgs } from '../../db/store/paginate';
-import type { CommentStatus } from '../../db/schema';
 import { ignoreUser, unignoreUser } from '../../db/store/userModeration';
 import { findUserById, updateUser } from '../../db/store/users';
 import type { User } from '../../db/store/users';
@@ -32,8 +30,7 @@ import {
 } from './account/accountEmails';
 import { profileMutations } from './account/profileMutations';
 import { tokenMutations } from './account/tokenMutations';
-
-type Input<T> = { input: T };
+import type { MutationResolvers, Resolvers } from './resolverTypes.generated';
 
 /** When an account whose deletion was requested at `requestedAt` is deleted. */
 export function deletionDate(requestedAt: string): Date {
@@ -52,7 +49,7 @@ async function otherUser(ctx: ParleyContext, viewer: User, userId: string): Prom
 
 /** Data download, account deletion and the ignore list of the signed-in user. */
 const lifecycleMutations = {
-  requestCommentsDownload: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+  requestCommentsDownload: async (_root, _args, ctx) => {
     const viewer = requireViewer(ctx);
     const link = await tokenLink(ctx, viewer, 'DOWNLOAD', ACCOUNT_PATHS.download);
     // Awaited and not swallowed: the email is the whole result, so a failure must show.
@@ -60,7 +57,7 @@ const lifecycleMutations = {
     return { ok: true };
   },
 
-  requestAccountDeletion: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+  requestAccountDeletion: async (_root, _args, ctx) => {
     const viewer = requireViewer(ctx);
     // Asking twice keeps the first date: repeating the request must not postpone the deletion.
     const requestedAt = viewer.deletionRequestedAt ?? isoTime(ctx.now());
@@ -75,12 +72,12 @@ const lifecycleMutations = {
     return { user };
   },
 
-  cancelAccountDeletion: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+  cancelAccountDeletion: async (_root, _args, ctx) => {
     const viewer = requireViewer(ctx);
     return { user: await updateUser(ctx.db, viewer.id, { deletionRequestedAt: null }) };
   },
 
-  ignoreUser: async (_root: unknown, { input }: Input<{ userId: string }>, ctx: ParleyContext) => {
+  ignoreUser: async (_root, { input }, ctx) => {
     const viewer = requireViewer(ctx);
     const user = await otherUser(ctx, viewer, input.userId);
     // Staff, moderators and admins speak for the site (answers, moderation notes); hiding them
@@ -92,18 +89,14 @@ const lifecycleMutations = {
     return { user };
   },
 
-  unignoreUser: async (
-    _root: unknown,
-    { input }: Input<{ userId: string }>,
-    ctx: ParleyContext,
-  ) => {
+  unignoreUser: async (_root, { input }, ctx) => {
     const viewer = requireViewer(ctx);
     // No role check: someone ignored before becoming staff must still be un-ignorable.
     const user = await otherUser(ctx, viewer, input.userId);
     await unignoreUser(ctx.db, viewer.id, user.id);
     return { user };
   },
-};
+} satisfies MutationResolvers;
 
 /** Resolvers of the account area (merged into the schema by `resolvers/index.ts`). */
 export const accountResolvers = {
@@ -119,11 +112,7 @@ export const accountResolvers = {
      * them; the author and moderators also see held and rejected ones (the author to know what
      * happened to them, moderators to judge the person).
      */
-    comments: async (
-      user: User,
-      args: PageArgs & { status?: CommentStatus | null },
-      ctx: ParleyContext,
-    ) => {
+    comments: async (user, args, ctx) => {
       await requireReader(ctx);
       return listUserComments(
         ctx.db,
@@ -136,4 +125,4 @@ export const accountResolvers = {
       );
     },
   },
-};
+} satisfies Resolvers;

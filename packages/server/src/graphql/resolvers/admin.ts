@@ -3,6 +3,7 @@ import { dashboardResolvers } from './admin/dashboard';
 import { siteAdminResolvers } from './admin/siteAdmin';
 import { storyAdminResolvers } from './admin/storyAdmin';
 import { updateSettingsResolvers } from './admin/updateSettings';
+import type { Resolvers } from './resolverTypes.generated';
 
 /**
  * Running the install: settings (ADMIN), sites and SSO keys (ADMIN; the list for moderators),
@@ -22,4 +23,4 @@ export const adminResolvers = {
   },
   SsoKey: siteAdminResolvers.SsoKey,
   Story: consoleActionResolvers.Story,
-};
+} satisfies Resolvers;

@@ -17,8 +17,8 @@ import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
 import { revokeSession } from '../../db/store/sessionRevocation';
 import { requireViewer } from '../permissions';
-
-type Input<T> = { input: T };
+import { settingsView } from './admin/updateSettings';
+import type { Resolvers, SignInInput } from './resolverTypes.generated';
 
 /**
  * What every successful sign-in answers: a session token and the user. The rest of the operation
@@ -45,26 +45,13 @@ let dummyHash: Promise<string> | undefined;
 
 export const authResolvers = {
   Query: {
-    viewer: (_root: unknown, _args: unknown, ctx: ParleyContext) => ctx.viewer,
-    settings: async (_root: unknown, _args: unknown, ctx: ParleyContext) => ({
-      ...(await ctx.settings()),
-      organization: await ctx.organization(),
-      installed: (await ctx.organization()) !== undefined,
-    }),
+    viewer: (_root, _args, ctx) => ctx.viewer,
+    settings: async (_root, _args, ctx) =>
+      settingsView(await ctx.settings(), await ctx.organization()),
   },
 
   Mutation: {
-    install: async (
-      _root: unknown,
-      {
-        input,
-      }: Input<{
-        organization: { name: string; contactEmail: string; url: string; locale?: string | null };
-        site: { name: string; url: string; allowedOrigins: string[] };
-        admin: { email: string; username: string; password: string };
-      }>,
-      ctx: ParleyContext,
-    ) => {
+    install: async (_root, { input }, ctx) => {
       // Checked before any validation: after install, the wizard's answer is the same whatever
       // was typed.
       if (await getOrganization(ctx.db)) {
@@ -93,11 +80,7 @@ export const authResolvers = {
       return authPayload(ctx, result.admin);
     },
 
-    signUp: async (
-      _root: unknown,
-      { input }: Input<{ email: string; username: string; password: string }>,
-      ctx: ParleyContext,
-    ) => {
+    signUp: async (_root, { input }, ctx) => {
       const settings = await ctx.settings();
       if (!(await ctx.organization())) {
         throw new ParleyError('NOT_INSTALLED', 'Parley is not installed yet.');
@@ -134,11 +117,7 @@ export const authResolvers = {
     // The second step of a sign-up: the emailed code proves the address, so the account is made
     // with its email confirmed. A taken username is refused here, to the address's owner (the
     // first step's answer says nothing), and the code stays valid for another `username`.
-    confirmSignUp: async (
-      _root: unknown,
-      { input }: Input<{ email: string; code: string; username?: string | null }>,
-      ctx: ParleyContext,
-    ) => {
+    confirmSignUp: async (_root, { input }, ctx) => {
       // Closed between the two steps: closed.
       if (!(await ctx.settings()).signUpOpen) {
         throw new ParleyError('FORBIDDEN', 'Sign-up is closed.');
@@ -164,11 +143,11 @@ export const authResolvers = {
       return authPayload(ctx, user);
     },
 
-    // Guessing is kept expensive without handing anyone a lock on someone else's account (audit
-    // item 4): the per-address limit is hard; an account's failures only make sign-ins from
-    // devices it never used solve a proof-of-work challenge after a growing delay; a device the
-    // account signed in on before (its device token) goes straight through.
-    signIn: async (_root: unknown, { input }: Input<SignInInput>, ctx: ParleyContext) => {
+    // Guessing is kept expensive without handing anyone a lock on someone else's account: the
+    // per-address limit is hard; an account's failures only make sign-ins from devices it never
+    // used solve a proof-of-work challenge after a growing delay; a device the account signed in
+    // on before (its device token) goes straight through.
+    signIn: async (_root, { input }, ctx) => {
       const email = validateEmail(input.email);
       await ctx.rateLimiter.consume('signIn', ipKey(ctx));
       const user = await findUserByEmail(ctx.db, email.address);
@@ -196,7 +175,7 @@ export const authResolvers = {
     // Ends this session on the server too (its token id is remembered until it would have
     // expired): a copy of the token — another tab's storage, a shared computer — stops working.
     // Signed out already, or never signed in: nothing to end, and no error.
-    signOut: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+    signOut: async (_root, _args, ctx) => {
       if (ctx.session !== null) {
         await revokeSession(
           ctx.db,
@@ -210,7 +189,7 @@ export const authResolvers = {
 
     // Every session of the account, on every device: its epoch moves on, so every token signed
     // before is refused. The one way out for SSO accounts, which have no password to change.
-    signOutEverywhere: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+    signOutEverywhere: async (_root, _args, ctx) => {
       const viewer = requireViewer(ctx);
       await ctx.db
         .updateTable('users')
@@ -220,18 +199,7 @@ export const authResolvers = {
       return { ok: true };
     },
   },
-};
-
-/** What `signIn` takes. */
-interface SignInInput {
-  email: string;
-  password: string;
-  /** A device token from an earlier sign-in of this account on this device. */
-  deviceToken?: string | null;
-  /** A challenge from CHALLENGE_REQUIRED, and its solution. */
-  challenge?: string | null;
-  solution?: string | null;
-}
+} satisfies Resolvers;
 
 /** A token remembering that `user` signed in on this device (kept by the client). */
 export function deviceToken(ctx: ParleyContext, user: User): Promise<string> {

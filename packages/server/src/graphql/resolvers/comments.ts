@@ -9,12 +9,11 @@ import {
 } from '../../db/store/comments';
 import type { Comment } from '../../db/store/comments';
 import { addReaction, addReport, removeReaction, reportRecord } from '../../db/store/reactions';
-import type { ReportReason } from '../../db/schema';
 import type { User } from '../../db/store/users';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
 import { renderComment } from '../../markdown/renderComment';
 import { evaluateComment } from '../../moderation/evaluateComment';
-import type { CommentModerationResult, PremodMode } from '../../moderation/evaluateComment';
+import type { CommentModerationResult } from '../../moderation/evaluateComment';
 import { statusAfterReport } from '../../moderation/reportThreshold';
 import { reportWeight } from '../../moderation/reportWeight';
 import { neutralizeBidi } from '../../validation/lookalikes';
@@ -23,11 +22,10 @@ import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
 import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
+import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
 import { canSeeComment, editableUntil } from './types';
 import { ipKey } from '../context';
-
-type Input<T> = { input: T };
 
 /** Runs the moderation rules for `author` writing `body` on the comment's story. */
 async function moderate(
@@ -44,11 +42,7 @@ async function moderate(
   return evaluateComment({
     body,
     settings,
-    story: {
-      status: effectiveStoryStatus(story, settings, now),
-      // The store keeps the override as text; updateStory accepts only PremodMode values.
-      premod: story.premod as PremodMode | null,
-    },
+    story: { status: effectiveStoryStatus(story, settings, now), premod: story.premod },
     author: {
       banned: author.banned,
       suspendedUntil: author.suspendedUntil ? new Date(author.suspendedUntil) : null,
@@ -104,7 +98,7 @@ export const commentsResolvers = {
     // The stream never parses Markdown (its size budget, and one renderer means the preview is
     // exactly what will be posted). Open to signed-out readers, who may write before signing in;
     // the length cap keeps one request's work as bounded as a post's.
-    renderMarkdown: async (_root: unknown, { body }: { body: string }, ctx: ParleyContext) => {
+    renderMarkdown: async (_root, { body }, ctx) => {
       const source = commentSource(body);
       const { maxCommentLength } = await ctx.settings();
       if (characterCount(source) > maxCommentLength) {
@@ -119,18 +113,7 @@ export const commentsResolvers = {
   },
 
   Mutation: {
-    createComment: async (
-      _root: unknown,
-      {
-        input,
-      }: Input<{
-        storyId: string;
-        body: string;
-        parentId?: string | null;
-        clientMutationId?: string | null;
-      }>,
-      ctx: ParleyContext,
-    ) => {
+    createComment: async (_root, { input }, ctx) => {
       const author = requireViewer(ctx);
       // A retry of a post that already went through is answered with that comment — before the
       // rate limit and the rules, which the first attempt already passed.
@@ -178,11 +161,7 @@ export const commentsResolvers = {
       return { comment };
     },
 
-    editComment: async (
-      _root: unknown,
-      { input }: Input<{ commentId: string; body: string }>,
-      ctx: ParleyContext,
-    ) => {
+    editComment: async (_root, { input }, ctx) => {
       const author = requireViewer(ctx);
       const comment = await visibleComment(ctx, input.commentId);
       if (comment.authorId !== author.id) {
@@ -215,17 +194,11 @@ export const commentsResolvers = {
       return { comment: edited };
     },
 
-    createReaction: (_root: unknown, { input }: Input<{ commentId: string }>, ctx: ParleyContext) =>
-      react(ctx, input.commentId, addReaction),
+    createReaction: (_root, { input }, ctx) => react(ctx, input.commentId, addReaction),
 
-    removeReaction: (_root: unknown, { input }: Input<{ commentId: string }>, ctx: ParleyContext) =>
-      react(ctx, input.commentId, removeReaction),
+    removeReaction: (_root, { input }, ctx) => react(ctx, input.commentId, removeReaction),
 
-    reportComment: async (
-      _root: unknown,
-      { input }: Input<{ commentId: string; reason: ReportReason; details?: string | null }>,
-      ctx: ParleyContext,
-    ) => {
+    reportComment: async (_root, { input }, ctx) => {
       const reporter = requireActiveUser(ctx);
       const comment = await actionableComment(ctx, reporter, input.commentId);
       if (comment.authorId === reporter.id) {
@@ -270,7 +243,7 @@ export const commentsResolvers = {
       return { comment: current };
     },
   },
-};
+} satisfies Resolvers;
 
 /** Adds or removes the viewer's reaction; the count changes (and goes live) only when it did. */
 async function react(

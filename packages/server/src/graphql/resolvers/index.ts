@@ -1,15 +1,15 @@
-import type { Resolvers } from '../createParleySchema';
 import { accountResolvers } from './account';
 import { adminResolvers } from './admin';
 import { authResolvers } from './auth';
 import { commentsResolvers } from './comments';
 import { moderationResolvers } from './moderation';
+import type { Resolvers } from './resolverTypes.generated';
 import { storiesResolvers } from './stories';
 import { subscriptionsResolvers } from './subscriptions';
 import { typeResolvers } from './types';
 
-/** Every resolver map; `createParleySchema` merges them (a field defined twice throws). */
-export const resolverMaps = [
+/** Every resolver map, each with its own type (defaultResolverCheck.ts reads which fields). */
+export const RESOLVER_MAPS = [
   typeResolvers,
   authResolvers,
   accountResolvers,
@@ -18,4 +18,7 @@ export const resolverMaps = [
   subscriptionsResolvers,
   moderationResolvers,
   adminResolvers,
-] as unknown as Resolvers[];
+] as const;
+
+/** Every resolver map; `createParleySchema` merges them (a field defined twice throws). */
+export const resolverMaps: readonly Resolvers[] = RESOLVER_MAPS;

@@ -3,6 +3,7 @@ import { queueQueryResolvers } from './moderation/queueQueries';
 import { queueSubscriptionResolvers } from './moderation/queueSubscription';
 import { userActionResolvers } from './moderation/userActions';
 import { userLookupResolvers } from './moderation/userLookup';
+import type { Resolvers } from './resolverTypes.generated';
 
 /**
  * Moderation: decisions on comments, actions on users, the queues and their live updates. Every
@@ -15,4 +16,4 @@ export const moderationResolvers = {
   User: userLookupResolvers.User,
   UserHistoryEntry: userLookupResolvers.UserHistoryEntry,
   ModerationDecision: userLookupResolvers.ModerationDecision,
-};
+} satisfies Resolvers;

@@ -10,8 +10,8 @@ import type { Story } from '../../db/store/stories';
 import type { Settings } from '../../db/store/organization';
 import { STORY_URL_MAX_LENGTH } from '../../defaults';
 import { ParleyError } from '../../ParleyError';
-import type { ParleyContext } from '../context';
 import { requireReader } from '../permissions';
+import type { Resolvers } from './resolverTypes.generated';
 import { canSeeComment } from './types';
 import { ipKey } from '../context';
 
@@ -71,11 +71,7 @@ const TRACKING_PARAMETER = /^(utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|i
 
 export const storiesResolvers = {
   Query: {
-    story: async (
-      _root: unknown,
-      args: { id?: string | null; url?: string | null; title?: string | null },
-      ctx: ParleyContext,
-    ) => {
+    story: async (_root, args, ctx) => {
       await requireReader(ctx);
       if (args.id) return (await findStoryById(ctx.db, args.id)) ?? null;
       if (!args.url) {
@@ -106,13 +102,13 @@ export const storiesResolvers = {
       return story;
     },
 
-    comment: async (_root: unknown, { id }: { id: string }, ctx: ParleyContext) => {
+    comment: async (_root, { id }, ctx) => {
       await requireReader(ctx);
       const comment = await ctx.loaders.comment.load(id);
       return comment && canSeeComment(comment, ctx) ? comment : null;
     },
 
-    commentCounts: async (_root: unknown, { urls }: { urls: string[] }, ctx: ParleyContext) => {
+    commentCounts: async (_root, { urls }, ctx) => {
       if (urls.length > COMMENT_COUNTS_MAX_URLS) {
         throw new ParleyError('INVALID_INPUT', `At most ${COMMENT_COUNTS_MAX_URLS} URLs at once.`, {
           field: 'urls',
@@ -141,7 +137,7 @@ export const storiesResolvers = {
   },
 
   Story: {
-    status: async (story: Story, _args: unknown, ctx: ParleyContext) =>
+    status: async (story, _args, ctx) =>
       effectiveStoryStatus(story, await ctx.settings(), ctx.now()),
   },
-};
+} satisfies Resolvers;

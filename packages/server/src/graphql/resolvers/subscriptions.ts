@@ -6,6 +6,7 @@ import type { CommentEvent } from '../../pubsub/createPubSub';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { requireReader } from '../permissions';
+import type { Resolvers } from './resolverTypes.generated';
 
 /**
  * Who may follow a story live: anyone when anonymous reading is on, else the signed-in; never
@@ -52,7 +53,7 @@ async function freshComments(
 export const subscriptionsResolvers = {
   Subscription: {
     commentCreated: {
-      subscribe: async (_root: unknown, { storyId }: { storyId: string }, ctx: ParleyContext) => {
+      subscribe: async (_root, { storyId }, ctx) => {
         await checkLiveAccess(ctx, storyId);
         return freshComments(ctx, ctx.pubsub.subscribe('commentCreated', storyId), (comment) =>
           isVisibleStatus(comment.status),
@@ -63,11 +64,11 @@ export const subscriptionsResolvers = {
     // Every change goes out, removals included (a rejected comment leaves the stream); the
     // Comment type hides the body of a comment the reader may not see.
     commentUpdated: {
-      subscribe: async (_root: unknown, { storyId }: { storyId: string }, ctx: ParleyContext) => {
+      subscribe: async (_root, { storyId }, ctx) => {
         await checkLiveAccess(ctx, storyId);
         return freshComments(ctx, ctx.pubsub.subscribe('commentUpdated', storyId));
       },
       resolve: (comment: Comment) => comment,
     },
   },
-};
+} satisfies Resolvers;

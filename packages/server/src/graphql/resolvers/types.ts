@@ -1,22 +1,19 @@
 import { listComments, listReplies } from '../../db/store/commentQueries';
-import type { CommentSort } from '../../db/store/commentQueries';
 import { isVisibleStatus, listRevisions } from '../../db/store/comments';
 import type { Comment } from '../../db/store/comments';
 import type { Settings } from '../../db/store/organization';
 import { listReports } from '../../db/store/reactions';
 import { findSiteById, listActiveSsoKeys } from '../../db/store/sites';
-import type { Site } from '../../db/store/sites';
 import { countStoryComments } from '../../db/store/stories';
-import type { Story } from '../../db/store/stories';
 import type { User } from '../../db/store/users';
 import { pageSize } from '../../db/store/paginate';
-import type { PageArgs } from '../../db/store/paginate';
 import { renderComment } from '../../markdown/renderComment';
 import { DEFAULT_NOTIFICATIONS } from '../../defaults';
 import { listIgnoredIds } from '../../db/store/userModeration';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { hasRole, isModerator } from '../permissions';
+import type { Resolvers, UserStatus } from './resolverTypes.generated';
 
 /** An SMTP setting as admins see it; null for everyone else (it names the mail server). */
 const adminOnly =
@@ -36,7 +33,7 @@ const smtpResolvers = {
 };
 
 /** A user's status as the API shows it; a suspension in the past is over. */
-export function userStatus(user: User, now: Date): 'ACTIVE' | 'SUSPENDED' | 'BANNED' | 'PREMOD' {
+export function userStatus(user: User, now: Date): UserStatus {
   if (user.banned) return 'BANNED';
   if (user.suspendedUntil && new Date(user.suspendedUntil) > now) return 'SUSPENDED';
   if (user.premod) return 'PREMOD';
@@ -86,9 +83,7 @@ export function embedSnippet(publicUrl: string): string {
 export const typeResolvers = {
   User: {
     // The host's SSO badges, and STAFF for staff (the widget shows both beside the name).
-    badges: (user: User) => [
-      ...new Set([...user.badges, ...(user.role === 'STAFF' ? ['STAFF'] : [])]),
-    ],
+    badges: (user) => [...new Set([...user.badges, ...(user.role === 'STAFF' ? ['STAFF'] : [])])],
     email: privately((user) => user.email),
     emailVerified: privately((user) => user.emailVerified),
     status: privately((user, ctx) => userStatus(user, ctx.now())),
@@ -96,9 +91,9 @@ export const typeResolvers = {
       userStatus(user, ctx.now()) === 'SUSPENDED' ? user.suspendedUntil : null,
     ),
     deletionRequestedAt: privately((user) => user.deletionRequestedAt),
-    notificationSettings: (user: User, _args: unknown, ctx: ParleyContext) =>
+    notificationSettings: (user, _args, ctx) =>
       ctx.viewer?.id === user.id ? { ...DEFAULT_NOTIFICATIONS, ...user.notificationPrefs } : null,
-    ignoredUsers: async (user: User, _args: unknown, ctx: ParleyContext) => {
+    ignoredUsers: async (user, _args, ctx) => {
       if (ctx.viewer?.id !== user.id) return null;
       const ids = await listIgnoredIds(ctx.db, user.id);
       return (await ctx.loaders.user.loadMany(ids)).filter(
@@ -108,14 +103,16 @@ export const typeResolvers = {
   },
 
   Story: {
-    title: (story: Story) => story.title || null,
-    commentCount: async (story: Story, _args: unknown, ctx: ParleyContext) =>
+    title: (story) => story.title || null,
+    commentCount: async (story, _args, ctx) =>
       (await countStoryComments(ctx.db, [story.id])).get(story.id) ?? 0,
-    comments: (story: Story, args: PageArgs & { orderBy?: CommentSort }, ctx: ParleyContext) =>
+    // `orderBy` has a default, yet a client's explicit null arrives as null: listComments then
+    // applies the same default.
+    comments: (story, args, ctx) =>
       listComments(ctx.db, { storyId: story.id, parentId: null, orderBy: args.orderBy }, args),
-    featuredComments: (story: Story, args: PageArgs, ctx: ParleyContext) =>
+    featuredComments: (story, args, ctx) =>
       listComments(ctx.db, { storyId: story.id, featured: true }, args),
-    settings: async (story: Story, _args: unknown, ctx: ParleyContext) => {
+    settings: async (story, _args, ctx) => {
       const settings = await ctx.settings();
       return {
         premod: story.premod,
@@ -123,7 +120,7 @@ export const typeResolvers = {
         effectivePremod: story.premod ?? settings.premod,
       };
     },
-    site: async (story: Story, _args: unknown, ctx: ParleyContext) => {
+    site: async (story, _args, ctx) => {
       const site = await findSiteById(ctx.db, story.siteId);
       if (!site) throw new ParleyError('NOT_FOUND', 'The story’s site no longer exists.');
       return site;
@@ -133,43 +130,35 @@ export const typeResolvers = {
   Comment: {
     // A reader told of a removal (commentUpdated), or shown a tombstone, learns only that it was
     // removed: no body, no author.
-    body: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
-      canSeeComment(comment, ctx) ? comment.bodyHtml : '',
-    author: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+    body: (comment, _args, ctx) => (canSeeComment(comment, ctx) ? comment.bodyHtml : ''),
+    author: (comment, _args, ctx) =>
       (isRemoved(comment) && !isModerator(ctx.viewer)) || comment.deletedAt !== null
         ? null
         : ctx.loaders.user.load(comment.authorId),
-    removed: (comment: Comment) => isRemoved(comment),
-    parent: async (comment: Comment, _args: unknown, ctx: ParleyContext) => {
+    removed: (comment) => isRemoved(comment),
+    parent: async (comment, _args, ctx) => {
       if (!comment.parentId) return null;
       const parent = await ctx.loaders.comment.load(comment.parentId);
       return parent && canSeeComment(parent, ctx) ? parent : null;
     },
     // The first page of every comment's replies comes from one batched query; later pages
     // (with a cursor) page through listReplies.
-    replies: (comment: Comment, args: PageArgs, ctx: ParleyContext) =>
+    replies: (comment, args, ctx) =>
       args.after
         ? listReplies(ctx.db, comment.id, args)
         : ctx.loaders.firstReplies.load(`${pageSize(args.first)}:${comment.id}`),
-    editableUntil: async (comment: Comment, _args: unknown, ctx: ParleyContext) =>
-      editableUntil(comment, await ctx.settings()),
-    viewerReacted: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
-      ctx.loaders.viewerReacted.load(comment.id),
-    story: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
-      ctx.loaders.story.load(comment.storyId),
+    editableUntil: async (comment, _args, ctx) => editableUntil(comment, await ctx.settings()),
+    viewerReacted: (comment, _args, ctx) => ctx.loaders.viewerReacted.load(comment.id),
+    story: async (comment, _args, ctx) => {
+      const story = await ctx.loaders.story.load(comment.storyId);
+      if (!story) throw new ParleyError('NOT_FOUND', 'The comment’s story no longer exists.');
+      return story;
+    },
     // The author needs the source to edit; moderators to judge.
-    bodySource: (comment: Comment, _args: unknown, ctx: ParleyContext) =>
+    bodySource: (comment, _args, ctx) =>
       ctx.viewer?.id === comment.authorId || isModerator(ctx.viewer) ? comment.bodySource : null,
     heldBecause: forModerators((comment) => comment.heldBecause ?? []),
-    reports: forModerators(async (comment, ctx) =>
-      (await listReports(ctx.db, comment.id)).map((row) => ({
-        id: row.id,
-        reason: row.reason,
-        details: row.details,
-        createdAt: row.created_at,
-        reporterId: row.user_id,
-      })),
-    ),
+    reports: forModerators((comment, ctx) => listReports(ctx.db, comment.id)),
     revisions: forModerators(async (comment, ctx) =>
       (await listRevisions(ctx.db, comment.id)).map((revision) => ({
         bodySource: revision.body_source,
@@ -180,13 +169,13 @@ export const typeResolvers = {
   },
 
   Report: {
-    reporter: (report: { reporterId: string }, _args: unknown, ctx: ParleyContext) =>
-      ctx.loaders.user.load(report.reporterId),
+    reporter: (report, _args, ctx) => ctx.loaders.user.load(report.user_id),
+    createdAt: (report) => report.created_at,
   },
 
   Site: {
-    embedSnippet: (_site: Site, _args: unknown, ctx: ParleyContext) => embedSnippet(ctx.publicUrl),
-    ssoKeys: async (site: Site, _args: unknown, ctx: ParleyContext) =>
+    embedSnippet: (_site, _args, ctx) => embedSnippet(ctx.publicUrl),
+    ssoKeys: async (site, _args, ctx) =>
       hasRole(ctx.viewer, 'ADMIN')
         ? (await listActiveSsoKeys(ctx.db, site.id, ctx.now().toISOString())).map((key) => ({
             ...key,
@@ -196,12 +185,10 @@ export const typeResolvers = {
   },
 
   Settings: {
-    guidelinesHtml: (settings: Settings) =>
-      settings.guidelines ? renderComment(settings.guidelines) : '',
-    bannedWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
-      isModerator(ctx.viewer) ? settings.bannedWords : null,
-    suspectWords: (settings: Settings, _args: unknown, ctx: ParleyContext) =>
+    guidelinesHtml: (settings) => (settings.guidelines ? renderComment(settings.guidelines) : ''),
+    bannedWords: (settings, _args, ctx) => (isModerator(ctx.viewer) ? settings.bannedWords : null),
+    suspectWords: (settings, _args, ctx) =>
       isModerator(ctx.viewer) ? settings.suspectWords : null,
     ...smtpResolvers,
   },
-};
+} satisfies Resolvers;

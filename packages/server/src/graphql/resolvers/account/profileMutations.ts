@@ -24,8 +24,7 @@ import {
   emailChangedMessage,
   tokenLink,
 } from './accountEmails';
-
-type Input<T> = { input: T };
+import type { MutationResolvers } from '../resolverTypes.generated';
 
 /** The notification switches a user can flip; stored under these keys in `notificationPrefs`. */
 export const NOTIFICATION_KEYS = ['onReply', 'onFeatured', 'onModeration'] as const;
@@ -47,7 +46,7 @@ export function requirePasswordAccount(ctx: ParleyContext): User {
  * Checks the viewer's current password before a sensitive change, limited per account so a stolen
  * session cannot become an unlimited password oracle. A limit of its own, counted only by the
  * account's sessions: strangers failing to sign in to the account cannot block the owner's
- * password or email change (audit item 4).
+ * password or email change.
  */
 async function checkPassword(
   ctx: ParleyContext,
@@ -62,31 +61,6 @@ async function checkPassword(
 }
 
 /**
- * `uploadAvatar(file: File!)`: stores the image (see `storeAvatar`: a fresh name, the replaced
- * file removed, nothing left behind by a failure), rate-limited per user and per address.
- */
-async function uploadAvatar(
-  _root: unknown,
-  { file }: { file: File | null | undefined },
-  ctx: ParleyContext,
-) {
-  const viewer = requireViewer(ctx);
-  if (file === null || file === undefined || typeof file.arrayBuffer !== 'function') {
-    throw new ParleyError('INVALID_INPUT', 'Send the image as a multipart file upload.', {
-      field: 'file',
-    });
-  }
-  // Counted before reading: a refused upload costs no disk.
-  await ctx.rateLimiter.consume('avatarUpload', `user:${viewer.id}`);
-  await ctx.rateLimiter.consume('avatarUploadPerIp', ipKey(ctx));
-  // Reading it whole is bounded: the request body limit (3 MB) is already enforced by yoga.
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const user = await storeAvatar(ctx, viewer.id, bytes, await sniffAvatar(bytes));
-  return { user };
-}
-
-/** Username, email, password, notification settings and avatar of the signed-in user. */
-/**
  * The email that confirms `user`'s current address, with a new link; every earlier link is
  * withdrawn, so only the newest one works.
  */
@@ -96,14 +70,32 @@ async function freshConfirmationMessage(ctx: ParleyContext, user: User) {
   return confirmEmailMessage(user, user.email, link);
 }
 
+/** Username, email, password, notification settings and avatar of the signed-in user. */
 export const profileMutations = {
-  uploadAvatar,
+  /**
+   * `uploadAvatar(file: File!)`: stores the image (see `storeAvatar`: a fresh name, the replaced
+   * file removed, nothing left behind by a failure), rate-limited per user and per address.
+   */
+  uploadAvatar: async (_root, { file }, ctx) => {
+    const viewer = requireViewer(ctx);
+    // The File scalar parses nothing: a request that is not multipart can send any JSON value
+    // (or none) as `file`, whatever its declared type says.
+    const sent: Partial<File> | null | undefined = file;
+    if (sent === null || sent === undefined || typeof sent.arrayBuffer !== 'function') {
+      throw new ParleyError('INVALID_INPUT', 'Send the image as a multipart file upload.', {
+        field: 'file',
+      });
+    }
+    // Counted before reading: a refused upload costs no disk.
+    await ctx.rateLimiter.consume('avatarUpload', `user:${viewer.id}`);
+    await ctx.rateLimiter.consume('avatarUploadPerIp', ipKey(ctx));
+    // Reading it whole is bounded: the request body limit (3 MB) is already enforced by yoga.
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const user = await storeAvatar(ctx, viewer.id, bytes, await sniffAvatar(bytes));
+    return { user };
+  },
 
-  updateUsername: async (
-    _root: unknown,
-    { input }: Input<{ username: string }>,
-    ctx: ParleyContext,
-  ) => {
+  updateUsername: async (_root, { input }, ctx) => {
     const viewer = requirePasswordAccount(ctx);
     const username = validateUsername(input.username);
     // The same name again (or in another case) changes nothing others see: not counted.
@@ -113,11 +105,7 @@ export const profileMutations = {
     return { user: await updateUser(ctx.db, viewer.id, { username }) };
   },
 
-  updateEmail: async (
-    _root: unknown,
-    { input }: Input<{ email: string; password: string }>,
-    ctx: ParleyContext,
-  ) => {
+  updateEmail: async (_root, { input }, ctx) => {
     const viewer = requirePasswordAccount(ctx);
     const email = validateEmail(input.email);
     await checkPassword(ctx, viewer, input.password, 'password');
@@ -137,7 +125,7 @@ export const profileMutations = {
 
   // Until the address is confirmed, no reply or other notification email goes to it
   // (notifications.ts): the profile tab says so and sends the link again from here.
-  sendEmailConfirmation: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+  sendEmailConfirmation: async (_root, _args, ctx) => {
     const viewer = requireViewer(ctx);
     if (viewer.emailVerified) return { user: viewer };
     await ctx.rateLimiter.consume('emailConfirmation', `user:${viewer.id}`);
@@ -150,11 +138,7 @@ export const profileMutations = {
     return { user: viewer };
   },
 
-  updatePassword: async (
-    _root: unknown,
-    { input }: Input<{ oldPassword: string; newPassword: string }>,
-    ctx: ParleyContext,
-  ) => {
+  updatePassword: async (_root, { input }, ctx) => {
     const viewer = requirePasswordAccount(ctx);
     validatePassword(input.newPassword, 'newPassword');
     await checkPassword(ctx, viewer, input.oldPassword, 'oldPassword');
@@ -164,11 +148,7 @@ export const profileMutations = {
     return authPayload(ctx, await updateUser(ctx.db, viewer.id, { passwordHash }));
   },
 
-  updateNotificationSettings: async (
-    _root: unknown,
-    { input }: Input<Partial<Record<(typeof NOTIFICATION_KEYS)[number], boolean | null>>>,
-    ctx: ParleyContext,
-  ) => {
+  updateNotificationSettings: async (_root, { input }, ctx) => {
     const viewer = requireViewer(ctx);
     // Only the switches sent change; null or absent keeps the stored choice.
     const prefs = { ...viewer.notificationPrefs };
@@ -178,4 +158,4 @@ export const profileMutations = {
     }
     return { user: await updateUser(ctx.db, viewer.id, { notificationPrefs: prefs }) };
   },
-};
+} satisfies MutationResolvers;

@@ -30,8 +30,7 @@ import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails'
 import { NOTIFICATION_KEYS } from './profileMutations';
 import { exportUserComments } from '../../../db/store/accountQueries';
 import { ipKey } from '../../context';
-
-type Input<T> = { input: T };
+import type { MutationResolvers } from '../resolverTypes.generated';
 
 /**
  * Finds the site whose keys signed `token` and returns it with the verified payload.
@@ -102,11 +101,7 @@ async function useToken(ctx: ParleyContext, purpose: TokenPurpose, token: string
  */
 export const tokenMutations = {
   // A host's signed token in, a Parley session out.
-  signInWithSso: async (
-    _root: unknown,
-    { input }: Input<{ token: string }>,
-    ctx: ParleyContext,
-  ) => {
+  signInWithSso: async (_root, { input }, ctx) => {
     const token = input.token.trim();
     if (token === '') {
       throw new ParleyError('INVALID_INPUT', 'The sign-in token is required.', { field: 'token' });
@@ -151,11 +146,7 @@ export const tokenMutations = {
     return authPayload(ctx, user);
   },
 
-  requestPasswordReset: async (
-    _root: unknown,
-    { input }: Input<{ email: string }>,
-    ctx: ParleyContext,
-  ) => {
+  requestPasswordReset: async (_root, { input }, ctx) => {
     const email = validateEmail(input.email);
     // Counted whether or not the account exists, so the limit reveals nothing. The per-address
     // count stops someone flooding a victim's inbox from many IPs. Keys of their own, so resets
@@ -176,11 +167,7 @@ export const tokenMutations = {
     return { ok: true };
   },
 
-  resetPassword: async (
-    _root: unknown,
-    { input }: Input<{ token: string; password: string }>,
-    ctx: ParleyContext,
-  ) => {
+  resetPassword: async (_root, { input }, ctx) => {
     // Checked before the token is used, so a too-short password does not burn the link.
     validatePassword(input.password);
     const found = await useToken(ctx, 'RESET_PASSWORD', input.token);
@@ -197,11 +184,7 @@ export const tokenMutations = {
   // An admin's invitation, opened by whoever reads the invited mailbox: the one proof that the
   // address's owner wants the role. Choosing the password here is what makes the account theirs
   // (it ends every other session, so someone who signed up with their address first is out).
-  acceptModeratorInvite: async (
-    _root: unknown,
-    { input }: Input<{ token: string; password: string }>,
-    ctx: ParleyContext,
-  ) => {
+  acceptModeratorInvite: async (_root, { input }, ctx) => {
     validatePassword(input.password);
     const { user: invitee, createdBy } = await useTokenOf(ctx, 'MODERATOR_INVITE', input.token);
     const admin = createdBy === null ? undefined : await findUserById(ctx.db, createdBy);
@@ -226,11 +209,7 @@ export const tokenMutations = {
   },
 
   // The emailed token is the credential (the link may open signed out, on another device).
-  downloadCommentsData: async (
-    _root: unknown,
-    { input }: Input<{ token: string }>,
-    ctx: ParleyContext,
-  ) => {
+  downloadCommentsData: async (_root, { input }, ctx) => {
     const user = await useToken(ctx, 'DOWNLOAD', input.token);
     return {
       username: user.username,
@@ -239,14 +218,14 @@ export const tokenMutations = {
     };
   },
 
-  confirmEmail: async (_root: unknown, { input }: Input<{ token: string }>, ctx: ParleyContext) => {
+  confirmEmail: async (_root, { input }, ctx) => {
     const found = await useToken(ctx, 'CONFIRM_EMAIL', input.token);
     return { user: await updateUser(ctx.db, found.id, { emailVerified: true }) };
   },
 
   // The link of a notification email (`ACCOUNT_PATHS.unsubscribe`): one click stops them all,
   // signed out, as mail clients' "unsubscribe" expects. Account emails are not notifications.
-  unsubscribe: async (_root: unknown, { input }: Input<{ token: string }>, ctx: ParleyContext) => {
+  unsubscribe: async (_root, { input }, ctx) => {
     const found = await useToken(ctx, 'UNSUBSCRIBE', input.token);
     const notificationPrefs = {
       ...found.notificationPrefs,
@@ -254,7 +233,7 @@ export const tokenMutations = {
     };
     return { user: await updateUser(ctx.db, found.id, { notificationPrefs }) };
   },
-};
+} satisfies MutationResolvers;
 
 /** Most badges, and longest badge, kept from a host's token: labels, not content. */
 const SSO_BADGES_MAX = 5;

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../../auth/passwords';
 import { findSiteById, listActiveSsoKeys, revokeSsoKey } from '../../../db/store/sites';
-import type { Story } from '../../../db/store/stories';
 import { createToken } from '../../../db/store/tokens';
 import { createUser, findUserByEmail } from '../../../db/store/users';
 import type { User } from '../../../db/store/users';
@@ -20,8 +19,7 @@ import type { ParleyContext } from '../../context';
 import { isModerator, requireRole } from '../../permissions';
 import { ACCOUNT_PATHS, deliverNotice } from '../account/accountEmails';
 import { queueCounts } from '../moderation/queueQueries';
-
-type Input<T> = { input: T };
+import type { Resolvers } from '../resolverTypes.generated';
 
 /** Roles an invitation raises to moderator; a moderator or admin keeps their role. */
 export const BELOW_MODERATOR = new Set(['COMMENTER', 'STAFF']);
@@ -55,11 +53,7 @@ async function createInvitedUser(ctx: ParleyContext, address: string): Promise<U
 /** Resolvers of the console's extra admin actions. */
 export const consoleActionResolvers = {
   Mutation: {
-    revokeSsoKey: async (
-      _root: unknown,
-      { input }: Input<{ siteId: string; keyId: string }>,
-      ctx: ParleyContext,
-    ) => {
+    revokeSsoKey: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const site = await findSiteById(ctx.db, input.siteId);
       if (site === undefined) throw new ParleyError('NOT_FOUND', `No site ${input.siteId}.`);
@@ -76,7 +70,7 @@ export const consoleActionResolvers = {
 
     // Awaited, unlike account emails: the admin asked to see whether delivery works, so a
     // transport failure is the answer (INTERNAL, logged) rather than something to hide.
-    sendTestEmail: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+    sendTestEmail: async (_root, _args, ctx) => {
       const admin = requireRole(ctx, 'ADMIN');
       const organization = await ctx.organization();
       try {
@@ -95,13 +89,10 @@ export const consoleActionResolvers = {
     // The role is granted only when the addressee opens the emailed link and chooses a password
     // (acceptModeratorInvite): an address stored on an account proves nothing by itself. An
     // unconfirmed one may be anyone's sign-up; an SSO account's was asserted by a site's key,
-    // which a second site's owner controls (the audit's takeover). Choosing the password ends
-    // every other session of the account, so whoever knew the old one is out.
-    inviteModerator: async (
-      _root: unknown,
-      { input }: Input<{ email: string }>,
-      ctx: ParleyContext,
-    ) => {
+    // which the owner of another site on this install controls, and could so take the role.
+    // Choosing the password ends every other session of the account, so whoever knew the old one
+    // is out.
+    inviteModerator: async (_root, { input }, ctx) => {
       const admin = requireRole(ctx, 'ADMIN');
       const { address } = validateEmail(input.email);
       const existing = await findUserByEmail(ctx.db, address);
@@ -137,7 +128,7 @@ export const consoleActionResolvers = {
   },
 
   Story: {
-    moderationCounts: (story: Story, _args: unknown, ctx: ParleyContext) =>
+    moderationCounts: (story, _args, ctx) =>
       isModerator(ctx.viewer) ? queueCounts(ctx.db, { storyId: story.id }) : null,
   },
-};
+} satisfies Resolvers;

@@ -1,8 +1,8 @@
 /** `Query.dashboard` (MODERATOR and above): today's and all-time figures, the 48-hour chart. */
 import { commentsPerHour, periodFigures, topStories } from '../../../db/store/dashboardQueries';
 import type { PeriodFigures } from '../../../db/store/dashboardQueries';
-import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
+import type { DashboardPeriod, Resolvers } from '../resolverTypes.generated';
 
 /** Hours in the comments chart. */
 export const DASHBOARD_HOURS = 48;
@@ -20,7 +20,7 @@ export function startOfDay(now: Date): string {
 }
 
 /** A `DashboardPeriod`: the rejection rate is over decisions, 0 when none were taken. */
-export function period(figures: PeriodFigures) {
+export function period(figures: PeriodFigures): DashboardPeriod {
   const decisions = figures.approveDecisions + figures.rejectDecisions;
   return {
     newComments: figures.newComments,
@@ -34,7 +34,7 @@ export function period(figures: PeriodFigures) {
 /** Resolver of the dashboard. */
 export const dashboardResolvers = {
   Query: {
-    dashboard: async (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+    dashboard: async (_root, _args, ctx) => {
       requireRole(ctx, 'MODERATOR');
       const now = ctx.now();
       const today = startOfDay(now);
@@ -55,4 +55,4 @@ export const dashboardResolvers = {
       };
     },
   },
-};
+} satisfies Resolvers;

@@ -18,11 +18,11 @@ import {
   rotateSsoKey,
   updateSite,
 } from '../../../db/store/sites';
-import type { SiteInput } from '../../../db/store/sites';
 import { SSO_TOKEN_LIFETIME_CEILING_SECONDS } from '../../../defaults';
 import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
+import type { Resolvers } from '../resolverTypes.generated';
 import { allowedOrigins, httpUrl, required } from './validateInput';
 
 /** Secrets of keys created during a request, by key id; see the file comment. */
@@ -40,19 +40,17 @@ async function requireSite(ctx: ParleyContext, siteId: string) {
   return site;
 }
 
-type Input<T> = { input: T };
-
 /** Resolvers of sites and their keys. */
 export const siteAdminResolvers = {
   Query: {
-    sites: (_root: unknown, _args: unknown, ctx: ParleyContext) => {
+    sites: (_root, _args, ctx) => {
       requireRole(ctx, 'MODERATOR');
       return listSites(ctx.db);
     },
   },
 
   Mutation: {
-    createSite: async (_root: unknown, { input }: Input<SiteInput>, ctx: ParleyContext) => {
+    createSite: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const url = httpUrl(input.url, 'url');
       const site = await createSite(ctx.db, {
@@ -65,11 +63,7 @@ export const siteAdminResolvers = {
       return { site };
     },
 
-    updateSite: async (
-      _root: unknown,
-      { input }: Input<{ siteId: string } & { [K in keyof SiteInput]?: SiteInput[K] | null }>,
-      ctx: ParleyContext,
-    ) => {
+    updateSite: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const current = await requireSite(ctx, input.siteId);
       const lifetime = input.ssoTokenMaxLifetimeSeconds;
@@ -110,11 +104,7 @@ export const siteAdminResolvers = {
       return { site };
     },
 
-    rotateSsoKey: async (
-      _root: unknown,
-      { input }: Input<{ siteId: string; revokeOld?: boolean | null }>,
-      ctx: ParleyContext,
-    ) => {
+    rotateSsoKey: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const site = await requireSite(ctx, input.siteId);
       const key = await inTransaction(ctx.db, async (trx) => {
@@ -132,7 +122,6 @@ export const siteAdminResolvers = {
   SsoKey: {
     // Never the parent's own `secret`: should a future resolver forget to blank it, the secret
     // still is not shown twice.
-    secret: (key: { id: string }, _args: unknown, ctx: ParleyContext) =>
-      freshSecrets.get(ctx)?.get(key.id) ?? null,
+    secret: (key, _args, ctx) => freshSecrets.get(ctx)?.get(key.id) ?? null,
   },
-};
+} satisfies Resolvers;

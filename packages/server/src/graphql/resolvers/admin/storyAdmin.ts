@@ -1,17 +1,8 @@
 /** Stories as moderators manage them: the list, open/close and per-story overrides. */
 import { listStories, updateStory } from '../../../db/store/stories';
-import type { StoryFilter, StoryPatch } from '../../../db/store/stories';
-import type { StoryStatus } from '../../../db/schema';
-import type { PageArgs } from '../../../db/store/paginate';
-import type { ParleyContext } from '../../context';
+import type { StoryPatch } from '../../../db/store/stories';
 import { requireRole } from '../../permissions';
-
-type UpdateStoryInput = {
-  storyId: string;
-  status?: StoryStatus | null;
-  premod?: string | null;
-  liveUpdates?: boolean | null;
-};
+import type { Resolvers, UpdateStoryInput } from '../resolverTypes.generated';
 
 /**
  * The patch `input` asks for. For the two overrides, an explicit null means "follow the
@@ -29,7 +20,7 @@ export function storyPatch(input: UpdateStoryInput): StoryPatch {
 /** Resolvers of `stories` and `updateStory` (MODERATOR and above). */
 export const storyAdminResolvers = {
   Query: {
-    stories: (_root: unknown, args: StoryFilter & PageArgs, ctx: ParleyContext) => {
+    stories: (_root, args, ctx) => {
       requireRole(ctx, 'MODERATOR');
       return listStories(
         ctx.db,
@@ -42,15 +33,11 @@ export const storyAdminResolvers = {
   Mutation: {
     // Nothing is published: a closed story refuses new comments when they are written, and the
     // widget reads the story's settings when it loads.
-    updateStory: async (
-      _root: unknown,
-      { input }: { input: UpdateStoryInput },
-      ctx: ParleyContext,
-    ) => {
+    updateStory: async (_root, { input }, ctx) => {
       requireRole(ctx, 'MODERATOR');
       const story = await updateStory(ctx.db, input.storyId, storyPatch(input));
       ctx.loaders.story.clear(story.id);
       return { story };
     },
   },
-};
+} satisfies Resolvers;

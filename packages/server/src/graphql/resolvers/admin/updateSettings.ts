@@ -13,8 +13,8 @@ import type { Organization, Settings } from '../../../db/store/organization';
 import { isIP } from 'node:net';
 import { ParleyError } from '../../../ParleyError';
 import { validateEmail } from '../../../validation/validateAccount';
-import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
+import type { OrganizationInput, Resolvers, UpdateSettingsInput } from '../resolverTypes.generated';
 import { httpUrl, required } from './validateInput';
 
 /** Bounds of the numeric settings, inclusive; a value outside is `INVALID_INPUT` on its field. */
@@ -41,18 +41,6 @@ export const GUIDELINES_MAX_LENGTH = 10_000;
 
 /** Longest reaction label, in characters (it sits on a button under every comment). */
 export const REACTION_LABEL_MAX_LENGTH = 30;
-
-type OrganizationInput = {
-  name: string;
-  contactEmail: string;
-  url: string;
-  locale?: string | null;
-};
-
-/** `UpdateSettingsInput`: every field optional; absent (or null) leaves the setting as it is. */
-export type UpdateSettingsInput = {
-  organization?: OrganizationInput | null;
-} & { [K in keyof Settings]?: Settings[K] | null };
 
 /** Trimmed, lower-cased (the filters match case-insensitively), without blanks or repeats. */
 export function normalizeWords(words: readonly string[]): string[] {
@@ -183,8 +171,7 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     patch.customCssUrl = stylesheetUrl(input.customCssUrl);
   }
   if (input.locale !== undefined && input.locale !== null) {
-    // `Settings['locale']` is the literal 'en' of DEFAULT_SETTINGS (its Widen covers no strings).
-    patch.locale = locale(input.locale, 'locale') as Settings['locale'];
+    patch.locale = locale(input.locale, 'locale');
   }
   return patch;
 }
@@ -200,19 +187,26 @@ function organizationPatch(input: OrganizationInput) {
   };
 }
 
-/** The `Settings` object as `Query.settings` shapes it (see resolvers/auth.ts). */
-export function settingsView(settings: Settings, organization: Organization | undefined) {
+/** What the `Settings` type's resolvers receive: the settings with the organization beside them. */
+export type SettingsView = Settings & {
+  /** Undefined before install. */
+  organization: Organization | undefined;
+  /** Whether the install wizard has run. */
+  installed: boolean;
+};
+
+/** The settings as `Query.settings` and `updateSettings` answer them. */
+export function settingsView(
+  settings: Settings,
+  organization: Organization | undefined,
+): SettingsView {
   return { ...settings, organization, installed: organization !== undefined };
 }
 
 /** Resolver of `updateSettings`. */
 export const updateSettingsResolvers = {
   Mutation: {
-    updateSettings: async (
-      _root: unknown,
-      { input }: { input: UpdateSettingsInput },
-      ctx: ParleyContext,
-    ) => {
+    updateSettings: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const patch = settingsPatch(input);
       // The stored password goes only to the server it was given for: a new host or user without
@@ -235,4 +229,4 @@ export const updateSettingsResolvers = {
       return { settings: settingsView(settings, organization) };
     },
   },
-};
+} satisfies Resolvers;

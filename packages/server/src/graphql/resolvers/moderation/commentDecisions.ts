@@ -13,16 +13,15 @@ import {
   setCommentTags,
 } from '../../../db/store/comments';
 import type { Comment } from '../../../db/store/comments';
-import type { CommentStatus } from '../../../db/schema';
+import type { CommentStatus, CommentTag } from '../../../db/schema';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
 import { inBackground, notifyFeatured, notifyReply } from '../notifications';
-
-type CommentIdArgs = { input: { commentId: string } };
+import type { Resolvers } from '../resolverTypes.generated';
 
 /** The tag that puts a comment in the story's featured tab. */
-const FEATURED = 'FEATURED';
+const FEATURED: CommentTag = 'FEATURED';
 
 /**
  * Moves a comment to `status` as the viewer's decision. Deciding what is already so (a double
@@ -75,17 +74,17 @@ async function setFeatured(ctx: ParleyContext, commentId: string, featured: bool
 /** Resolvers of approve/reject/feature/unfeature (MODERATOR and above). */
 export const commentDecisionResolvers = {
   Mutation: {
-    approveComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+    approveComment: async (_root, { input }, ctx) => ({
       comment: await decide(ctx, input.commentId, 'APPROVED'),
     }),
-    rejectComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+    rejectComment: async (_root, { input }, ctx) => ({
       comment: await decide(ctx, input.commentId, 'REJECTED'),
     }),
-    featureComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+    featureComment: async (_root, { input }, ctx) => ({
       comment: await setFeatured(ctx, input.commentId, true),
     }),
-    unfeatureComment: async (_root: unknown, { input }: CommentIdArgs, ctx: ParleyContext) => ({
+    unfeatureComment: async (_root, { input }, ctx) => ({
       comment: await setFeatured(ctx, input.commentId, false),
     }),
   },
-};
+} satisfies Resolvers;

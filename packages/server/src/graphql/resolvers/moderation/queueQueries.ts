@@ -1,24 +1,13 @@
 /** What moderators read: the queues, their counts and the community list. */
 import { moderationCounts, moderationQueue } from '../../../db/store/commentQueries';
-import type { CommentSort, ModerationQueue, QueueFilter } from '../../../db/store/commentQueries';
+import type { QueueFilter } from '../../../db/store/commentQueries';
 import type { Db } from '../../../db/inTransaction';
-import type { PageArgs } from '../../../db/store/paginate';
 import { listUsers } from '../../../db/store/userModeration';
-import type { UserFilter } from '../../../db/store/userModeration';
-import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
-
-/** `ModerationCounts` as the API shows it: one field per queue. */
-export interface QueueCounts {
-  pending: number;
-  reported: number;
-  unmoderated: number;
-  approved: number;
-  rejected: number;
-}
+import type { ModerationCounts, Resolvers } from '../resolverTypes.generated';
 
 /** The counts of every queue in `filter`'s scope, shaped for `ModerationCounts`. */
-export async function queueCounts(db: Db, filter: QueueFilter): Promise<QueueCounts> {
+export async function queueCounts(db: Db, filter: QueueFilter): Promise<ModerationCounts> {
   const counts = await moderationCounts(db, filter);
   return {
     pending: counts.PENDING,
@@ -29,28 +18,28 @@ export async function queueCounts(db: Db, filter: QueueFilter): Promise<QueueCou
   };
 }
 
-type QueueArgs = QueueFilter & PageArgs & { queue: ModerationQueue; orderBy?: CommentSort | null };
-
 /** Resolvers of the moderators' queries (MODERATOR and above). */
 export const queueQueryResolvers = {
   Query: {
-    moderationQueue: (_root: unknown, args: QueueArgs, ctx: ParleyContext) => {
+    moderationQueue: (_root, args, ctx) => {
       requireRole(ctx, 'MODERATOR');
       return moderationQueue(
         ctx.db,
         args.queue,
         { siteId: args.siteId, storyId: args.storyId },
         { first: args.first, after: args.after },
+        // The generated type says non-null (the argument has a default), but a client's explicit
+        // null arrives as null.
         args.orderBy ?? 'CREATED_AT_DESC',
       );
     },
 
-    moderationCounts: (_root: unknown, args: QueueFilter, ctx: ParleyContext) => {
+    moderationCounts: (_root, args, ctx) => {
       requireRole(ctx, 'MODERATOR');
       return queueCounts(ctx.db, { siteId: args.siteId, storyId: args.storyId });
     },
 
-    users: (_root: unknown, args: UserFilter & PageArgs, ctx: ParleyContext) => {
+    users: (_root, args, ctx) => {
       requireRole(ctx, 'MODERATOR');
       return listUsers(
         ctx.db,
@@ -65,4 +54,4 @@ export const queueQueryResolvers = {
       );
     },
   },
-};
+} satisfies Resolvers;

@@ -8,27 +8,20 @@
  */
 import { filter, map, pipe } from 'graphql-yoga';
 import { findCommentById } from '../../../db/store/comments';
-import type { Comment } from '../../../db/store/comments';
 import { findUsersByIds } from '../../../db/store/users';
 import type { ModerationQueueEvent } from '../../../pubsub/createPubSub';
-import type { ParleyContext } from '../../context';
 import { isModerator, requireRole } from '../../permissions';
+import type { Resolvers, ResolversParentTypes } from '../resolverTypes.generated';
 import { queueCounts } from './queueQueries';
-import type { QueueCounts } from './queueQueries';
 
 /** What each event of the subscription resolves to. */
-export interface QueueUpdate {
-  comment: Comment;
-  counts: QueueCounts;
-}
-
-type Args = { siteId?: string | null };
+type QueueUpdate = ResolversParentTypes['ModerationQueueEvent'];
 
 /** Resolvers of `Subscription.moderationQueueUpdated` (MODERATOR and above). */
 export const queueSubscriptionResolvers = {
   Subscription: {
     moderationQueueUpdated: {
-      subscribe: (_root: unknown, { siteId }: Args, ctx: ParleyContext) => {
+      subscribe: (_root, { siteId }, ctx) => {
         // Thrown here, before any listener exists: the client gets the coded error at once.
         const moderator = requireRole(ctx, 'MODERATOR');
         const mine = (event: ModerationQueueEvent) =>
@@ -50,4 +43,4 @@ export const queueSubscriptionResolvers = {
       resolve: (update: QueueUpdate) => update,
     },
   },
-};
+} satisfies Resolvers;

@@ -17,8 +17,7 @@ import type { UserRole } from '../../../db/schema';
 import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { hasRole, requireRole } from '../../permissions';
-
-type Input<T> = { input: T };
+import type { Resolvers } from '../resolverTypes.generated';
 
 const RANK: Record<UserRole, number> = { COMMENTER: 0, STAFF: 1, MODERATOR: 2, ADMIN: 3 };
 
@@ -81,11 +80,7 @@ async function notify(ctx: ParleyContext, user: User, subject: string, message: 
 /** Resolvers of ban/unban/suspend/premod (MODERATOR and above) and setUserRole (ADMIN). */
 export const userActionResolvers = {
   Mutation: {
-    banUser: (
-      _root: unknown,
-      { input }: Input<{ userId: string; message?: string | null }>,
-      ctx: ParleyContext,
-    ) =>
+    banUser: (_root, { input }, ctx) =>
       act(
         ctx,
         input.userId,
@@ -95,14 +90,10 @@ export const userActionResolvers = {
 
     // Lifts a ban and a suspension alike: the contract has no separate "unsuspend", and the
     // console's one "restore" action should leave the user able to post. Premod stays as set.
-    unbanUser: (_root: unknown, { input }: Input<{ userId: string }>, ctx: ParleyContext) =>
+    unbanUser: (_root, { input }, ctx) =>
       act(ctx, input.userId, { action: USER_ACTIONS.UNBAN, banned: false, suspendedUntil: null }),
 
-    suspendUser: (
-      _root: unknown,
-      { input }: Input<{ userId: string; until: Date; message?: string | null }>,
-      ctx: ParleyContext,
-    ) => {
+    suspendUser: (_root, { input }, ctx) => {
       if (input.until <= ctx.now()) {
         throw new ParleyError('INVALID_INPUT', 'A suspension must end in the future.', {
           field: 'until',
@@ -120,11 +111,7 @@ export const userActionResolvers = {
       );
     },
 
-    setUserPremod: (
-      _root: unknown,
-      { input }: Input<{ userId: string; premod: boolean; message?: string | null }>,
-      ctx: ParleyContext,
-    ) =>
+    setUserPremod: (_root, { input }, ctx) =>
       act(
         ctx,
         input.userId,
@@ -138,11 +125,7 @@ export const userActionResolvers = {
           : 'your comments appear without review again',
       ),
 
-    setUserRole: async (
-      _root: unknown,
-      { input }: Input<{ userId: string; role: UserRole; message?: string | null }>,
-      ctx: ParleyContext,
-    ) => {
+    setUserRole: async (_root, { input }, ctx) => {
       const admin = requireRole(ctx, 'ADMIN');
       // Count and change in one transaction, so the check reads what the write replaces.
       let changed = false;
@@ -171,4 +154,4 @@ export const userActionResolvers = {
       return { user };
     },
   },
-};
+} satisfies Resolvers;
