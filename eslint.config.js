@@ -7,7 +7,7 @@ const noErrorText = [
   {
     selector:
       "CallExpression[callee.property.name='includes'][callee.object.property.name='message']",
-    message: 'Branch on error codes, never on error text (STYLE.md guideline 8).',
+    message: 'Branch on error codes, never on error text: messages change, codes do not.',
   },
 ];
 
@@ -47,7 +47,7 @@ export default tseslint.config(
         ...noErrorText,
         {
           selector: 'ExportDefaultDeclaration',
-          message: 'Library packages use named exports only (STYLE.md guideline 2).',
+          message: 'Library packages use named exports only: the package.json exports are the API.',
         },
       ],
     },

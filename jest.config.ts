@@ -1,7 +1,7 @@
 /** @jest-config-loader esbuild-register */
 import type { Config } from 'jest';
 
-// ESM-only packages that Jest (CommonJS mode) must transform (STACK.md trap 4).
+// ESM-only packages that Jest (CommonJS mode) must transform.
 const ESM_ONLY = [
   'msw',
   '@mswjs',

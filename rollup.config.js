@@ -1,5 +1,5 @@
 // One config for every browser bundle Parley ships. Type-checking is `tsc --noEmit` (npm test),
-// not part of the build: esbuild only strips types, terser minifies (STACK.md).
+// not part of the build: esbuild only strips types, terser minifies.
 import alias from '@rollup/plugin-alias';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -11,7 +11,7 @@ import esbuild from 'rollup-plugin-esbuild';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-/** `ui: 'preact'` (the widget: React code runs on Preact, STACK.md) or `'react'` (the console). */
+/** `ui: 'preact'` (the widget: React code runs on Preact, for size) or `'react'` (the console). */
 const plugins = ({ ui = 'preact' } = {}) => [
   ...(ui === 'preact'
     ? [

@@ -29,7 +29,7 @@ const PAINTED_ARTICLES = 20;
 /** A run that has not painted by then is reported as failed (the widget is broken). */
 const RUN_TIMEOUT_MS = 15_000;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// As root Chromium needs --no-sandbox; the rest keep it off the closed network (STACK.md trap 8).
+// As root Chromium needs --no-sandbox; the rest keep it off the closed network.
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -15,7 +15,7 @@ import type { Harness, UninstalledHarness } from './harness';
 import { createAxeReport, describeViolations, failingViolations } from './support/axe';
 import type { AxeCheck } from './support/axe';
 
-// Issue 6, "Accessibility": axe-core in the stream frame (signed out, and signed in with the
+// Accessibility: axe-core in the stream frame (signed out, and signed in with the
 // composer and a reply form open), the sign-in popup (each of its forms, also with errors shown),
 // the install wizard (each step, a fresh data folder) and every console route. Zero serious or
 // critical violations, asserted; moderate and minor ones are printed in a summary and written to

@@ -37,7 +37,7 @@ import type { SmtpInbox } from './support/smtpInbox';
 /** Debian's Chromium (never the `playwright` package: it downloads browsers). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** As root Chromium needs --no-sandbox; the rest keep it off the closed network (STACK.md trap 8). */
+/** As root Chromium needs --no-sandbox; the rest keep it off the closed network. */
 export const CHROMIUM_ARGS = Object.freeze([
   '--no-sandbox',
   '--disable-gpu',
@@ -51,7 +51,7 @@ export const CHROMIUM_ARGS = Object.freeze([
 /** Where screenshots and page logs go (CI prints this path). */
 export const E2E_OUTPUT = join(__dirname, '../test-output/e2e');
 
-/** Selector of the stream iframe the loader creates (issue 4: titled "Comments"). */
+/** Selector of the stream iframe the loader creates (titled "Comments"). */
 export const STREAM_FRAME = 'iframe[title="Comments"]';
 
 /** The admin the harness installs Parley with. */

@@ -1,6 +1,6 @@
 import { ADMIN, journey, screenshot, useHarness, streamFrame } from '../harness';
 
-// Journey 1 (issue 6): a site owner's first visit. An empty data folder, the install wizard in
+// Journey 1: a site owner's first visit. An empty data folder, the install wizard in
 // the browser, the embed snippet it hands over, and the example host page (another origin)
 // showing an empty thread through that snippet.
 

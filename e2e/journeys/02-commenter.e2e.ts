@@ -8,7 +8,7 @@ import {
   textOf,
 } from '../support/commenter';
 
-// Journey 2 (issue 6): a reader signs up through the popup, posts, replies, reacts, edits within
+// Journey 2: a reader signs up through the popup, posts, replies, reacts, edits within
 // the edit window (30 s by default, DEFAULT_SETTINGS.editWindowSeconds), sees "edited", and is
 // still signed in after a reload. Then the same journey with the keyboard only.
 

@@ -1,7 +1,7 @@
 import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
 import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 
-// Journey 3 (issue 6): two readers on the same story. A comment posted in one browser shows in
+// Journey 3: two readers on the same story. A comment posted in one browser shows in
 // the other within 2 s without a reload; a moderator rejects it in the console and it leaves
 // both streams, again without a reload.
 

@@ -1,7 +1,7 @@
 import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
 import { journey, screenshot, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 
-// Journey 4 (issue 6): an admin turns pre-moderation on for all comments in the console; a
+// Journey 4: an admin turns pre-moderation on for all comments in the console; a
 // reader's new comment says it awaits review and stays hidden from other readers; it waits in
 // Pending; approved with the keyboard, it appears live in the other reader's stream.
 

@@ -1,7 +1,7 @@
 import { journey, screenshot, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import { newAccount, storedComments } from '../support/commenter';
 
-// Journey 5 (issue 6): an admin bans a word; a reader's comment containing it is refused with a
+// Journey 5: an admin bans a word; a reader's comment containing it is refused with a
 // clear message, the text stays in the box for them to fix, and nothing is stored.
 
 /** What the stream says (messages/en/errors.ts, `error.BANNED_WORD`). */

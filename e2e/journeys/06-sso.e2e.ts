@@ -1,7 +1,7 @@
 import { journey, useHarness, streamFrame } from '../harness';
 import { EXAMPLE_SSO_USER } from '../../examples/host/createExampleServer';
 
-// Journey 6 (issue 6): single sign-on. The example host's `/sso` page signs a token for its own
+// Journey 6: single sign-on. The example host's `/sso` page signs a token for its own
 // reader with the site's SSO key; the stream signs that reader in without Parley's popup. An
 // expired token is refused with a clear message; a host that can refresh it gets signed in anyway.
 

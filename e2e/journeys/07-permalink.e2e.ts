@@ -4,7 +4,7 @@ import { E2E_OUTPUT, journey, startHarness, streamFrame } from '../harness';
 import type { Harness } from '../harness';
 import { openPage, storedComments, textOf } from '../support/commenter';
 
-// Journey 7 (issue 6): a link with `?commentID=` opens the page scrolled to that comment, marked.
+// Journey 7: a link with `?commentID=` opens the page scrolled to that comment, marked.
 //
 // The loader sizes the iframe to its content (it never scrolls on its own), so "scrolled into
 // view" means the HOST page scrolled: the check is the comment's box against the host's viewport.

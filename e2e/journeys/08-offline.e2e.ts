@@ -1,7 +1,7 @@
 import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import { newAccount, storedWithText } from '../support/commenter';
 
-// Journey 8 (issue 6): a signed-in reader loses the connection, posts, and gets it back: the
+// Journey 8: a signed-in reader loses the connection, posts, and gets it back: the
 // comment waits (the stream says so), then is sent exactly once.
 
 /** What the stream says about a queued comment (messages/en/thread.ts, composer.ts). */

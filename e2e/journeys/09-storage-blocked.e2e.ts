@@ -7,7 +7,7 @@ import {
   streamFrameOf,
 } from '../support/commenter';
 
-// Journey 9 (issue 6): the browser blocks the stream frame's storage (a third-party iframe: Safari,
+// Journey 9: the browser blocks the stream frame's storage (a third-party iframe: Safari,
 // Firefox's strict mode, Chrome's third-party cookie phase-out) and sign-in through the popup still
 // works.
 //

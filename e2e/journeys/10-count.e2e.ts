@@ -1,6 +1,6 @@
 import { journey, useHarness } from '../harness';
 
-// Journey 10 (issue 6): the count script. The example site's article list loads
+// Journey 10: the count script. The example site's article list loads
 // `<parley>/count.js`, which fills each `.parley-count` with its story's number of comments, all
 // of them from one request.
 

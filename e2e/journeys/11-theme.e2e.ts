@@ -2,7 +2,7 @@ import type { Frame, Page } from 'playwright-core';
 import { journey, useHarness, streamFrame } from '../harness';
 import { openPage, streamFrameOf } from '../support/commenter';
 
-// Journey 11 (issue 6): the host page switches to dark at run time and the stream follows without
+// Journey 11: the host page switches to dark at run time and the stream follows without
 // reloading: its root gets data-theme="dark" and its background turns dark.
 //
 // Two ways a host does it (packages/embed/README.md): the embed handle's `setTheme('dark')`, and

@@ -1,7 +1,7 @@
 import { journey, screenshot, signUpThroughPopup, streamFrame, useHarness } from '../harness';
 import { newAccount, postComment } from '../support/commenter';
 
-// Journey 12 (issue 16, item 0): a reader who signs up with a password hears about replies. The
+// Journey 12: a reader who signs up with a password hears about replies. The
 // bug was that password sign-ups stayed unconfirmed, and reply emails go to confirmed addresses
 // only; a sign-up is now confirmed by the code emailed to it. Parley delivers over real SMTP here,
 // to an in-process server standing for the readers' mailboxes.

@@ -9,7 +9,7 @@ import {
 } from '../harness';
 import type { Page } from 'playwright-core';
 
-// Issue 5's real-browser test of the console: from an empty data folder, the install wizard in
+// The console's real-browser test: from an empty data folder, the install wizard in
 // the browser; then, with pre-moderation on and a comment waiting, a moderator approves it with
 // the keyboard and sees it leave the Pending queue — and a second moderator's console follows
 // live, without a reload.
@@ -44,7 +44,7 @@ async function postAsCommenter(path: string, username: string, body: string) {
   return createComment.comment.status;
 }
 
-describe('console (issue 5)', () => {
+describe('console', () => {
   it('installs through the wizard, then a keyboard approval takes a comment out of Pending, live', () =>
     journey('console', async (pages) => {
       // The wizard, from an empty data folder; its done step signs the admin in.

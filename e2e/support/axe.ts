@@ -1,7 +1,7 @@
 // axe-core in the e2e suite: injects axe into a page or a frame (also a cross-origin one: the
 // source is evaluated through the browser's debugging protocol, so the frame's CSP does not
 // apply), runs it, and keeps what it found per checked screen so a file can assert and print a
-// summary. Serious and critical violations fail (issue 6, "Accessibility"); moderate and minor
+// summary. Serious and critical violations fail; moderate and minor
 // ones are reported, not failed.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

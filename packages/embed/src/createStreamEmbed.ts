@@ -165,7 +165,7 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
   };
   const onMessage = (event: MessageEvent) => {
     const message = readMessage(FRAME_TO_HOST, event.data);
-    // Only our frame, served from the server's origin, in a known shape (STYLE.md guideline 9).
+    // Only our frame, served from the server's origin, in a known shape.
     // A detached frame has no window: `null === null` must not let a sourceless message in.
     if (
       message &&

@@ -9,7 +9,7 @@ import { OUTBOX_DIR } from '../src/email/createMailer';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 
-// Audit item 1: an unprivileged local user read the admin's password-reset link from the outbox
+// Once, an unprivileged local user read the admin's password-reset link from the outbox
 // and the SSO secrets from the database. Replayed here: a real server on SQLite writes its data
 // folder, then every path in it is checked, and (as root, as CI runs) `nobody` tries to read them.
 

@@ -11,8 +11,8 @@ import type { ParleyServer } from '../src/createParleyServer';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 
-// Audit item 11: with Redis down, posts hung 9.5 s and sign-in 32.5 s while /healthz said ok; at
-// start, "Connection is closed." instead of what was wrong; a full disk logged "cannot
+// With Redis down, posts hung 9.5 s and sign-in 32.5 s while /healthz said ok; at start,
+// "Connection is closed." instead of what was wrong; a full disk logged "cannot
 // rollback"; a read-only data folder said "no such file". Each replayed on a real server.
 
 const SITE = 'https://site.example';

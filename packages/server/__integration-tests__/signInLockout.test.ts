@@ -10,7 +10,7 @@ import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { signUpCodeFromOutbox } from '../src/runtime/testing/readOutbox';
 
-// Audit item 4: 11 wrong passwords from 2 addresses locked the owner out for 10 minutes (and
+// Once, 11 wrong passwords from 2 addresses locked the owner out for 10 minutes (and
 // blocked their password and email changes). Replayed on a real server behind one proxy, so each
 // request can come from an address of its own.
 

@@ -21,7 +21,7 @@ export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
   '/embed.js': join(REPOSITORY_ROOT, 'packages/embed/dist/embed.js'),
   '/count.js': join(REPOSITORY_ROOT, 'packages/embed/dist/count.js'),
   '/embed/stream': join(REPOSITORY_ROOT, 'packages/stream/dist/stream.html'),
-  // The sign-in popup opens as a window of its own; framed, a site could dress it up (audit 12).
+  // The sign-in popup opens as a window of its own; framed, a site could dress it up to phish.
   '/embed/auth': { root: join(REPOSITORY_ROOT, 'packages/stream/dist/auth.html'), noFraming: true },
   '/embed/assets': join(REPOSITORY_ROOT, 'packages/stream/dist/assets'),
   // The console, its install wizard and the account pages are one app, never framed.

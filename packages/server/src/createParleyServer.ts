@@ -44,6 +44,8 @@ export interface ParleyServerOptions {
   redisReadyTimeoutMs?: number;
   /** The clock operations read (tests move it). @default the system clock */
   now?: () => Date;
+  /** Prefix of the pub/sub's Redis channels (several installs, or test runs, on one Redis). @default DEFAULT_PUBSUB_PREFIX */
+  redisPrefix?: string;
 }
 
 /** A Parley server, built and ready to listen. */
@@ -85,7 +87,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   // where a Redis outage belongs (rate-limited mutations then fail at once with
   // SERVICE_UNAVAILABLE until it is back, and /healthz and /readyz say so).
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
-  const pubsub = createPubSub({ redisUrl: config.redisUrl, logger });
+  const pubsub = createPubSub({ redisUrl: config.redisUrl, prefix: options.redisPrefix, logger });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     // Read per send, so what an admin saves in Configure › Email applies without a restart.
@@ -131,6 +133,12 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     readinessChecks: { ...dependencyChecks, disk: () => checkDataDirRoom(config.dataDir) },
   });
 
+  // A site changed somewhere (this process or another, through Redis): its origins apply now.
+  const sitesChanged = pubsub.subscribe('sitesChanged');
+  void (async () => {
+    for await (const _event of sitesChanged) http.originPolicy.invalidate();
+  })();
+
   await sweepOrphanAvatars({ ...deps, logger });
   const accountDeletion = startAccountDeletionJob({
     db: database.db,
@@ -146,6 +154,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     listen: () => http.listen(config.port, config.host),
     async close() {
       await accountDeletion.stop();
+      await sitesChanged.return?.();
       await http.close();
       await pubsub.close();
       mailer.close();

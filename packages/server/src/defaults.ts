@@ -1,4 +1,4 @@
-/** Server defaults. Each figure is written here once (STYLE.md guideline 6). */
+/** Server defaults. Each figure is written here once. */
 import { SIGN_UP_CODE_DIGITS } from '@parley/contract';
 
 /** HTTP port of the API and the bundles. */
@@ -49,8 +49,11 @@ export const DEFAULT_SETTINGS = Object.freeze({
   sessionSeconds: 2_592_000,
   /** Locale of the organization. */
   locale: 'en' as string,
-  /** Text of the reaction button in the stream. */
-  reactionLabel: 'Respect' as string,
+  /**
+   * Text of the reaction button in the stream; empty: the stream's own words, in the reader's
+   * language (Like / Liked).
+   */
+  reactionLabel: '' as string,
   /** Whether the stream shows a Featured tab. */
   featuredTab: true,
   /** An https stylesheet the stream loads after its own; empty for none. */
@@ -134,7 +137,7 @@ export const RATE_LIMITS = Object.freeze({
 });
 
 /**
- * Sign-in challenges (audit item 4: 11 wrong passwords from 2 addresses used to lock the owner
+ * Sign-in challenges (11 wrong passwords from 2 addresses used to lock the owner
  * out for 10 minutes). Past RATE_LIMITS.signInFailures failures, a sign-in from an unknown
  * device must carry a solved challenge: SHA-256 of `<challenge>:<solution>` starting with `bits`
  * zero bits (a few seconds of a browser's work at most), valid only after a delay that doubles
@@ -153,7 +156,7 @@ export const SIGN_IN_CHALLENGE = Object.freeze({
   lifetimeSeconds: 600,
 });
 /**
- * The code that finishes a sign-up (audit item 12): sign-up answers the same for every address
+ * The code that finishes a sign-up: sign-up answers the same for every address
  * and emails either this code or, to an address that has an account, a note saying so.
  */
 export const SIGN_UP_CODE = Object.freeze({
@@ -172,8 +175,8 @@ export const DEVICE_TOKEN_SECONDS = 365 * 86_400;
 export const REPORT_DETAILS_MAX_LENGTH = 500;
 /**
  * How much one report counts toward the automatic hold (the site's `reportThreshold`), by the
- * reporter's standing (audit item 7: three brand-new accounts could hide any comment). Weights are
- * stored in hundredths, fixed when the report is filed. See moderation/reportWeight.ts.
+ * reporter's standing (three brand-new accounts could hide any comment). Weights are stored in
+ * hundredths, fixed when the report is filed. See moderation/reportWeight.ts.
  */
 export const REPORT_WEIGHTS = Object.freeze({
   /** An account whose email is not confirmed: its reports still reach moderators, hide nothing. */
@@ -194,7 +197,7 @@ export const REPORT_WEIGHTS = Object.freeze({
 /**
  * Live "comment updated" events for one comment within this window are sent as one: the first at
  * once, then at most one more at the window's end (readers load the comment fresh, so the last
- * carries the final state). 150 edits in 367 ms were 150 pushes to every reader (audit item 8).
+ * carries the final state). 150 edits in 367 ms were 150 pushes to every reader.
  */
 export const LIVE_UPDATE_COALESCE_MS = 250;
 /** Age after which an upload no user names is swept at start (an upload in flight is younger). */
@@ -225,7 +228,7 @@ export const SSO_TOKEN_LIFETIME_CEILING_SECONDS = 2_592_000;
 /** Longest host user id in an SSO token, in characters (indexed with the site). */
 export const SSO_USER_ID_MAX_LENGTH = 255;
 /**
- * WebSocket bounds (audit item 3: one anonymous socket held 3,000 subscriptions; 300 sockets took
+ * WebSocket bounds (one anonymous socket held 3,000 subscriptions; 300 sockets took
  * ~180 MB). A reader's page opens one socket with two subscriptions per story; a console tab one
  * with a few. Sockets per address stay generous for offices and schools behind one address.
  */

@@ -7,11 +7,11 @@ import {
   streamFrame,
 } from '../../../e2e/harness';
 
-// Issue 4's real-browser test: the built loader, stream and popup in Debian's Chromium, on the
+// The embed's real-browser test: the built loader, stream and popup in Debian's Chromium, on the
 // example host site served from another origin than Parley's. Run `npm run build` first. The
 // other journeys (counts, SSO, …) are e2e/journeys/*.e2e.ts (`npm run test:e2e`).
 
-/** How soon a comment posted in one browser must show in another (issue 6, journey 3). */
+/** How soon a comment posted in one browser must show in another (as in journey 3). */
 const LIVE_WITHIN_MS = 2000;
 
 jest.setTimeout(60_000);

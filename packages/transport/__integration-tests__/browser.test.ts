@@ -9,7 +9,7 @@ import type { RunningDemo } from './demoServer';
 // from the API's, as on a real site: requests, live updates across two pages, offline storage.
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// As root Chromium needs --no-sandbox; the rest keep it off the closed network (STACK.md trap 8).
+// As root Chromium needs --no-sandbox; the rest keep it off the closed network.
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -24,8 +24,8 @@ type Failure = { error: TransportError; response?: Response };
  * that carries GraphQL errors with a 2xx status is a result and is returned as is.
  *
  * Retrying happens here rather than in `@urql/exchange-retry` because that exchange cannot
- * produce fixed delays (STACK.md trap 11), and because one AbortController per attempt is the
- * only way to time out a single attempt without tearing the operation down.
+ * produce fixed delays (its delays grow linearly or are random), and because one AbortController
+ * per attempt is the only way to time out a single attempt without tearing the operation down.
  */
 export function createResilientFetch(options: ResilientFetchOptions): typeof fetch {
   const { fetch: realFetch, getHeaders, timeoutMs, retryDelaysMs, signal: lifetime } = options;

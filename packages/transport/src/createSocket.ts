@@ -90,7 +90,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
     random = Math.random,
     onError = ignoreError,
   } = options;
-  // Read here, not at import (STYLE.md 7); passed explicitly so msw can intercept it (trap 5).
+  // Read here, not at import (tests set the global later); passed explicitly so msw intercepts it.
   const webSocketImpl = options.WebSocket ?? globalThis.WebSocket;
   const win = typeof window !== 'undefined' && 'addEventListener' in window ? window : undefined;
 
@@ -164,7 +164,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
 
   /**
    * Terminates `current` unless it reports closed within `graceMs`. `socket` is only set once
-   * open, so terminate() never meets a CONNECTING socket, whose abort crashes Node (trap 13).
+   * open, so terminate() never meets a CONNECTING socket, whose abort crashes Node.
    */
   function terminateAfter(current: SocketLike, graceMs: number): void {
     const terminate = (): void => {
@@ -225,7 +225,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
         if (disposed) closeSocket(NORMAL_CLOSURE_CLOSE_CODE, 'Normal Closure', timeoutMs);
       },
       connected: () => setBase('connected'),
-      // graphql-ws keepAlive sends pings but never drops a socket whose pong is missing (trap 12).
+      // graphql-ws keepAlive sends pings but never drops a socket whose pong is missing.
       ping: (received) => {
         if (received) return;
         clearPongTimer();
@@ -347,7 +347,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
     // reconnect wait whenever a subscription is still counted, even once disposed. (The last
     // one to end also ends that wait.)
     for (const stop of [...stoppers]) stop();
-    // Not terminate(): on a socket still connecting that crashes Node with `ws` (trap 13).
+    // Not terminate(): on a socket still connecting that crashes Node with `ws`.
     // It rejects with the close event when the connection it waits for fails: nothing is open then.
     const innerDisposed = inner.dispose()?.catch(() => undefined);
     // An open socket still waiting for its ack would otherwise linger until the ack time-out.

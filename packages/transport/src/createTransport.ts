@@ -126,7 +126,7 @@ export function createTransport(options: TransportOptions): Transport {
   const client = new Client({
     url,
     fetch: fetchWithRetry,
-    // urql 6 would send queries as GET within the URL limit (STACK.md trap 10); we POST.
+    // urql 6 would send queries as GET within the URL limit; we POST.
     preferGetMethod: false,
     requestPolicy: 'cache-first',
     exchanges: [

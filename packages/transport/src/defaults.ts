@@ -1,6 +1,6 @@
 /**
  * The transport's defaults. Each figure is written here once; every other module and every test
- * reads it from here (STYLE.md guideline 6).
+ * reads it from here.
  */
 
 /** A request with no complete response after this long is aborted and counts as a failed attempt. */

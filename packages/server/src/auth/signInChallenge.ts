@@ -4,7 +4,7 @@ import { SIGN_IN_CHALLENGE } from '../defaults';
 import type { TokenService } from './tokens';
 
 /**
- * Proof-of-work challenges for sign-ins to an account under attack (audit item 4). A challenge is
+ * Proof-of-work challenges for sign-ins to an account under attack. A challenge is
  * a signed token naming the account, the work asked (`bits`) and the moment it becomes valid
  * (`nb`, ms); the answer is any string whose SHA-256 with it (`<challenge>:<solution>`) starts
  * with that many zero bits. Stateless but single-use (the caller records its id).

@@ -314,7 +314,7 @@ async function sessionRevocation(db: AnyDb): Promise<void> {
 }
 
 /**
- * Reports weigh by the reporter's standing (audit item 7): each report keeps the weight it was
+ * Reports weigh by the reporter's standing: each report keeps the weight it was
  * filed with, in hundredths of a report. Reports filed before count fully, as they did.
  */
 async function reportWeight(db: AnyDb): Promise<void> {
@@ -325,7 +325,7 @@ async function reportWeight(db: AnyDb): Promise<void> {
 }
 
 /**
- * Usernames that look alike cannot both be taken (audit item 12): each user's UTS #39 skeleton
+ * Usernames that look alike cannot both be taken: each user's UTS #39 skeleton
  * (validation/lookalikes.ts) is unique. Existing accounts get theirs, oldest first; an account
  * whose name already looks like an older one keeps it (its skeleton stays null, which the unique
  * index allows), so no reader loses a name they have.
@@ -359,7 +359,7 @@ async function usernameSkeletons(db: AnyDb): Promise<void> {
 }
 
 /**
- * Sign-ups wait for the emailed code (audit item 12: sign-up told who had an account). One row
+ * Sign-ups wait for the emailed code (sign-up told who had an account). One row
  * per address at most; the account is created, its email confirmed, when the code comes back.
  */
 async function pendingSignUps(db: AnyDb): Promise<void> {

@@ -234,7 +234,7 @@ describe('evaluateComment: evasions', () => {
     expect(rejection({ body, settings }).code).toBe('BANNED_WORD');
   });
 
-  // Audit item 12: look-alikes from other scripts and accents no longer slip through.
+  // Look-alikes from other scripts and accents no longer slip through.
   it.each([
     ['Cyrillic і and о', 'you \u0456d\u0456\u043Et'],
     ['a Greek omicron', 'you idi\u03BFt'],

@@ -14,7 +14,7 @@ export interface ReporterStanding {
 }
 
 /**
- * How much a report counts toward the automatic hold, in hundredths of a report (audit item 7).
+ * How much a report counts toward the automatic hold, in hundredths of a report.
  *
  * An unconfirmed email counts for nothing: such accounts cost an attacker nothing to make. A
  * confirmed account counts a quarter on its first day, half in its first week, and fully after;

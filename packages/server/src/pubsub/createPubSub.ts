@@ -26,6 +26,11 @@ export interface ModerationQueueEvent {
   siteId: string;
 }
 
+/** A site was created or changed (its permitted origins with it): every process forgets its list. */
+export interface SitesChangedEvent {
+  siteId: string;
+}
+
 /**
  * Topics and their publish arguments. `commentCreated` and `commentUpdated` are keyed by story id
  * (yoga's `publish(topic, id, payload)` / `subscribe(topic, id)` form), so a reader of one story
@@ -35,6 +40,7 @@ export type ParleyPubSubTopics = {
   commentCreated: [storyId: string, event: CommentEvent];
   commentUpdated: [storyId: string, event: CommentEvent];
   moderationQueueUpdated: [event: ModerationQueueEvent];
+  sitesChanged: [event: SitesChangedEvent];
 };
 
 /** Topic names, for code that must not spell them out (metrics, tests). */
@@ -42,6 +48,7 @@ export const PUBSUB_TOPICS = Object.freeze({
   commentCreated: 'commentCreated',
   commentUpdated: 'commentUpdated',
   moderationQueueUpdated: 'moderationQueueUpdated',
+  sitesChanged: 'sitesChanged',
 } as const satisfies { [K in keyof ParleyPubSubTopics]: K });
 
 /** Prefix of every Redis channel, so several installs (or test runs) can share one Redis. */

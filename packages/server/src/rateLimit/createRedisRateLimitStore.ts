@@ -7,7 +7,7 @@ import type { RateLimitStore } from './createRateLimiter';
 /**
  * Options for the client behind the rate limits. By default ioredis queues commands while it
  * reconnects and retries each up to 20 times: with Redis down, a post hung 9.5 s and a sign-in
- * 32.5 s (audit item 11). Here a command fails at once when there is no connection, and after
+ * 32.5 s. Here a command fails at once when there is no connection, and after
  * {@link REDIS_COMMAND_TIMEOUT_MS} when Redis does not answer; the client still reconnects.
  */
 export const REDIS_RATE_LIMIT_CLIENT_OPTIONS: RedisOptions = Object.freeze({

@@ -11,6 +11,7 @@ import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
 import type { WebSocketLimits } from './attachGraphQLWebSocket';
 import { createOriginPolicy } from './plugins/originPolicy';
+import type { OriginPolicy } from './plugins/originPolicy';
 import { createStaticHandler } from './serveStatic';
 import type { AppRoute } from './serveStatic';
 
@@ -70,6 +71,8 @@ export interface HttpServer {
   server: Server;
   /** The GraphQL handler; `yoga.fetch` runs operations in process. */
   yoga: ParleyYoga;
+  /** CORS and frame-ancestors; `invalidate()` when a site's permitted origins change. */
+  originPolicy: OriginPolicy;
   /** Starts listening; resolves the bound port (useful with port 0). */
   listen(port: number, host: string): Promise<number>;
   /** Ends every WebSocket and HTTP connection; resolves when the server is fully closed. */
@@ -196,6 +199,7 @@ export function createHttpServer({
   return {
     server,
     yoga,
+    originPolicy,
     listen: (port, host) =>
       new Promise<number>((resolvePort, reject) => {
         server.once('error', reject);

@@ -68,8 +68,8 @@ export class ConfigError extends Error {
 }
 
 /**
- * Reads and validates the configuration. Nothing is read at import time (STYLE.md guideline 7),
- * so tests pass their own `env`. Empty strings count as unset, which is what a blank line in an
+ * Reads and validates the configuration. Nothing is read at import time, so
+ * tests pass their own `env`. Empty strings count as unset, which is what a blank line in an
  * `.env` file means.
  */
 export function loadConfig(env: Env = process.env): Config {

@@ -49,7 +49,7 @@ export const INDEX_FILE = 'index.html';
 /**
  * CSP of pages that must never be framed (the console, the account pages and the sign-in popup):
  * only the sites' stream may be framed by them, so a permitted site cannot frame the console or
- * the popup and trick a reader into typing a password or clicking (audit item 12). Sent with
+ * the popup and trick a reader into typing a password or clicking. Sent with
  * `X-Frame-Options: DENY` for browsers that predate frame-ancestors.
  */
 export const NO_FRAMING_CSP = "frame-ancestors 'none'";

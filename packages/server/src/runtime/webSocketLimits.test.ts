@@ -4,7 +4,7 @@ import { TOO_MANY_SOCKETS_STATUS } from './attachGraphQLWebSocket';
 import { startTestServer } from './testing/startTestServer';
 import type { TestServer } from './testing/startTestServer';
 
-// Audit item 3: one anonymous socket held 3,000 subscriptions, and sockets were unbounded.
+// Before these bounds one anonymous socket held 3,000 subscriptions, and sockets were unbounded.
 
 const LIMITS = {
   socketsPerIp: 3,

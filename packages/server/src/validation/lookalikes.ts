@@ -1,7 +1,7 @@
 import { rectifyConfusion } from 'unicode-confusables';
 
 /**
- * Text that looks like other text (audit item 12): usernames that impersonate (Cyrillic `аdmin`),
+ * Text that looks like other text: usernames that impersonate (Cyrillic `аdmin`),
  * banned words dodged with look-alikes (`іdіot`, `fück`), and bidirectional controls that make
  * text display in another order than it is stored.
  */

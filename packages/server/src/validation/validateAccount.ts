@@ -28,7 +28,7 @@ function invalid(field: string, message: string): ParleyError {
 /**
  * Validates a username: 3–30 letters (any script), digits, `_` or `.`, after trimming. Returns the
  * trimmed username in NFC form, so "é" typed two ways is one name. Bidirectional controls are
- * removed first (they are invisible, and could make a name display as another: audit item 12);
+ * removed first (they are invisible, and could make a name display as another);
  * names that look like a taken one are refused where names are stored (db/store/users.ts).
  */
 export function validateUsername(input: string, field = 'username'): string {

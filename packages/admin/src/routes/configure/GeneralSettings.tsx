@@ -80,7 +80,7 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
           name="reactionLabel"
           label="Reaction label"
           maxLength={30}
-          hint="The text of the reaction button, e.g. Respect or Like."
+          hint="The text of the reaction button, e.g. Respect. Empty: Like / Liked, in the reader's language."
         />
         <CheckboxField form={form} name="featuredTab" label="Show the Featured tab" />
         <TextField

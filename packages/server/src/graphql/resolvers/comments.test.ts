@@ -134,6 +134,8 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         id: answered,
         body: '',
         removed: true,
+        // Nothing says why it went.
+        status: 'NONE',
         author: null,
         replies: { edges: [{ node: { body: '<p>A reply</p>', removed: false } }] },
       });
@@ -141,8 +143,12 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       const moderated = await api.ok(TREE, { id: storyId }, admin.adminToken);
       expect(moderated.story.comments.edges[0].node).toMatchObject({
         body: '<p>Answered</p>',
+        status: 'REJECTED',
         author: { username: 'writer' },
       });
+      // Its author learns that it was rejected.
+      const own = await api.ok(TREE, { id: storyId }, writer.token);
+      expect(own.story.comments.edges[0].node).toMatchObject({ status: 'REJECTED' });
       // An erased comment (its author's account deleted) cannot be opened by id either.
       const erased = await post('Erased later', writer.token);
       await api.db
@@ -466,7 +472,7 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       expect(codeOf(await api.request(REPORT, { input }, writer.token))).toBe('INVALID_INPUT');
     });
 
-    it('weighs reports by standing: brand-new accounts hide nothing, yet moderators see them (audit item 7)', async () => {
+    it('weighs reports by standing: brand-new accounts hide nothing, yet moderators see them', async () => {
       const { writer, storyId, admin } = await setup(api);
       const { createComment } = await api.ok(
         POST,

@@ -3,7 +3,7 @@ import { testDialects } from '../../db/testDatabases';
 import { signHostToken } from '../testing/signHostToken';
 import { SITE_ORIGIN, useApi } from '../testing/useApi';
 
-// Audit item 10: a NUL character in a comment and an idempotency key over ~2.7 KB were INTERNAL on
+// A NUL character in a comment and an idempotency key over ~2.7 KB were INTERNAL on
 // PostgreSQL (it cannot store NUL in text, nor index such a long value) while SQLite took them.
 // Both databases must answer the same coded error, and store nothing.
 

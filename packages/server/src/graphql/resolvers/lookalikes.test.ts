@@ -1,7 +1,7 @@
 import { testDialects } from '../../db/testDatabases';
 import { SITE_ORIGIN, PASSWORD, useApi } from '../testing/useApi';
 
-// Audit item 12: look-alike usernames, and bidirectional controls in names and bodies.
+// Look-alike usernames, and bidirectional controls in names and bodies.
 
 const SIGN_UP = `mutation ($input: SignUpInput!) { signUp(input: $input) { email } }`;
 const CONFIRM = `mutation ($input: ConfirmSignUpInput!) { confirmSignUp(input: $input) { user { username } } }`;

@@ -736,7 +736,7 @@ export type Settings = {
   newCommenterApprovals: Scalars['Int']['output'];
   organization?: Maybe<Organization>;
   premod: PremodMode;
-  /** Text of the reaction button in the stream. */
+  /** Text of the reaction button in the stream; empty: the stream's own words, in the reader's language (Like / Liked). */
   reactionLabel: Scalars['String']['output'];
   reportThreshold: Scalars['Int']['output'];
   sessionSeconds: Scalars['Int']['output'];

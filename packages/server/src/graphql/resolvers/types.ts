@@ -136,6 +136,12 @@ export const typeResolvers = {
         ? null
         : ctx.loaders.user.load(comment.authorId),
     removed: (comment) => isRemoved(comment),
+    // Why a comment left the thread (rejected, withheld, pending) is for its author and the
+    // moderators; anyone else sees a removed comment as NONE, with `removed` set.
+    status: (comment, _args, ctx) =>
+      isRemoved(comment) && ctx.viewer?.id !== comment.authorId && !isModerator(ctx.viewer)
+        ? 'NONE'
+        : comment.status,
     parent: async (comment, _args, ctx) => {
       if (!comment.parentId) return null;
       const parent = await ctx.loaders.comment.load(comment.parentId);

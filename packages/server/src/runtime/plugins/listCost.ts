@@ -20,6 +20,23 @@ const pagedListEstimator: ComplexityEstimator = ({ field, args, childComplexity 
   return 1 + Math.min(Math.max(first, 0), PAGE_SIZE_MAX) * childComplexity;
 };
 
+/**
+ * The cost of an operation when every paged list counts as many items as its `first` asks for
+ * (from `variableValues`; a list without one counts PAGE_SIZE_DEFAULT). Throws on variables that
+ * do not fit the operation.
+ */
+export function listCost(
+  args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>,
+): number {
+  return getComplexity({
+    schema: args.schema,
+    query: args.document,
+    variables: (args.variableValues ?? {}) as Record<string, unknown>,
+    operationName: args.operationName ?? undefined,
+    estimators: [pagedListEstimator, simpleEstimator({ defaultComplexity: 1 })],
+  });
+}
+
 /** Options of {@link useListCost}. */
 export interface ListCostOptions {
   /** @default MAX_LIST_COST */
@@ -36,13 +53,7 @@ export function useListCost({ maxCost = MAX_LIST_COST }: ListCostOptions = {}): 
   const check = (args: ExecutionArgs): GraphQLError | undefined => {
     let cost: number;
     try {
-      cost = getComplexity({
-        schema: args.schema,
-        query: args.document,
-        variables: (args.variableValues ?? {}) as Record<string, unknown>,
-        operationName: args.operationName ?? undefined,
-        estimators: [pagedListEstimator, simpleEstimator({ defaultComplexity: 1 })],
-      });
+      cost = listCost(args);
     } catch {
       // Invalid variables: execution reports them with their own error.
       return undefined;

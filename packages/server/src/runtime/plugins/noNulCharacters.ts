@@ -5,7 +5,7 @@ import { ParleyError } from '../../ParleyError';
 
 /**
  * PostgreSQL cannot store the NUL character (U+0000) in text; SQLite can. Left to the database,
- * a comment containing one was `INTERNAL` on PostgreSQL and stored on SQLite (audit item 10). No
+ * a comment containing one was `INTERNAL` on PostgreSQL and stored on SQLite. No
  * Parley text needs it, so every operation is checked once, before execution and on both
  * databases alike: any string in the variables or written in the document refuses the whole
  * operation with `INVALID_INPUT`, naming where the character is.

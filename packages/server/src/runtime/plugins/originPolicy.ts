@@ -2,11 +2,12 @@ import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 
 /**
- * How long the sites' permitted origins are reused before asking storage again, in ms. Short,
- * because an admin who adds an origin expects the embed to work on the next reload; long enough
- * that a burst of requests costs one lookup.
+ * How long the sites' permitted origins are reused before asking storage again, in ms. A change
+ * of a site clears the list at once on every process (`sitesChanged` on the pub/sub, through
+ * Redis when there is one); this expiry only bounds how long a lost announcement (Redis away at
+ * that moment) keeps a stale list.
  */
-export const ALLOWED_ORIGINS_CACHE_TTL_MS = 10_000;
+export const ALLOWED_ORIGINS_CACHE_TTL_MS = 300_000;
 
 /** How long a browser may reuse a CORS preflight answer, in seconds. */
 export const CORS_MAX_AGE_SECONDS = 600;
@@ -44,6 +45,8 @@ export interface OriginPolicyOptions {
 
 /** Which origins may call the API and frame Parley's pages. */
 export interface OriginPolicy {
+  /** Forgets the cached origins: the next request loads them again (a site changed). */
+  invalidate(): void;
   /** The normalized allowed origins (cached), the public origin first. */
   allowedOrigins(): Promise<string[]>;
   /** True when `origin` (an `Origin` header value) is allowed. */
@@ -84,6 +87,9 @@ export function createOriginPolicy({
   }
 
   const policy: OriginPolicy = {
+    invalidate() {
+      cached = undefined;
+    },
     allowedOrigins() {
       if (cached === undefined || now() - cached.at >= cacheTtlMs) {
         // The promise is cached, not the value: concurrent requests share one lookup.

@@ -2,7 +2,7 @@ import { findStoryByUrl } from '../../db/store/stories';
 import { testDialects } from '../../db/testDatabases';
 import { PASSWORD, SITE_ORIGIN, useApi } from '../../graphql/testing/useApi';
 
-// Audit item 6: a hostile page's form posted `signUp` as application/x-www-form-urlencoded (no
+// Unguarded, a hostile page's form posted `signUp` as application/x-www-form-urlencoded (no
 // CORS preflight) and created an account; GET queries created stories.
 
 const SIGN_UP = `mutation { signUp(input: { email: "victim@example.com", username: "victim", password: "${PASSWORD}" }) { email } }`;

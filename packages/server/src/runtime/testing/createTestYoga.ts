@@ -38,9 +38,9 @@ export function createMemoryLogger(): { logger: Logger; logs: Array<Record<strin
   return { logger: createLogger({ level: 'warn', destination }), logs };
 }
 
-/** The test schema in yoga with every runtime plugin, for in-process (`yoga.fetch`) tests. */
+/** A schema (the test schema unless given) in yoga with every runtime plugin, for in-process tests. */
 export function createTestYoga(
-  options: Partial<Pick<CreateYogaAppOptions, 'production' | 'maxRequestBodyBytes'>> &
+  options: Partial<Pick<CreateYogaAppOptions, 'production' | 'maxRequestBodyBytes' | 'schema'>> &
     Partial<OriginPolicyOptions> = {},
 ): TestYoga {
   const { logger, logs } = createMemoryLogger();
@@ -52,7 +52,7 @@ export function createTestYoga(
     ...options,
   });
   const yoga = createYogaApp({
-    schema: createTestSchema(),
+    schema: options.schema ?? createTestSchema(),
     context: createTestContext(pubsub),
     originPolicy,
     logger,

@@ -65,7 +65,7 @@ export async function startTestServer(
       return client;
     },
     async close() {
-      // dispose(), not terminate(): STACK.md trap 13.
+      // dispose(), not terminate(): terminate() on a socket still connecting crashes Node (ws).
       await Promise.all(clients.map((client) => client.dispose()));
       await http.close();
       await pubsub.close();

@@ -95,7 +95,7 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
     expect(existsSync(avatarDir()) ? readdirSync(avatarDir()) : []).toEqual(before);
   });
 
-  // Audit item 5: ten parallel uploads left 19 MB, one file referenced.
+  // Ten parallel uploads once left 19 MB, one file referenced.
   it('leaves exactly one file, the referenced one, after ten parallel uploads', async () => {
     await api.install();
     const { token, userId } = await api.signUp('reader_1');

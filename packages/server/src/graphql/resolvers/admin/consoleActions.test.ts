@@ -32,7 +32,7 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
   it('has defaults for the stream settings and stores them', async () => {
     const before = await api.ok(`{ settings { reactionLabel featuredTab customCssUrl } }`);
     expect(before.settings).toEqual({
-      reactionLabel: 'Respect',
+      reactionLabel: '',
       featuredTab: true,
       customCssUrl: '',
     });
@@ -52,12 +52,15 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
       featuredTab: false,
       customCssUrl: 'https://cdn.example/s.css',
     });
+    // Empty (blank) goes back to the stream's own words, in the reader's language.
+    const cleared = await api.ok(UPDATE, { input: { reactionLabel: '  ' } }, c.admin.token);
+    expect(cleared.updateSettings.settings.reactionLabel).toBe('');
   });
 
   it.each([
     ['customCssUrl', 'http://cdn.example/s.css'],
     ['customCssUrl', 'not a url'],
-    ['reactionLabel', ' '],
+    ['reactionLabel', 'x'.repeat(31)],
   ])('refuses %s = %p with INVALID_INPUT on that field', async (field, value) => {
     const answer = await api.request(UPDATE, { input: { [field]: value } }, c.admin.token);
     expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field });

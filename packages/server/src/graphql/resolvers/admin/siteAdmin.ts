@@ -58,6 +58,8 @@ export const siteAdminResolvers = {
         url,
         allowedOrigins: allowedOrigins(input.allowedOrigins, url, 'allowedOrigins'),
       });
+      // Every process (through Redis) forgets its permitted origins: the new ones apply at once.
+      ctx.pubsub.publish('sitesChanged', { siteId: site.id });
       // A new site comes with its first key: its secret is shown now, like a rotated one.
       for (const key of await listActiveSsoKeys(ctx.db, site.id)) showOnce(ctx, key);
       return { site };
@@ -101,6 +103,7 @@ export const siteAdminResolvers = {
           ? {}
           : { allowedOrigins: allowedOrigins(origins, url ?? current.url, 'allowedOrigins') }),
       });
+      ctx.pubsub.publish('sitesChanged', { siteId: site.id });
       return { site };
     },
 

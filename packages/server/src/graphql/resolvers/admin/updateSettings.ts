@@ -159,7 +159,8 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     patch.guidelines = input.guidelines;
   }
   if (input.reactionLabel !== undefined && input.reactionLabel !== null) {
-    const label = required(input.reactionLabel, 'reactionLabel');
+    // Empty goes back to the stream's own words, in the reader's language.
+    const label = input.reactionLabel.trim();
     if (label.length > REACTION_LABEL_MAX_LENGTH) {
       throw new ParleyError('INVALID_INPUT', `At most ${REACTION_LABEL_MAX_LENGTH} characters.`, {
         field: 'reactionLabel',
