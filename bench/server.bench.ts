@@ -5,14 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { hashPassword } from '../packages/server/src/auth/passwords';
-import { createComment } from '../packages/server/src/db/store/comments';
-import { install } from '../packages/server/src/db/store/organization';
-import { findOrCreateStory } from '../packages/server/src/db/store/stories';
-import { createUser } from '../packages/server/src/db/store/users';
-import { createParleyServer } from '../packages/server/src/createParleyServer';
-import { renderComment } from '../packages/server/src/markdown/renderComment';
-import { loadConfig } from '../packages/server/src/runtime/loadConfig';
+import { createParleyServer, loadConfig } from '@parley/server';
+import {
+  createComment,
+  createUser,
+  findOrCreateStory,
+  hashPassword,
+  install,
+  renderComment,
+} from '@parley/server/testing';
 
 const SITE = 'https://site.example';
 const FIRST_PAGE = `query FirstPage($url: String!) {

@@ -5,40 +5,26 @@
 // npm run build && npx tsx bench/stream.bench.ts
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { builtClientRoutes, CLIENT_BUILDS, createParleyServer, loadConfig } from '@parley/server';
+import {
+  createComment,
+  createUser,
+  findOrCreateStory,
+  hashPassword,
+  install,
+  renderComment,
+} from '@parley/server/testing';
 import { createExampleServer } from '../examples/host/createExampleServer';
-import { hashPassword } from '../packages/server/src/auth/passwords';
-import { CLIENT_BUILDS, builtClientRoutes } from '../packages/server/src/clientBuilds';
-import { createParleyServer } from '../packages/server/src/createParleyServer';
-import { createComment } from '../packages/server/src/db/store/comments';
-import { install } from '../packages/server/src/db/store/organization';
-import { findOrCreateStory } from '../packages/server/src/db/store/stories';
-import { createUser } from '../packages/server/src/db/store/users';
-import { renderComment } from '../packages/server/src/markdown/renderComment';
-import { loadConfig } from '../packages/server/src/runtime/loadConfig';
+import { freePort, launchChromium, REPOSITORY_ROOT as ROOT } from '../e2e/support/browser';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 10;
 const TOP_LEVEL_COMMENTS = 25;
 const PAINTED_ARTICLES = 20;
 /** A run that has not painted by then is reported as failed (the widget is broken). */
 const RUN_TIMEOUT_MS = 15_000;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// As root Chromium needs --no-sandbox; the rest keep it off the closed network.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const STORY_PATH = '/articles/bench';
 
 // ---- sizes ---------------------------------------------------------------------------------
@@ -106,14 +92,6 @@ function printSizes(): void {
 
 // ---- time to 20 comments painted -----------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /**
  * Runs in every frame before its own scripts. In the stream frame it watches for the 20th
  * `article` and records, after the next paint, the wall-clock time; the host's navigation start
@@ -163,7 +141,7 @@ async function measure(): Promise<void> {
   });
   const server = await createParleyServer({ config, staticRoutes: builtClientRoutes() });
   await server.listen();
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const { db } = server.deps;
     const { site, admin } = await install(db, {

@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
-import { createComment } from '../packages/server/src/db/store/comments';
-import { findOrCreateStory } from '../packages/server/src/db/store/stories';
-import { createUser } from '../packages/server/src/db/store/users';
-import { renderComment } from '../packages/server/src/markdown/renderComment';
+import {
+  createComment,
+  createUser,
+  findOrCreateStory,
+  renderComment,
+} from '@parley/server/testing';
 import {
   ADMIN,
   journey,

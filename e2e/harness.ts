@@ -12,44 +12,33 @@ import {
   writeFileSync,
 } from 'node:fs';
 import type { Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { createExampleServer } from '../examples/host/createExampleServer';
-import { builtClientRoutes, CLIENT_BUILDS, routePath } from '../packages/server/src/clientBuilds';
-import { createParleyServer } from '../packages/server/src/createParleyServer';
-import type { ParleyServer } from '../packages/server/src/createParleyServer';
-import { createComment } from '../packages/server/src/db/store/comments';
-import { findOrCreateStory } from '../packages/server/src/db/store/stories';
-import { createUser } from '../packages/server/src/db/store/users';
-import { renderComment } from '../packages/server/src/markdown/renderComment';
-import { loadConfig } from '../packages/server/src/runtime/loadConfig';
 import {
+  builtClientRoutes,
+  CLIENT_BUILDS,
+  createParleyServer,
+  loadConfig,
+  routePath,
+} from '@parley/server';
+import type { ParleyServer } from '@parley/server';
+import {
+  createComment,
+  createUser,
+  findOrCreateStory,
+  renderComment,
   SIGN_UP_CODE_LINE,
   signUpCodeFromOutbox,
-} from '../packages/server/src/runtime/testing/readOutbox';
+} from '@parley/server/testing';
+import { createExampleServer } from '../examples/host/createExampleServer';
+import { freePort, launchChromium, REPOSITORY_ROOT } from './support/browser';
 import { startSmtpInbox } from './support/smtpInbox';
 import type { SmtpInbox } from './support/smtpInbox';
 
-/** Debian's Chromium (never the `playwright` package: it downloads browsers). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** As root Chromium needs --no-sandbox; the rest keep it off the closed network. */
-export const CHROMIUM_ARGS = Object.freeze([
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]);
-
 /** Where screenshots and page logs go (CI prints this path). */
-export const E2E_OUTPUT = join(__dirname, '../test-output/e2e');
+export const E2E_OUTPUT = join(REPOSITORY_ROOT, 'test-output/e2e');
 
 /** Selector of the stream iframe the loader creates (titled "Comments"). */
 export const STREAM_FRAME = 'iframe[title="Comments"]';
@@ -63,8 +52,6 @@ export const ADMIN = Object.freeze({
 
 /** How long one browser step (a click, a wait for an element) may take. */
 export const ACTION_TIMEOUT_MS = 10_000;
-
-const ROOT = join(__dirname, '..');
 
 /** A page with everything its context reported: console, page errors, failed requests. */
 export interface TrackedPage {
@@ -176,18 +163,6 @@ export function useHarness(options: HarnessOptions = {}): Harness | UninstalledH
   });
 }
 
-/** A port free right now on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** The builds these tests load: the loader, count script, stream and popup. */
 const WIDGET_ROUTES = ['/embed.js', '/count.js', '/embed/stream', '/embed/auth', '/embed/assets'];
 
@@ -223,7 +198,7 @@ function assertBuilt(): void {
     ...WIDGET_ROUTES.map((route) => statSync(routePath(CLIENT_BUILDS[route] ?? '')).mtimeMs),
   );
   for (const pkg of ['embed', 'stream', 'transport']) {
-    const changed = newestMtime(join(ROOT, 'packages', pkg, 'src'));
+    const changed = newestMtime(join(REPOSITORY_ROOT, 'packages', pkg, 'src'));
     if (changed > built) {
       console.warn(
         `packages/${pkg}/src changed after the last build (${new Date(changed).toISOString()} > ` +
@@ -271,7 +246,7 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
     const parleyUrl = `http://127.0.0.1:${port}`;
     example = createExampleServer({
       parleyUrl,
-      pagesDir: join(ROOT, 'examples/host'),
+      pagesDir: join(REPOSITORY_ROOT, 'examples/host'),
       ssoSecret: () => ssoSecret,
     });
     const exampleServer = example;
@@ -312,7 +287,7 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
       return json.data;
     };
 
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    browser = await launchChromium();
     const runningBrowser = browser;
     const db = server.deps.db;
     let seeder: string | undefined;

@@ -1,6 +1,7 @@
-// `npm run codegen` writes every file generated from `packages/contract/schema.graphql`;
-// `npm run codegen -- --check` (part of `npm test`) regenerates them aside and fails when a
-// committed one differs, so a schema change cannot land without what derives from it.
+// `npm run codegen` writes every file generated from `packages/contract/schema.graphql` and from
+// the clients' documents; `npm run codegen -- --check` (part of `npm test`) regenerates them aside
+// and fails when a committed one differs, so a schema or document change cannot land without what
+// derives from it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,12 @@ const GENERATED: Generated[] = [
       ]),
   },
   { file: RESOLVER_TYPES, generate: generateResolverTypes },
+  {
+    // Every operation the stream, the popup and the console send, by hash (read from the clients'
+    // modules: a changed document makes this file stale too).
+    file: 'packages/contract/persisted-documents.json',
+    generate: (output) => run('tsx', ['scripts/persistedDocuments.ts', '--output', output]),
+  },
 ];
 
 const check = process.argv.includes('--check');

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { AxeResults, ImpactValue, RunOptions } from 'axe-core';
 import type { Frame, Page } from 'playwright-core';
 import { E2E_OUTPUT, screenshot } from '../harness';
+import { REPOSITORY_ROOT } from './browser';
 
 /** axe-core's browser build (installed as a dev dependency). */
-export const AXE_SOURCE_PATH = join(__dirname, '../../node_modules/axe-core/axe.min.js');
+export const AXE_SOURCE_PATH = join(REPOSITORY_ROOT, 'node_modules/axe-core/axe.min.js');
 
 let source: string | undefined;
 const axeSource = () => (source ??= readFileSync(AXE_SOURCE_PATH, 'utf8'));

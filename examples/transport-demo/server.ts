@@ -1,10 +1,8 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { createHttpServer } from '../../packages/server/src/runtime/createHttpServer';
-import type { HttpServer } from '../../packages/server/src/runtime/createHttpServer';
-import { createLogger } from '../../packages/server/src/runtime/createLogger';
-import { createMetrics } from '../../packages/server/src/runtime/createMetrics';
+import { createHttpServer, createLogger, createMetrics } from '@parley/server';
+import type { HttpServer } from '@parley/server';
 import { createDemoSchema } from './schema';
 
 /** Options of {@link createDemoServer}. */

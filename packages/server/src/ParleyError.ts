@@ -1,10 +1,15 @@
 import { GraphQLError } from 'graphql';
-import type { ServerErrorCode } from '@parley/contract';
+import type { FieldProblem, ServerErrorCode } from '@parley/contract';
 
 /** Extra facts a coded error carries to the client in `extensions`. */
 export interface ParleyErrorDetails {
   /** Input field the error is about (`extensions.field`), e.g. `email`. */
   field?: string;
+  /**
+   * INVALID_INPUT of an account field: which of `@parley/contract`'s rules it breaks
+   * (`extensions.problem`, e.g. `USERNAME_LENGTH`), for a client to word it.
+   */
+  problem?: FieldProblem;
   /** Seconds until a rate-limited action may be tried again (`extensions.retryAfterSeconds`). */
   retryAfterSeconds?: number;
   /** End of a suspension, ISO string (`extensions.until`). */

@@ -1,4 +1,5 @@
-import type { ErrorCode, TransportError } from '@parley/transport';
+import { commentBodyProblem } from '@parley/contract';
+import type { TransportError } from '@parley/transport';
 import type { StreamEnv } from './StreamContext';
 
 /** A coded error as the composer keeps it: from the server, or found before sending. */
@@ -7,7 +8,7 @@ export type CodedError = Pick<TransportError, 'code' | 'extensions'>;
 /**
  * The reader-facing text of a coded error, with its variables filled in from `extensions`
  * (`retryAfterSeconds` for RATE_LIMITED, `until` for USER_SUSPENDED). Chosen by code only: the
- * server's message is for logs, never shown or matched (STYLE.md guideline 8).
+ * server's message is for logs, never shown or matched (messages change; codes do not).
  */
 export function describeError(env: Pick<StreamEnv, 't' | 'params'>, error: CodedError): string {
   const { retryAfterSeconds, until } = error.extensions;
@@ -27,8 +28,7 @@ export function describeError(env: Pick<StreamEnv, 't' | 'params'>, error: Coded
  * counts), found before sending so an empty or overlong comment never leaves the box.
  */
 export function checkBody(body: string, maxLength: number): CodedError | null {
-  const length = [...body].length;
-  const code: ErrorCode | null =
-    length === 0 ? 'COMMENT_EMPTY' : length > maxLength ? 'COMMENT_TOO_LONG' : null;
-  return code && { code, extensions: {} };
+  // @parley/contract's rule: its problems are the server's error codes for a comment body.
+  const code = commentBodyProblem(body, maxLength);
+  return code ? { code, extensions: {} } : null;
 }

@@ -1,3 +1,4 @@
+import { characterCount, commentBodyProblem } from '@parley/contract';
 import { ParleyError } from '../ParleyError';
 import type { DEFAULT_SETTINGS } from '../defaults';
 import { containsLink, plainText } from '../markdown/renderComment';
@@ -63,13 +64,6 @@ const WORD_TRUSTED_ROLES: ReadonlySet<AuthorRole> = new Set(['MODERATOR', 'ADMIN
 /** Roles that skip every pre-moderation rule. */
 const PREMOD_EXEMPT_ROLES: ReadonlySet<AuthorRole> = new Set(['STAFF', 'MODERATOR', 'ADMIN']);
 
-/** Length in user-perceived characters (code points), so an emoji counts once, not twice. */
-function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
 /**
  * Decides what happens to a comment being created or edited. Throws a {@link ParleyError} when the
  * comment must not be stored at all; otherwise returns the status to store it with.
@@ -107,14 +101,15 @@ export function evaluateComment(input: EvaluateCommentInput): CommentModerationR
   }
 
   const trimmed = body.trim();
-  if (trimmed === '') {
+  // The rule the stream checks too, before sending (@parley/contract).
+  const problem = commentBodyProblem(body, settings.maxCommentLength);
+  if (problem === 'COMMENT_EMPTY') {
     throw new ParleyError('COMMENT_EMPTY', 'A comment cannot be empty.', { field: 'body' });
   }
-  const length = characterCount(trimmed);
-  if (length > settings.maxCommentLength) {
+  if (problem === 'COMMENT_TOO_LONG') {
     throw new ParleyError(
       'COMMENT_TOO_LONG',
-      `A comment can be at most ${settings.maxCommentLength} characters; this one has ${length}.`,
+      `A comment can be at most ${settings.maxCommentLength} characters; this one has ${characterCount(trimmed)}.`,
       { field: 'body' },
     );
   }

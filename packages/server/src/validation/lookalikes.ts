@@ -1,4 +1,7 @@
+import { stripBidiControls } from '@parley/contract';
 import { rectifyConfusion } from 'unicode-confusables';
+
+export { stripBidiControls };
 
 /**
  * Text that looks like other text: usernames that impersonate (Cyrillic `аdmin`),
@@ -6,19 +9,11 @@ import { rectifyConfusion } from 'unicode-confusables';
  * text display in another order than it is stored.
  */
 
-/**
- * Explicit bidirectional formatting: embeddings and overrides (U+202A–U+202E), isolates
- * (U+2066–U+2069) and the marks (U+200E, U+200F, U+061C). An unclosed override flips everything
- * after it on screen ("Trojan Source"), so a name or a comment could show as something else.
- */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+// An unclosed bidirectional override flips everything after it on screen ("Trojan Source"), so a
+// name or a comment could show as something else. Usernames lose every control
+// (`stripBidiControls`, @parley/contract, as both sides apply it); comments lose these:
 /** Embeddings, overrides and isolates: the controls that reorder text beyond one character. */
 const BIDI_REORDERING = /[\u202A-\u202E\u2066-\u2069]/gu;
-
-/** `text` without any bidirectional control: for usernames, which never need one. */
-export function stripBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, '');
-}
 
 /**
  * A comment body with its embeddings, overrides and isolates removed, so it cannot reorder what

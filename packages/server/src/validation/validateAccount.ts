@@ -1,50 +1,50 @@
 import {
+  checkField,
   EMAIL_MAX_LENGTH,
+  EMAIL_RULE,
+  NEW_PASSWORD_RULE,
   PASSWORD_MIN_LENGTH,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
-  USERNAME_PATTERN,
-} from '../defaults';
+  USERNAME_RULE,
+} from '@parley/contract';
+import type { FieldProblem, FieldRule } from '@parley/contract';
 import { ParleyError } from '../ParleyError';
-import { stripBidiControls } from './lookalikes';
 
 /**
- * Account field rules (DESIGN.md "User"). Each validator returns the normalised value to store and
- * throws ParleyError `INVALID_INPUT` with `field` set, so the form can show the message next to
- * the right input.
+ * Account field rules (DESIGN.md "User"), as `@parley/contract` writes them for the server and the
+ * clients alike. Each validator returns the normalised value to store and throws ParleyError
+ * `INVALID_INPUT` with `field` set (and the contract's `problem`), so a form can show the message
+ * next to the right input, in its own words.
  */
 
-/** Length in characters (code points): "é" or an emoji counts once, as a person would count it. */
-function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
+/** The server's wording of each account problem (English, as every server message). */
+const MESSAGES: Partial<Record<FieldProblem, string>> = {
+  EMAIL_REQUIRED: 'Email address is required.',
+  EMAIL_TOO_LONG: `Email address must be at most ${EMAIL_MAX_LENGTH} characters.`,
+  EMAIL_INVALID: 'That is not a valid email address.',
+  USERNAME_LENGTH: `Username must be ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters long.`,
+  USERNAME_CHARACTERS: 'Username may contain only letters, digits, "_" and ".".',
+  PASSWORD_TOO_SHORT: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+};
 
-function invalid(field: string, message: string): ParleyError {
-  return new ParleyError('INVALID_INPUT', message, { field });
+/** `input` checked against `rule`, or INVALID_INPUT on `field`. */
+function valid<T>(rule: FieldRule<T>, input: string, field: string): T {
+  const check = checkField(rule, input);
+  if (check.problem === undefined) return check.value;
+  throw new ParleyError('INVALID_INPUT', MESSAGES[check.problem] ?? 'Not valid.', {
+    field,
+    problem: check.problem,
+  });
 }
 
 /**
- * Validates a username: 3–30 letters (any script), digits, `_` or `.`, after trimming. Returns the
- * trimmed username in NFC form, so "é" typed two ways is one name. Bidirectional controls are
- * removed first (they are invisible, and could make a name display as another);
+ * Validates a username: 3–30 letters (any script), digits, `_` or `.`, after removing
+ * bidirectional controls and trimming. Returns it in NFC form, so "é" typed two ways is one name;
  * names that look like a taken one are refused where names are stored (db/store/users.ts).
  */
 export function validateUsername(input: string, field = 'username'): string {
-  const username = stripBidiControls(input).trim().normalize('NFC');
-  const length = characterCount(username);
-  if (length < USERNAME_MIN_LENGTH || length > USERNAME_MAX_LENGTH) {
-    throw invalid(
-      field,
-      `Username must be ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters long; ` +
-        `this one has ${length}.`,
-    );
-  }
-  if (!USERNAME_PATTERN.test(username)) {
-    throw invalid(field, 'Username may contain only letters, digits, "_" and ".".');
-  }
-  return username;
+  return valid(USERNAME_RULE, input, field);
 }
 
 /** A validated email: the address to store and show, and the key that must be unique. */
@@ -55,49 +55,12 @@ export interface NormalizedEmail {
   key: string;
 }
 
-/** Characters a domain label may hold: letters (internationalised domains), digits and `-`. */
-const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
-/** Whitespace, control characters and the specials that would need quoting in a local part. */
-const LOCAL_PART_FORBIDDEN = /[\s\p{Cc}"(),:;<>@[\\\]]/u;
-
-/**
- * Why an address is not plausible, or undefined when it is. Deliberately not full RFC 5322: quoted
- * local parts and IP-literal domains are valid there but only ever show up in typos and attacks;
- * whether the address really exists is what the confirmation email finds out.
- */
-function emailProblem(address: string): string | undefined {
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1) return 'it needs a name, "@" and a domain';
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  if (LOCAL_PART_FORBIDDEN.test(local)) return 'the part before "@" has a character not allowed';
-  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) {
-    return 'the part before "@" has a misplaced "."';
-  }
-  const labels = domain.split('.');
-  if (labels.length < 2) return 'the domain needs a "." (as in example.com)';
-  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return 'the domain is not valid';
-  if (!/^\p{L}{2,}$/u.test(labels[labels.length - 1] ?? ''))
-    return 'the domain ending is not valid';
-  return undefined;
-}
-
 /**
  * Validates an email address: plausible syntax and at most 100 characters, after trimming. Returns
  * the trimmed address and its lower-cased uniqueness key.
  */
 export function validateEmail(input: string, field = 'email'): NormalizedEmail {
-  const address = input.trim();
-  const length = characterCount(address);
-  if (length === 0) throw invalid(field, 'Email address is required.');
-  if (length > EMAIL_MAX_LENGTH) {
-    throw invalid(
-      field,
-      `Email address must be at most ${EMAIL_MAX_LENGTH} characters; this one has ${length}.`,
-    );
-  }
-  const problem = emailProblem(address);
-  if (problem !== undefined) throw invalid(field, `That is not a valid email address: ${problem}.`);
+  const address = valid(EMAIL_RULE, input, field);
   return { address, key: emailKey(address) };
 }
 
@@ -111,11 +74,5 @@ export function emailKey(address: string): string {
  * passphrase and silently dropping them would lock people out.
  */
 export function validatePassword(input: string, field = 'password'): void {
-  const length = characterCount(input.normalize('NFKC'));
-  if (length < PASSWORD_MIN_LENGTH) {
-    throw invalid(
-      field,
-      `Password must be at least ${PASSWORD_MIN_LENGTH} characters; this one has ${length}.`,
-    );
-  }
+  valid(NEW_PASSWORD_RULE, input, field);
 }

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { Translate } from '../i18n/createTranslator';
 import type { PopupKey } from './popupCatalog';
-import type { FieldProblem } from './validateAccount';
+import type { FieldProblemText } from './validateAccount';
 
 /** The check of each field of a form (its `rule`; other properties of a field are not read). */
 export type FieldRules<N extends string> = Record<
   N,
-  { rule: (value: string) => FieldProblem | undefined }
+  { rule: (value: string) => FieldProblemText | undefined }
 >;
 
 /** A form's fields: their values, the props of each `<Field>`, and the check before sending. */

@@ -1,4 +1,4 @@
-import { graphql } from '@parley/transport/graphql';
+import { BAN_USER_MUTATION } from '@parley/transport/user-actions';
 import { useMutation } from '@urql/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ActionStatus } from '../profile/ActionStatus';
@@ -6,17 +6,9 @@ import { useAction } from '../profile/useAction';
 import { useStreamEnv } from '../StreamContext';
 import type { Author } from '../CommentView';
 
-/** Bans a user, with an optional message the server sends them. */
-export const BAN_USER_MUTATION = graphql(`
-  mutation BanUser($input: BanUserInput!) {
-    banUser(input: $input) {
-      user {
-        id
-        status
-      }
-    }
-  }
-`);
+// The console's user actions send this document too. Exported from here because
+// scripts/persistedDocuments.ts lists the operations the stream's own modules export.
+export { BAN_USER_MUTATION };
 
 /**
  * The confirmation step of "Ban author": names who is banned, takes an optional message, and

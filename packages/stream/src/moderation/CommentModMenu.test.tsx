@@ -123,7 +123,8 @@ test('bans the author only after confirming, with the optional message', async (
   server.use(
     graphql.mutation('BanUser', ({ variables }) => {
       calls.push(variables);
-      return HttpResponse.json({ data: { banUser: { user: { id: 'u9', status: 'BANNED' } } } });
+      const user = { id: 'u9', role: 'COMMENTER', status: 'BANNED', suspendedUntil: null };
+      return HttpResponse.json({ data: { banUser: { user } } });
     }),
   );
   const { button, onChanged } = renderMenu();

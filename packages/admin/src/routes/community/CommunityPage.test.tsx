@@ -79,13 +79,13 @@ test('an admin changes a role with the select, with the row’s message when wri
   const inputs: unknown[] = [];
   server.use(
     usersHandler([]),
-    graphql.mutation('ConsoleSetUserRole', ({ variables }) => {
+    graphql.mutation('SetUserRole', ({ variables }) => {
       inputs.push(variables.input);
       return HttpResponse.json({
         data: { setUserRole: { user: user('1', { role: 'MODERATOR' }) } },
       });
     }),
-    graphql.mutation('ConsoleSetUserPremod', ({ variables }) => {
+    graphql.mutation('SetUserPremod', ({ variables }) => {
       inputs.push(variables.input);
       return HttpResponse.json({ data: { setUserPremod: { user: user('2') } } });
     }),
@@ -114,7 +114,7 @@ test('a moderator bans with a message, and sees a coded error when it fails', as
   let fail = false;
   server.use(
     usersHandler([]),
-    graphql.mutation('ConsoleBanUser', ({ variables }) => {
+    graphql.mutation('BanUser', ({ variables }) => {
       inputs.push(variables.input);
       if (fail) {
         return HttpResponse.json({
@@ -143,6 +143,55 @@ test('a moderator bans with a message, and sees a coded error when it fails', as
   expect((await within(panel).findByRole('alert')).textContent).toBe(
     'Your role does not allow this.',
   );
+});
+
+test('a moderator suspends for a preset length, and ends a suspension', async () => {
+  const sent: { name: string; input: Record<string, unknown> }[] = [];
+  server.use(
+    graphql.query('ConsoleUsers', () =>
+      HttpResponse.json({
+        data: {
+          users: {
+            edges: [
+              { cursor: 'a', node: user('1') },
+              {
+                cursor: 'b',
+                node: user('2', { status: 'SUSPENDED', suspendedUntil: '2031-01-01T00:00:00Z' }),
+              },
+            ],
+            pageInfo: { hasNextPage: false, endCursor: 'b' },
+          },
+        },
+      }),
+    ),
+    graphql.mutation(/^(SuspendUser|UnbanUser)$/, ({ operationName, variables }) => {
+      sent.push({ name: operationName, input: variables.input });
+      const field = operationName === 'SuspendUser' ? 'suspendUser' : 'unbanUser';
+      return HttpResponse.json({ data: { [field]: { user: user('1') } } });
+    }),
+  );
+  await renderPage();
+  fireEvent.click(await screen.findByRole('button', { name: 'Actions for user1' }));
+  const hours = screen.getByLabelText('For');
+  expect(
+    within(hours)
+      .getAllByRole('option')
+      .map((o) => o.textContent),
+  ).toEqual(['1 hour', '24 hours', '7 days', 'Until…']);
+  expect((hours as HTMLSelectElement).value).toBe('24');
+  fireEvent.change(hours, { target: { value: '168' } });
+  const before = Date.now();
+  fireEvent.click(screen.getByRole('button', { name: 'Suspend' }));
+  await waitFor(() => expect(sent).toHaveLength(1));
+  expect(sent[0]).toMatchObject({ name: 'SuspendUser', input: { userId: '1', message: null } });
+  const until = Date.parse(String(sent[0]!.input.until)) - before;
+  expect(until).toBeGreaterThanOrEqual(168 * 3_600_000);
+  expect(until).toBeLessThan(168 * 3_600_000 + 5000);
+
+  fireEvent.click(screen.getByRole('button', { name: 'Actions for user2' }));
+  fireEvent.click(screen.getByRole('button', { name: 'End suspension' }));
+  await waitFor(() => expect(sent[1]).toEqual({ name: 'UnbanUser', input: { userId: '2' } }));
+  expect(await screen.findByText('Restored.')).toBeTruthy();
 });
 
 test('the moderator cannot act on themself or an admin', async () => {

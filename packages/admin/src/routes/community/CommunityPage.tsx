@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import { ROLES } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import type { VariablesOf } from '@parley/transport/graphql';
 import { CursorTable } from '../CursorTable';
 import { FilterSelect, SearchField } from '../FilterFields';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { Role } from '../../Viewer';
-import { LABELS, ROLES, USER_STATUSES, USERS_PAGE_SIZE } from './communityQueries';
+import { LABELS, USER_STATUSES, USERS_PAGE_SIZE } from './communityQueries';
 import type { UserStatus } from './communityQueries';
 import { InviteModerator } from './InviteModerator';
 import { CursorPageInfoFields } from './useCursorList';

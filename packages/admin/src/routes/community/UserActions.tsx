@@ -1,19 +1,18 @@
 import { useId, useState } from 'react';
 import { useMutation } from 'urql';
 import type { CombinedError } from 'urql';
+import { SUSPEND_DEFAULT_HOURS, SUSPEND_PRESETS_HOURS } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
+import { SUSPEND_LABELS } from '../../suspendLabels';
 import {
-  BAN_MUTATION,
-  PREMOD_MUTATION,
-  SUSPEND_MUTATION,
-  UNBAN_MUTATION,
+  BAN_USER_MUTATION,
+  SET_USER_PREMOD_MUTATION,
+  SUSPEND_USER_MUTATION,
+  UNBAN_USER_MUTATION,
 } from './communityQueries';
 import type { CommunityUser } from './UserRow';
-
-/** Suspension lengths offered, in hours; "custom" asks for an end time instead. */
-export const SUSPEND_HOURS = Object.freeze({ '1': '1 hour', '24': '24 hours', '168': '7 days' });
 
 const HOUR_MS = 3_600_000;
 
@@ -33,14 +32,15 @@ export function UserActions({
 }) {
   const { window: win } = useConsoleEnv();
   const id = useId();
-  const [hours, setHours] = useState<string>('24');
+  // A preset's hours, or 'custom' for an end time.
+  const [hours, setHours] = useState<string>(String(SUSPEND_DEFAULT_HOURS));
   const [customUntil, setCustomUntil] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [ban, runBan] = useMutation(BAN_MUTATION);
-  const [unban, runUnban] = useMutation(UNBAN_MUTATION);
-  const [suspend, runSuspend] = useMutation(SUSPEND_MUTATION);
-  const [premod, runPremod] = useMutation(PREMOD_MUTATION);
+  const [ban, runBan] = useMutation(BAN_USER_MUTATION);
+  const [unban, runUnban] = useMutation(UNBAN_USER_MUTATION);
+  const [suspend, runSuspend] = useMutation(SUSPEND_USER_MUTATION);
+  const [premod, runPremod] = useMutation(SET_USER_PREMOD_MUTATION);
   const busy = ban.fetching || unban.fetching || suspend.fetching || premod.fetching;
   const note = message.trim() === '' ? null : message.trim();
 
@@ -138,9 +138,9 @@ export function UserActions({
           For
         </label>
         <select id={`${id}-hours`} value={hours} onChange={(e) => setHours(e.target.value)}>
-          {Object.entries(SUSPEND_HOURS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
+          {SUSPEND_PRESETS_HOURS.map((preset) => (
+            <option key={preset} value={String(preset)}>
+              {SUSPEND_LABELS[preset]}
             </option>
           ))}
           <option value="custom">Until…</option>

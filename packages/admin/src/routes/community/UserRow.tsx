@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
+import { ROLES } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { ConsoleViewer, Role } from '../../Viewer';
-import { LABELS, ROLES } from './communityQueries';
+import { LABELS, SET_USER_ROLE_MUTATION } from './communityQueries';
 import { UserActions } from './UserActions';
 
 /** What a row of the community table reads of its user; the table's query spreads it. */
@@ -16,16 +17,6 @@ export const UserRowFields = graphql(
 
 /** A row of the community table. */
 export type CommunityUser = ResultOf<typeof UserRowFields>;
-
-/** Changes a user's role (admins only). */
-export const SET_ROLE_MUTATION = graphql(
-  `
-    mutation ConsoleSetUserRole($input: SetUserRoleInput!) {
-      setUserRole(input: $input) { user { ...UserRowFields } }
-    }
-  `,
-  [UserRowFields],
-);
 
 /** Columns of the community table (the actions panel spans them all). */
 export const USER_COLUMNS = 6;
@@ -47,7 +38,7 @@ export function UserRow({ user }: { user: CommunityUser }) {
   const [roleError, setRoleError] = useState<string | null>(null);
   // Shared by the role select and the status actions (both email it when given).
   const [message, setMessage] = useState('');
-  const [roleState, setRole] = useMutation(SET_ROLE_MUTATION);
+  const [roleState, setRole] = useMutation(SET_USER_ROLE_MUTATION);
   const panelId = `user-actions-${user.id}`;
   // Admins change roles, their own included (the server refuses to demote the last admin).
   const roleEditable = isAdmin(viewer);

@@ -1,14 +1,37 @@
 /**
  * The install wizard's form: its fields, its steps, and the checks that run before Next. The
- * checks mirror the server's (packages/server/src/validation/validateAccount.ts) so most mistakes
- * are caught in place; the server checks again and its field errors are mapped back here.
+ * account checks are @parley/contract's rules, which the server applies too, so most mistakes are
+ * caught in place; the server checks again and its field errors are mapped back here.
  */
 import {
+  checkField,
+  EMAIL_MAX_LENGTH,
+  EMAIL_RULE,
+  NEW_PASSWORD_RULE,
   PASSWORD_MIN_LENGTH,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
-  USERNAME_PATTERN,
+  USERNAME_RULE,
 } from '@parley/contract';
+import type { FieldProblem, FieldRule } from '@parley/contract';
+
+/** The console's words for each account problem. */
+const PROBLEM_TEXT: Partial<Record<FieldProblem, string>> = {
+  EMAIL_REQUIRED: 'Enter an email address like ada@example.com.',
+  EMAIL_INVALID: 'Enter an email address like ada@example.com.',
+  EMAIL_TOO_LONG: `Use at most ${EMAIL_MAX_LENGTH} characters.`,
+  USERNAME_LENGTH: `Use ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters.`,
+  USERNAME_CHARACTERS: 'Use letters, digits, “_” and “.” only.',
+  PASSWORD_TOO_SHORT: `Use at least ${PASSWORD_MIN_LENGTH} characters.`,
+};
+
+/** A check of the form: the text of `rule`'s problem with the value, or null. */
+const rule =
+  <T>(fieldRule: FieldRule<T>) =>
+  (value: string): string | null => {
+    const { problem } = checkField(fieldRule, value);
+    return problem ? (PROBLEM_TEXT[problem] ?? 'Not valid.') : null;
+  };
 
 /** Everything the wizard asks, as typed. */
 export interface InstallForm {
@@ -46,9 +69,6 @@ export const STEP_FIELDS: Record<InstallStep, readonly (keyof InstallForm)[]> = 
  * (packages/server/src/defaults.ts); the console cannot import server code, so it is repeated.
  */
 export const EXAMPLE_PORT = 8080;
-
-// Deliberately loose: the server's check is the real one; this catches typos like a missing @.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The origin of the example host page when the console runs locally, else null. */
 export function exampleOrigin(location: Pick<Location, 'hostname'>): string | null {
@@ -91,21 +111,12 @@ export function originLines(origins: string): string[] {
 }
 
 const CHECKS: Record<keyof InstallForm, (value: string, form: InstallForm) => string | null> = {
-  email: (v) =>
-    EMAIL_PATTERN.test(v.trim()) ? null : 'Enter an email address like ada@example.com.',
-  username: (v) => {
-    const length = [...v.trim()].length;
-    if (length < USERNAME_MIN_LENGTH || length > USERNAME_MAX_LENGTH) {
-      return `Use ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters.`;
-    }
-    return USERNAME_PATTERN.test(v.trim()) ? null : 'Use letters, digits, “_” and “.” only.';
-  },
-  password: (v) =>
-    [...v].length >= PASSWORD_MIN_LENGTH ? null : `Use at least ${PASSWORD_MIN_LENGTH} characters.`,
+  email: rule(EMAIL_RULE),
+  username: rule(USERNAME_RULE),
+  password: rule(NEW_PASSWORD_RULE),
   confirm: (v, form) => (v === form.password ? null : 'The passwords do not match.'),
   orgName: (v) => (v.trim() ? null : 'Enter the organization’s name.'),
-  contactEmail: (v) =>
-    EMAIL_PATTERN.test(v.trim()) ? null : 'Enter an email address like team@example.com.',
+  contactEmail: rule(EMAIL_RULE),
   orgUrl: (v) => (httpUrl(v) ? null : 'Enter a web address starting with https:// or http://.'),
   siteName: (v) => (v.trim() ? null : 'Enter the site’s name.'),
   siteUrl: (v) => (httpUrl(v) ? null : 'Enter a web address starting with https:// or http://.'),

@@ -37,7 +37,7 @@ export function BanDialog({
   const [{ fetching, error }, ban] = useMutation(USER_ACTION_MUTATIONS.ban);
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const result = await ban({ userId: user.id, message: message.trim() || null });
+    const result = await ban({ input: { userId: user.id, message: message.trim() || null } });
     if (!result.error) onClose(true);
   };
   return (

@@ -1,13 +1,14 @@
 import { useId, useState } from 'react';
 import { useClient } from 'urql';
 import type { CombinedError } from 'urql';
+import { ROLES, SUSPEND_DEFAULT_HOURS, SUSPEND_PRESETS_HOURS } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
+import { SUSPEND_LABELS } from '../../suspendLabels';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { Role } from '../../Viewer';
-import { SUSPEND_PRESETS_HOURS } from './defaults';
 import { USER_ACTION_MUTATIONS } from './queries';
 
 /** What the actions read of the drawer's user; the drawer's query spreads it. */
@@ -19,7 +20,6 @@ type ActionsUser = ResultOf<typeof ModerationUserActionsFields>;
 
 type ActionName = 'ban' | 'unban' | 'suspend' | 'premod' | 'unpremod' | 'role';
 
-const ROLES: readonly Role[] = ['COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'];
 const HOUR_MS = 3_600_000;
 
 /** The actions that make sense for the user's current status and the viewer's role. */
@@ -47,7 +47,7 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
   const id = useId();
   const options = choices(user, isAdmin(viewer));
   const [action, setAction] = useState<ActionName>(options[0]?.value ?? 'suspend');
-  const [hours, setHours] = useState<string>(String(SUSPEND_PRESETS_HOURS[1]?.hours ?? 24));
+  const [hours, setHours] = useState<string>(String(SUSPEND_DEFAULT_HOURS));
   const [customUntil, setCustomUntil] = useState('');
   const [role, setRole] = useState<Role>(user.role);
   const [message, setMessage] = useState('');
@@ -70,30 +70,31 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
           setOutcome({ ok: false, text: 'Choose when the suspension ends.' });
           return;
         }
-        const variables = { userId: user.id, until: until.toISOString(), message: note };
-        send = () => client.mutation(USER_ACTION_MUTATIONS.suspend, variables).toPromise();
+        const input = { userId: user.id, until: until.toISOString(), message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.suspend, { input }).toPromise();
         break;
       }
       case 'premod':
       case 'unpremod': {
-        const variables = { userId: user.id, premod: current === 'premod', message: note };
-        send = () => client.mutation(USER_ACTION_MUTATIONS.premod, variables).toPromise();
+        const input = { userId: user.id, premod: current === 'premod', message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.premod, { input }).toPromise();
         break;
       }
       case 'role': {
-        const variables = { userId: user.id, role, message: note };
-        send = () => client.mutation(USER_ACTION_MUTATIONS.role, variables).toPromise();
+        const input = { userId: user.id, role, message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.role, { input }).toPromise();
         break;
       }
-      case 'unban':
-        send = () => client.mutation(USER_ACTION_MUTATIONS.unban, { userId: user.id }).toPromise();
+      case 'unban': {
+        const input = { userId: user.id };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.unban, { input }).toPromise();
         break;
-      case 'ban':
-        send = () =>
-          client
-            .mutation(USER_ACTION_MUTATIONS.ban, { userId: user.id, message: note })
-            .toPromise();
+      }
+      case 'ban': {
+        const input = { userId: user.id, message: note };
+        send = () => client.mutation(USER_ACTION_MUTATIONS.ban, { input }).toPromise();
         break;
+      }
     }
     setBusy(true);
     const result = await send();
@@ -131,7 +132,7 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
         <fieldset>
           <legend>For how long</legend>
           {[
-            ...SUSPEND_PRESETS_HOURS.map((p) => ({ value: String(p.hours), label: p.label })),
+            ...SUSPEND_PRESETS_HOURS.map((h) => ({ value: String(h), label: SUSPEND_LABELS[h] })),
             { value: 'custom', label: 'Until…' },
           ].map((p) => (
             <label key={p.value} className="inline">

@@ -115,7 +115,7 @@ test('bans with the message', async () => {
   apply(drawer, 'ban', ' Read the guidelines. ');
   await waitFor(() =>
     expect(sent).toEqual([
-      { name: 'BanUser', variables: { userId: 'u1', message: 'Read the guidelines.' } },
+      { name: 'BanUser', variables: { input: { userId: 'u1', message: 'Read the guidelines.' } } },
     ]),
   );
   expect(await drawer.findByText('Done.')).toBeTruthy();
@@ -131,9 +131,9 @@ test('suspends for 7 days, or until a custom time', async () => {
   await waitFor(() => expect(sent).toHaveLength(1));
   expect(sent[0]).toMatchObject({
     name: 'SuspendUser',
-    variables: { userId: 'u1', message: null },
+    variables: { input: { userId: 'u1', message: null } },
   });
-  const until = Date.parse(String(sent[0]?.variables.until));
+  const until = Date.parse(String((sent[0]?.variables.input as { until: string }).until));
   expect(until - before).toBeGreaterThanOrEqual(7 * 24 * 3_600_000 - 1000);
   expect(until - before).toBeLessThan(7 * 24 * 3_600_000 + 5000);
 
@@ -143,7 +143,8 @@ test('suspends for 7 days, or until a custom time', async () => {
   });
   apply(drawer, 'suspend', 'See you in May.');
   await waitFor(() => expect(sent).toHaveLength(2));
-  expect(sent[1]?.variables).toMatchObject({
+  expect(sent[1]?.variables.input).toEqual({
+    userId: 'u1',
     until: new Date('2031-05-01T12:00').toISOString(),
     message: 'See you in May.',
   });
@@ -157,7 +158,9 @@ test('premod sends setUserPremod; Escape closes', async () => {
     expect(sent).toEqual([
       {
         name: 'SetUserPremod',
-        variables: { userId: 'u1', premod: true, message: 'Your comments will be checked.' },
+        variables: {
+          input: { userId: 'u1', premod: true, message: 'Your comments will be checked.' },
+        },
       },
     ]),
   );
@@ -181,7 +184,7 @@ test('role changes are offered to admins only, and send setUserRole', async () =
     expect(sent).toEqual([
       {
         name: 'SetUserRole',
-        variables: { userId: 'u1', role: 'STAFF', message: 'Welcome to the team.' },
+        variables: { input: { userId: 'u1', role: 'STAFF', message: 'Welcome to the team.' } },
       },
     ]),
   );
@@ -223,7 +226,9 @@ test('from a card: the author button opens the drawer; `b` asks, then bans', asy
   fireEvent.change(confirm.getByLabelText(/Message to user1/), { target: { value: 'Bye.' } });
   fireEvent.click(confirm.getByRole('button', { name: 'Ban user1' }));
   await waitFor(() =>
-    expect(sent).toEqual([{ name: 'BanUser', variables: { userId: 'u1', message: 'Bye.' } }]),
+    expect(sent).toEqual([
+      { name: 'BanUser', variables: { input: { userId: 'u1', message: 'Bye.' } } },
+    ]),
   );
   await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 

@@ -4,6 +4,13 @@
  */
 import { graphql } from '@parley/transport/graphql';
 import type { VariablesOf } from '@parley/transport/graphql';
+import {
+  BAN_USER_MUTATION,
+  SET_USER_PREMOD_MUTATION,
+  SET_USER_ROLE_MUTATION,
+  SUSPEND_USER_MUTATION,
+  UNBAN_USER_MUTATION,
+} from '@parley/transport/user-actions';
 import { ModerationCardFields } from './ModerationCard';
 import { QueueFiltersFields } from './QueueFilters';
 
@@ -75,41 +82,18 @@ export const DECISION_MUTATIONS = {
 /** The decisions a card offers, by mutation name. */
 export type DecisionName = keyof typeof DECISION_MUTATIONS;
 
-/** Actions on a user, each with an optional message emailed to them. */
+/**
+ * Actions on a user, each with an optional message emailed to them (unban excepted). The documents
+ * are the ones the stream and the community table send too (@parley/transport/user-actions);
+ * this table also puts them in the persisted-documents manifest, which lists what the console's
+ * own modules export.
+ */
 export const USER_ACTION_MUTATIONS = {
-  ban: graphql(`
-    mutation BanUser($userId: ID!, $message: String) {
-      banUser(input: { userId: $userId, message: $message }) {
-        user { id role status suspendedUntil }
-      }
-    }
-  `),
-  unban: graphql(`
-    mutation UnbanUser($userId: ID!) {
-      unbanUser(input: { userId: $userId }) { user { id role status suspendedUntil } }
-    }
-  `),
-  suspend: graphql(`
-    mutation SuspendUser($userId: ID!, $until: DateTime!, $message: String) {
-      suspendUser(input: { userId: $userId, until: $until, message: $message }) {
-        user { id role status suspendedUntil }
-      }
-    }
-  `),
-  premod: graphql(`
-    mutation SetUserPremod($userId: ID!, $premod: Boolean!, $message: String) {
-      setUserPremod(input: { userId: $userId, premod: $premod, message: $message }) {
-        user { id role status suspendedUntil }
-      }
-    }
-  `),
-  role: graphql(`
-    mutation SetUserRole($userId: ID!, $role: Role!, $message: String) {
-      setUserRole(input: { userId: $userId, role: $role, message: $message }) {
-        user { id role status suspendedUntil }
-      }
-    }
-  `),
+  ban: BAN_USER_MUTATION,
+  unban: UNBAN_USER_MUTATION,
+  suspend: SUSPEND_USER_MUTATION,
+  premod: SET_USER_PREMOD_MUTATION,
+  role: SET_USER_ROLE_MUTATION,
 };
 
 /** The viewer's own latest decisions. */

@@ -1,3 +1,4 @@
+import { characterCount, commentBodyProblem } from '@parley/contract';
 import { sql } from 'kysely';
 import {
   createComment,
@@ -82,9 +83,6 @@ async function visibleComment(ctx: ParleyContext, commentId: string): Promise<Co
   return comment;
 }
 
-/** Length in code points, as moderation counts it (an emoji counts once). */
-const characterCount = (text: string): number => [...text].length;
-
 /**
  * A comment body as stored, previewed and moderated: without the bidirectional controls that could
  * reorder it on screen, trimmed.
@@ -101,7 +99,7 @@ export const commentsResolvers = {
     renderMarkdown: async (_root, { body }, ctx) => {
       const source = commentSource(body);
       const { maxCommentLength } = await ctx.settings();
-      if (characterCount(source) > maxCommentLength) {
+      if (commentBodyProblem(source, maxCommentLength) === 'COMMENT_TOO_LONG') {
         throw new ParleyError(
           'COMMENT_TOO_LONG',
           `A comment can be at most ${maxCommentLength} characters; this one has ${characterCount(source)}.`,
