@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { gql } from '@urql/core';
 import { pipe, subscribe } from 'wonka';
 import { WebSocket } from 'ws';
-import { createTransport } from '../packages/transport/src/index';
+import { createTransport } from '@parley/transport';
 import { createDemoServer } from '../examples/transport-demo/server';
 
 const Counter = gql`

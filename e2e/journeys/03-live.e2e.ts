@@ -1,4 +1,4 @@
-import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
+import { UNDO_WINDOW_MS } from '@parley/admin/moderate/defaults';
 import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 
 // Journey 3: two readers on the same story. A comment posted in one browser shows in

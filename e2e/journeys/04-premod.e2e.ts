@@ -1,4 +1,4 @@
-import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
+import { UNDO_WINDOW_MS } from '@parley/admin/moderate/defaults';
 import { journey, screenshot, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 
 // Journey 4: an admin turns pre-moderation on for all comments in the console; a

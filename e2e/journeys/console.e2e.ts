@@ -1,4 +1,4 @@
-import { UNDO_WINDOW_MS } from '../../packages/admin/src/routes/moderate/defaults';
+import { UNDO_WINDOW_MS } from '@parley/admin/moderate/defaults';
 import {
   ADMIN,
   installThroughWizard,

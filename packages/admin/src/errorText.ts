@@ -2,7 +2,7 @@ import type { ErrorCode } from '@parley/transport';
 
 /**
  * What each coded error says in the console. `Record<ErrorCode, …>`: a code added to the shared
- * list without text here fails to compile (STYLE.md guideline 8).
+ * list without text here fails to compile; text is chosen by code, never by the server's message.
  */
 export const ERROR_TEXT: Record<ErrorCode, string> = {
   UNAUTHENTICATED: 'Please sign in.',

@@ -15,7 +15,7 @@ export interface MountConsoleOptions {
   transport?: Omit<TransportOptions, 'url' | 'getToken'>;
 }
 
-/** Starts the console on its page; returns the disposer (STYLE.md guideline 10). */
+/** Starts the console on its page; returns the disposer, which undoes everything it did. */
 export function mountConsole({ window: win, root, transport: options }: MountConsoleOptions) {
   const { transport, session } = createSessionTransport(
     { url: `${win.location.origin}/graphql`, ...options },

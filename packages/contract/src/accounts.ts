@@ -31,3 +31,12 @@ export const ACCOUNT_PATHS = Object.freeze({
   acceptInvite: '/account/accept-invite',
   settings: '/account',
 });
+
+/** Time between a deletion request and the deletion, in seconds (7 days to change one's mind). */
+export const ACCOUNT_DELETION_GRACE_SECONDS = 604_800;
+
+/**
+ * Avatar image types the server accepts (it sniffs the bytes); the profile's file picker offers
+ * only these.
+ */
+export const AVATAR_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);

@@ -20,6 +20,9 @@ export {
 } from '@parley/contract';
 
 /** Organization settings on a new install (DESIGN.md "Defaults on a new install"). */
+// Figures the clients show too (the profile's deletion notice, the avatar picker).
+export { ACCOUNT_DELETION_GRACE_SECONDS, AVATAR_TYPES } from '@parley/contract';
+
 export const DEFAULT_SETTINGS = Object.freeze({
   /** Pre-moderation: OFF (post-moderation), ALL, LINKS or NEW_COMMENTERS. */
   premod: 'OFF' as 'OFF' | 'ALL' | 'LINKS' | 'NEW_COMMENTERS',
@@ -204,8 +207,6 @@ export const LIVE_UPDATE_COALESCE_MS = 250;
 export const ORPHAN_UPLOAD_GRACE_MS = 600_000;
 /** Largest avatar upload, in bytes (2 MB). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-/** Avatar types accepted, sniffed from the bytes. */
-export const AVATAR_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 /** Overlap during which a rotated SSO key still verifies, in seconds (7 days). */
 export const SSO_KEY_ROTATION_OVERLAP_SECONDS = 604_800;
 /**
@@ -276,8 +277,6 @@ export const DOWNLOAD_TOKEN_TTL_SECONDS = 86_400;
  * and the link must still work when someone finally tires of them).
  */
 export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 2_592_000;
-/** Time between a deletion request and the deletion, in seconds (7 days to change one's mind). */
-export const ACCOUNT_DELETION_GRACE_SECONDS = 604_800;
 
 /** Page size when the client sends no `first`. */
 export const PAGE_SIZE_DEFAULT = 20;

@@ -158,7 +158,7 @@ export function Stream() {
               {settings.guidelinesHtml !== '' && (
                 <details class="parley-guidelines">
                   <summary>{t('stream.guidelines')}</summary>
-                  {/* Sanitized HTML from the server (STACK.md: the widget never parses Markdown). */}
+                  {/* Sanitized HTML from the server (the widget never parses Markdown: one renderer, on the server). */}
                   <div dangerouslySetInnerHTML={{ __html: settings.guidelinesHtml }} />
                 </details>
               )}

@@ -21,7 +21,8 @@ export interface HostBridgeOptions {
 
 /**
  * Creates the bridge. Messages are accepted only from the parent window and from `origin`, and
- * only in a known shape (STYLE.md guideline 9); a frame opened directly talks to no one.
+ * only in a known shape (a message from elsewhere is dropped unread); a frame opened directly
+ * talks to no one.
  */
 export function createHostBridge({ window: win, origin }: HostBridgeOptions): HostBridge {
   const listeners = new Map<keyof HostToFrame, Set<(payload: never) => void>>();

@@ -26,7 +26,7 @@ export interface MountStreamOptions {
 /**
  * Starts the stream inside its frame: reads the loader's parameters, creates the transport,
  * session and host bridge, reports the content height, follows the host's theme, and renders.
- * Returns the disposer (STYLE.md guideline 10).
+ * Returns the disposer, which undoes everything the mount did.
  */
 export function mountStream({ window: win, root, transport: options }: MountStreamOptions) {
   const params = readStreamParams(win.location.search);

@@ -1,8 +1,8 @@
 import { BAN_USER_MUTATION } from '@parley/transport/user-actions';
 import { useMutation } from '@urql/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ActionStatus } from '../profile/ActionStatus';
-import { useAction } from '../profile/useAction';
+import { ActionStatus } from '../panels/ActionStatus';
+import { useAction } from '../panels/useAction';
 import { useStreamEnv } from '../StreamContext';
 import type { Author } from '../CommentView';
 

@@ -3,7 +3,7 @@ import { useClient } from '@urql/preact';
 import type { Client, OperationResult } from '@urql/core';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { CommentFields } from '../CommentView';
-import { useAction } from '../profile/useAction';
+import { useAction } from '../panels/useAction';
 import { useStreamEnv } from '../StreamContext';
 import { messages as en } from '../messages/en/moderation';
 import type { MessageKey, MessagesPart } from '../messages';

@@ -1,9 +1,9 @@
 import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
-import { ActionStatus } from '../profile/ActionStatus';
-import { PanelSection } from '../profile/PanelSection';
-import { useAction } from '../profile/useAction';
+import { ActionStatus } from '../panels/ActionStatus';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
 import { useStreamData, useStreamEnv } from '../StreamContext';
 import { messages as en } from '../messages/en/moderation';
 import type { MessageKey, MessagesPart } from '../messages';

@@ -3,10 +3,10 @@ import { useMutation } from '@urql/preact';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
-import { ActionStatus } from './ActionStatus';
-import { PanelSection } from './PanelSection';
-import { useAction } from './useAction';
-import type { Action } from './useAction';
+import { ActionStatus } from '../panels/ActionStatus';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
+import type { Action } from '../panels/useAction';
 
 /** Renames the viewer. */
 export const UPDATE_USERNAME_MUTATION = graphql(`

@@ -2,10 +2,10 @@ import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useRef, useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
-import { ActionStatus } from './ActionStatus';
+import { ActionStatus } from '../panels/ActionStatus';
 import { AVATAR_ACCEPT } from './profileDefaults';
-import { PanelSection } from './PanelSection';
-import { useAction } from './useAction';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
 
 /** Uploads an avatar: a `File` variable, which the transport sends as a multipart request. */
 export const UPLOAD_AVATAR_MUTATION = graphql(`

@@ -1,9 +1,9 @@
 import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useStreamEnv } from '../StreamContext';
-import { ActionStatus } from './ActionStatus';
-import { PanelSection } from './PanelSection';
-import { useAction } from './useAction';
+import { ActionStatus } from '../panels/ActionStatus';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
 
 /** Sends the viewer the link that confirms their email again. */
 export const SEND_EMAIL_CONFIRMATION_MUTATION = graphql(`

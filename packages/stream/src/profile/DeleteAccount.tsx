@@ -2,10 +2,10 @@ import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
-import { ActionStatus } from './ActionStatus';
+import { ActionStatus } from '../panels/ActionStatus';
 import { ACCOUNT_DELETION_GRACE_DAYS } from './profileDefaults';
-import { PanelSection } from './PanelSection';
-import { useAction } from './useAction';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
 
 /** Schedules the viewer's account for deletion after the grace period. */
 export const REQUEST_DELETION_MUTATION = graphql(`

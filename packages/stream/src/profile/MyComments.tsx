@@ -5,7 +5,7 @@ import { toTransportError } from '@parley/transport';
 import { useStreamData, useStreamEnv } from '../StreamContext';
 import type { CommentData, Connection } from '../CommentView';
 import { MY_COMMENTS_PAGE_SIZE } from './profileDefaults';
-import { PanelSection } from './PanelSection';
+import { PanelSection } from '../panels/PanelSection';
 
 /** One page of the viewer's own comments, newest first, with the story each is on. */
 export const MY_COMMENTS_QUERY = graphql(`

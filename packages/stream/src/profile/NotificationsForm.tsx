@@ -2,9 +2,9 @@ import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
-import { ActionStatus } from './ActionStatus';
-import { PanelSection } from './PanelSection';
-import { useAction } from './useAction';
+import { ActionStatus } from '../panels/ActionStatus';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
 
 /** The email notifications a user can switch on and off. */
 export interface NotificationSettings {

@@ -1,9 +1,9 @@
 import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useStreamEnv } from '../StreamContext';
-import { ActionStatus } from './ActionStatus';
-import { PanelSection } from './PanelSection';
-import { useAction } from './useAction';
+import { ActionStatus } from '../panels/ActionStatus';
+import { PanelSection } from '../panels/PanelSection';
+import { useAction } from '../panels/useAction';
 
 /** Ends every session of the viewer's account, this one included. */
 export const SIGN_OUT_EVERYWHERE_MUTATION = graphql(`

@@ -1,18 +1,15 @@
-// Figures of the profile tab. They belong in the stream's one defaults.ts (STYLE.md guideline 6),
-// which is outside this change; the two server figures should come from a shared module once the
-// server exports one (today they live in the server's own defaults and account emails).
+import { ACCOUNT_DELETION_GRACE_SECONDS, AVATAR_TYPES } from '@parley/contract';
+
+// Figures of the profile tab: its own, and the server's as @parley/contract gives them.
 
 /** Comments per page of "My comments". */
 export const MY_COMMENTS_PAGE_SIZE = 10;
 
-/**
- * Days between a deletion request and the deletion. Mirrors the server's
- * `ACCOUNT_DELETION_GRACE_SECONDS` (604 800 s), which clients cannot import yet.
- */
-export const ACCOUNT_DELETION_GRACE_DAYS = 7;
+/** Days between a deletion request and the deletion (the server's grace period). */
+export const ACCOUNT_DELETION_GRACE_DAYS = ACCOUNT_DELETION_GRACE_SECONDS / 86_400;
 
 /**
- * Image types the server accepts as avatars (its `AVATAR_TYPES`): the file picker offers only
- * these; the server still sniffs the bytes and answers UPLOAD_TYPE_NOT_ALLOWED otherwise.
+ * The file picker's `accept`: the image types the server takes as avatars. The server still
+ * sniffs the bytes and answers UPLOAD_TYPE_NOT_ALLOWED otherwise.
  */
-export const AVATAR_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
+export const AVATAR_ACCEPT = AVATAR_TYPES.join(',');

@@ -6,8 +6,8 @@ import { graphql } from '@parley/transport/graphql';
 import { signInWithDevice } from '@parley/transport/sign-in';
 import { errorText } from '../../errorText';
 import { Loading } from '../../Loading';
-import { Field } from '../login/Field';
-import { errorCodeOf } from '../login/errorCodeOf';
+import { Field } from '../../Field';
+import { errorCodeOf } from '../../errorCodeOf';
 import { AccountFrame } from './AccountFrame';
 
 /** Signs in for this page only (the token never becomes the console's session). */

@@ -5,7 +5,7 @@ import type { TypedDocumentNode } from 'urql';
 import { Link } from 'wouter';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
-import { Field } from '../login/Field';
+import { Field } from '../../Field';
 import { AccountFrame, TokenProblem } from './AccountFrame';
 import { useTokenMutation } from './useTokenMutation';
 

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import type { TypedDocumentNode } from 'urql';
 import type { ErrorCode } from '@parley/transport';
-import { errorCodeOf } from '../login/errorCodeOf';
+import { errorCodeOf } from '../../errorCodeOf';
 import { useLinkToken } from './useLinkToken';
 
 /** Where an emailed link's action stands. */

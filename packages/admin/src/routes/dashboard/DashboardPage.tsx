@@ -4,7 +4,7 @@ import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
 import { Loading } from '../../Loading';
-import { errorCodeOf } from '../login/errorCodeOf';
+import { errorCodeOf } from '../../errorCodeOf';
 import { HourlyChartFields, HourlyChart } from './HourlyChart';
 
 /** What a period's card reads (today, all time). */

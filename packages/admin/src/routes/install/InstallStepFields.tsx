@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
-import { Field } from '../login/Field';
+import { Field } from '../../Field';
 import type { InstallErrors, InstallForm, InstallStep } from './installForm';
 
 interface FieldSpec {

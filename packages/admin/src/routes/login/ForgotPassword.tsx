@@ -4,7 +4,7 @@ import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
-import { Field } from './Field';
+import { Field } from '../../Field';
 
 /** Asks the server to email a password-reset link (to `/account/reset-password#token=…`). */
 export const REQUEST_PASSWORD_RESET_MUTATION = graphql(`

@@ -6,8 +6,8 @@ import { signInWithDevice } from '@parley/transport/sign-in';
 import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
-import { Field } from './Field';
-import { errorCodeOf } from './errorCodeOf';
+import { Field } from '../../Field';
+import { errorCodeOf } from '../../errorCodeOf';
 import { ForgotPassword } from './ForgotPassword';
 
 /** Signs in with email and password; the answer's token becomes the console's session. */

@@ -1,6 +1,6 @@
 /**
- * The moderation route's tunables. (The console has no package-wide defaults file yet; these are
- * used only here, so they live beside the route.)
+ * The moderation route's tunables, beside the route that uses them. The end-to-end journeys wait
+ * out UNDO_WINDOW_MS, reading it through `@parley/admin/moderate/defaults`.
  */
 
 /** How long a decision can be undone before it is sent, in ms. */

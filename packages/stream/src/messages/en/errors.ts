@@ -2,7 +2,7 @@ import type { ErrorCode } from '@parley/transport';
 import type { Message } from '../../i18n/createTranslator';
 
 // What each coded error says to a reader. `Record<ErrorCode, …>`: a code added to the shared list
-// without text here fails to compile (STYLE.md guideline 8). Variables: `{seconds}` (RATE_LIMITED,
+// without text here fails to compile; text is chosen by code, never by the server's message. Variables: `{seconds}` (RATE_LIMITED,
 // from `extensions.retryAfterSeconds`), `{until}` (USER_SUSPENDED, a formatted date when known).
 
 /**
