@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Session, Transport } from '@parley/transport';
+import type { Notices } from './notices';
 
 /** Storage key of the console's token (the stream keeps its own under another key). */
 export const CONSOLE_TOKEN_KEY = 'console.token';
@@ -12,6 +13,8 @@ export interface ConsoleEnv {
   session: Session;
   /** The window (clipboard, location, timers). */
   window: Window;
+  /** What a page must still say after it is gone; the layout shows them. */
+  notices: Notices;
 }
 
 /** The injected environment. */

@@ -7,6 +7,7 @@ import { Loading } from './Loading';
 import { useConsoleEnv } from './ConsoleContext';
 import { errorText } from './errorText';
 import { lazyRoute } from './lazyRoute';
+import { NoticeList } from './notices';
 import { useSessionToken } from './useSessionToken';
 import { ConsoleViewerFields, ViewerContext, isAdmin } from './Viewer';
 import type { ConsoleViewer } from './Viewer';
@@ -101,6 +102,7 @@ function Guarded() {
 }
 
 function Layout({ viewer }: { viewer: ConsoleViewer }) {
+  const { notices } = useConsoleEnv();
   const signOut = useSignOut();
   const admin = isAdmin(viewer);
   const nav: [string, string][] = [
@@ -128,6 +130,7 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
           </button>
         </span>
       </header>
+      <NoticeList notices={notices} />
       <Switch>
         <Route path="/moderate/*?">
           <ModeratePage />

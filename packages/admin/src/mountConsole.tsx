@@ -3,6 +3,7 @@ import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
 import { CONSOLE_TOKEN_KEY } from './ConsoleContext';
+import { createNotices } from './notices';
 import type { ConsoleEnv } from './ConsoleContext';
 
 /** Options of {@link mountConsole}. */
@@ -21,7 +22,7 @@ export function mountConsole({ window: win, root, transport: options }: MountCon
     { url: `${win.location.origin}/graphql`, ...options },
     CONSOLE_TOKEN_KEY,
   );
-  const env: ConsoleEnv = { transport, session, window: win };
+  const env: ConsoleEnv = { transport, session, window: win, notices: createNotices() };
   const reactRoot = createRoot(root);
   reactRoot.render(<App env={env} />);
   return () => {

@@ -7,6 +7,7 @@ import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { CONSOLE_TOKEN_KEY, ConsoleEnvContext } from '../ConsoleContext';
 import type { ConsoleEnv } from '../ConsoleContext';
+import { createNotices } from '../notices';
 import { ViewerContext } from '../Viewer';
 import type { ConsoleViewer } from '../Viewer';
 
@@ -23,7 +24,7 @@ export async function createTestConsoleEnv(
   );
   await session.ready;
   if (options.token) await session.signIn(options.token);
-  return { transport, session, window };
+  return { transport, session, window, notices: createNotices() };
 }
 
 /** The signed-in moderator tests use unless they say otherwise. */

@@ -231,6 +231,28 @@ test('`a` approves at once; a failed mutation brings the card back with the code
   expect(within(back).getByRole('alert').textContent).toBe(ERROR_TEXT.FORBIDDEN);
 });
 
+test('a decision still waiting when the moderator leaves is sent; a refusal becomes a console notice', async () => {
+  const { sent } = serve({
+    decide: async () =>
+      HttpResponse.json({
+        data: null,
+        errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }],
+      }) as unknown as Response,
+  });
+  const { env, unmount } = await renderPage('/moderate/pending', { undoWindowMs: 60_000 });
+  await screen.findByRole('article', { name: 'Comment by user3' });
+  press('r');
+  expect(sent).toEqual([]);
+  unmount();
+  await waitFor(() =>
+    expect(sent).toEqual([{ name: 'Decide_rejectComment', variables: { commentId: 'c3' } }]),
+  );
+  await waitFor(() => expect(env.notices.list()).toHaveLength(1));
+  expect(env.notices.list()[0]?.text).toBe(
+    `Not saved: Rejected user3’s comment. ${ERROR_TEXT.FORBIDDEN} The comment is still in its queue.`,
+  );
+});
+
 test('Undo within the window restores the card and sends nothing', async () => {
   const { sent } = serve();
   await renderPage('/moderate/pending', { undoWindowMs: 150 });

@@ -85,3 +85,15 @@ test('"more" appends the next page without duplicates', () => {
   expect(ids(state)).toEqual(['c3', 'c2', 'c1']);
   expect(state.pageInfo.hasNextPage).toBe(false);
 });
+
+test('a card decided here never comes back as new from a snapshot older than the decision', () => {
+  const state = run(
+    snapshot([c(2), c(1)]),
+    { type: 'hide', id: 'c2' },
+    { type: 'decided', id: 'c2' },
+    // Fetched before the server applied the decision: c2 is still in it.
+    snapshot([c(3), c(2), c(1)]),
+  );
+  expect(ids(state)).toEqual(['c1']);
+  expect(state.arrivals.map((x) => x.id)).toEqual(['c3']);
+});

@@ -19,6 +19,8 @@ export interface QueueState {
   hidden: string[];
   /** Ids that left the queue by someone else's hand; their cards stay, marked. */
   gone: string[];
+  /** Ids decided here: a snapshot older than the decision never brings them back as new. */
+  decided: string[];
   /** Paging of what `shown` covers. */
   pageInfo: ResultOf<typeof QUEUE_QUERY>['moderationQueue']['pageInfo'];
 }
@@ -45,6 +47,7 @@ export const INITIAL_QUEUE_STATE: QueueState = {
   arrivals: [],
   hidden: [],
   gone: [],
+  decided: [],
   pageInfo: { hasNextPage: false, endCursor: null },
 };
 
@@ -77,7 +80,12 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
         .filter((c) => !byId.has(c.id) && !state.hidden.includes(c.id))
         .filter((c) => covered(c, items, pageInfo.hasNextPage, order))
         .map((c) => c.id);
-      const fresh = items.filter((item) => !known.has(item.id) && !state.hidden.includes(item.id));
+      const fresh = items.filter(
+        (item) =>
+          !known.has(item.id) &&
+          !state.hidden.includes(item.id) &&
+          !state.decided.includes(item.id),
+      );
       // An arrival that left again before it was shown is dropped.
       const arrivals = [
         ...state.arrivals.filter((c) => byId.has(c.id)).map((c) => byId.get(c.id) ?? c),
@@ -112,6 +120,7 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
         ...state,
         shown: state.shown?.filter((c) => c.id !== action.id) ?? null,
         hidden: state.hidden.filter((id) => id !== action.id),
+        decided: [...state.decided, action.id],
       };
     case 'update':
       return {

@@ -63,7 +63,7 @@ export function useUndoableDecision({
   windowMs = UNDO_WINDOW_MS,
 }: UndoableDecisionOptions) {
   const client = useClient();
-  const { window } = useConsoleEnv();
+  const { window, notices } = useConsoleEnv();
   const waiting = useRef(new Map<string, Waiting>());
   const [latest, setLatest] = useState<PendingDecision | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -148,7 +148,8 @@ export function useUndoableDecision({
     return () => window.removeEventListener('beforeunload', guard);
   }, [window]);
 
-  // Leaving the queue (another queue, another page) sends what is waiting at once.
+  // Leaving the queue (another queue, another page) sends what is waiting at once. A refusal is
+  // said in the console's notices: the card that would have shown it is gone with the page.
   useEffect(() => {
     const pending = waiting.current;
     return () => {
@@ -156,11 +157,16 @@ export function useUndoableDecision({
         window.clearTimeout(entry.timer);
         void client
           .mutation(DECISION_MUTATIONS[entry.name], { commentId: entry.commentId })
-          .toPromise();
+          .toPromise()
+          .then(({ error }) => {
+            if (!error) return;
+            const why = errorText(toTransportError(error).code);
+            notices.add(`Not saved: ${entry.label}. ${why} The comment is still in its queue.`);
+          });
       }
       pending.clear();
     };
-  }, [client, window]);
+  }, [client, window, notices]);
 
   return { decide, undo, latest, errors };
 }
