@@ -1,25 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
+import { launchChromium, REPOSITORY_ROOT } from '../../../e2e/support/browser';
 import { startDemoApi, startHostPage } from './demoServer';
 import type { RunningDemo } from './demoServer';
 
 // The built transport (`npm run build`) in Debian's Chromium, on a host page whose origin differs
 // from the API's, as on a real site: requests, live updates across two pages, offline storage.
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// As root Chromium needs --no-sandbox; the rest keep it off the closed network.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const OUTPUT = join(__dirname, '../../../test-output');
+const OUTPUT = join(REPOSITORY_ROOT, 'test-output');
 
 jest.setTimeout(30_000);
 
@@ -30,7 +19,7 @@ let browser: Browser;
 beforeAll(async () => {
   api = await startDemoApi();
   host = await startHostPage(api);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
