@@ -81,11 +81,7 @@ export function EditForm({ comment, onDone }: EditFormProps) {
   useEffect(() => {
     let live = true;
     client
-      .query<{ comment: { bodySource: string | null } | null }>(
-        COMMENT_SOURCE,
-        { id: comment.id },
-        { requestPolicy: 'network-only' },
-      )
+      .query(COMMENT_SOURCE, { id: comment.id }, { requestPolicy: 'network-only' })
       .toPromise()
       .then(({ data }) => {
         const source = data?.comment?.bodySource;
@@ -110,7 +106,7 @@ export function EditForm({ comment, onDone }: EditFormProps) {
     if (invalid || saving) return;
     setSaving(true);
     const result = await client
-      .mutation<{ editComment: { comment: CommentData } | null }>(EDIT_COMMENT, {
+      .mutation(EDIT_COMMENT, {
         input: { commentId: comment.id, body },
       })
       .toPromise();

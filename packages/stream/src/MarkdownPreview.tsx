@@ -18,7 +18,7 @@ export const RENDER_MARKDOWN = graphql(`
 export function MarkdownPreview({ body }: { body: string }) {
   const env = useStreamEnv();
   const source = body.trim();
-  const [{ data, error }] = useQuery<{ renderMarkdown: string }>({
+  const [{ data, error }] = useQuery({
     query: RENDER_MARKDOWN,
     variables: { body: source },
     pause: source === '',

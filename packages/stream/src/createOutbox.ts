@@ -110,7 +110,7 @@ export function createOutbox(env: OutboxEnv): Outbox {
     const { key, storyId, parentId, body } = entry;
     show(entry, 'posting');
     const result = await client
-      .mutation<{ createComment: { comment: CommentData } | null }>(
+      .mutation(
         CREATE_COMMENT,
         { input: { storyId, parentId, body, clientMutationId: key } },
         { clientMutationId: key },

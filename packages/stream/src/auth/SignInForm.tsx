@@ -14,10 +14,6 @@ export const SIGN_IN = graphql(`
   }
 `);
 
-interface SignInData {
-  signIn: { token: string; deviceToken: string | null };
-}
-
 /** The Sign in form: Email, Password. */
 export function SignInForm({ env, onToken }: AuthFormProps) {
   const { t, client } = env;
@@ -37,9 +33,7 @@ export function SignInForm({ env, onToken }: AuthFormProps) {
       // A device this account signed in on before goes straight through; an unknown one may
       // have a challenge to answer, which happens while the button shows the form as busy.
       request={(credentials) =>
-        signInWithDevice(credentials, (input) =>
-          client.mutation<SignInData>(SIGN_IN, { input }).toPromise(),
-        )
+        signInWithDevice(credentials, (input) => client.mutation(SIGN_IN, { input }).toPromise())
       }
       onData={(data) => onToken(data.signIn.token)}
     />

@@ -60,10 +60,9 @@ export function SignUpForm({ env, onToken }: AuthFormProps) {
           initial={{ username: sent.username }}
           request={({ code, username }) =>
             client
-              .mutation<{ confirmSignUp: { token: string; deviceToken: string | null } }>(
-                CONFIRM_SIGN_UP,
-                { input: { email: sent.email, code: code.trim(), username: username.trim() } },
-              )
+              .mutation(CONFIRM_SIGN_UP, {
+                input: { email: sent.email, code: code.trim(), username: username.trim() },
+              })
               .toPromise()
           }
           onData={(data) => {
@@ -99,7 +98,7 @@ export function SignUpForm({ env, onToken }: AuthFormProps) {
       }}
       request={({ email, username, password }) =>
         client
-          .mutation<{ signUp: { email: string } }>(SIGN_UP, {
+          .mutation(SIGN_UP, {
             // The password goes as typed: spaces are legitimate in a passphrase.
             input: { email: email.trim(), username: username.trim(), password },
           })

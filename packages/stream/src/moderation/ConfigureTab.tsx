@@ -1,4 +1,5 @@
 import { graphql } from '@parley/transport/graphql';
+import type { VariablesOf } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { ActionStatus } from '../panels/ActionStatus';
@@ -31,8 +32,16 @@ export const UPDATE_STORY_MUTATION = graphql(`
   }
 `);
 
+/** A story's pre-moderation mode, as the schema has it. */
+type PremodMode = NonNullable<VariablesOf<typeof UPDATE_STORY_MUTATION>['input']['premod']>;
+
 /** The schema's PremodMode values, in the order the select offers them. */
-export const PREMOD_MODES = ['OFF', 'ALL', 'LINKS', 'NEW_COMMENTERS'] as const;
+export const PREMOD_MODES = [
+  'OFF',
+  'ALL',
+  'LINKS',
+  'NEW_COMMENTERS',
+] as const satisfies readonly PremodMode[];
 
 const MODE_KEYS: Record<string, MessageKey> = {
   OFF: 'configure.premod.OFF',
@@ -49,13 +58,11 @@ const MODE_KEYS: Record<string, MessageKey> = {
 export function Panel() {
   const { t } = useStreamEnv();
   const { story, settings, refetch } = useStreamData();
-  const [, update] = useMutation<{ updateStory: { story: { status: string } | null } }>(
-    UPDATE_STORY_MUTATION,
-  );
+  const [, update] = useMutation(UPDATE_STORY_MUTATION);
   const statusAction = useAction();
   const settingsAction = useAction();
   // '' stands for "no override": the select cannot hold null.
-  const [premod, setPremod] = useState(story.settings.premod ?? '');
+  const [premod, setPremod] = useState<PremodMode | ''>(story.settings.premod ?? '');
   const [liveUpdates, setLiveUpdates] = useState(story.settings.liveUpdates);
   // The status the last change set, from the server's answer: the root query's copy is still
   // the old one until its refetch arrives.
@@ -96,7 +103,7 @@ export function Panel() {
           class="parley-form"
           onSubmit={async (event) => {
             event.preventDefault();
-            const input: Record<string, unknown> = {
+            const input: VariablesOf<typeof UPDATE_STORY_MUTATION>['input'] = {
               storyId: story.id,
               // Null clears the override (the server's contract): the organization's mode applies.
               premod: premod === '' ? null : premod,
@@ -110,7 +117,12 @@ export function Panel() {
         >
           <label>
             {t('configure.premod.label')}
-            <select value={premod} onChange={(event) => setPremod(event.currentTarget.value)}>
+            <select
+              value={premod}
+              onChange={(event) =>
+                setPremod(PREMOD_MODES.find((mode) => mode === event.currentTarget.value) ?? '')
+              }
+            >
               <option value="">
                 {t('configure.premod.inherit', { mode: mode(settings.premod) })}
               </option>

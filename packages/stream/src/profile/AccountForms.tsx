@@ -50,9 +50,7 @@ export function UsernameForm({ current }: { current: string }) {
   const { t } = useStreamEnv();
   const [username, setUsername] = useState('');
   const [saved, setSaved] = useState(current);
-  const [, update] = useMutation<{ updateUsername: { user: { username: string } | null } }>(
-    UPDATE_USERNAME_MUTATION,
-  );
+  const [, update] = useMutation(UPDATE_USERNAME_MUTATION);
   const action = useAction();
   return (
     <AccountForm
@@ -85,9 +83,7 @@ export function EmailForm({ current }: { current: string | null }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [saved, setSaved] = useState(current);
-  const [, update] = useMutation<{ updateEmail: { user: { email: string | null } | null } }>(
-    UPDATE_EMAIL_MUTATION,
-  );
+  const [, update] = useMutation(UPDATE_EMAIL_MUTATION);
   const action = useAction();
   return (
     <AccountForm
@@ -130,9 +126,7 @@ export function PasswordForm() {
   const { t, session } = useStreamEnv();
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
-  const [, update] = useMutation<{ updatePassword: { token: string | null } }>(
-    UPDATE_PASSWORD_MUTATION,
-  );
+  const [, update] = useMutation(UPDATE_PASSWORD_MUTATION);
   const action = useAction();
   return (
     <AccountForm

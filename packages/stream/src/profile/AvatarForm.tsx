@@ -29,9 +29,7 @@ export function AvatarForm({ current }: { current: string | null }) {
   const [avatarUrl, setAvatarUrl] = useState(current);
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [, upload] = useMutation<{ uploadAvatar: { user: { avatarUrl: string | null } | null } }>(
-    UPLOAD_AVATAR_MUTATION,
-  );
+  const [, upload] = useMutation(UPLOAD_AVATAR_MUTATION);
   const action = useAction();
   return (
     <PanelSection title={t('profile.avatar.title')}>

@@ -31,11 +31,6 @@ export const CANCEL_DELETION_MUTATION = graphql(`
   }
 `);
 
-type DeletionAnswer<K extends string> = Record<
-  K,
-  { user: { deletionRequestedAt: string | null } | null }
->;
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -52,9 +47,8 @@ export function DeleteAccount({
   const { t, params } = useStreamEnv();
   const [requestedAt, setRequestedAt] = useState(initial);
   const [confirm, setConfirm] = useState('');
-  const [, request] =
-    useMutation<DeletionAnswer<'requestAccountDeletion'>>(REQUEST_DELETION_MUTATION);
-  const [, cancel] = useMutation<DeletionAnswer<'cancelAccountDeletion'>>(CANCEL_DELETION_MUTATION);
+  const [, request] = useMutation(REQUEST_DELETION_MUTATION);
+  const [, cancel] = useMutation(CANCEL_DELETION_MUTATION);
   const action = useAction();
   const confirmed = confirm.trim() === username;
 

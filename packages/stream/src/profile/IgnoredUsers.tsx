@@ -5,6 +5,7 @@ import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from '../panels/ActionStatus';
 import { PanelSection } from '../panels/PanelSection';
 import { useAction } from '../panels/useAction';
+import type { ProfileViewer } from './ProfileTab';
 
 /** Shows a user's comments to the viewer again. */
 export const UNIGNORE_USER_MUTATION = graphql(`
@@ -18,10 +19,7 @@ export const UNIGNORE_USER_MUTATION = graphql(`
 `);
 
 /** A user the viewer ignores. */
-export interface IgnoredUser {
-  id: string;
-  username: string;
-}
+export type IgnoredUser = NonNullable<ProfileViewer['ignoredUsers']>[number];
 
 /** The ignored users, each with "Stop ignoring". */
 export function IgnoredUsers({ initial }: { initial: IgnoredUser[] }) {

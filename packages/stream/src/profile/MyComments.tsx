@@ -1,9 +1,9 @@
 import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { toTransportError } from '@parley/transport';
 import { useStreamData, useStreamEnv } from '../StreamContext';
-import type { CommentData, Connection } from '../CommentView';
 import { MY_COMMENTS_PAGE_SIZE } from './profileDefaults';
 import { PanelSection } from '../panels/PanelSection';
 
@@ -37,17 +37,9 @@ export const MY_COMMENTS_QUERY = graphql(`
 `);
 
 /** A comment as "My comments" lists it. */
-export interface MyComment {
-  id: string;
-  body: string;
-  createdAt: string;
-  status: CommentData['status'];
-  story: { id: string; url: string; title: string | null };
-}
-
-interface MyCommentsData {
-  viewer: { id: string; comments: Connection<MyComment> | null } | null;
-}
+export type MyComment = NonNullable<
+  NonNullable<ResultOf<typeof MY_COMMENTS_QUERY>['viewer']>['comments']
+>['edges'][number]['node'];
 
 /**
  * "My comments": pages are kept as a list of cursors, each page its own cached query, so "more"
@@ -82,7 +74,7 @@ function MyCommentsPage({
   onMore(cursor: string): void;
 }) {
   const { t } = useStreamEnv();
-  const [result, reexecute] = useQuery<MyCommentsData>({
+  const [result, reexecute] = useQuery({
     query: MY_COMMENTS_QUERY,
     variables: { first: MY_COMMENTS_PAGE_SIZE, after },
     requestPolicy: 'cache-and-network',

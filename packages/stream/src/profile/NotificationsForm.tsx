@@ -1,17 +1,11 @@
 import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
 import { useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from '../panels/ActionStatus';
 import { PanelSection } from '../panels/PanelSection';
 import { useAction } from '../panels/useAction';
-
-/** The email notifications a user can switch on and off. */
-export interface NotificationSettings {
-  onReply: boolean;
-  onFeatured: boolean;
-  onModeration: boolean;
-}
 
 /** Saves the three switches. */
 export const UPDATE_NOTIFICATIONS_MUTATION = graphql(`
@@ -28,6 +22,13 @@ export const UPDATE_NOTIFICATIONS_MUTATION = graphql(`
     }
   }
 `);
+
+/** The email notifications a user can switch on and off. */
+export type NotificationSettings = NonNullable<
+  NonNullable<
+    ResultOf<typeof UPDATE_NOTIFICATIONS_MUTATION>['updateNotificationSettings']['user']
+  >['notificationSettings']
+>;
 
 const KEYS = ['onReply', 'onFeatured', 'onModeration'] as const;
 

@@ -1,4 +1,5 @@
 import { graphql } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { toTransportError } from '@parley/transport';
 import { useStreamEnv } from '../StreamContext';
@@ -11,7 +12,6 @@ import { ConfirmEmail } from './ConfirmEmail';
 import { DeleteAccount } from './DeleteAccount';
 import { DownloadData } from './DownloadData';
 import { SignOutEverywhere } from './SignOutEverywhere';
-import type { IgnoredUser } from './IgnoredUsers';
 import { IgnoredUsers } from './IgnoredUsers';
 import { MyComments } from './MyComments';
 import type { NotificationSettings } from './NotificationsForm';
@@ -55,16 +55,7 @@ export const PROFILE_QUERY = graphql(`
 `);
 
 /** The viewer as the profile tab reads it. */
-export interface ProfileViewer {
-  id: string;
-  username: string;
-  email: string | null;
-  emailVerified: boolean | null;
-  avatarUrl: string | null;
-  deletionRequestedAt: string | null;
-  notificationSettings: NotificationSettings | null;
-  ignoredUsers: IgnoredUser[] | null;
-}
+export type ProfileViewer = NonNullable<ResultOf<typeof PROFILE_QUERY>['viewer']>;
 
 const NO_NOTIFICATIONS: NotificationSettings = {
   onReply: false,
@@ -79,7 +70,7 @@ const NO_NOTIFICATIONS: NotificationSettings = {
  */
 export function Panel() {
   const { t } = useStreamEnv();
-  const [result, reexecute] = useQuery<{ viewer: ProfileViewer | null }>({
+  const [result, reexecute] = useQuery({
     query: PROFILE_QUERY,
     // Always from the network: every form starts from the values the server holds now.
     requestPolicy: 'network-only',
