@@ -11,3 +11,4 @@ export * from './text';
 export * from './comments';
 export * from './validation';
 export * from './moderation';
+export * from './limits';

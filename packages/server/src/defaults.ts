@@ -20,8 +20,15 @@ export {
 } from '@parley/contract';
 
 /** Organization settings on a new install (DESIGN.md "Defaults on a new install"). */
-// Figures the clients show too (the profile's deletion notice, the avatar picker).
-export { ACCOUNT_DELETION_GRACE_SECONDS, AVATAR_TYPES } from '@parley/contract';
+// Figures the clients use too (the profile's deletion notice, the avatar picker, page sizes, a
+// report's details box), from @parley/contract.
+export {
+  ACCOUNT_DELETION_GRACE_SECONDS,
+  AVATAR_TYPES,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  REPORT_DETAILS_MAX_LENGTH,
+} from '@parley/contract';
 
 export const DEFAULT_SETTINGS = Object.freeze({
   /** Pre-moderation: OFF (post-moderation), ALL, LINKS or NEW_COMMENTERS. */
@@ -174,8 +181,6 @@ export const SIGN_UP_CODE = Object.freeze({
 /** A remembered device (its token, kept by the sign-in popup and the console) lasts a year. */
 export const DEVICE_TOKEN_SECONDS = 365 * 86_400;
 
-/** Longest report detail, in characters. */
-export const REPORT_DETAILS_MAX_LENGTH = 500;
 /**
  * How much one report counts toward the automatic hold (the site's `reportThreshold`), by the
  * reporter's standing (three brand-new accounts could hide any comment). Weights are stored in
@@ -277,11 +282,6 @@ export const DOWNLOAD_TOKEN_TTL_SECONDS = 86_400;
  * and the link must still work when someone finally tires of them).
  */
 export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 2_592_000;
-
-/** Page size when the client sends no `first`. */
-export const PAGE_SIZE_DEFAULT = 20;
-/** Largest `first` honoured; larger requests are capped, not refused. */
-export const PAGE_SIZE_MAX = 100;
 
 /** How long SQLite waits for another connection's write lock before failing, in ms. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;

@@ -5,6 +5,7 @@ import { ErrorNote } from './ErrorNote';
 import { useStreamEnv } from './StreamContext';
 import type { MessagesPart } from './messages';
 import { messages as en } from './messages/en/report';
+import { REPORT_DETAILS_MAX_LENGTH } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import type { VariablesOf } from '@parley/transport/graphql';
 import type { CommentData } from './CommentView';
@@ -27,9 +28,6 @@ export type ReportReason = VariablesOf<typeof REPORT_COMMENT_MUTATION>['input'][
 
 /** The reasons, in the order the form offers them. */
 export const REPORT_REASONS: readonly ReportReason[] = ['OFFENSIVE', 'ABUSIVE', 'SPAM', 'OTHER'];
-
-/** Longest report details, in characters (the server's limit too). */
-export const REPORT_DETAILS_MAX_LENGTH = 500;
 
 /** The report form under a comment: a reason, optional details, send or cancel. */
 export function ReportDialog({ comment, onClose }: { comment: CommentData; onClose(): void }) {

@@ -1,4 +1,5 @@
 import type { FieldNode, SelectionSetNode } from '@0no-co/graphql.web';
+import { PAGE_SIZE_MAX } from '@parley/contract';
 import { STREAM_QUERY } from './App';
 import {
   CommentThread,
@@ -6,7 +7,12 @@ import {
   REPLIES_PAGE_SIZE,
   REPLIES_QUERY,
 } from './ReplyList';
-import { FEATURED_QUERY, MORE_COMMENTS_QUERY } from './Thread';
+import {
+  FEATURED_PAGE_SIZE,
+  FEATURED_QUERY,
+  MORE_COMMENTS_QUERY,
+  TOP_LEVEL_PAGE_SIZE,
+} from './Thread';
 
 /** The `first` argument of every `replies` field under `selections`, however deep. */
 function repliesSizes(set: SelectionSetNode | undefined): string[] {
@@ -39,4 +45,14 @@ describe("the stream's documents", () => {
     const names = document.definitions.map((d) => ('name' in d ? d.name?.value : undefined));
     expect(names).toEqual([name, 'CommentThread', 'CommentFields']);
   });
+});
+
+test('every page the stream asks for is within what the server honours', () => {
+  for (const size of [
+    TOP_LEVEL_PAGE_SIZE,
+    FEATURED_PAGE_SIZE,
+    REPLIES_PAGE_SIZE,
+    MORE_REPLIES_PAGE_SIZE,
+  ])
+    expect(size).toBeLessThanOrEqual(PAGE_SIZE_MAX);
 });

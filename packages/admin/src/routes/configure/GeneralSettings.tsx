@@ -1,3 +1,4 @@
+import { REACTION_LABEL_MAX_LENGTH } from '@parley/contract';
 import type { ConsoleSettings } from './configureQueries';
 import { GuidelinesField } from './GuidelinesField';
 import { CheckboxField, FormFooter, TextField } from './SettingsFields';
@@ -79,7 +80,7 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
           form={form}
           name="reactionLabel"
           label="Reaction label"
-          maxLength={30}
+          maxLength={REACTION_LABEL_MAX_LENGTH}
           hint="The text of the reaction button, e.g. Respect. Empty: Like / Liked, in the reader's language."
         />
         <CheckboxField form={form} name="featuredTab" label="Show the Featured tab" />

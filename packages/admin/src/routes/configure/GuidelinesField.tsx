@@ -1,3 +1,4 @@
+import { GUIDELINES_MAX_LENGTH } from '@parley/contract';
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
@@ -36,6 +37,7 @@ export function GuidelinesField({
           label="Community guidelines"
           hint="Markdown. Shown above every comment stream."
           rows={8}
+          maxLength={GUIDELINES_MAX_LENGTH}
         />
       )}
     </div>

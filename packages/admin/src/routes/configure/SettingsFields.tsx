@@ -74,7 +74,8 @@ export function TextAreaField<T>({
   label,
   hint,
   rows = 6,
-}: FieldProps<T, string> & { rows?: number }) {
+  maxLength,
+}: FieldProps<T, string> & { rows?: number; maxLength?: number }) {
   const { id, aria, messages } = useDescription(form, name, hint);
   return (
     <div className="field">
@@ -83,6 +84,7 @@ export function TextAreaField<T>({
         id={id}
         name={name}
         rows={rows}
+        maxLength={maxLength}
         {...aria}
         value={form.values[name] as string}
         onChange={(e) => form.set(name, e.target.value as T[typeof name])}

@@ -1,3 +1,4 @@
+import { GUIDELINES_MAX_LENGTH, REACTION_LABEL_MAX_LENGTH } from '@parley/contract';
 /**
  * `updateSettings` (ADMIN): a partial update of the organization's settings and identity. Every
  * field is validated before anything is written, and both writes share one transaction, so a bad
@@ -35,12 +36,6 @@ export const SMTP_CREDENTIAL_MAX_LENGTH = 500;
 /** A DNS host name (letters, digits, hyphens; dot-separated labels of up to 63 characters). */
 const HOST_NAME_PATTERN =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-/** Longest community guidelines, in characters. */
-export const GUIDELINES_MAX_LENGTH = 10_000;
-
-/** Longest reaction label, in characters (it sits on a button under every comment). */
-export const REACTION_LABEL_MAX_LENGTH = 30;
 
 /** Trimmed, lower-cased (the filters match case-insensitively), without blanks or repeats. */
 export function normalizeWords(words: readonly string[]): string[] {

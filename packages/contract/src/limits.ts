@@ -1,0 +1,17 @@
+// Limits the server enforces and the clients respect before a round trip (a field's maxLength, a
+// page size): one figure each.
+
+/** Page size when a client sends no `first`. */
+export const PAGE_SIZE_DEFAULT = 20;
+
+/** Largest `first` honoured; larger requests are capped, not refused. */
+export const PAGE_SIZE_MAX = 100;
+
+/** Longest report detail, in characters. */
+export const REPORT_DETAILS_MAX_LENGTH = 500;
+
+/** Longest community guidelines, in characters. */
+export const GUIDELINES_MAX_LENGTH = 10_000;
+
+/** Longest reaction label, in characters (it sits on a button under every comment). */
+export const REACTION_LABEL_MAX_LENGTH = 30;
