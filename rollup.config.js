@@ -5,7 +5,9 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
 
@@ -106,6 +108,35 @@ const consolePage = {
   },
 };
 
+/** Kinds of files worth compressing (the images a bundle could hold are compressed already). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|json|svg|map|txt)$/;
+
+/**
+ * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every text file of a
+ * build the server serves, once, at build time: the server picks one by `Accept-Encoding` and never
+ * compresses per request.
+ */
+const precompress = {
+  name: 'parley-precompress',
+  writeBundle(options, bundle) {
+    const dir = options.dir ?? dirname(options.file);
+    for (const fileName of Object.keys(bundle).filter((name) => COMPRESSIBLE.test(name))) {
+      const path = `${dir}/${fileName}`;
+      const source = readFileSync(path);
+      writeFileSync(
+        `${path}.br`,
+        brotliCompressSync(source, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: source.length,
+          },
+        }),
+      );
+      writeFileSync(`${path}.gz`, gzipSync(source, { level: 9 }));
+    }
+  },
+};
+
 /** The stream's own rollup builds: one per page, so they share no chunk (each budget is exact). */
 const streamBuild = (name, extra = []) => ({
   input: { [name]: here(`packages/stream/src/${name}.tsx`) },
@@ -115,14 +146,14 @@ const streamBuild = (name, extra = []) => ({
     entryFileNames: 'assets/[name].js',
     chunkFileNames: `assets/chunks/${name}-[name]-[hash].js`,
   },
-  plugins: [...plugins(), ...extra],
+  plugins: [...plugins(), ...extra, precompress],
 });
 
 /** The host-page scripts: classic scripts (IIFE), since site owners paste a plain `<script>`. */
 const embedBuild = (name) => ({
   input: here(`packages/embed/src/${name}.ts`),
   output: { file: here(`packages/embed/dist/${name}.js`), format: 'iife' },
-  plugins: plugins(),
+  plugins: [...plugins(), precompress],
 });
 
 export default [
@@ -135,7 +166,7 @@ export default [
       entryFileNames: 'assets/[name].js',
       chunkFileNames: 'assets/chunks/[name]-[hash].js',
     },
-    plugins: [...plugins({ ui: 'react' }), consolePage],
+    plugins: [...plugins({ ui: 'react' }), consolePage, precompress],
   },
   embedBuild('embed'),
   embedBuild('count'),

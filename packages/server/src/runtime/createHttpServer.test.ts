@@ -1,9 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL, NO_FRAMING_CSP } from './serveStatic';
+import {
+  ASSET_CACHE_CONTROL,
+  HTML_CACHE_CONTROL,
+  IMMUTABLE_CACHE_CONTROL,
+  NO_FRAMING_CSP,
+} from './serveStatic';
 import { SECRET_ERROR_TEXT } from './testing/createTestSchema';
 import { TEST_SITE_ORIGIN } from './testing/createTestYoga';
 import { startTestServer, wsQuery } from './testing/startTestServer';
@@ -41,6 +47,11 @@ describe('createHttpServer', () => {
       '<!doctype html><title>Admin</title>',
     );
     await writeFile(join(dir, 'public', '.env'), 'SECRET=1');
+    // A hashed chunk as the build writes it: its Brotli and gzip copies beside it.
+    const chunk = 'export const chunk = "' + 'x'.repeat(400) + '";';
+    await writeFile(join(dir, 'public', 'part-Ab3_x9Zq.js'), chunk);
+    await writeFile(join(dir, 'public', 'part-Ab3_x9Zq.js.br'), brotliCompressSync(chunk));
+    await writeFile(join(dir, 'public', 'part-Ab3_x9Zq.js.gz'), gzipSync(chunk));
     await writeFile(join(dir, 'outside.txt'), 'outside the root');
     server = await startTestServer({
       staticRoutes: {
@@ -220,6 +231,48 @@ describe('createHttpServer', () => {
     expect((await fetch(`${server.origin}/console/assets/missing.js`)).status).toBe(404);
     // Outside the app's folder is still out of reach.
     expect((await rawGet(server.origin, '/console/../outside.txt')).status).toBe(404);
+  });
+
+  it('sends the build’s compressed copy the browser accepts, and keeps hashed chunks a year', async () => {
+    const get = (acceptEncoding?: string) =>
+      rawGet(
+        server.origin,
+        '/assets/part-Ab3_x9Zq.js',
+        acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      );
+    const sizes = {
+      br: brotliCompressSync('export const chunk = "' + 'x'.repeat(400) + '";').length,
+      gzip: gzipSync('export const chunk = "' + 'x'.repeat(400) + '";').length,
+    };
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['*', 'br'],
+    ] as const) {
+      const answer = await get(accept);
+      expect([accept, answer.headers['content-encoding']]).toEqual([accept, encoding]);
+      expect(answer.headers['content-length']).toBe(String(sizes[encoding]));
+      expect(answer.headers['vary']).toBe('Accept-Encoding');
+      expect(answer.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
+    }
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('export const chunk = "' + 'x'.repeat(400) + '";');
+    expect(plain.headers['vary']).toBe('Accept-Encoding');
+    // Each encoding is its own representation: its own ETag, and a 304 for it.
+    const br = await get('br');
+    expect(br.headers['etag']).not.toBe(plain.headers['etag']);
+    const again = await rawGet(server.origin, '/assets/part-Ab3_x9Zq.js', {
+      'accept-encoding': 'br',
+      'if-none-match': String(br.headers['etag']),
+    });
+    expect(again.status).toBe(304);
+    // A file without copies, and without a hash in its name: as before.
+    const embed = await rawGet(server.origin, '/assets/embed.js', { 'accept-encoding': 'br' });
+    expect(embed.headers['content-encoding']).toBeUndefined();
+    expect(embed.headers['vary']).toBeUndefined();
+    expect(embed.headers['cache-control']).toBe(ASSET_CACHE_CONTROL);
   });
 
   it('answers 304 to a matching If-None-Match', async () => {

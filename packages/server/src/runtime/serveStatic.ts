@@ -43,6 +43,35 @@ export const HTML_CACHE_CONTROL = 'no-cache';
  */
 export const ASSET_CACHE_CONTROL = 'public, max-age=300';
 
+/**
+ * Files whose name carries a hash of their content (rollup's chunks, `name-1a2B3c4D.js`): a new
+ * content is a new name, so a browser or a CDN may keep one for a year without asking again.
+ */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** A chunk name with rollup's content hash (8 characters of base64url before the extension). */
+const HASHED_NAME = /-[\w-]{8}\.(?:js|css)$/;
+
+/**
+ * Encodings the build writes beside each text file (`file.js.br`, `file.js.gz`), best first: the
+ * server picks one by `Accept-Encoding` and never compresses per request.
+ */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+/** Whether `accept` (an `Accept-Encoding` header) takes `encoding`, with a q-value above 0. */
+export function acceptsEncoding(accept: string | undefined, encoding: string): boolean {
+  if (accept === undefined) return false;
+  return accept.split(',').some((part) => {
+    const [token = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const quality = q === undefined ? 1 : Number(q.slice(2));
+    return (token === encoding || token === '*') && quality > 0;
+  });
+}
+
 /** File served for a request that names a directory (the console's and the stream's entry). */
 export const INDEX_FILE = 'index.html';
 
@@ -119,13 +148,34 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
       return true;
     }
     const type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? FALLBACK_CONTENT_TYPE;
-    const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+    // The build's compressed copy the reader's browser takes, if there is one.
+    const accept = req.headers['accept-encoding'];
+    let sent = file;
+    let encoding: string | undefined;
+    for (const { name, suffix } of ENCODINGS) {
+      if (!acceptsEncoding(accept, name)) continue;
+      const copy = await statFile(file.path + suffix);
+      if (copy === undefined) continue;
+      sent = copy;
+      encoding = name;
+      break;
+    }
+    const etag = `W/"${sent.size.toString(16)}-${Math.floor(sent.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
     const headers: Record<string, string> = {
       'content-type': type,
-      'cache-control': type.startsWith('text/html') ? HTML_CACHE_CONTROL : ASSET_CACHE_CONTROL,
+      'cache-control': type.startsWith('text/html')
+        ? HTML_CACHE_CONTROL
+        : HASHED_NAME.test(file.path)
+          ? IMMUTABLE_CACHE_CONTROL
+          : ASSET_CACHE_CONTROL,
       etag,
       'x-content-type-options': 'nosniff',
     };
+    if (encoding !== undefined) headers['content-encoding'] = encoding;
+    // Whether a copy exists is decided per file, so caches must key every answer on the header.
+    if (encoding !== undefined || (await hasCompressedCopy(file.path))) {
+      headers['vary'] = 'Accept-Encoding';
+    }
     if (type.startsWith('text/html') && route.noFraming === true) {
       headers[CSP_HEADER] = NO_FRAMING_CSP;
       headers['x-frame-options'] = 'DENY';
@@ -140,12 +190,12 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
       res.writeHead(304, headers).end();
       return true;
     }
-    res.writeHead(200, { ...headers, 'content-length': String(file.size) });
+    res.writeHead(200, { ...headers, 'content-length': String(sent.size) });
     if (req.method === 'HEAD') {
       res.end();
       return true;
     }
-    await pipeline(createReadStream(file.path), res).catch(() => {
+    await pipeline(createReadStream(sent.path), res).catch(() => {
       // The reader went away mid-file; nothing to answer.
       res.destroy();
     });
@@ -157,6 +207,18 @@ interface FoundFile {
   path: string;
   size: number;
   mtimeMs: number;
+}
+
+/** The file at `path`, if it is one. */
+async function statFile(path: string): Promise<FoundFile | undefined> {
+  const stats = await stat(path).catch(() => undefined);
+  return stats?.isFile() ? { path, size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
+}
+
+/** Whether the build wrote a compressed copy of `path`. */
+async function hasCompressedCopy(path: string): Promise<boolean> {
+  for (const { suffix } of ENCODINGS) if (await statFile(path + suffix)) return true;
+  return false;
 }
 
 async function findFile(root: string, rest: string): Promise<FoundFile | undefined> {
