@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { builtClientRoutes, CLIENT_BUILDS, createParleyServer, loadConfig } from '@parley/server';
 import {
@@ -30,6 +31,20 @@ const STORY_PATH = '/articles/bench';
 // ---- sizes ---------------------------------------------------------------------------------
 
 const gzipBytes = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
+/** Bytes a browser that takes Brotli receives: the build's `.br` copy (what the server sends). */
+const brotliBytes = (path: string) =>
+  existsSync(`${path}.br`) ? readFileSync(`${path}.br`).length : readFileSync(path).length;
+
+/** The size-limit budget (in bytes) whose name starts with `name`: one list of targets. */
+function budget(name: string): number {
+  const entries = createRequire(import.meta.url)('../.size-limit.cjs') as {
+    name: string;
+    limit: string;
+  }[];
+  const limit = entries.find((entry) => entry.name.startsWith(name))?.limit ?? '';
+  const [, figure = 'NaN', unit = 'B'] = /^([\d.]+)\s*(KB|B)$/.exec(limit) ?? [];
+  return Number(figure) * (unit === 'KB' ? 1000 : 1);
+}
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
 
 /**
@@ -67,16 +82,19 @@ function printSizes(): void {
         (budget === undefined ? '' : `  (budget ${kB(budget)}${bytes > budget ? ' — OVER' : ''})`),
     );
   console.log('\ngzip sizes (level 9):');
-  row('embed.js', gzipBytes(embed), 1000);
-  row('count.js', gzipBytes(count), 700);
+  row('embed.js', gzipBytes(embed), budget('embed.js'));
+  row('count.js', gzipBytes(count), budget('count.js'));
   const stream = firstRenderFiles();
   let total = gzipBytes(embed);
+  let transferred = brotliBytes(embed);
   for (const file of stream) {
+    transferred += brotliBytes(file);
     const bytes = gzipBytes(file);
     total += bytes;
     row(`stream: ${file.slice(ROOT.length).replace(/^packages\/stream\/dist\//, '')}`, bytes);
   }
-  row('first render (embed.js + the stream files above)', total, 30_000);
+  row('first render (embed.js + the stream files above)', total, budget('stream first render'));
+  row('first render as served to a browser taking Brotli (.br copies)', transferred);
   if (loaded.length > 0) {
     // What a first view really fetched, lazy chunks too (the live socket, storage…).
     console.log('\nfetched by the browser during the warm-up view (lazy chunks too):');

@@ -106,7 +106,7 @@ describe('the cost of a greedy socket (real server, SQLite)', () => {
     const lagMs = lag.max / 1e6;
     console.log(
       `greedy socket: ${3000 - refused} of 3000 subscriptions held; post ${postMs.toFixed(0)} ms, ` +
-        `event-loop lag max ${lagMs.toFixed(0)} ms (the audit: 838 ms and 1.7 s)`,
+        `event-loop lag max ${lagMs.toFixed(0)} ms (before the socket limits: 838 ms and 1.7 s)`,
     );
     // Generous for a busy 2-core machine; the point is that it cannot grow with the attack.
     expect(postMs).toBeLessThan(500);
