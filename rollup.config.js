@@ -120,9 +120,10 @@ const precompress = {
   name: 'parley-precompress',
   writeBundle(options, bundle) {
     const dir = options.dir ?? dirname(options.file);
-    for (const fileName of Object.keys(bundle).filter((name) => COMPRESSIBLE.test(name))) {
+    for (const [fileName, output] of Object.entries(bundle)) {
+      if (!COMPRESSIBLE.test(fileName)) continue;
       const path = `${dir}/${fileName}`;
-      const source = readFileSync(path);
+      const source = Buffer.from(output.type === 'chunk' ? output.code : output.source);
       writeFileSync(
         `${path}.br`,
         brotliCompressSync(source, {

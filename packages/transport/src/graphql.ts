@@ -1,5 +1,4 @@
 import { Kind, parse } from '@0no-co/graphql.web';
-import { formatDocument, stringifyDocument } from '@urql/core';
 import type { DefinitionNode, DocumentNode } from '@0no-co/graphql.web';
 import type { initGraphQLTada } from 'gql.tada';
 import type { introspection } from './graphql-env';
@@ -40,15 +39,4 @@ export const graphql = function graphql(
 } as unknown as ReturnType<typeof initGraphQLTada<Setup>>;
 
 export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';
-
-/**
- * The text the transport sends for `document`: queries and mutations with `__typename` in every
- * selection set (the cache exchange adds them), subscriptions as written. The persisted-documents
- * manifest holds these texts, so a server can tell our clients' documents from any other.
- */
-export function documentText(document: DocumentNode): string {
-  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const subscription =
-    operation && 'operation' in operation && operation.operation === 'subscription';
-  return stringifyDocument(subscription ? document : formatDocument(document));
-}
+export { documentText } from './lruCacheExchange';

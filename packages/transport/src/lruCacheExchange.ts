@@ -1,4 +1,6 @@
-import { formatDocument, makeOperation } from '@urql/core';
+import { Kind } from '@0no-co/graphql.web';
+import type { DocumentNode } from '@0no-co/graphql.web';
+import { formatDocument, makeOperation, stringifyDocument } from '@urql/core';
 import type { Client, Exchange, Operation, OperationResult } from '@urql/core';
 import { LRU } from 'tiny-lru';
 import { filter, map, merge, pipe, share, tap } from 'wonka';
@@ -164,8 +166,19 @@ export function lruCacheExchange(options: LruCacheExchangeOptions): Exchange {
 }
 
 /** Queries and mutations go through the cache; subscriptions and teardowns pass by. */
-function isCacheable(operation: Operation): boolean {
+function isCacheable(operation: Pick<Operation, 'kind'>): boolean {
   return operation.kind === 'query' || operation.kind === 'mutation';
+}
+
+/**
+ * The text the transport sends for `document`: what goes through the cache with `__typename` in
+ * every selection set ({@link withTypenames}), subscriptions as written. The persisted-documents
+ * manifest holds these texts, so a server can tell our clients' documents from any other.
+ */
+export function documentText(document: DocumentNode): string {
+  const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const kind = operation && 'operation' in operation ? operation.operation : 'query';
+  return stringifyDocument(isCacheable({ kind }) ? formatDocument(document) : document);
 }
 
 function withOutcome(operation: Operation, cacheOutcome: 'hit' | 'miss'): Operation {

@@ -148,18 +148,17 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
       return true;
     }
     const type = CONTENT_TYPES[extname(file.path).toLowerCase()] ?? FALLBACK_CONTENT_TYPE;
-    // The build's compressed copy the reader's browser takes, if there is one.
+    // The build's compressed copies, and the best one the reader's browser takes.
+    const copies = await Promise.all(
+      ENCODINGS.map(async ({ name, suffix }) => ({
+        name,
+        file: await statFile(file.path + suffix),
+      })),
+    );
     const accept = req.headers['accept-encoding'];
-    let sent = file;
-    let encoding: string | undefined;
-    for (const { name, suffix } of ENCODINGS) {
-      if (!acceptsEncoding(accept, name)) continue;
-      const copy = await statFile(file.path + suffix);
-      if (copy === undefined) continue;
-      sent = copy;
-      encoding = name;
-      break;
-    }
+    const chosen = copies.find((copy) => copy.file && acceptsEncoding(accept, copy.name));
+    const sent = chosen?.file ?? file;
+    const encoding = chosen?.name;
     const etag = `W/"${sent.size.toString(16)}-${Math.floor(sent.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
     const headers: Record<string, string> = {
       'content-type': type,
@@ -173,9 +172,7 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
     };
     if (encoding !== undefined) headers['content-encoding'] = encoding;
     // Whether a copy exists is decided per file, so caches must key every answer on the header.
-    if (encoding !== undefined || (await hasCompressedCopy(file.path))) {
-      headers['vary'] = 'Accept-Encoding';
-    }
+    if (copies.some((copy) => copy.file)) headers['vary'] = 'Accept-Encoding';
     if (type.startsWith('text/html') && route.noFraming === true) {
       headers[CSP_HEADER] = NO_FRAMING_CSP;
       headers['x-frame-options'] = 'DENY';
@@ -215,12 +212,6 @@ async function statFile(path: string): Promise<FoundFile | undefined> {
   return stats?.isFile() ? { path, size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
 }
 
-/** Whether the build wrote a compressed copy of `path`. */
-async function hasCompressedCopy(path: string): Promise<boolean> {
-  for (const { suffix } of ENCODINGS) if (await statFile(path + suffix)) return true;
-  return false;
-}
-
 async function findFile(root: string, rest: string): Promise<FoundFile | undefined> {
   let decoded: string;
   try {
@@ -233,9 +224,5 @@ async function findFile(root: string, rest: string): Promise<FoundFile | undefin
   if (segments.some((segment) => segment.startsWith('.'))) return undefined;
   const path = resolve(root, ...segments);
   if (path !== root && !path.startsWith(root + sep)) return undefined;
-  for (const candidate of [path, resolve(path, INDEX_FILE)]) {
-    const stats = await stat(candidate).catch(() => undefined);
-    if (stats?.isFile()) return { path: candidate, size: stats.size, mtimeMs: stats.mtimeMs };
-  }
-  return undefined;
+  return (await statFile(path)) ?? (await statFile(resolve(path, INDEX_FILE)));
 }

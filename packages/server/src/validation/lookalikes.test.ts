@@ -1,9 +1,5 @@
-import {
-  neutralizeBidi,
-  stripBidiControls,
-  usernameSkeleton,
-  wordMatchingForm,
-} from './lookalikes';
+import { stripBidiControls } from '@parley/contract';
+import { neutralizeBidi, usernameSkeleton, wordMatchingForm } from './lookalikes';
 
 describe('usernameSkeleton', () => {
   it.each([

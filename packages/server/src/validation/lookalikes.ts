@@ -1,8 +1,6 @@
 import { stripBidiControls } from '@parley/contract';
 import { rectifyConfusion } from 'unicode-confusables';
 
-export { stripBidiControls };
-
 /**
  * Text that looks like other text: usernames that impersonate (Cyrillic `аdmin`),
  * banned words dodged with look-alikes (`іdіot`, `fück`), and bidirectional controls that make

@@ -8,6 +8,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
+import type { Client } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
@@ -48,6 +49,15 @@ interface Waiting extends PendingDecision {
   tags: QueueComment['tags'];
 }
 
+/** Sends a decision; resolves the text of its failure, or null once the server took it. */
+async function sendDecision(
+  client: Client,
+  { name, commentId }: PendingDecision,
+): Promise<string | null> {
+  const { error } = await client.mutation(DECISION_MUTATIONS[name], { commentId }).toPromise();
+  return error ? errorText(toTransportError(error).code) : null;
+}
+
 /** Options of {@link useUndoableDecision}. */
 export interface UndoableDecisionOptions {
   queue: QueueName;
@@ -77,18 +87,12 @@ export function useUndoableDecision({
   const send = useCallback(
     async (entry: Waiting) => {
       waiting.current.delete(entry.commentId);
-      const result = await client
-        .mutation(DECISION_MUTATIONS[entry.name], { commentId: entry.commentId })
-        .toPromise();
-      const failure = result.error;
-      if (failure) {
+      const failure = await sendDecision(client, entry);
+      if (failure !== null) {
         // The card comes back where it was, with the coded error on it.
         if (entry.leaves) dispatch({ type: 'restore', id: entry.commentId });
         else dispatch({ type: 'update', id: entry.commentId, patch: { tags: entry.tags } });
-        setErrors((e) => ({
-          ...e,
-          [entry.commentId]: errorText(toTransportError(failure).code),
-        }));
+        setErrors((e) => ({ ...e, [entry.commentId]: failure }));
       } else if (entry.leaves) {
         dispatch({ type: 'decided', id: entry.commentId });
       }
@@ -155,14 +159,10 @@ export function useUndoableDecision({
     return () => {
       for (const entry of pending.values()) {
         window.clearTimeout(entry.timer);
-        void client
-          .mutation(DECISION_MUTATIONS[entry.name], { commentId: entry.commentId })
-          .toPromise()
-          .then(({ error }) => {
-            if (!error) return;
-            const why = errorText(toTransportError(error).code);
-            notices.add(`Not saved: ${entry.label}. ${why} The comment is still in its queue.`);
-          });
+        void sendDecision(client, entry).then((failure) => {
+          if (failure !== null)
+            notices.add(`Not saved: ${entry.label}. ${failure} The comment is still in its queue.`);
+        });
       }
       pending.clear();
     };
