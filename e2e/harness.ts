@@ -15,7 +15,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page, Request } from 'playwright-core';
 import {
   builtClientRoutes,
   CLIENT_BUILDS,
@@ -445,6 +445,9 @@ const LOG_PARLEY_MESSAGES = `
   }, true);
 `;
 
+/** Marks a log line of a browser's GraphQL request that carried query text instead of an id. */
+const TEXT_SENT = 'GraphQL TEXT SENT (not a trusted document):';
+
 /** Records what a context's pages (the host page, its frames, popups) report. */
 export function track(context: BrowserContext): string[] {
   const log: string[] = [];
@@ -465,12 +468,38 @@ export function track(context: BrowserContext): string[] {
       `request failed: ${request.method()} ${where(request.url())} ${request.failure()?.errorText}`,
     );
   });
-  const operationOf = (body: string | null) =>
-    /(query|mutation|subscription)\s+(\w+)/.exec(body ?? '')?.[2] ?? '(anonymous)';
-  context.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith('/graphql')) {
-      add(`GraphQL → ${operationOf(request.postData())}`);
+  // What a browser sends to /graphql: a trusted document's id (GET parameters or a JSON body),
+  // never query text; a request with text is logged with TEXT_SENT and fails the journey.
+  const isGraphQL = (request: Request) => new URL(request.url()).pathname === '/graphql';
+  const sentOf = (request: Request): { query?: string; id?: string } => {
+    let params: { query?: unknown; extensions?: { persistedQuery?: { documentId?: unknown } } };
+    try {
+      params =
+        request.method() === 'GET'
+          ? {
+              query: new URL(request.url()).searchParams.get('query') ?? undefined,
+              extensions: JSON.parse(new URL(request.url()).searchParams.get('extensions') ?? '{}'),
+            }
+          : (request.postDataJSON() ?? {});
+    } catch {
+      return {}; // multipart (an avatar upload): its operations part is not read here
     }
+    const id = params.extensions?.persistedQuery?.documentId;
+    return {
+      query: typeof params.query === 'string' ? params.query : undefined,
+      id: typeof id === 'string' ? id : undefined,
+    };
+  };
+  const operationOf = (request: Request) => {
+    const { query, id } = sentOf(request);
+    return query === undefined
+      ? `document ${id ?? '(none)'}`
+      : (/(query|mutation|subscription)\s+(\w+)/.exec(query)?.[2] ?? '(anonymous)');
+  };
+  context.on('request', (request) => {
+    if (!isGraphQL(request) || request.method() === 'OPTIONS') return;
+    add(`GraphQL → ${request.method()} ${operationOf(request)}`);
+    if (sentOf(request).query !== undefined) add(`${TEXT_SENT} ${operationOf(request)}`);
   });
   context.on('response', (response) => {
     const request = response.request();
@@ -478,13 +507,11 @@ export function track(context: BrowserContext): string[] {
       add(`HTTP ${response.status()} ${request.method()} ${where(response.url())}`);
     }
     // GraphQL answers 200 with `errors`: their codes are what explains a broken widget.
-    if (request.method() === 'POST' && response.url().endsWith('/graphql')) {
+    if (isGraphQL(request) && request.method() !== 'OPTIONS') {
       response.json().then(
         (json: { errors?: { message: string; extensions?: { code?: string } }[] }) => {
           for (const error of json.errors ?? []) {
-            add(
-              `GraphQL ← ${operationOf(request.postData())}: ${error.extensions?.code} ${error.message}`,
-            );
+            add(`GraphQL ← ${operationOf(request)}: ${error.extensions?.code} ${error.message}`);
           }
         },
         () => undefined,
@@ -651,6 +678,9 @@ export async function journey(
   let failure: unknown;
   try {
     await body(pages);
+    // Parley's clients send trusted documents only; a production server would refuse text.
+    const sent = pages.flatMap((tracked) => tracked.log.filter((l) => l.includes(TEXT_SENT)));
+    if (sent.length > 0) throw new Error(`A page sent GraphQL text:\n${sent.join('\n')}`);
   } catch (error) {
     failure = error;
   }

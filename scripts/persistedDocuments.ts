@@ -1,18 +1,19 @@
 // Writes the persisted-documents manifest: every operation the stream, the sign-in popup and the
-// console can send, as `{ "sha256:<hex of the text>": "<the text the transport sends>" }`, sorted
-// by hash. `npm run codegen` runs it (and `--check` keeps the committed file current); the server
+// console can send, as `{ "<documentId>": "<the text the transport would send>" }` (the id the
+// transport sends instead of the text, see `documentId`), sorted by id. Two documents with one id
+// fail it. `npm run codegen` runs it (and `--check` keeps the committed file current); the server
 // loads the file to tell our clients' documents from any other.
 //
 // It imports every module of the two clients (not tests, not the entries that mount an app) and
 // keeps each exported document holding an operation (or held by an exported object). An operation written in a module but not
 // exported would be missed, so it fails when a module's source has more operation literals than
 // the module exports.
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DocumentNode } from '@0no-co/graphql.web';
-import { documentText } from '../packages/transport/src/graphql';
+import { COUNTS_DOCUMENT_ID, COUNTS_QUERY } from '../packages/embed/src/defaults';
+import { documentId, documentText, graphql } from '../packages/transport/src/graphql';
 
 /** Client source folders, and the entry modules (they mount an app when imported) to skip. */
 const SOURCES = ['packages/stream/src', 'packages/admin/src'];
@@ -59,12 +60,23 @@ for (const path of SOURCES.flatMap(modules)) {
     problems.push(`${path}: ${written} operations written, ${exported.length} exported`);
   for (const document of exported) {
     const text = documentText(document);
-    manifest.set(`sha256:${createHash('sha256').update(text).digest('hex')}`, text);
+    const id = documentId(document);
+    const known = manifest.get(id);
+    if (known !== undefined && known !== text)
+      problems.push(`${path}: two documents have the id ${id}; rename one operation`);
+    manifest.set(id, text);
   }
 }
+// count.js sends its one query by an id written in its source (it carries no GraphQL code).
+const counts = graphql(COUNTS_QUERY);
+if (documentId(counts) !== COUNTS_DOCUMENT_ID)
+  problems.push(
+    `packages/embed/src/defaults.ts: COUNTS_DOCUMENT_ID must be '${documentId(counts)}', the id of COUNTS_QUERY`,
+  );
+manifest.set(COUNTS_DOCUMENT_ID, documentText(counts));
 if (problems.length) {
   console.error(
-    `Every operation must be exported to reach the manifest:\n  ${problems.join('\n  ')}`,
+    `Every operation must be exported to reach the manifest, under its own id:\n  ${problems.join('\n  ')}`,
   );
   process.exit(1);
 }

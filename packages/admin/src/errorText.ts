@@ -31,6 +31,7 @@ export const ERROR_TEXT: Record<ErrorCode, string> = {
   SERVICE_UNAVAILABLE: 'A service the server needs is down. Nothing was done; try again shortly.',
   CODE_INVALID: 'That code is not right, or it has expired.',
   CHALLENGE_REQUIRED: 'Checking this browser after many failed sign-ins…',
+  DOCUMENT_NOT_TRUSTED: 'Parley was updated since this page loaded. Reload the page.',
   UNSUPPORTED_MEDIA_TYPE: 'The request was refused: it was not sent as JSON.',
   INTERNAL: 'Something went wrong on the server. Try again.',
   NETWORK_ERROR: 'Cannot reach the server. Check the connection.',

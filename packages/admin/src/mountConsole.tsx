@@ -19,7 +19,7 @@ export interface MountConsoleOptions {
 /** Starts the console on its page; returns the disposer, which undoes everything it did. */
 export function mountConsole({ window: win, root, transport: options }: MountConsoleOptions) {
   const { transport, session } = createSessionTransport(
-    { url: `${win.location.origin}/graphql`, ...options },
+    { url: `${win.location.origin}/graphql`, persisted: true, ...options },
     CONSOLE_TOKEN_KEY,
   );
   const env: ConsoleEnv = { transport, session, window: win, notices: createNotices() };

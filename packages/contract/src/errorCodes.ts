@@ -36,6 +36,11 @@ export const SERVER_ERROR_CODES = [
   'CODE_INVALID',
   /** The request's content type is not one the API accepts (cross-site form posts). */
   'UNSUPPORTED_MEDIA_TYPE',
+  /**
+   * The request named a document the server does not know (a page older than the server: reload),
+   * or sent query text to a server that runs only its clients' documents.
+   */
+  'DOCUMENT_NOT_TRUSTED',
   'INTERNAL',
 ] as const;
 

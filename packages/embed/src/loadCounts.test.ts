@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { COUNTS_QUERY } from './defaults';
+import { COUNTS_DOCUMENT_ID } from './defaults';
 import { loadCounts } from './loadCounts';
 import type { ParleyGlobal } from './parleyGlobal';
 
@@ -11,7 +11,7 @@ const COUNTS: Record<string, number> = {
   'https://news.example/c': 12,
 };
 
-const requests: { query: string; variables: { urls: string[] } }[] = [];
+const requests: { extensions: unknown; variables: { urls: string[] } }[] = [];
 const server = setupServer(
   http.post(`${ROOT}/graphql`, async ({ request }) => {
     const body = (await request.json()) as (typeof requests)[number];
@@ -47,7 +47,8 @@ it('fills every count from one request, with English plurals and number-only on 
   await loadCounts({ rootURL: ROOT });
   expect(requests).toEqual([
     {
-      query: COUNTS_QUERY,
+      // The trusted document's id, never the text (a production server refuses text).
+      extensions: { persistedQuery: { documentId: COUNTS_DOCUMENT_ID } },
       variables: {
         urls: [
           'https://news.example/a',

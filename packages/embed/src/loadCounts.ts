@@ -1,4 +1,4 @@
-import { COUNT_SELECTOR, COUNTS_QUERY, LOG_PREFIX } from './defaults';
+import { COUNT_SELECTOR, COUNTS_DOCUMENT_ID, LOG_PREFIX } from './defaults';
 
 /** Options of {@link loadCounts}. */
 export interface LoadCountsOptions {
@@ -21,7 +21,7 @@ export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> 
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: COUNTS_QUERY,
+        extensions: { persistedQuery: { documentId: COUNTS_DOCUMENT_ID } },
         variables: {
           urls: elements.map(
             (element) => new URL(element.dataset.storyUrl as string, document.baseURI).href,

@@ -14,7 +14,7 @@ import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
 import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
-import { createPubSub } from './pubsub/createPubSub';
+import { DEFAULT_PUBSUB_PREFIX, createPubSub } from './pubsub/createPubSub';
 import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from './rateLimit/createRateLimiter';
 import {
@@ -30,7 +30,13 @@ import { createMetrics } from './runtime/createMetrics';
 import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
-import { READY_MIN_FREE_DISK_BYTES, REDIS_READY_TIMEOUT_MS } from './defaults';
+import { loadTrustedDocuments } from './runtime/plugins/trustedDocuments';
+import { READ_CACHE, READY_MIN_FREE_DISK_BYTES, REDIS_READY_TIMEOUT_MS } from './defaults';
+import {
+  createMemoryReadStore,
+  createReadCache,
+  createRedisReadStore,
+} from './readCache/createReadCache';
 
 /** Options of {@link createParleyServer}. */
 export interface ParleyServerOptions {
@@ -44,7 +50,7 @@ export interface ParleyServerOptions {
   redisReadyTimeoutMs?: number;
   /** The clock operations read (tests move it). @default the system clock */
   now?: () => Date;
-  /** Prefix of the pub/sub's Redis channels (several installs, or test runs, on one Redis). @default DEFAULT_PUBSUB_PREFIX */
+  /** Prefix of the pub/sub's Redis channels and the read cache's keys (several installs, or test runs, on one Redis). @default DEFAULT_PUBSUB_PREFIX */
   redisPrefix?: string;
 }
 
@@ -97,6 +103,17 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     production: config.production,
   });
+  // Anonymous reads, shared through Redis when there is one (with the fail-fast client: a Redis
+  // outage reads around the cache instead of waiting on it).
+  const readCache = createReadCache({
+    store: redis
+      ? createRedisReadStore({
+          redis,
+          prefix: `${options.redisPrefix ?? DEFAULT_PUBSUB_PREFIX}read:`,
+        })
+      : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
+    logger,
+  });
   const deps: ServerDeps = {
     db: database.db,
     tokens: createTokenService({ secret, issuer: config.publicUrl }),
@@ -109,6 +126,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
     now: options.now ?? (() => new Date()),
+    readCache,
   };
 
   // What /healthz asks, and /readyz with the disk besides: the services this process needs answer.
@@ -125,6 +143,15 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     metrics: createMetrics(),
     production: config.production,
+    trustedDocuments: {
+      documents: loadTrustedDocuments(),
+      allowArbitrary: config.allowArbitraryDocuments,
+    },
+    readCache: {
+      cache: readCache,
+      ttlMs: READ_CACHE.ttlMs,
+      sharedMaxAgeSeconds: READ_CACHE.sharedMaxAgeSeconds,
+    },
     trustedProxies: config.trustedProxies,
     metricsToken: config.metricsToken,
     healthCheck: async () => {

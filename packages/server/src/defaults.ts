@@ -298,3 +298,16 @@ export const SCRYPT_PARALLELIZATION = 1;
 export const SCRYPT_SALT_BYTES = 16;
 /** Derived key length, in bytes. */
 export const SCRYPT_KEY_BYTES = 64;
+
+/**
+ * The shared read cache (anonymous reads, see readCache/). Events drop a result the moment what
+ * it shows changes; the TTL only bounds what a change outside any event (a database edited by
+ * hand) leaves behind. In memory it holds at most `maxBytes` of results (their JSON); a CDN in
+ * front may keep a cacheable answer `sharedMaxAgeSeconds` (it hears no events: a rejected
+ * comment can linger there that long, never in Parley's own cache).
+ */
+export const READ_CACHE = Object.freeze({
+  ttlMs: 300_000,
+  maxBytes: 32 * 1024 * 1024,
+  sharedMaxAgeSeconds: 10,
+});

@@ -15,7 +15,7 @@ if (root) {
   const locale = toLocale(query.get('locale'));
   document.documentElement.lang = locale;
   applyTheme(document, { theme: query.get('theme') === 'dark' ? 'dark' : 'light' });
-  const transport = createTransport({ url: `${location.origin}/graphql` });
+  const transport = createTransport({ url: `${location.origin}/graphql`, persisted: true });
   void loadPopupCatalog(locale).then((catalog) => {
     const env = { t: createTranslator(locale, catalog), client: transport.client, window };
     render(<AuthApp env={env} mode={toAuthMode(query.get('mode'))} />, root);

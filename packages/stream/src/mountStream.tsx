@@ -31,7 +31,7 @@ export interface MountStreamOptions {
 export function mountStream({ window: win, root, transport: options }: MountStreamOptions) {
   const params = readStreamParams(win.location.search);
   const { transport, session } = createSessionTransport(
-    { url: `${win.location.origin}/graphql`, ...options },
+    { url: `${win.location.origin}/graphql`, persisted: true, ...options },
     TOKEN_STORAGE_KEY,
   );
   const bridge = createHostBridge({ window: win, origin: params.origin });

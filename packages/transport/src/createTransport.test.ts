@@ -5,6 +5,7 @@ import { http, HttpResponse, delay } from 'msw';
 import { setupServer } from 'msw/node';
 import { pipe, subscribe } from 'wonka';
 import { createTransport } from './createTransport';
+import { documentId } from './lruCacheExchange';
 import { DEFAULTS } from './defaults';
 import { TransportError } from './TransportError';
 import type { Transport, TransportOptions } from './types';
@@ -113,6 +114,49 @@ describe('requests', () => {
       'Bearer from-link',
       'Bearer session',
     ]);
+  });
+});
+
+describe('persisted documents', () => {
+  it('send the document’s id, not its text: queries as GET, mutations as JSON POSTs', async () => {
+    const gets: URL[] = [];
+    server.use(
+      http.get(URL, ({ request }) => {
+        gets.push(new globalThis.URL(request.url));
+        return HttpResponse.json(storyData('1'));
+      }),
+    );
+    respond(() => HttpResponse.json({ data: { signOut: { __typename: 'Payload', ok: true } } }));
+    const t = make({ persisted: true });
+    expect((await query(t, '1')).data.story.title).toBe('Hello');
+    expect(gets).toHaveLength(1);
+    const params = gets[0]!.searchParams;
+    expect(params.get('query')).toBeNull();
+    expect(JSON.parse(params.get('extensions')!)).toEqual({
+      persistedQuery: { documentId: documentId(StoryQuery) },
+    });
+    expect(JSON.parse(params.get('variables')!)).toEqual({ id: '1' });
+
+    const SignOut = gql`
+      mutation SignOut {
+        signOut {
+          ok
+        }
+      }
+    `;
+    await t.client.mutation(SignOut, {}).toPromise();
+    expect(seen).toHaveLength(1);
+    const body = seen[0]!.body as Record<string, unknown>;
+    expect(body['query']).toBeUndefined();
+    expect(body['extensions']).toEqual({ persistedQuery: { documentId: documentId(SignOut) } });
+    // Two documents, two ids; the manifest script fails on a clash among the clients' own.
+    expect(documentId(SignOut)).not.toBe(documentId(StoryQuery));
+  });
+
+  it('are off by default: a client with its own documents POSTs their text', async () => {
+    respond(() => HttpResponse.json(storyData('1')));
+    await query(make());
+    expect(seen[0]!.body.query).toContain('query Story');
   });
 });
 

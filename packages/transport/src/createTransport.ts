@@ -8,7 +8,7 @@ import {
 import { createResilientFetch } from './createResilientFetch';
 import { DEFAULTS } from './defaults';
 import { lazily } from './lazily';
-import { lruCacheExchange } from './lruCacheExchange';
+import { documentId, lruCacheExchange } from './lruCacheExchange';
 import { mutationKeyExchange } from './mutationKeyExchange';
 import { withReactNativeFiles } from './reactNativeFiles';
 import { toTransportError } from './TransportError';
@@ -35,6 +35,7 @@ export function createTransport(options: TransportOptions): Transport {
     requestTimeoutMs = DEFAULTS.requestTimeoutMs,
     retryDelaysMs = DEFAULTS.retryDelaysMs,
     fetch: fetchImpl = globalThis.fetch.bind(globalThis),
+    persisted,
   } = options;
   const wsUrl = options.wsUrl ?? toWebSocketUrl(url);
   const cache = withDefaults(DEFAULTS.queryCache, options.queryCache);
@@ -126,12 +127,20 @@ export function createTransport(options: TransportOptions): Transport {
   const client = new Client({
     url,
     fetch: fetchWithRetry,
-    // urql 6 would send queries as GET within the URL limit; we POST.
-    preferGetMethod: false,
+    // Queries by id fit in a URL: GET, which a cache in front of the server can keep. Text POSTs.
+    preferGetMethod: !!persisted && 'within-url-limit',
     requestPolicy: 'cache-first',
     exchanges: [
       mapExchange({
         onOperation(operation) {
+          // urql leaves the text out of a request whose extensions name a persisted query. The
+          // id is not the SHA-256 urql's type (Apollo's protocol) expects: it names the document
+          // in the server's list, which is all trusted documents need (see `documentId`).
+          if (persisted)
+            operation.extensions = {
+              ...operation.extensions,
+              persistedQuery: { documentId: documentId(operation.query) } as never,
+            };
           if (operation.kind !== 'mutation' || !operation.variables) return operation;
           const variables = withReactNativeFiles(operation.variables);
           return variables === operation.variables

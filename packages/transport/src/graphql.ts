@@ -39,4 +39,4 @@ export const graphql = function graphql(
 } as unknown as ReturnType<typeof initGraphQLTada<Setup>>;
 
 export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';
-export { documentText } from './lruCacheExchange';
+export { documentId, documentText } from './lruCacheExchange';

@@ -1,6 +1,6 @@
 import { Kind } from '@0no-co/graphql.web';
 import type { DocumentNode } from '@0no-co/graphql.web';
-import { formatDocument, makeOperation, stringifyDocument } from '@urql/core';
+import { createRequest, formatDocument, makeOperation, stringifyDocument } from '@urql/core';
 import type { Client, Exchange, Operation, OperationResult } from '@urql/core';
 import { LRU } from 'tiny-lru';
 import { filter, map, merge, pipe, share, tap } from 'wonka';
@@ -179,6 +179,17 @@ export function documentText(document: DocumentNode): string {
   const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
   const kind = operation && 'operation' in operation ? operation.operation : 'query';
   return stringifyDocument(isCacheable({ kind }) ? formatDocument(document) : document);
+}
+
+/**
+ * The id a client sends instead of `document`'s text: urql's key of the document (a hash of its
+ * text, which urql computes for every operation anyway), in base 36. The server looks the id up
+ * in the persisted-documents manifest, written with this same function, which fails on two
+ * documents with one id; trust comes from that list, not from the hash.
+ */
+export function documentId(document: DocumentNode): string {
+  const { query } = createRequest(document, undefined);
+  return ((query as typeof query & { __key: number }).__key >>> 0).toString(36);
 }
 
 function withOutcome(operation: Operation, cacheOutcome: 'hit' | 'miss'): Operation {

@@ -82,6 +82,13 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   /** WebSocket implementation (Node, tests). @default globalThis.WebSocket */
   WebSocket?: unknown;
+  /**
+   * Send each document's id ({@link documentId}) instead of its text, and queries as `GET` (within
+   * the URL limit), so a server that accepts only its trusted documents answers, and anonymous
+   * reads can be cached by URL. The server must know the documents: Parley's clients set this,
+   * a client with documents of its own leaves it off. @default false
+   */
+  persisted?: boolean;
 }
 
 /** State of the live-update socket, as the widget shows it. */

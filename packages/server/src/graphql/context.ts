@@ -17,6 +17,7 @@ import { isSessionRevoked } from '../db/store/sessionRevocation';
 import { ParleyError } from '../ParleyError';
 import type { ParleyPubSub } from '../pubsub/createPubSub';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
+import type { ReadCache } from '../readCache/createReadCache';
 import type { ContextFactory, ContextInit } from '../runtime/createYogaApp';
 import type { Logger } from '../runtime/createLogger';
 import { DEFAULT_SETTINGS } from '../defaults';
@@ -41,6 +42,8 @@ export interface ServerDeps {
   dataDir: string;
   /** The clock (tests move it). */
   now: () => Date;
+  /** The shared read cache, which events invalidate; none in tests that do not need it. */
+  readCache?: ReadCache;
 }
 
 /** Per-request batching: one query for all the authors (stories, …) a page of comments needs. */
@@ -70,8 +73,11 @@ export interface ParleyContext extends ServerDeps {
   /** Per-request loaders. */
   loaders: Loaders;
   /**
-   * An HTTP GET: any page can make a browser send one without asking (a link, an image), so it
-   * may read but never create anything — not even the story a first visit would create.
+   * An HTTP GET from anywhere but a page of this server: any page can make a browser send a GET
+   * without asking (a link, an image), so it may read but never create anything — not even the
+   * story a first visit would create. The stream's own GETs come from its frame, which is served
+   * by this server: the browser marks them `Sec-Fetch-Site: same-origin`, a header no page can
+   * set, so a reader's first visit still creates the story.
    */
   readOnly: boolean;
   /** The organization (undefined before install), read once per request. */
@@ -94,7 +100,9 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
       ip: init.ip,
       idempotencyKey: init.request?.headers.get('idempotency-key') ?? undefined,
       loaders: createLoaders(deps.db, viewer),
-      readOnly: init.request?.method === 'GET',
+      readOnly:
+        init.request?.method === 'GET' &&
+        init.request.headers.get('sec-fetch-site') !== 'same-origin',
       organization: loadOrganization,
       settings: async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS },
     };

@@ -1,5 +1,32 @@
 import type { Comment } from '../db/store/comments';
+import { EVERY_READ } from '../readCache/createReadCache';
 import type { ParleyContext } from './context';
+
+/**
+ * Drops the cached reads that show `comment`: its story's (the thread, its pages, the counts in
+ * them), its own (a permalink) and its ancestors' (their reply pages). The mutation's answer
+ * waits for it (useReadCache), so the change is in every next read when the mutation returns.
+ */
+function invalidateCommentReads(ctx: ParleyContext, comment: Comment): void {
+  void ctx.readCache?.invalidate(
+    (async () => {
+      const entities = [
+        { typename: 'Story', id: comment.storyId },
+        { typename: 'Comment', id: comment.id },
+      ];
+      for (let parentId = comment.parentId; parentId !== null;) {
+        entities.push({ typename: 'Comment', id: parentId });
+        parentId = (await ctx.loaders.comment.load(parentId))?.parentId ?? null;
+      }
+      return entities;
+    })(),
+  );
+}
+
+/** Drops every cached read: the settings or the sites changed, which any view may reflect. */
+export function invalidateEveryRead(ctx: Pick<ParleyContext, 'readCache'>): void {
+  void ctx.readCache?.invalidate(EVERY_READ);
+}
 
 /**
  * Live-update events. Payloads carry ids only (they may cross Redis as JSON); subscribers load
@@ -8,6 +35,7 @@ import type { ParleyContext } from './context';
 
 /** A published comment appeared (top-level or reply). */
 export function publishCommentCreated(ctx: ParleyContext, comment: Comment): void {
+  invalidateCommentReads(ctx, comment);
   ctx.pubsub.publish('commentCreated', comment.storyId, {
     commentId: comment.id,
     storyId: comment.storyId,
@@ -16,6 +44,7 @@ export function publishCommentCreated(ctx: ParleyContext, comment: Comment): voi
 
 /** A comment changed: edit, reaction count, status, tags. */
 export function publishCommentUpdated(ctx: ParleyContext, comment: Comment): void {
+  invalidateCommentReads(ctx, comment);
   ctx.pubsub.publish('commentUpdated', comment.storyId, {
     commentId: comment.id,
     storyId: comment.storyId,

@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { Gauge } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
 import { GRAPHQL_PATH, WS_CONTEXT_INIT, parseBearer } from './createYogaApp';
+import { documentRefusal, resolveTrustedDocument } from './plugins/trustedDocuments';
+import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
 import { clientIp } from './clientIp';
@@ -45,6 +47,8 @@ export interface AttachGraphQLWebSocketOptions {
    * clients that are not browsers send no `Origin` and are let in. @default every origin
    */
   isOriginAllowed?: (origin: string) => Promise<boolean>;
+  /** The documents run by id, and whether other text may run (as over HTTP). */
+  trustedDocuments: TrustedDocumentsOptions;
 }
 
 /** HTTP status refusing the upgrade of a page whose origin is not permitted. */
@@ -74,6 +78,7 @@ export function attachGraphQLWebSocket({
   trustedProxies = 0,
   isOriginAllowed = async () => true,
   limits: given = {},
+  trustedDocuments,
 }: AttachGraphQLWebSocketOptions): { close(): Promise<void> } {
   const limits: WebSocketLimits = { ...WS_LIMITS, ...given };
   // Counted from the upgrade's acceptance to the socket's close, per client address.
@@ -117,6 +122,8 @@ export function attachGraphQLWebSocket({
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, payload) => {
+        const trusted = resolveTrustedDocument(payload, trustedDocuments);
+        if ('refused' in trusted) return [documentRefusal(trusted.refused)];
         const overLimit = operationLimitError(ctx.subscriptions, storyOf, ctx.extra.socket, id, {
           storyKey: storyKeyOf(payload),
           limits,
@@ -138,7 +145,7 @@ export function attachGraphQLWebSocket({
           [WS_CONTEXT_INIT]: init,
         });
         try {
-          const document = parse(payload.query);
+          const document = parse(trusted.query);
           // Validation errors are coded by the validation plugin (graphql-armor's too).
           const errors = validate(schema, document);
           if (errors.length > 0) return errors;

@@ -9,6 +9,9 @@ import type { Metrics } from './createMetrics';
 import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
 import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
+import { loadTrustedDocuments } from './plugins/trustedDocuments';
+import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
+import type { ReadCacheOptions } from '../readCache/useReadCache';
 import type { WebSocketLimits } from './attachGraphQLWebSocket';
 import { createOriginPolicy } from './plugins/originPolicy';
 import type { OriginPolicy } from './plugins/originPolicy';
@@ -46,6 +49,13 @@ export interface CreateHttpServerOptions {
   logger: Logger;
   /** Metrics registry and instruments (see `createMetrics`). */
   metrics: Metrics;
+  /**
+   * The documents run by id, and whether other text may run.
+   * @default the clients' manifest; arbitrary text outside production
+   */
+  trustedDocuments?: TrustedDocumentsOptions;
+  /** The shared read cache of anonymous reads; none when absent. */
+  readCache?: ReadCacheOptions;
   /** Hide field suggestions and GraphiQL. @default false */
   production?: boolean;
   /** Largest HTTP body, in bytes. @default REQUEST_BODY_MAX_BYTES */
@@ -101,6 +111,8 @@ export function createHttpServer({
   trustedProxies = 0,
   metricsToken,
   webSocketLimits,
+  trustedDocuments = { documents: loadTrustedDocuments(), allowArbitrary: !production },
+  readCache,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -111,6 +123,8 @@ export function createHttpServer({
     production,
     maxRequestBodyBytes,
     trustedProxies,
+    trustedDocuments,
+    readCache,
   });
   const serveStatic = createStaticHandler({ routes: staticRoutes, originPolicy });
 
@@ -192,6 +206,7 @@ export function createHttpServer({
     logger,
     activeWebSockets: metrics.activeWebSockets,
     trustedProxies,
+    trustedDocuments,
     isOriginAllowed: (origin) => originPolicy.isAllowed(origin),
     limits: webSocketLimits,
   });

@@ -15,6 +15,10 @@ import {
 import { corsOptions, useOriginPolicy } from './plugins/originPolicy';
 import { useRequestGuard } from './plugins/requestGuard';
 import { useNoNulCharacters } from './plugins/noNulCharacters';
+import { loadTrustedDocuments, useTrustedDocuments } from './plugins/trustedDocuments';
+import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
+import { useReadCache } from '../readCache/useReadCache';
+import type { ReadCacheOptions } from '../readCache/useReadCache';
 import type { OriginPolicy } from './plugins/originPolicy';
 
 /** Path of the GraphQL endpoint, for HTTP and WebSocket alike. */
@@ -53,6 +57,13 @@ export interface CreateYogaAppOptions {
   maxRequestBodyBytes?: number;
   /** Proxy hops in front of the server (`TRUST_PROXY`), for the caller's IP. @default 0 */
   trustedProxies?: number;
+  /**
+   * The documents run by id, and whether other text may run (trustedDocuments.ts).
+   * @default the clients' manifest; arbitrary text outside production
+   */
+  trustedDocuments?: TrustedDocumentsOptions;
+  /** The shared read cache of anonymous reads; none when absent. */
+  readCache?: ReadCacheOptions;
 }
 
 /** Key under which the WebSocket path hands its {@link ContextInit} to yoga's context step. */
@@ -82,6 +93,8 @@ export function createYogaApp({
   production = false,
   maxRequestBodyBytes,
   trustedProxies = 0,
+  trustedDocuments = { documents: loadTrustedDocuments(), allowArbitrary: !production },
+  readCache,
 }: CreateYogaAppOptions): ParleyYoga {
   const maskError = createMaskError({ logger });
   return createYoga<Record<string, unknown>, object>({
@@ -97,6 +110,9 @@ export function createYogaApp({
     ...bodyLimitOptions({ maxBytes: maxRequestBodyBytes }),
     plugins: [
       useRequestGuard(),
+      ...useTrustedDocuments(trustedDocuments),
+      // After the trusted documents: the cache key is the text an id names.
+      ...(readCache ? useReadCache(readCache) : []),
       useCodedValidationErrors(),
       ...createArmorPlugins({ production }),
       useListCost(),

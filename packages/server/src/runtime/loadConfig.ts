@@ -50,6 +50,11 @@ export interface Config {
   trustedProxies: number;
   /** `METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /**
+   * `GRAPHQL_ALLOW_ARBITRARY` (`true`/`false`): whether GraphQL requests may carry their own query
+   * text and introspect, besides the clients' trusted documents. @default true outside production
+   */
+  allowArbitraryDocuments: boolean;
 }
 
 /** Environment variables as `process.env` holds them. */
@@ -95,7 +100,16 @@ export function loadConfig(env: Env = process.env): Config {
     production: read('NODE_ENV') === 'production',
     trustedProxies: parseCount('TRUST_PROXY', read('TRUST_PROXY'), MAX_TRUSTED_PROXIES),
     metricsToken: read('METRICS_TOKEN'),
+    allowArbitraryDocuments:
+      parseBoolean('GRAPHQL_ALLOW_ARBITRARY', read('GRAPHQL_ALLOW_ARBITRARY')) ??
+      read('NODE_ENV') !== 'production',
   };
+}
+
+function parseBoolean(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new ConfigError(name, '`true` or `false`', value);
 }
 
 function parseCount(name: string, value: string | undefined, max: number): number {

@@ -64,7 +64,11 @@ describe('graphql-armor limits', () => {
 
   it('hides field suggestions in production only', async () => {
     const development = createTestYoga();
-    const production = createTestYoga({ production: true });
+    // A production server that lets its own clients send text (GRAPHQL_ALLOW_ARBITRARY=true).
+    const production = createTestYoga({
+      production: true,
+      trustedDocuments: { documents: new Map(), allowArbitrary: true },
+    });
     const query = { query: '{ hell }' };
     const devBody = await (await postGraphQL(development.yoga, query)).json();
     const prodBody = await (await postGraphQL(production.yoga, query)).json();

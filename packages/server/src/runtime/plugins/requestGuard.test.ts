@@ -81,6 +81,22 @@ describe.each(testDialects())('cross-site requests on %s', (dialect) => {
     expect(await again.json()).toEqual({ data: { story: { id: created.story.id } } });
   });
 
+  it('lets a GET from a page of this server (the stream’s frame) create the story', async () => {
+    await api.install();
+    const url = `${SITE_ORIGIN}/first-visit`;
+    const get = (site: string) =>
+      api.yoga.fetch(
+        `http://test/graphql?query=${encodeURIComponent(`{ story(url: "${url}") { url } }`)}`,
+        { method: 'GET', headers: { accept: 'application/json', 'sec-fetch-site': site } },
+      );
+    // A link or an image on another site: read-only.
+    expect(await (await get('cross-site')).json()).toEqual({ data: { story: null } });
+    expect(await findStoryByUrl(api.db, url)).toBeUndefined();
+    // The browser marks the frame's own request same-origin, which no page can forge.
+    expect(await (await get('same-origin')).json()).toEqual({ data: { story: { url } } });
+    expect(await findStoryByUrl(api.db, url)).toBeDefined();
+  });
+
   it('refuses mutations over GET', async () => {
     await api.install();
     const response = await api.yoga.fetch(

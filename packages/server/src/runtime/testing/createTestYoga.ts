@@ -40,7 +40,9 @@ export function createMemoryLogger(): { logger: Logger; logs: Array<Record<strin
 
 /** A schema (the test schema unless given) in yoga with every runtime plugin, for in-process tests. */
 export function createTestYoga(
-  options: Partial<Pick<CreateYogaAppOptions, 'production' | 'maxRequestBodyBytes' | 'schema'>> &
+  options: Partial<
+    Pick<CreateYogaAppOptions, 'production' | 'maxRequestBodyBytes' | 'schema' | 'trustedDocuments'>
+  > &
     Partial<OriginPolicyOptions> = {},
 ): TestYoga {
   const { logger, logs } = createMemoryLogger();
@@ -58,6 +60,7 @@ export function createTestYoga(
     logger,
     production: options.production,
     maxRequestBodyBytes: options.maxRequestBodyBytes,
+    trustedDocuments: options.trustedDocuments,
   });
   return { yoga, logs, logger, pubsub };
 }

@@ -32,6 +32,7 @@ export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, M
   'error.BANNED_WORD':
     'Your comment contains a word this community does not allow. Please edit it and post again.',
   'error.EDIT_WINDOW_EXPIRED': 'The time to edit this comment has passed.',
+  'error.DOCUMENT_NOT_TRUSTED': 'Parley was updated. Reload the page.',
   'error.STORY_CLOSED': 'Comments on this story are closed.',
   'error.USER_BANNED': 'Your account is banned from commenting.',
   'error.USER_SUSPENDED': 'Your account is suspended until {until}.',

@@ -12,6 +12,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.BANNED_WORD':
     'Tu comentario contiene una palabra que esta comunidad no permite. Edítalo y publícalo de nuevo.',
   'error.EDIT_WINDOW_EXPIRED': 'El tiempo para editar este comentario ha terminado.',
+  'error.DOCUMENT_NOT_TRUSTED': 'Parley se ha actualizado. Recarga la página.',
   'error.STORY_CLOSED': 'Los comentarios de este artículo están cerrados.',
   'error.USER_BANNED': 'Tu cuenta tiene prohibido comentar.',
   'error.USER_SUSPENDED': 'Tu cuenta está suspendida hasta el {until}.',

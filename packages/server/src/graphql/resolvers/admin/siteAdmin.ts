@@ -24,6 +24,7 @@ import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
 import type { Resolvers } from '../resolverTypes.generated';
 import { allowedOrigins, httpUrl, required } from './validateInput';
+import { invalidateEveryRead } from '../../events';
 
 /** Secrets of keys created during a request, by key id; see the file comment. */
 const freshSecrets = new WeakMap<ParleyContext, Map<string, string>>();
@@ -60,6 +61,7 @@ export const siteAdminResolvers = {
       });
       // Every process (through Redis) forgets its permitted origins: the new ones apply at once.
       ctx.pubsub.publish('sitesChanged', { siteId: site.id });
+      invalidateEveryRead(ctx);
       // A new site comes with its first key: its secret is shown now, like a rotated one.
       for (const key of await listActiveSsoKeys(ctx.db, site.id)) showOnce(ctx, key);
       return { site };
@@ -104,6 +106,7 @@ export const siteAdminResolvers = {
           : { allowedOrigins: allowedOrigins(origins, url ?? current.url, 'allowedOrigins') }),
       });
       ctx.pubsub.publish('sitesChanged', { siteId: site.id });
+      invalidateEveryRead(ctx);
       return { site };
     },
 

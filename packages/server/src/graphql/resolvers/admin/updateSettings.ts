@@ -17,6 +17,7 @@ import { validateEmail } from '../../../validation/validateAccount';
 import { requireRole } from '../../permissions';
 import type { OrganizationInput, Resolvers, UpdateSettingsInput } from '../resolverTypes.generated';
 import { httpUrl, required } from './validateInput';
+import { invalidateEveryRead } from '../../events';
 
 /** Bounds of the numeric settings, inclusive; a value outside is `INVALID_INPUT` on its field. */
 export const SETTING_RANGES = Object.freeze({
@@ -220,6 +221,7 @@ export const updateSettingsResolvers = {
           : await getOrganization(trx),
         settings: await updateSettings(trx, patch),
       }));
+      invalidateEveryRead(ctx);
       // Not ctx.settings()/ctx.organization(): they were read once for this request, before
       // the change; the payload must show what is stored now.
       return { settings: settingsView(settings, organization) };

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { createParleyServer } from '../src/createParleyServer';
+import type { ParleyServer } from '../src/createParleyServer';
+import { createTestDatabase, testDialects } from '../src/db/testDatabases';
+import type { TestDatabase } from '../src/db/testDatabases';
+import { loadConfig } from '../src/runtime/loadConfig';
+import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
+import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+
+// The shared read cache against the real server: each event that changes what a reader sees takes
+// effect on the next anonymous read, which is otherwise answered from the cache. On SQLite one
+// process (the cache in its memory); on PostgreSQL + Redis two processes sharing one cache in
+// Redis, the event on one and the read on the other.
+const REDIS_URL = process.env['REDIS_URL'];
+const SITE = 'https://site.example';
+const STORY_URL = `${SITE}/a-story`;
+const READ = `query Read($url: String) {
+  settings { reactionLabel }
+  story(url: $url) { id status comments(first: 10) { edges { node { id body } } } }
+}`;
+
+interface Read {
+  status: number;
+  etag: string | null;
+  cacheControl: string | null;
+  reactionLabel?: string;
+  storyStatus?: string;
+  bodies?: string[];
+}
+
+describe.each(testDialects())('the read cache on %s', (dialect) => {
+  let database: TestDatabase;
+  const servers: ParleyServer[] = [];
+  let writer: string;
+  let reader: string;
+  let token: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect, { sqliteFile: true });
+    const redisPrefix = `parley-test-${randomUUID()}:`;
+    const start = async () => {
+      const server = await createParleyServer({
+        config: loadConfig({
+          PORT: '0',
+          PARLEY_DATA_DIR: database.dataDir,
+          DATABASE_URL: dialect === 'postgres' ? database.url : undefined,
+          REDIS_URL: dialect === 'postgres' ? REDIS_URL : undefined,
+          LOG_LEVEL: 'silent',
+        }),
+        logger: createMemoryLogger().logger,
+        redisPrefix,
+      });
+      servers.push(server);
+      return `http://127.0.0.1:${await server.listen()}`;
+    };
+    writer = await start();
+    reader = dialect === 'postgres' ? await start() : writer;
+    token = await installOverHttp(writer, { site: SITE, password: 'correct horse battery' });
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await database?.close();
+  });
+
+  /** A signed-in POST on the writing process. */
+  async function act(query: string, variables: Record<string, unknown> = {}) {
+    const response = await fetch(`${writer}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    return body.data as Record<string, { comment?: { id: string }; story?: { id: string } }>;
+  }
+
+  /** An anonymous GET on the reading process, as a CDN or the stream would send it. */
+  async function read(headers: Record<string, string> = {}): Promise<Read> {
+    const search = new URLSearchParams({
+      query: READ,
+      variables: JSON.stringify({ url: STORY_URL }),
+    });
+    const response = await fetch(`${reader}/graphql?${search}`, {
+      headers: { accept: 'application/json', ...headers },
+    });
+    const read: Read = {
+      status: response.status,
+      etag: response.headers.get('etag'),
+      cacheControl: response.headers.get('cache-control'),
+    };
+    if (response.status !== 200) return read;
+    const { data } = (await response.json()) as {
+      data: {
+        settings: { reactionLabel: string };
+        story: { status: string; comments: { edges: { node: { body: string } }[] } };
+      };
+    };
+    return {
+      ...read,
+      reactionLabel: data.settings.reactionLabel,
+      storyStatus: data.story.status,
+      bodies: data.story.comments.edges.map((edge) => edge.node.body.replace(/<[^>]+>|\n/g, '')),
+    };
+  }
+
+  it('answers anonymous reads from the cache until an event changes what they show', async () => {
+    const story = (
+      await act(
+        `mutation ($url: String) { s: story(url: $url) { id } }`.replace('mutation', 'query'),
+        {
+          url: STORY_URL,
+        },
+      )
+    ).s as unknown as { id: string };
+    const post = async (body: string) =>
+      (
+        await act(
+          `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+          { input: { storyId: story.id, body } },
+        )
+      ).createComment?.comment?.id as string;
+    const first = await post('First');
+    await post('Second');
+
+    const cold = await read();
+    expect(cold).toMatchObject({ status: 200, bodies: ['Second', 'First'] });
+    expect(cold.etag).toEqual(expect.any(String));
+    expect(cold.cacheControl).toMatch(/^public, max-age=0, s-maxage=\d+$/);
+    // The same answer from the cache, and a 304 for a client that holds it.
+    expect(await read()).toEqual(cold);
+    expect(await read({ 'if-none-match': cold.etag as string })).toMatchObject({ status: 304 });
+    // A signed-in reader's answer is theirs alone.
+    expect(
+      await read({ authorization: `Bearer ${token}` }).then(({ cacheControl }) => cacheControl),
+    ).toBe('private, no-cache');
+
+    // A moderator rejects a comment: gone from the next read, as soon as the mutation returned.
+    await act(
+      `mutation ($id: ID!) { rejectComment(input: { commentId: $id }) { comment { id } } }`,
+      {
+        id: first,
+      },
+    );
+    const afterReject = await read();
+    expect(afterReject.bodies).toEqual(['Second']);
+    // A client holding the old answer gets the new one, not "304 Not Modified".
+    expect(afterReject.etag).not.toBe(cold.etag);
+    expect(await read({ 'if-none-match': cold.etag as string })).toMatchObject({
+      status: 200,
+      bodies: ['Second'],
+    });
+
+    // A new comment is in the next read; an edit too.
+    const third = await post('Third');
+    expect((await read()).bodies).toEqual(['Third', 'Second']);
+    await act(
+      `mutation ($id: ID!) { editComment(input: { commentId: $id, body: "Third, edited" }) { comment { id } } }`,
+      { id: third },
+    );
+    expect((await read()).bodies).toEqual(['Third, edited', 'Second']);
+
+    // Story and site settings take effect on the next load.
+    await act(
+      `mutation ($id: ID!) { updateStory(input: { storyId: $id, status: CLOSED }) { story { id } } }`,
+      { id: story.id },
+    );
+    expect((await read()).storyStatus).toBe('CLOSED');
+    await act(
+      `mutation { updateSettings(input: { reactionLabel: "Respect" }) { settings { reactionLabel } } }`,
+    );
+    expect((await read()).reactionLabel).toBe('Respect');
+  });
+});

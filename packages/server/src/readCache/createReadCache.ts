@@ -1,0 +1,313 @@
+import { createHash } from 'node:crypto';
+import type { Cache } from '@graphql-yoga/plugin-response-cache';
+import type { ExecutionResult } from 'graphql';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../runtime/createLogger';
+
+/**
+ * The shared read cache: anonymous read results, kept by graphql-yoga's response-cache plugin
+ * (useReadCache.ts) in one of two stores — process memory, or Redis when `REDIS_URL` is set so
+ * every instance shares one cache — and dropped by the events that change what they show.
+ *
+ * The stores are ours, not `createInMemoryCache` / `@envelop/response-cache-redis`: the memory
+ * one of the library is bounded by entries, not bytes; the Redis one finds a type's results with
+ * `KEYS` (blocking Redis), keeps its entity sets forever (they outlive the results) and ignores a
+ * key prefix. Both of ours also close the race every cache of reads has: a read that began
+ * before an invalidation and finishes after it must not store what it read. Each store counts
+ * invalidations (a generation); a read notes the generation when it misses, and its result is
+ * stored only if no invalidation happened in between (in Redis, checked atomically by a script).
+ */
+
+/** What a result holds, as the plugin names it: a type, or one object of it. */
+export interface CacheEntityRecord {
+  typename: string;
+  id?: number | string;
+}
+
+/** A store the response-cache plugin writes results to. */
+export interface ReadStore extends Cache {
+  /** Drops every result holding one of `entities`; resolves once they are gone. */
+  invalidate(entities: Iterable<CacheEntityRecord>): Promise<void>;
+}
+
+/** What a store is keyed by: `Type` and `Type:id`. */
+function entityKeys(entities: Iterable<CacheEntityRecord>): string[] {
+  const keys = new Set<string>();
+  for (const { typename, id } of entities) {
+    keys.add(typename);
+    if (id !== undefined && id !== null) keys.add(`${typename}:${id}`);
+  }
+  return [...keys];
+}
+
+/** A key of `invalidate`'s entities: `Type:id`, or `Type` for every result holding one. */
+function invalidationKey({ typename, id }: CacheEntityRecord): string {
+  return id === undefined || id === null ? typename : `${typename}:${id}`;
+}
+
+/**
+ * The generations reads began at, by response id: the oldest one when several readers miss the
+ * same result at once. Bounded: a read that never stores (an error) leaves its entry to expiry.
+ */
+function createMissLog() {
+  const began = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
+  return {
+    missed(id: string, generation: number): void {
+      const earlier = began.get(id);
+      began.set(id, earlier === undefined ? generation : Math.min(earlier, generation));
+    },
+    /** The generation the read of `id` began at (and forgets it), or undefined. */
+    take(id: string): number | undefined {
+      const generation = began.get(id);
+      began.delete(id);
+      return generation;
+    },
+  };
+}
+
+/** Options of {@link createMemoryReadStore}. */
+export interface MemoryReadStoreOptions {
+  /** Most bytes of cached results (their JSON length). */
+  maxBytes: number;
+}
+
+/** Results in process memory: an LRU bounded in bytes. */
+export function createMemoryReadStore({ maxBytes }: MemoryReadStoreOptions): ReadStore {
+  const byEntity = new Map<string, Set<string>>();
+  const entitiesOf = new Map<string, string[]>();
+  const misses = createMissLog();
+  let generation = 0;
+  const forget = (id: string) => {
+    for (const key of entitiesOf.get(id) ?? []) {
+      const ids = byEntity.get(key);
+      ids?.delete(id);
+      if (ids?.size === 0) byEntity.delete(key);
+    }
+    entitiesOf.delete(id);
+  };
+  const results = new LRUCache<string, { json: string }>({
+    maxSize: maxBytes,
+    sizeCalculation: (value) => Math.max(1, value.json.length),
+    dispose: (_value, id) => forget(id),
+  });
+  return {
+    get(id) {
+      const entry = results.get(id);
+      if (entry) return JSON.parse(entry.json) as ExecutionResult;
+      misses.missed(id, generation);
+      return undefined;
+    },
+    set(id, data, entities, ttl) {
+      if (misses.take(id) !== generation) return;
+      const json = JSON.stringify(data);
+      if (json.length > maxBytes) return;
+      const keys = entityKeys(entities);
+      results.set(id, { json }, { ttl: Number.isFinite(ttl) ? ttl : undefined });
+      entitiesOf.set(id, keys);
+      for (const key of keys) {
+        let ids = byEntity.get(key);
+        if (!ids) byEntity.set(key, (ids = new Set()));
+        ids.add(id);
+      }
+    },
+    async invalidate(entities) {
+      generation += 1;
+      for (const entity of entities) {
+        for (const id of [...(byEntity.get(invalidationKey(entity)) ?? [])]) results.delete(id);
+      }
+    },
+  };
+}
+
+/** Options of {@link createRedisReadStore}. */
+export interface RedisReadStoreOptions {
+  /** A client that fails fast while Redis is away (no offline queue); the caller owns it. */
+  redis: Redis;
+  /** Prefix of every key, so several installs (or test runs) share one Redis. */
+  prefix: string;
+}
+
+// KEYS: generation, the result, then its entity sets. ARGV: the generation the read began at,
+// the JSON, the TTL in ms, the result's id. Stores nothing if an invalidation came in between.
+const STORE_IF_CURRENT = `
+if (redis.call('GET', KEYS[1]) or '0') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+for i = 3, #KEYS do
+  redis.call('SADD', KEYS[i], ARGV[4])
+  redis.call('PEXPIRE', KEYS[i], ARGV[3])
+end
+return 1`;
+
+/** Results in Redis, shared by every instance that names the same Redis and prefix. */
+export function createRedisReadStore({ redis, prefix }: RedisReadStoreOptions): ReadStore {
+  const generationKey = `${prefix}generation`;
+  const resultKey = (id: string) => `${prefix}result:${id}`;
+  const entityKey = (key: string) => `${prefix}entity:${key}`;
+  const misses = createMissLog();
+  return {
+    async get(id) {
+      const answers = (await redis.multi().get(resultKey(id)).get(generationKey).exec()) ?? [];
+      const [json, generation] = answers.map(([error, value]) => {
+        if (error) throw error;
+        return value;
+      });
+      if (typeof json === 'string') return JSON.parse(json) as ExecutionResult;
+      misses.missed(id, Number(generation ?? 0));
+      return undefined;
+    },
+    async set(id, data, entities, ttl) {
+      const began = misses.take(id);
+      if (began === undefined) return;
+      const keys = entityKeys(entities).map(entityKey);
+      // A result is not kept forever: the TTL also bounds what a missed event could leave.
+      const ttlMs = Math.max(1, Math.round(Number.isFinite(ttl) ? ttl : 60_000));
+      await redis.eval(
+        STORE_IF_CURRENT,
+        2 + keys.length,
+        generationKey,
+        resultKey(id),
+        ...keys,
+        String(began),
+        JSON.stringify(data),
+        String(ttlMs),
+        id,
+      );
+    },
+    async invalidate(entities) {
+      const keys = [...entities].map((entity) => entityKey(invalidationKey(entity)));
+      // The generation first: a read storing from now on began before it and is refused.
+      const pipeline = redis.multi().incr(generationKey);
+      for (const key of keys) pipeline.smembers(key);
+      const answers = (await pipeline.exec()) ?? [];
+      const ids = new Set<string>();
+      for (const [error, members] of answers.slice(1)) {
+        if (error) throw error;
+        for (const id of members as string[]) ids.add(id);
+      }
+      const doomed = [...[...ids].map(resultKey), ...keys];
+      if (doomed.length > 0) await redis.del(...doomed);
+    },
+  };
+}
+
+/** The read cache a server runs with. */
+export interface ReadCache {
+  /** The store, as the response-cache plugin uses it: failures read as misses, logged. */
+  store: Cache;
+  /**
+   * Drops every cached result holding one of `entities`. Resolves when they are gone, or, if the
+   * store failed, once this instance has stopped reading from it (until an invalidation works).
+   */
+  invalidate(
+    entities: Iterable<CacheEntityRecord> | Promise<Iterable<CacheEntityRecord>>,
+  ): Promise<void>;
+  /** Resolves when every invalidation started so far has settled (a mutation's answer waits). */
+  settled(): Promise<void>;
+}
+
+/** Every cached read: what a change to the settings or the sites drops (any view may show it). */
+export const EVERY_READ: readonly CacheEntityRecord[] = Object.freeze([
+  { typename: 'Settings' },
+  { typename: 'Story' },
+  { typename: 'Comment' },
+]);
+
+/** The ETag a stored answer went out with. */
+function etagOf(result: ExecutionResult | null | undefined): string | undefined {
+  return (result?.extensions as { http?: { headers?: Record<string, string> } } | undefined)?.http
+    ?.headers?.['ETag'];
+}
+
+/** How often a failed invalidation is tried again, in ms. */
+const INVALIDATION_RETRY_MS = 1000;
+
+/**
+ * Wraps a store so the cache never fails a request and never serves what it may have failed to
+ * drop: a store error on a read is a miss (with a warning); a failed invalidation makes this
+ * instance read around the cache until that invalidation, tried again every second, succeeds.
+ */
+export function createReadCache({
+  store,
+  logger,
+}: {
+  store: ReadStore;
+  logger: Pick<Logger, 'warn'>;
+}): ReadCache {
+  const pending = new Set<Promise<void>>();
+  let failed: CacheEntityRecord[] = [];
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const warn = (error: unknown, message: string) => logger.warn({ err: error }, message);
+
+  const run = (
+    given: Iterable<CacheEntityRecord> | Promise<Iterable<CacheEntityRecord>>,
+  ): Promise<void> => {
+    let entities: CacheEntityRecord[] = [];
+    const done = Promise.resolve(given)
+      .then((list) => store.invalidate((entities = [...list])))
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          warn(
+            error,
+            'Read cache: an invalidation failed; reading around the cache until it works',
+          );
+          // Entities that could not even be listed (a database error): drop the whole cache.
+          failed.push(...(entities.length > 0 ? entities : EVERY_READ));
+          retry ??= setTimeout(retryFailed, INVALIDATION_RETRY_MS);
+          retry.unref?.();
+        },
+      );
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
+    return done;
+  };
+  const retryFailed = () => {
+    retry = undefined;
+    const entities = failed;
+    failed = [];
+    if (entities.length > 0) void run(entities);
+  };
+
+  return {
+    store: {
+      async get(id) {
+        if (failed.length > 0) return undefined;
+        try {
+          // `If-None-Match` asks with an ETag: the key and the answer's version.
+          const [key = id, version] = id.split('.');
+          const result = await store.get(key);
+          if (version !== undefined && etagOf(result) !== id) return undefined;
+          return result;
+        } catch (error) {
+          warn(error, 'Read cache: a read failed; answering without the cache');
+          return undefined;
+        }
+      },
+      async set(id, data, entities, ttl) {
+        // The plugin's ETag is the key, the question: a client holding an answer since changed
+        // would be told "304 Not Modified". The answer's hash goes in it (the same object is
+        // the response being sent, so it gets the same ETag).
+        const headers = (data.extensions as { http?: { headers?: Record<string, string> } })?.http
+          ?.headers;
+        if (headers) {
+          const version = createHash('sha256')
+            .update(JSON.stringify(data.data))
+            .digest('base64url');
+          headers['ETag'] = `${id}.${version.slice(0, 16)}`;
+        }
+        if (failed.length > 0) return;
+        try {
+          await store.set(id, data, entities, ttl);
+        } catch (error) {
+          warn(error, 'Read cache: a write failed; the result was not kept');
+        }
+      },
+      invalidate: (entities) => run(entities),
+    },
+    invalidate: run,
+    async settled() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
+import type { ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { ReadCache } from './createReadCache';
+
+/** Options of {@link useReadCache}. */
+export interface ReadCacheOptions {
+  /** Where results live and how they are dropped. */
+  cache: ReadCache;
+  /**
+   * Longest a result is kept, in ms. Events drop results as soon as what they show changes; the
+   * TTL bounds what a change made outside any event (a database edited by hand) leaves behind.
+   */
+  ttlMs: number;
+  /** `s-maxage` of a cacheable answer, in seconds: how long a CDN in front may keep it. */
+  sharedMaxAgeSeconds: number;
+}
+
+/**
+ * Caches anonymous reads (graphql-yoga's response-cache plugin over our stores): a request with
+ * no `Authorization` header is answered from the cache when the same document and variables were
+ * answered before and nothing they show has changed since. The cache key is also the answer's
+ * `ETag`; a `GET` with a matching `If-None-Match` gets `304`.
+ *
+ * Not cached: answers with errors, and answers with a null root field (a story that does not
+ * exist yet: the stream's next request creates it; `viewer` aside); `commentCounts` (a list of numbers holds no
+ * entity an event could name). A mutation's answer waits for the invalidations it started, so a
+ * moderator's rejection has left every cached view when their request returns.
+ */
+export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOptions): Plugin[] {
+  const anonymous = (request: Request) => !request.headers.has('authorization');
+  return [
+    useResponseCache({
+      // Enabled for every request, so that a signed-in moderator's mutation drops the entities
+      // it returns (a closed story, a renamed user); a signed-in reader's answers are never kept
+      // (their key is marked private, and the store neither reads nor writes such keys).
+      cache: {
+        get: (id) => (id.startsWith(PRIVATE) ? undefined : cache.store.get(id)),
+        set: (id, ...rest) => (id.startsWith(PRIVATE) ? undefined : cache.store.set(id, ...rest)),
+        invalidate: (entities) => cache.store.invalidate(entities),
+      },
+      session: (request) => (anonymous(request) ? null : PRIVATE),
+      ttl: ttlMs,
+      ttlPerSchemaCoordinate: { 'Query.commentCounts': 0 },
+      includeExtensionMetadata: false,
+      // Synchronous and cheap (the library's default hashes with WebCrypto, a promise per read).
+      buildResponseCacheKey: ({ documentString, variableValues, operationName, sessionId }) =>
+        (sessionId ?? '') +
+        createHash('sha256')
+          .update(`${operationName ?? ''}\0${documentString}\0${JSON.stringify(variableValues)}`)
+          .digest('base64url'),
+      shouldCacheResult: ({ cacheKey, result }) =>
+        !cacheKey.startsWith(PRIVATE) && !result.errors?.length && !hasNullRoot(result),
+    }),
+    {
+      // No answer leaves before the invalidations started so far are done: a mutation's own, and
+      // (rarely, briefly) another's, so no reader is told of a change the cache still hides.
+      onResultProcess: () => cache.settled(),
+      onResponse({ request, response }) {
+        if (request.method !== 'GET' || response.status !== 200) return;
+        const cacheControl = !anonymous(request)
+          ? 'private, no-cache'
+          : response.headers.has('etag')
+            ? `public, max-age=0, s-maxage=${sharedMaxAgeSeconds}`
+            : 'no-store';
+        response.headers.set('cache-control', cacheControl);
+      },
+    },
+  ];
+}
+
+/** Marks the cache key of a signed-in reader's answer: never kept. */
+const PRIVATE = 'private:';
+
+/** A null root field but `viewer` (null for every anonymous reader). */
+function hasNullRoot(result: ExecutionResult): boolean {
+  return Object.entries(result.data ?? {}).some(
+    ([field, value]) => value === null && field !== 'viewer',
+  );
+}
