@@ -23,6 +23,7 @@ interface Read {
   status: number;
   etag: string | null;
   cacheControl: string | null;
+  vary: string | null;
   reactionLabel?: string;
   storyStatus?: string;
   bodies?: string[];
@@ -87,6 +88,7 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
       status: response.status,
       etag: response.headers.get('etag'),
       cacheControl: response.headers.get('cache-control'),
+      vary: response.headers.get('vary'),
     };
     if (response.status !== 200) return read;
     const { data } = (await response.json()) as {
@@ -129,10 +131,14 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
     // The same answer from the cache, and a 304 for a client that holds it.
     expect(await read()).toEqual(cold);
     expect(await read({ 'if-none-match': cold.etag as string })).toMatchObject({ status: 304 });
-    // A signed-in reader's answer is theirs alone.
-    expect(
-      await read({ authorization: `Bearer ${token}` }).then(({ cacheControl }) => cacheControl),
-    ).toBe('private, no-cache');
+    // A signed-in reader's answer is theirs alone, even when their browser revalidates the
+    // anonymous answer it kept for the same URL before signing in.
+    const signedIn = await read({
+      authorization: `Bearer ${token}`,
+      'if-none-match': cold.etag as string,
+    });
+    expect(signedIn).toMatchObject({ status: 200, cacheControl: 'private, no-cache' });
+    expect(cold.vary).toMatch(/Authorization/);
 
     // A moderator rejects a comment: gone from the next read, as soon as the mutation returned.
     await act(

@@ -41,6 +41,9 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
         invalidate: (entities) => cache.store.invalidate(entities),
       },
       session: (request) => (anonymous(request) ? null : PRIVATE),
+      // Not for a signed-in GET at all: its If-None-Match may name an anonymous answer to the
+      // same URL (a browser revalidating what it kept before sign-in), which must not be a 304.
+      enabled: (request) => anonymous(request) || request.method !== 'GET',
       ttl: ttlMs,
       ttlPerSchemaCoordinate: { 'Query.commentCounts': 0 },
       includeExtensionMetadata: false,
@@ -65,6 +68,8 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
             ? `public, max-age=0, s-maxage=${sharedMaxAgeSeconds}`
             : 'no-store';
         response.headers.set('cache-control', cacheControl);
+        // One URL, two answers: a cache must not give the anonymous one to a signed-in reader.
+        response.headers.append('vary', 'Authorization');
       },
     },
   ];

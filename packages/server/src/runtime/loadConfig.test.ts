@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       production: false,
       trustedProxies: 0,
       metricsToken: undefined,
+      allowArbitraryDocuments: true,
     });
   });
 
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       TRUST_PROXY: '1',
       METRICS_TOKEN: 'm-secret',
+      GRAPHQL_ALLOW_ARBITRARY: 'true',
     });
     expect(config).toEqual({
       port: 4000,
@@ -49,7 +51,20 @@ describe('loadConfig', () => {
       production: true,
       trustedProxies: 1,
       metricsToken: 'm-secret',
+      allowArbitraryDocuments: true,
     });
+  });
+
+  it('runs only trusted documents in production unless GRAPHQL_ALLOW_ARBITRARY=true', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).allowArbitraryDocuments).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', GRAPHQL_ALLOW_ARBITRARY: 'true' })
+        .allowArbitraryDocuments,
+    ).toBe(true);
+    expect(loadConfig({ GRAPHQL_ALLOW_ARBITRARY: 'false' }).allowArbitraryDocuments).toBe(false);
+    expect(() => loadConfig({ GRAPHQL_ALLOW_ARBITRARY: 'yes' })).toThrow(
+      'Invalid GRAPHQL_ALLOW_ARBITRARY: expected `true` or `false`, received "yes".',
+    );
   });
 
   it('derives PUBLIC_URL from HOST and PORT', () => {
