@@ -6,6 +6,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
   rmSync,
   statSync,
@@ -445,6 +446,11 @@ const LOG_PARLEY_MESSAGES = `
   }, true);
 `;
 
+/** The trusted documents, by id: what a browser's request names. */
+const TRUSTED_DOCUMENTS = JSON.parse(
+  readFileSync(join(REPOSITORY_ROOT, 'packages/contract/persisted-documents.json'), 'utf8'),
+) as Record<string, string>;
+
 /** Marks a log line of a browser's GraphQL request that carried query text instead of an id. */
 const TEXT_SENT = 'GraphQL TEXT SENT (not a trusted document):';
 
@@ -492,9 +498,8 @@ export function track(context: BrowserContext): string[] {
   };
   const operationOf = (request: Request) => {
     const { query, id } = sentOf(request);
-    return query === undefined
-      ? `document ${id ?? '(none)'}`
-      : (/(query|mutation|subscription)\s+(\w+)/.exec(query)?.[2] ?? '(anonymous)');
+    const text = query ?? (id === undefined ? '' : (TRUSTED_DOCUMENTS[id] ?? ''));
+    return /(query|mutation|subscription)\s+(\w+)/.exec(text)?.[2] ?? `(unknown: ${id})`;
   };
   context.on('request', (request) => {
     if (!isGraphQL(request) || request.method() === 'OPTIONS') return;

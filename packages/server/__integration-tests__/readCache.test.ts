@@ -35,6 +35,20 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
   let writer: string;
   let reader: string;
   let token: string;
+  let beforeInstall: boolean;
+
+  /** Whether an anonymous reader of the reading process is told Parley is installed. */
+  async function installed(): Promise<boolean> {
+    const search = new URLSearchParams({ query: '{ settings { installed } }' });
+    const response = await fetch(`${reader}/graphql?${search}`);
+    return ((await response.json()) as { data: { settings: { installed: boolean } } }).data.settings
+      .installed;
+  }
+
+  it('tells every anonymous reader once Parley is installed', async () => {
+    expect(beforeInstall).toBe(false);
+    expect(await installed()).toBe(true);
+  });
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect, { sqliteFile: true });
@@ -56,6 +70,7 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
     };
     writer = await start();
     reader = dialect === 'postgres' ? await start() : writer;
+    beforeInstall = await installed();
     token = await installOverHttp(writer, { site: SITE, password: 'correct horse battery' });
   });
   afterAll(async () => {

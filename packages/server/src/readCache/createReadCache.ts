@@ -206,12 +206,12 @@ export interface ReadCache {
   settled(): Promise<void>;
 }
 
-/** Every cached read: what a change to the settings or the sites drops (any view may show it). */
-export const EVERY_READ: readonly CacheEntityRecord[] = Object.freeze([
-  { typename: 'Settings' },
-  { typename: 'Story' },
-  { typename: 'Comment' },
-]);
+/**
+ * Every cached read: what a change to the settings, the sites or the install drops (any view may
+ * show them). The plugin names only objects with an id (Settings has none), so every result is
+ * also filed under this one name.
+ */
+export const EVERY_READ: readonly CacheEntityRecord[] = Object.freeze([{ typename: 'Query' }]);
 
 /** The ETag a stored answer went out with. */
 function etagOf(result: ExecutionResult | null | undefined): string | undefined {
@@ -298,7 +298,7 @@ export function createReadCache({
         }
         if (failed.length > 0) return;
         try {
-          await store.set(id, data, entities, ttl);
+          await store.set(id, data, [...entities, ...EVERY_READ], ttl);
         } catch (error) {
           warn(error, 'Read cache: a write failed; the result was not kept');
         }

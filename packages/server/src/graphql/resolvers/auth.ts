@@ -18,6 +18,7 @@ import { ipKey } from '../context';
 import { revokeSession } from '../../db/store/sessionRevocation';
 import { requireViewer } from '../permissions';
 import { settingsView } from './admin/updateSettings';
+import { invalidateEveryRead } from '../events';
 import type { Resolvers, SignInInput } from './resolverTypes.generated';
 
 /**
@@ -77,6 +78,8 @@ export const authResolvers = {
         site: { name: siteName, url: siteUrl, allowedOrigins },
         admin: { email: email.address, username, passwordHash: await hashPassword(admin.password) },
       });
+      // Every anonymous read said "not installed" (the settings, the stories' errors).
+      invalidateEveryRead(ctx);
       return authPayload(ctx, result.admin);
     },
 
