@@ -86,24 +86,26 @@ export function createMemoryReadStore({ maxBytes }: MemoryReadStoreOptions): Rea
     }
     entitiesOf.delete(id);
   };
-  const results = new LRUCache<string, { json: string }>({
+  // The result itself is kept (nothing reads it but the serializer, which copies), its size
+  // measured once as its JSON's length.
+  const results = new LRUCache<string, { result: ExecutionResult; bytes: number }>({
     maxSize: maxBytes,
-    sizeCalculation: (value) => Math.max(1, value.json.length),
+    sizeCalculation: (value) => value.bytes,
     dispose: (_value, id) => forget(id),
   });
   return {
     get(id) {
       const entry = results.get(id);
-      if (entry) return JSON.parse(entry.json) as ExecutionResult;
+      if (entry) return entry.result;
       misses.missed(id, generation);
       return undefined;
     },
     set(id, data, entities, ttl) {
       if (misses.take(id) !== generation) return;
-      const json = JSON.stringify(data);
-      if (json.length > maxBytes) return;
+      const bytes = Math.max(1, JSON.stringify(data).length);
+      if (bytes > maxBytes) return;
       const keys = entityKeys(entities);
-      results.set(id, { json }, { ttl: Number.isFinite(ttl) ? ttl : undefined });
+      results.set(id, { result: data, bytes }, { ttl: Number.isFinite(ttl) ? ttl : undefined });
       entitiesOf.set(id, keys);
       for (const key of keys) {
         let ids = byEntity.get(key);
