@@ -10,6 +10,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'rollup-plugin-esbuild';
+import { transformSync } from 'esbuild';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -85,16 +86,16 @@ const streamPages = {
   },
 };
 
-/** Joins a folder's CSS files in name order, without comments or indentation. */
+/** Joins a folder's CSS files in name order, minified by esbuild (it builds the scripts too). */
 const joinCss = (dir) =>
-  readdirSync(dir)
-    .filter((name) => name.endsWith('.css'))
-    .sort()
-    .map((name) => readFileSync(`${dir}/${name}`, 'utf8'))
-    .join('\n')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s*\n\s*/g, '\n')
-    .trim();
+  transformSync(
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.css'))
+      .sort()
+      .map((name) => readFileSync(`${dir}/${name}`, 'utf8'))
+      .join('\n'),
+    { loader: 'css', minify: true },
+  ).code.trim();
 
 /** A page without its comments and the line breaks and indentation between its tags. */
 const minifyHtml = (file) =>
@@ -182,6 +183,13 @@ export default [
   embedBuild('count'),
   streamBuild('stream', [streamPages]),
   streamBuild('auth'),
+  // The stream for the server: the same components, rendered to HTML (one file, no chunks: the
+  // server imports it once).
+  {
+    input: here('packages/stream/src/ssr.tsx'),
+    output: { file: here('packages/stream/dist/ssr.js'), format: 'es', inlineDynamicImports: true },
+    plugins: plugins(),
+  },
   // The transport as the widget bundles it. Sentry is reached only through a dynamic import,
   // so it lands in its own chunk and the entry chunk never contains it.
   {

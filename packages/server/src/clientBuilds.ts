@@ -30,6 +30,13 @@ export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
   '/account': CONSOLE_APP,
 };
 
+/** The stream's files for its server-rendered page (streamPage.ts), from `npm run build`. */
+export const STREAM_PAGE_FILES = Object.freeze({
+  renderer: join(REPOSITORY_ROOT, 'packages/stream/dist/ssr.js'),
+  template: join(REPOSITORY_ROOT, 'packages/stream/dist/stream.html'),
+  css: join(REPOSITORY_ROOT, 'packages/stream/dist/assets/stream.css'),
+});
+
 /** The file or folder a route serves. */
 export function routePath(target: string | AppRoute): string {
   return typeof target === 'string' ? target : target.root;

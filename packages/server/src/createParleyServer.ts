@@ -31,6 +31,8 @@ import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
 import { loadTrustedDocuments } from './runtime/plugins/trustedDocuments';
+import { STREAM_PAGE_PATH } from './runtime/streamPage';
+import { STREAM_PAGE_FILES } from './clientBuilds';
 import { READ_CACHE, READY_MIN_FREE_DISK_BYTES, REDIS_READY_TIMEOUT_MS } from './defaults';
 import {
   createMemoryReadStore,
@@ -140,6 +142,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     getAllowedOrigins: async () => (await listSites(database.db)).flatMap((s) => s.allowedOrigins),
     publicUrl: config.publicUrl,
     staticRoutes: { '/uploads/': join(config.dataDir, 'uploads'), ...options.staticRoutes },
+    // Where the clients are served, the stream's page comes rendered (when its build exists).
+    streamPage: options.staticRoutes?.[STREAM_PAGE_PATH] ? STREAM_PAGE_FILES : undefined,
     logger,
     metrics: createMetrics(),
     production: config.production,

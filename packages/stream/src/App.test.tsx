@@ -4,6 +4,7 @@ import { setupServer } from 'msw/node';
 import { App } from './App';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
 import { makeComment } from './testing/threadFixtures';
+import type { StreamEnv } from './StreamContext';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -162,4 +163,47 @@ test('a mutation does not reload the whole thread (the thread applies changes it
     .toPromise();
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(loads).toBe(1);
+});
+
+describe('a page the server rendered (env.initial)', () => {
+  const rendered = () => ({
+    viewer: null,
+    settings,
+    story: story({
+      comments: {
+        edges: [{ cursor: 'c1', node: makeComment('c1', { body: '<p>From the server</p>' }) }],
+        pageInfo: { hasNextPage: false, endCursor: 'c1' },
+      },
+    }),
+  });
+
+  test('starts from the answer on the page: no request for the thread', async () => {
+    // msw fails the test on any request nobody answers: the thread must come from env.initial.
+    const env = { ...createTestEnv(), initial: rendered() as StreamEnv['initial'] };
+    renderInStream(<App env={env} />, env);
+    expect(screen.getByText('From the server')).toBeTruthy();
+    await env.session.ready;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByText('3 comments')).toBeTruthy();
+  });
+
+  test('asks again as the reader when a session is stored (the server rendered the anonymous view)', async () => {
+    let asked = 0;
+    server.use(
+      graphql.query('Stream', () => {
+        asked += 1;
+        return HttpResponse.json({
+          data: { viewer: null, settings, story: story({ commentCount: 4 }) },
+        });
+      }),
+    );
+    const base = createTestEnv();
+    await base.transport.storage.set('session.token', 'stored-token');
+    const env = { ...createTestEnv(), initial: rendered() as StreamEnv['initial'] };
+    renderInStream(<App env={env} />, env);
+    expect(screen.getByText('3 comments')).toBeTruthy();
+    expect(await screen.findByText('4 comments')).toBeTruthy();
+    expect(asked).toBe(1);
+    await base.transport.storage.remove('session.token');
+  });
 });

@@ -7,6 +7,7 @@ import { signOutStaleToken } from './auth/signOutStaleToken';
 import { Composer } from './Composer';
 import { isModerator, StreamDataContext, StreamEnvContext, useStreamEnv } from './StreamContext';
 import type { StreamData, StreamEnv } from './StreamContext';
+import type { FrameParams } from './params';
 import { Thread, TOP_LEVEL_PAGE_SIZE } from './Thread';
 import type { CommentSort } from './Thread';
 import { CommentThread } from './ReplyList';
@@ -21,6 +22,15 @@ export const STREAM_QUERY = graphql(
 
 const ROOT_QUERY_CONTEXT = { cacheResult: false };
 
+/** The root query's variables for the frame's parameters (the server renders with the same). */
+export const streamVariables = (params: FrameParams, sort: CommentSort = 'CREATED_AT_DESC') => ({
+  url: params.storyID ? undefined : params.storyURL,
+  id: params.storyID,
+  title: params.storyTitle,
+  sort,
+  first: TOP_LEVEL_PAGE_SIZE,
+});
+
 /** The frame's tabs. Profile and Configure load their code on first open. */
 export type Tab = 'comments' | 'featured' | 'profile' | 'configure';
 
@@ -33,33 +43,37 @@ export function App({ env }: { env: StreamEnv }) {
   return (
     <Provider value={env.transport.client}>
       <StreamEnvContext.Provider value={env}>
-        <Stream key={sessionVersion} />
+        {/* The server's first page is the anonymous one: a reader signing in starts afresh. */}
+        <Stream key={sessionVersion} initial={sessionVersion ? undefined : env.initial} />
       </StreamEnvContext.Provider>
     </Provider>
   );
 }
 
-/** Loads the story and shows the state it is in. */
-export function Stream() {
+/**
+ * Loads the story and shows the state it is in. With `initial` (the page the server rendered) it
+ * starts from that answer without a request, and asks again only when the reader has a session
+ * (the server rendered the anonymous view), sorts, or something asks to refetch.
+ */
+export function Stream({ initial: rendered }: { initial?: StreamEnv['initial'] }) {
   const env = useStreamEnv();
   const { t, params } = env;
   const [sort, setSort] = useState<CommentSort>('CREATED_AT_DESC');
   const [tab, setTab] = useState<Tab>('comments');
+  const [initial, setInitial] = useState(rendered);
   const [result, reexecute] = useQuery({
     query: STREAM_QUERY,
-    variables: {
-      url: params.storyID ? undefined : params.storyURL,
-      id: params.storyID,
-      title: params.storyTitle,
-      sort,
-      first: TOP_LEVEL_PAGE_SIZE,
-    },
+    variables: streamVariables(params, sort),
     requestPolicy: 'network-only',
     // The thread applies posts, reactions and live events itself: a mutation must not reload the
     // whole thread (the transport would refetch a kept result holding a Comment).
     context: ROOT_QUERY_CONTEXT,
+    pause: !!initial,
   });
-  const data = result.data;
+  useEffect(() => {
+    if (initial) void env.session.ready.then(() => env.session.getToken() && setInitial(undefined));
+  }, []);
+  const data = initial ?? result.data;
   // A stored token the server refuses (expired, revoked) fails the whole query: forget it, and the
   // stream remounts signed out with a notice, instead of "could not be loaded" forever.
   useEffect(() => {
@@ -82,10 +96,11 @@ export function Stream() {
             viewer: data.viewer,
             settings: data.settings,
             story: data.story,
-            refetch: () => reexecute({ requestPolicy: 'network-only' }),
+            refetch: () =>
+              initial ? setInitial(undefined) : reexecute({ requestPolicy: 'network-only' }),
           }
         : null,
-    [data, reexecute],
+    [data, reexecute, initial],
   );
 
   if (result.fetching && !data) {
@@ -119,6 +134,7 @@ export function Stream() {
   }
 
   const { story, viewer, settings } = value;
+  const changeSort = (next: CommentSort) => (setInitial(undefined), setSort(next));
   const hasFeatured = settings.featuredTab && story.featuredComments.edges.length > 0;
   const tabs: Tab[] = ['comments'];
   if (hasFeatured) tabs.push('featured');
@@ -169,10 +185,10 @@ export function Stream() {
               ) : (
                 <Composer storyId={story.id} parentId={null} />
               )}
-              <Thread sort={sort} onSortChange={setSort} />
+              <Thread sort={sort} onSortChange={changeSort} />
             </>
           )}
-          {tab === 'featured' && <Thread featured sort={sort} onSortChange={setSort} />}
+          {tab === 'featured' && <Thread featured sort={sort} onSortChange={changeSort} />}
           {tab === 'profile' && <LazyPanel load={() => import('./profile/ProfileTab')} />}
           {tab === 'configure' && <LazyPanel load={() => import('./moderation/ConfigureTab')} />}
         </div>

@@ -48,6 +48,8 @@ export interface StreamEnv {
   window: Window;
   /** Comments this reader wrote in this page view (optimistic, queued, held). */
   thread: ThreadStore;
+  /** The root query's answer the server rendered the page with (see ssr.tsx), if it did. */
+  initial?: StreamQueryResult;
 }
 
 /** What the root query loaded, for every part of the thread. */

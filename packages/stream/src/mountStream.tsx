@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { hydrate, render } from 'preact';
 import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
@@ -72,6 +72,8 @@ export function mountStream({ window: win, root, transport: options }: MountStre
   void loadCatalog(params.locale).then((catalog) => {
     if (disposed) return;
     const t = createTranslator<FirstMessageKey, LazyMessageKey>(params.locale, catalog);
+    // The server rendered the thread (ssr.tsx) with this answer: hydrate what is on the page.
+    const rendered = doc.getElementById('parley-data')?.textContent;
     const env: StreamEnv = {
       transport,
       params,
@@ -80,9 +82,11 @@ export function mountStream({ window: win, root, transport: options }: MountStre
       t,
       window: win,
       thread: createThreadStore(),
+      initial: rendered ? JSON.parse(rendered) : undefined,
     };
     stopSso = listenForHostSso(env);
-    render(<App env={env} />, root);
+    (rendered ? hydrate : render)(<App env={env} />, root);
+    root.inert = false;
     bridge.send('ready', {});
   });
 

@@ -10,6 +10,8 @@ import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
 import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
 import { loadTrustedDocuments } from './plugins/trustedDocuments';
+import { STREAM_PAGE_PATH, createStreamPage } from './streamPage';
+import type { StreamPageFiles, StreamPageHandler } from './streamPage';
 import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import type { ReadCacheOptions } from '../readCache/useReadCache';
 import type { WebSocketLimits } from './attachGraphQLWebSocket';
@@ -56,6 +58,8 @@ export interface CreateHttpServerOptions {
   trustedDocuments?: TrustedDocumentsOptions;
   /** The shared read cache of anonymous reads; none when absent. */
   readCache?: ReadCacheOptions;
+  /** The stream's built files, to answer its page with the thread rendered (streamPage.ts). */
+  streamPage?: StreamPageFiles;
   /** Hide field suggestions and GraphiQL. @default false */
   production?: boolean;
   /** Largest HTTP body, in bytes. @default REQUEST_BODY_MAX_BYTES */
@@ -113,6 +117,7 @@ export function createHttpServer({
   webSocketLimits,
   trustedDocuments = { documents: loadTrustedDocuments(), allowArbitrary: !production },
   readCache,
+  streamPage: streamPageFiles,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -127,6 +132,21 @@ export function createHttpServer({
     readCache,
   });
   const serveStatic = createStaticHandler({ routes: staticRoutes, originPolicy });
+  // Loaded with the first request of the page (it imports the stream's server build).
+  let streamPage: Promise<StreamPageHandler | undefined> | undefined;
+  const renderStreamPage = (req: IncomingMessage, res: ServerResponse) =>
+    (streamPage ??= streamPageFiles
+      ? createStreamPage({
+          files: streamPageFiles,
+          originPolicy,
+          logger,
+          // In process, with the caller's request as yoga's server context (their IP for limits).
+          fetchGraphQL: async (url, init, request) => yoga.fetch(url, init, { req: request }),
+        }).catch((error: unknown) => {
+          logger.warn({ err: error }, 'The stream could not be loaded for server rendering');
+          return undefined;
+        })
+      : Promise.resolve(undefined)).then((handler) => handler?.(req, res) ?? false);
 
   /** Routes a request; `label` is set before any byte is written, so the metric sees it. */
   async function route(
@@ -182,6 +202,12 @@ export function createHttpServer({
       return;
     }
     label('static');
+    if (
+      pathname === STREAM_PAGE_PATH &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      (await renderStreamPage(req, res))
+    )
+      return;
     if (await serveStatic(req, res)) return;
     label('not_found');
     sendJson(res, 404, { error: 'Not found' });

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { Logger } from './createLogger';
+import { CSP_HEADER } from './plugins/originPolicy';
+import type { OriginPolicy } from './plugins/originPolicy';
+import { HTML_CACHE_CONTROL, acceptsEncoding } from './serveStatic';
+
+/**
+ * `/embed/stream` with the thread already on the page: the server runs the frame's root query
+ * (the same trusted document, through yoga, so the read cache answers it), renders the stream's
+ * own components to HTML (`packages/stream/dist/ssr.js`, built from `ssr.tsx`) and sends the
+ * frame's page with that HTML in `#parley-root`, the answer the frame hydrates from in
+ * `#parley-data`, and the stream's CSS inline. The browser paints the thread from the first
+ * response; the script then hydrates it without asking the server again.
+ *
+ * Anything else — no build, a story that cannot be shown (not installed, not permitted, no such
+ * story), a failure — falls back to the static page, which loads the thread itself and says what
+ * is wrong. Pages are compressed per request (they differ per story); Brotli at quality 5 takes
+ * well under a millisecond for a page this size.
+ */
+
+/** Path of the stream's page. */
+export const STREAM_PAGE_PATH = '/embed/stream';
+
+/** What the server-side build of the stream exports (see packages/stream/src/ssr.tsx). */
+export interface StreamRenderer {
+  streamRequest(search: string): { documentId: string; variables: Record<string, unknown> };
+  canRender(template: string): boolean;
+  renderStreamPage(
+    search: string,
+    data: object,
+    parts: { template: string; css: string },
+  ): Promise<string>;
+}
+
+/** The built files the page is made of. */
+export interface StreamPageFiles {
+  /** packages/stream/dist/ssr.js */
+  renderer: string;
+  /** packages/stream/dist/stream.html (the static page, the template of the rendered one) */
+  template: string;
+  /** packages/stream/dist/assets/stream.css */
+  css: string;
+}
+
+/** Options of {@link createStreamPage}. */
+export interface StreamPageOptions {
+  files: StreamPageFiles;
+  /** Runs a GraphQL GET in process (yoga's fetch), as the caller, for the read cache and limits. */
+  fetchGraphQL(url: string, init: RequestInit, req: IncomingMessage): Promise<Response>;
+  originPolicy: OriginPolicy;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/** Answers the stream's page rendered, or resolves false to let the static page answer. */
+export type StreamPageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+/** The handler, or undefined when the stream's server build is missing (`npm run build`). */
+export async function createStreamPage(
+  options: StreamPageOptions,
+): Promise<StreamPageHandler | undefined> {
+  const { files, fetchGraphQL, originPolicy, logger } = options;
+  if (![files.renderer, files.template, files.css].every((file) => existsSync(file))) return;
+  const renderer = (await import(pathToFileURL(files.renderer).href)) as StreamRenderer;
+  const parts = {
+    template: readFileSync(files.template, 'utf8'),
+    css: readFileSync(files.css, 'utf8'),
+  };
+  if (!renderer.canRender(parts.template)) {
+    logger.warn('The stream page template has changed: serving it without server rendering');
+    return;
+  }
+
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://parley.internal');
+    let page: string;
+    try {
+      const { documentId, variables } = renderer.streamRequest(url.search);
+      const query = new URLSearchParams({
+        variables: JSON.stringify(variables),
+        extensions: JSON.stringify({ persistedQuery: { documentId } }),
+      });
+      // Same-origin, as the frame's own request: a first visit creates the story.
+      const response = await fetchGraphQL(
+        `http://parley.internal/graphql?${query}`,
+        { headers: { accept: 'application/json', 'sec-fetch-site': 'same-origin' } },
+        req,
+      );
+      const { data, errors } = (await response.json()) as {
+        data?: { story?: unknown };
+        errors?: unknown[];
+      };
+      if (!data?.story || errors?.length) return false;
+      page = await renderer.renderStreamPage(url.search, data, parts);
+    } catch (error) {
+      logger.warn({ err: error }, 'The stream page could not be rendered: serving the static page');
+      return false;
+    }
+    const etag = `"${createHash('sha256').update(page).digest('base64url').slice(0, 27)}"`;
+    const headers: Record<string, string> = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': HTML_CACHE_CONTROL,
+      etag,
+      vary: 'Accept-Encoding',
+      [CSP_HEADER]: await originPolicy.contentSecurityPolicy(),
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return true;
+    }
+    const accept = req.headers['accept-encoding'];
+    let body: Buffer = Buffer.from(page);
+    if (acceptsEncoding(accept, 'br')) {
+      body = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+      headers['content-encoding'] = 'br';
+    } else if (acceptsEncoding(accept, 'gzip')) {
+      body = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = String(body.length);
+    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  };
+}

@@ -1,0 +1,134 @@
+// The stream rendered on the server: the first page of a thread as HTML, from the same components
+// the frame hydrates. Built for Node by rollup (packages/stream/dist/ssr.js); the server loads it
+// to answer /embed/stream with the thread already on the page (see the server's streamPage.ts).
+import { Client } from '@urql/core';
+import { renderToString } from 'preact-render-to-string';
+import { documentId } from '@parley/transport/graphql';
+import type { ResultOf } from '@parley/transport/graphql';
+import type { Transport } from '@parley/transport';
+import { App, STREAM_QUERY, streamVariables } from './App';
+import { createSession } from './createSession';
+import { createThreadStore } from './createThreadStore';
+import { createTranslator } from './i18n/createTranslator';
+import { loadCatalog } from './messages';
+import type { FirstMessageKey, LazyMessageKey } from './messages';
+import { readStreamParams } from './params';
+import type { StreamEnv } from './StreamContext';
+
+/** The id of the root query, as the frame would send it. */
+export const STREAM_DOCUMENT_ID = documentId(STREAM_QUERY);
+
+/** The root query's answer. */
+export type StreamQueryData = ResultOf<typeof STREAM_QUERY>;
+
+/** What the server needs to run the root query for a frame URL's query string. */
+export function streamRequest(search: string): {
+  documentId: string;
+  variables: ReturnType<typeof streamVariables>;
+} {
+  return { documentId: STREAM_DOCUMENT_ID, variables: streamVariables(readStreamParams(search)) };
+}
+
+/** The rendered thread, and the root element's attributes the frame would set itself. */
+export interface RenderedStream {
+  /** The markup of `#parley-root`. */
+  html: string;
+  /** `lang` of the document. */
+  lang: string;
+  /** `data-theme` of the document (and its `color-scheme`). */
+  theme: 'light' | 'dark';
+}
+
+/**
+ * Renders the anonymous view of the first page, as the frame's first render would show it with
+ * `data` (the root query's answer for {@link streamRequest}). Nothing here touches a network,
+ * storage or a window: effects do not run on the server.
+ */
+export async function renderStream(search: string, data: StreamQueryData): Promise<RenderedStream> {
+  const params = readStreamParams(search);
+  const catalog = await loadCatalog(params.locale);
+  const memory: Transport['storage'] = {
+    backend: 'memory',
+    get: async () => undefined,
+    set: async () => undefined,
+    remove: async () => undefined,
+    keys: async () => [],
+    usage: async () => ({ bytes: 0, maxBytes: 0 }),
+  };
+  const transport: Transport = {
+    // Never asked: the first page comes from `data`, and effects (live updates) never run here.
+    client: new Client({ url: 'http://parley.invalid/graphql', exchanges: [] }),
+    storage: memory,
+    status: 'idle',
+    reportError: () => undefined,
+    onStatusChange: () => () => undefined,
+    tokenChanged: () => undefined,
+    dispose: async () => undefined,
+  };
+  const env: StreamEnv = {
+    transport,
+    params,
+    bridge: { send: () => undefined, on: () => () => undefined, dispose: () => undefined },
+    session: createSession(memory),
+    t: createTranslator<FirstMessageKey, LazyMessageKey>(params.locale, catalog),
+    window: undefined as unknown as Window,
+    thread: createThreadStore(),
+    initial: data,
+  };
+  return { html: renderToString(<App env={env} />), lang: params.locale, theme: params.theme };
+}
+
+/** The static page's files (`dist/stream.html`, `dist/assets/stream.css`). */
+export interface StreamPageParts {
+  template: string;
+  css: string;
+}
+
+const STYLESHEET = /<link rel="stylesheet" href="[^"]+\/stream\.css" ?\/?>/;
+const ROOT = '<main id="parley-root"></main>';
+
+/** True when `template` is a page {@link renderStreamPage} can fill. */
+export function canRender(template: string): boolean {
+  return STYLESHEET.test(template) && template.includes(ROOT);
+}
+
+/**
+ * The frame's page with the thread in it: the static page with {@link renderStream}'s HTML in
+ * `#parley-root`, the answer to hydrate from in `#parley-data`, the stylesheet inline, and the
+ * root made inert until the script has hydrated it (a click meanwhile would be lost) — only where
+ * scripts run, so a reader without them keeps working links.
+ */
+export async function renderStreamPage(
+  search: string,
+  data: StreamQueryData,
+  { template, css }: StreamPageParts,
+): Promise<string> {
+  const { html, lang, theme } = await renderStream(search, data);
+  return (
+    template
+      .replace(
+        /<html lang="[^"]*">/,
+        () => `<html lang="${lang}" data-theme="${theme}" style="color-scheme:${theme}">`,
+      )
+      // The link stays for what finds files beside it (the panels' CSS): loaded after the
+      // paint, never applied.
+      .replace(
+        STYLESHEET,
+        (link) => `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}`,
+      )
+      .replace(
+        ROOT,
+        () =>
+          `<main id="parley-root">${html}</main><script>document.getElementById('parley-root').inert=true</script>` +
+          `<script type="application/json" id="parley-data">${scriptJson(data)}</script>`,
+      )
+  );
+}
+
+/** JSON that cannot end its `<script>` element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
