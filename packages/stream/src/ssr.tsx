@@ -7,6 +7,7 @@ import { documentId } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import type { Transport } from '@parley/transport';
 import { App, STREAM_QUERY, streamVariables } from './App';
+import { MORE_COMMENTS_QUERY, TOP_LEVEL_PAGE_SIZE } from './Thread';
 import { createSession } from './createSession';
 import { createThreadStore } from './createThreadStore';
 import { createTranslator } from './i18n/createTranslator';
@@ -28,6 +29,37 @@ export function streamRequest(search: string): {
 } {
   return { documentId: STREAM_DOCUMENT_ID, variables: streamVariables(readStreamParams(search)) };
 }
+
+/**
+ * The page after `after=<cursor>` of the frame's URL, for a reader without JavaScript: the server
+ * asks for it too and puts it in place of the first page (see {@link withPage}).
+ */
+export function moreRequest(
+  search: string,
+  storyId: string,
+): { documentId: string; variables: Record<string, unknown> } | undefined {
+  const after = new URLSearchParams(search).get('after');
+  if (!after) return undefined;
+  return {
+    documentId: documentId(MORE_COMMENTS_QUERY),
+    variables: { id: storyId, first: TOP_LEVEL_PAGE_SIZE, after, sort: 'CREATED_AT_DESC' },
+  };
+}
+
+/** `data` with `more`'s page as the story's first page. */
+export function withPage(
+  data: StreamQueryData,
+  more: { story?: { page?: unknown } | null } | undefined,
+): StreamQueryData {
+  const page = more?.story?.page as NonNullable<StreamQueryData['story']>['comments'] | undefined;
+  return page && data.story ? { ...data, story: { ...data.story, comments: page } } : data;
+}
+
+/** Text only a page without JavaScript shows: the server's, never in the frame's bundle. */
+const NO_SCRIPT = {
+  en: { older: 'Older comments', posting: 'Posting a comment needs JavaScript.' },
+  es: { older: 'Comentarios anteriores', posting: 'Para comentar hace falta JavaScript.' },
+} as const;
 
 /** The rendered thread, and the root element's attributes the frame would set itself. */
 export interface RenderedStream {
@@ -104,6 +136,17 @@ export async function renderStreamPage(
   { template, css }: StreamPageParts,
 ): Promise<string> {
   const { html, lang, theme } = await renderStream(search, data);
+  // Without JavaScript: the composer gives way to a note, and "Load more" is a link to the next
+  // page of this same frame (the server renders it as it rendered this one).
+  const text = NO_SCRIPT[lang as keyof typeof NO_SCRIPT] ?? NO_SCRIPT.en;
+  const { hasNextPage, endCursor } = data.story?.comments.pageInfo ?? {};
+  const next = new URLSearchParams(search);
+  if (endCursor) next.set('after', endCursor);
+  const posting = `<noscript><p class="parley-notice">${text.posting}</p></noscript>`;
+  const older =
+    hasNextPage && endCursor
+      ? `<noscript><p><a class="parley-more" href="?${escapeAttribute(next.toString())}">${text.older}</a></p></noscript>`
+      : '';
   return (
     template
       .replace(
@@ -114,15 +157,22 @@ export async function renderStreamPage(
       // paint, never applied.
       .replace(
         STYLESHEET,
-        (link) => `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}`,
+        (link) =>
+          `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}` +
+          '<noscript><style>.parley-composer{display:none}</style></noscript>',
       )
       .replace(
         ROOT,
         () =>
-          `<main id="parley-root">${html}</main><script>document.getElementById('parley-root').inert=true</script>` +
+          `${posting}<main id="parley-root">${html}</main>${older}<script>document.getElementById('parley-root').inert=true</script>` +
           `<script type="application/json" id="parley-data">${scriptJson(data)}</script>`,
       )
   );
+}
+
+/** `value` safe inside a double-quoted attribute. */
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 /** JSON that cannot end its `<script>` element. */

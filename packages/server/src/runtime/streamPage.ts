@@ -28,6 +28,11 @@ export const STREAM_PAGE_PATH = '/embed/stream';
 /** What the server-side build of the stream exports (see packages/stream/src/ssr.tsx). */
 export interface StreamRenderer {
   streamRequest(search: string): { documentId: string; variables: Record<string, unknown> };
+  moreRequest(
+    search: string,
+    storyId: string,
+  ): { documentId: string; variables: Record<string, unknown> } | undefined;
+  withPage(data: object, more: object | undefined): object;
   canRender(template: string): boolean;
   renderStreamPage(
     search: string,
@@ -78,23 +83,33 @@ export async function createStreamPage(
     const url = new URL(req.url ?? '/', 'http://parley.internal');
     let page: string;
     try {
-      const { documentId, variables } = renderer.streamRequest(url.search);
-      const query = new URLSearchParams({
-        variables: JSON.stringify(variables),
-        extensions: JSON.stringify({ persistedQuery: { documentId } }),
-      });
-      // Same-origin, as the frame's own request: a first visit creates the story.
-      const response = await fetchGraphQL(
-        `http://parley.internal/graphql?${query}`,
-        { headers: { accept: 'application/json', 'sec-fetch-site': 'same-origin' } },
-        req,
-      );
-      const { data, errors } = (await response.json()) as {
-        data?: { story?: unknown };
-        errors?: unknown[];
+      /** Runs a trusted document as the frame would (same-origin: a first visit creates the story). */
+      const run = async ({
+        documentId,
+        variables,
+      }: ReturnType<StreamRenderer['streamRequest']>) => {
+        const query = new URLSearchParams({
+          variables: JSON.stringify(variables),
+          extensions: JSON.stringify({ persistedQuery: { documentId } }),
+        });
+        const response = await fetchGraphQL(
+          `http://parley.internal/graphql?${query}`,
+          { headers: { accept: 'application/json', 'sec-fetch-site': 'same-origin' } },
+          req,
+        );
+        return (await response.json()) as { data?: { story?: { id: string } }; errors?: unknown[] };
       };
+      const { data, errors } = await run(renderer.streamRequest(url.search));
       if (!data?.story || errors?.length) return false;
-      page = await renderer.renderStreamPage(url.search, data, parts);
+      // A reader without JavaScript paging: the page after `after` in place of the first.
+      const moreRequest = renderer.moreRequest(url.search, data.story.id);
+      const more = moreRequest ? await run(moreRequest) : undefined;
+      if (more && (!more.data?.story || more.errors?.length)) return false;
+      page = await renderer.renderStreamPage(
+        url.search,
+        renderer.withPage(data, more?.data),
+        parts,
+      );
     } catch (error) {
       logger.warn({ err: error }, 'The stream page could not be rendered: serving the static page');
       return false;

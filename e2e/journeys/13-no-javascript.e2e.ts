@@ -1,0 +1,43 @@
+import { journey, track, useHarness } from '../harness';
+
+// Journey 13: a reader whose browser runs no JavaScript. The loader cannot run either, so this is
+// the frame a site's `<noscript><iframe src="…/embed/stream?storyURL=…">` shows: the server
+// renders the thread, older comments are a plain link to the next page, and the comment box
+// says that posting needs JavaScript.
+
+const h = useHarness();
+const path = '/articles/no-javascript';
+/** More than one page (20): the second page holds the five oldest. */
+const SEEDED = 25;
+
+it('reads the thread and pages through it with JavaScript disabled', () =>
+  journey('13-no-javascript', async (pages) => {
+    await h.seedComments(
+      path,
+      Array.from({ length: SEEDED }, (_, i) => `Comment number ${i + 1} without scripts`),
+    );
+    const context = await h.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    pages.push({ page, context, log: track(context) });
+    const frameUrl =
+      `${h.parleyUrl}/embed/stream?storyURL=${encodeURIComponent(h.storyUrl(path))}` +
+      `&origin=${encodeURIComponent(new URL(h.storyUrl(path)).origin)}`;
+    await page.goto(frameUrl);
+
+    const bodies = () =>
+      page
+        .locator('article')
+        .evaluateAll((articles) =>
+          articles.map((a) => /Comment number (\d+)/.exec(a.textContent ?? '')?.[1]),
+        );
+    // Newest first: 25 down to 6.
+    expect(await bodies()).toEqual(Array.from({ length: 20 }, (_, i) => String(SEEDED - i)));
+    await page.getByText('Posting a comment needs JavaScript.', { exact: true }).waitFor();
+    expect(await page.locator('.parley-composer').isVisible()).toBe(false);
+
+    await page.getByRole('link', { name: 'Older comments', exact: true }).click();
+    await page.waitForURL(/after=/);
+    expect(await bodies()).toEqual(['5', '4', '3', '2', '1']);
+    // The last page: nothing older to link to.
+    expect(await page.getByRole('link', { name: 'Older comments' }).count()).toBe(0);
+  }));
