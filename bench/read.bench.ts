@@ -134,11 +134,18 @@ async function startParley(postgres: boolean): Promise<Subject> {
   }
   await seeding.close();
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', process.env['BENCH_SERVER_LOG'] ? 'inherit' : 'pipe'],
-  });
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env['BENCH_CPU_PROF'];
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...flags, '--import', 'tsx', 'packages/server/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', process.env['BENCH_SERVER_LOG'] ? 'inherit' : 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await waitForOk(`${parleyUrl}/healthz`, child, () => stderr);
@@ -317,25 +324,33 @@ function row(name: string, f: Figures): string {
 const browser = await launchChromium();
 const results = new Map<string, Figures>();
 try {
+  // BENCH_ONLY=sqlite|postgres|waline: one subject (to profile it, say).
+  const only = process.env['BENCH_ONLY'];
   const subjects: (() => Promise<Subject>)[] = [
-    () => startParley(false),
-    ...(process.env['DATABASE_URL'] && process.env['REDIS_URL'] ? [() => startParley(true)] : []),
-    async () => {
-      const peer = await startWaline({
-        scratchDir: join(tmpdir(), 'parley-waline-peer'),
-        comments: COMMENTS,
-        text: TEXT,
-      });
-      return {
-        name: 'Waline',
-        pageUrl: peer.pageUrl,
-        selector: peer.commentSelector,
-        listUrl: peer.listUrl,
-        pids: peer.pids,
-        hostDocument: peer.pageUrl,
-        close: () => peer.close(),
-      };
-    },
+    ...(!only || only === 'sqlite' ? [() => startParley(false)] : []),
+    ...(process.env['DATABASE_URL'] && process.env['REDIS_URL'] && (!only || only === 'postgres')
+      ? [() => startParley(true)]
+      : []),
+    ...(only && only !== 'waline'
+      ? []
+      : [
+          async () => {
+            const peer = await startWaline({
+              scratchDir: join(tmpdir(), 'parley-waline-peer'),
+              comments: COMMENTS,
+              text: TEXT,
+            });
+            return {
+              name: 'Waline',
+              pageUrl: peer.pageUrl,
+              selector: peer.commentSelector,
+              listUrl: peer.listUrl,
+              pids: peer.pids,
+              hostDocument: peer.pageUrl,
+              close: () => peer.close(),
+            };
+          },
+        ]),
   ];
   console.log(
     `node ${process.version}, ${browser.version()} headless; ${COMMENTS} top-level comments, ` +

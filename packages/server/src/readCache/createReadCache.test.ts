@@ -39,11 +39,22 @@ describe('the read cache', () => {
   it('keeps a result until an invalidation names what it holds', async () => {
     const { cache, fill } = setUp();
     await fill('k');
-    expect(await cache.store.get('k')).toEqual(RESULT);
+    expect(await cache.store.get('k')).toMatchObject(RESULT);
     await cache.invalidate([{ typename: 'Story', id: 'other' }]);
-    expect(await cache.store.get('k')).toEqual(RESULT);
+    expect(await cache.store.get('k')).toMatchObject(RESULT);
     await cache.invalidate(STORY);
     expect(await cache.store.get('k')).toBeUndefined();
+  });
+
+  it('serializes a kept answer once, however many hits read it', async () => {
+    const { cache, fill } = setUp();
+    await fill('k');
+    const first = (await cache.store.get('k')) as { stringify(value: unknown): string };
+    const text = first.stringify(RESULT);
+    expect(text).toBe(JSON.stringify(RESULT));
+    const second = (await cache.store.get('k')) as { stringify(value: unknown): string };
+    // The same text, not serialized again (it would show a change made since).
+    expect(second.stringify({ changed: true })).toBe(text);
   });
 
   it('does not keep a result read before an invalidation that came while it ran', async () => {
@@ -73,7 +84,7 @@ describe('the read cache', () => {
       await cache.settled();
       expect(await cache.store.get('k')).toBeUndefined(); // dropped by the retry
       await fill('k');
-      expect(await cache.store.get('k')).toEqual(RESULT); // and the cache works again
+      expect(await cache.store.get('k')).toMatchObject(RESULT); // and the cache works again
     } finally {
       jest.useRealTimers();
     }
