@@ -38,6 +38,12 @@ export interface StreamParams {
   locale?: string;
   /** Stylesheet the site owner adds to the stream. */
   customCSSURL?: string;
+  /**
+   * The host's font and accent, as its later `theme` message will say, so the page the server
+   * renders already has them (nothing moves when the frame applies that message).
+   */
+  fontFamily?: string;
+  accentColor?: string;
 }
 
 /** Messages the frame sends to the host page. */

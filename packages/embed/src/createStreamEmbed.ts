@@ -201,6 +201,8 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
         theme: resolved(),
         locale: opt('locale'),
         customCSSURL: opt('customCSSURL'),
+        fontFamily: getComputedStyle(el).fontFamily,
+        accentColor: opt('accentColor'),
       };
       const query = new URLSearchParams();
       for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);

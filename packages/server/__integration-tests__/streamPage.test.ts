@@ -95,6 +95,20 @@ describe('the stream page, rendered on the server', () => {
     expect(again.status).toBe(304);
   });
 
+  it('sets the host’s font and accent from the loader’s parameters, checked as the frame checks them', async () => {
+    const page = (font: string) =>
+      fetch(
+        `${frameUrl(url, STORY)}&fontFamily=${encodeURIComponent(font)}&accentColor=%23c00`,
+      ).then((r) => r.text());
+    expect(await page('"Iowan Old Style", Georgia, serif')).toContain(
+      'style="color-scheme:dark;--parley-font:&quot;Iowan Old Style&quot;, Georgia, serif;--parley-accent:#c00"',
+    );
+    // What could smuggle CSS in is left out, as applyTheme leaves it out.
+    expect(await page('x;background:url(https://evil.example/)')).toContain(
+      'style="color-scheme:dark;--parley-accent:#c00"',
+    );
+  });
+
   it('falls back to the static page when the story cannot be shown (not a permitted origin)', async () => {
     const response = await fetch(frameUrl(url, 'https://elsewhere.example/a'));
     const html = await response.text();

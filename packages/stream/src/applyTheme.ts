@@ -1,10 +1,10 @@
 import type { HostToFrame } from '@parley/contract';
 
 /** Font families the host may pass: names, quotes, commas and spaces only (no `url(` or `;`). */
-const SAFE_FONT = /^[\w\s"',.-]{1,200}$/;
+export const SAFE_FONT = /^[\w\s"',.-]{1,200}$/;
 
 /** A color the host may pass: hex, rgb()/hsl() or a name. */
-const SAFE_COLOR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,20})$/i;
+export const SAFE_COLOR = /^(#[0-9a-f]{3,8}|(rgb|hsl)a?\([\d\s.,%/]+\)|[a-z]{3,20})$/i;
 
 /**
  * Applies the host's theme: `data-theme` on the root (the stylesheet has both palettes) and the

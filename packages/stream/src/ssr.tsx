@@ -7,6 +7,7 @@ import { documentId } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import type { Transport } from '@parley/transport';
 import { App, STREAM_QUERY, streamVariables } from './App';
+import { SAFE_COLOR, SAFE_FONT } from './applyTheme';
 import { MORE_COMMENTS_QUERY, TOP_LEVEL_PAGE_SIZE } from './Thread';
 import { createSession } from './createSession';
 import { createThreadStore } from './createThreadStore';
@@ -151,7 +152,7 @@ export async function renderStreamPage(
     template
       .replace(
         /<html lang="[^"]*">/,
-        () => `<html lang="${lang}" data-theme="${theme}" style="color-scheme:${theme}">`,
+        () => `<html lang="${lang}" data-theme="${theme}" style="${rootStyle(search, theme)}">`,
       )
       // The link stays for what finds files beside it (the panels' CSS): loaded after the
       // paint, never applied.
@@ -168,6 +169,20 @@ export async function renderStreamPage(
           `<script type="application/json" id="parley-data">${scriptJson(data)}</script>`,
       )
   );
+}
+
+/**
+ * The root's style as `applyTheme` will set it from the host's `theme` message: the color scheme,
+ * and the host's font and accent from the loader's parameters (checked the same way).
+ */
+function rootStyle(search: string, theme: string): string {
+  const params = new URLSearchParams(search);
+  const font = params.get('fontFamily');
+  const accent = params.get('accentColor');
+  let style = `color-scheme:${theme}`;
+  if (font && SAFE_FONT.test(font)) style += `;--parley-font:${font}`;
+  if (accent && SAFE_COLOR.test(accent)) style += `;--parley-accent:${accent}`;
+  return escapeAttribute(style);
 }
 
 /** `value` safe inside a double-quoted attribute. */
