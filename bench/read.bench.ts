@@ -15,17 +15,10 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { Browser } from 'playwright-core';
 import { createParleyServer, loadConfig } from '@parley/server';
-import {
-  createComment,
-  createUser,
-  findOrCreateStory,
-  hashPassword,
-  install,
-  renderComment,
-} from '@parley/server/testing';
 import { createTestDatabase } from '../packages/server/src/db/testDatabases';
 import { freePort, launchChromium, REPOSITORY_ROOT as ROOT } from '../e2e/support/browser';
 import { startWaline } from './peers/waline';
+import { seedStory } from './support/seedStory';
 
 const COMMENTS = 25;
 const SHOWN = 20;
@@ -105,33 +98,14 @@ async function startParley(postgres: boolean): Promise<Subject> {
   const seeding = await createParleyServer({
     config: loadConfig({ ...env, PORT: '0', REDIS_URL: '' }),
   });
-  const db = seeding.deps.db;
-  const { site, admin } = await install(db, {
-    organization: { name: 'Bench', contactEmail: 'bench@example.com', url: exampleUrl },
-    site: { name: 'Bench', url: exampleUrl, allowedOrigins: [exampleUrl] },
-    admin: {
-      email: 'admin@example.com',
-      username: 'admin',
-      passwordHash: await hashPassword('bench-admin'),
-    },
-  });
-  const authors = [admin.id];
-  for (let i = 0; i < 4; i++)
-    authors.push(
-      (await createUser(db, { username: `reader${i}`, email: `reader${i}@example.com` })).id,
-    );
   const storyUrl = `${exampleUrl}${STORY_PATH}`;
-  const { story } = await findOrCreateStory(db, { siteId: site.id, url: storyUrl, title: 'Bench' });
-  const start = Date.now() - COMMENTS * 60_000;
-  for (let i = 0; i < COMMENTS; i++) {
-    await createComment(db, {
-      storyId: story.id,
-      authorId: authors[i % authors.length]!,
-      bodySource: TEXT(i),
-      bodyHtml: renderComment(TEXT(i)),
-      createdAt: new Date(start + i * 60_000).toISOString(),
-    });
-  }
+  await seedStory(seeding.deps.db, {
+    siteUrl: exampleUrl,
+    storyUrl,
+    readers: 4,
+    comments: COMMENTS,
+    body: TEXT,
+  });
   await seeding.close();
 
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops.

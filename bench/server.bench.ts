@@ -6,14 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createParleyServer, loadConfig } from '@parley/server';
-import {
-  createComment,
-  createUser,
-  findOrCreateStory,
-  hashPassword,
-  install,
-  renderComment,
-} from '@parley/server/testing';
+import { createComment, renderComment } from '@parley/server/testing';
+import { seedStory } from './support/seedStory';
 
 const SITE = 'https://site.example';
 const FIRST_PAGE = `query FirstPage($url: String!) {
@@ -36,30 +30,17 @@ const server = await createParleyServer({ config });
 const { db } = server.deps;
 
 // A story with 200 top-level comments by 50 authors, a third of them with 3 replies.
-const { site, admin } = await install(db, {
-  organization: { name: 'Bench', contactEmail: 'bench@example.com', url: SITE },
-  site: { name: 'Bench', url: SITE, allowedOrigins: [SITE] },
-  admin: {
-    email: 'admin@example.com',
-    username: 'admin',
-    passwordHash: await hashPassword('bench-admin'),
-  },
-});
-const authors = [admin.id];
-for (let i = 0; i < 49; i++) {
-  authors.push(
-    (await createUser(db, { username: `reader${i}`, email: `reader${i}@example.com` })).id,
-  );
-}
-const { story } = await findOrCreateStory(db, {
-  siteId: site.id,
-  url: `${SITE}/article`,
-  title: 'Bench',
+const { storyId, authorIds: authors } = await seedStory(db, {
+  siteUrl: SITE,
+  storyUrl: `${SITE}/article`,
+  readers: 49,
+  comments: 0,
+  body: () => '',
 });
 for (let i = 0; i < 200; i++) {
   const body = `Comment ${i} with **some** Markdown and a link https://example.com/${i}`;
   const { comment } = await createComment(db, {
-    storyId: story.id,
+    storyId,
     authorId: authors[i % authors.length]!,
     bodySource: body,
     bodyHtml: renderComment(body),
@@ -67,7 +48,7 @@ for (let i = 0; i < 200; i++) {
   if (i % 3 === 0) {
     for (let r = 0; r < 3; r++) {
       await createComment(db, {
-        storyId: story.id,
+        storyId,
         authorId: authors[(i + r + 1) % authors.length]!,
         parentId: comment.id,
         bodySource: `Reply ${r}`,

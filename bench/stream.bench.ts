@@ -10,16 +10,9 @@ import { dirname, join, posix } from 'node:path';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { builtClientRoutes, CLIENT_BUILDS, createParleyServer, loadConfig } from '@parley/server';
-import {
-  createComment,
-  createUser,
-  findOrCreateStory,
-  hashPassword,
-  install,
-  renderComment,
-} from '@parley/server/testing';
 import { createExampleServer } from '../examples/host/createExampleServer';
 import { freePort, launchChromium, REPOSITORY_ROOT as ROOT } from '../e2e/support/browser';
+import { seedStory } from './support/seedStory';
 
 const RUNS = 10;
 const TOP_LEVEL_COMMENTS = 25;
@@ -161,38 +154,13 @@ async function measure(): Promise<void> {
   await server.listen();
   const browser = await launchChromium();
   try {
-    const { db } = server.deps;
-    const { site, admin } = await install(db, {
-      organization: { name: 'Bench', contactEmail: 'bench@example.com', url: exampleUrl },
-      site: { name: 'Bench', url: exampleUrl, allowedOrigins: [exampleUrl] },
-      admin: {
-        email: 'admin@example.com',
-        username: 'admin',
-        passwordHash: await hashPassword('bench-admin'),
-      },
+    await seedStory(server.deps.db, {
+      siteUrl: exampleUrl,
+      storyUrl: `${exampleUrl}${STORY_PATH}`,
+      readers: 4,
+      comments: TOP_LEVEL_COMMENTS,
+      body: (i) => `Comment ${i} with **some** Markdown and a link https://example.com/${i}`,
     });
-    const authors = [admin.id];
-    for (let i = 0; i < 4; i++) {
-      authors.push(
-        (await createUser(db, { username: `reader${i}`, email: `reader${i}@example.com` })).id,
-      );
-    }
-    const { story } = await findOrCreateStory(db, {
-      siteId: site.id,
-      url: `${exampleUrl}${STORY_PATH}`,
-      title: 'Bench',
-    });
-    const start = Date.now() - TOP_LEVEL_COMMENTS * 60_000;
-    for (let i = 0; i < TOP_LEVEL_COMMENTS; i++) {
-      const body = `Comment ${i} with **some** Markdown and a link https://example.com/${i}`;
-      await createComment(db, {
-        storyId: story.id,
-        authorId: authors[i % authors.length]!,
-        bodySource: body,
-        bodyHtml: renderComment(body),
-        createdAt: new Date(start + i * 60_000).toISOString(),
-      });
-    }
 
     console.log(
       `node ${process.version}; ${browser.version()} headless; SQLite; a story with ` +

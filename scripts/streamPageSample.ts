@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { makeComment, makeRootData } from '../packages/stream/src/testing/threadFixtures';
 
 const dist = join(process.cwd(), 'packages/stream/dist');
 const { renderStreamPage } = (await import(pathToFileURL(join(dist, 'ssr.js')).href)) as {
@@ -16,55 +17,18 @@ const { renderStreamPage } = (await import(pathToFileURL(join(dist, 'ssr.js')).h
 };
 
 const TOTAL = 25;
-// The fields of the stream's CommentThread fragment, as the server answers them.
 const comments = Array.from({ length: 20 }, (_, i) => {
   const n = TOTAL - 1 - i;
-  return {
-    id: `c${n}`,
+  return makeComment(`c${n}`, {
     body: `<p>Comment ${n}: a short remark about the bench article, with a few words.</p>\n`,
     createdAt: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
-    editedAt: null,
-    editableUntil: null,
-    status: 'NONE',
-    removed: false,
-    tags: [],
-    replyCount: 0,
-    reactionCount: 0,
-    viewerReacted: false,
-    parent: null,
     author: { id: `u${n % 5}`, username: `reader${n % 5}`, avatarUrl: null, badges: [] },
-    replies: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
-  };
+  });
 });
-const makeConnection = <T extends { id: string }>(nodes: T[], hasNextPage = false) => ({
-  edges: nodes.map((node) => ({ cursor: `cursor-${node.id}`, node })),
-  pageInfo: { hasNextPage, endCursor: nodes.at(-1) ? `cursor-${nodes.at(-1)!.id}` : null },
+const data = makeRootData(comments, {
+  hasNextPage: true,
+  story: { url: 'https://news.example/articles/bench', title: 'Bench', commentCount: TOTAL },
 });
-const data = {
-  viewer: null,
-  settings: {
-    editWindowSeconds: 30,
-    maxCommentLength: 2000,
-    signUpOpen: true,
-    liveUpdates: true,
-    guidelinesHtml: '',
-    locale: 'en',
-    premod: 'OFF',
-    reactionLabel: '',
-    featuredTab: true,
-    customCssUrl: '',
-  },
-  story: {
-    id: 's1',
-    url: 'https://news.example/articles/bench',
-    title: 'Bench',
-    status: 'OPEN',
-    commentCount: TOTAL,
-    settings: { effectivePremod: 'OFF', liveUpdates: true, premod: null },
-    featuredComments: makeConnection([]),
-    comments: makeConnection(comments, true),
-  },
-};
 const search = `?storyURL=${encodeURIComponent(data.story.url)}&origin=https%3A%2F%2Fnews.example`;
 const page = await renderStreamPage(search, data, {
   template: readFileSync(join(dist, 'stream.html'), 'utf8'),

@@ -1,4 +1,5 @@
 import { journey, track, useHarness } from '../harness';
+import { describeViolations, failingViolations, runAxe } from '../support/axe';
 
 // Journey 13: a reader whose browser runs no JavaScript. The loader cannot run either, so this is
 // the frame a site's `<noscript><iframe src="…/embed/stream?storyURL=…">` shows: the server
@@ -34,6 +35,23 @@ it('reads the thread and pages through it with JavaScript disabled', () =>
     expect(await bodies()).toEqual(Array.from({ length: 20 }, (_, i) => String(SEEDED - i)));
     await page.getByText('Posting a comment needs JavaScript.', { exact: true }).waitFor();
     expect(await page.locator('.parley-composer').isVisible()).toBe(false);
+    // The rendered HTML is as accessible as the hydrated frame (accessibility.e2e checks that):
+    // axe needs scripts, so it runs on the same HTML, its own scripts taken out, in a page that
+    // has them.
+    const html = (await (await fetch(frameUrl)).text()).replace(/<script[\s\S]*?<\/script>/g, '');
+    const checker = await h.browser.newContext();
+    try {
+      const checked = await checker.newPage();
+      await checked.setContent(html);
+      const violations = failingViolations({
+        name: 'no JavaScript',
+        url: frameUrl,
+        violations: await runAxe(checked),
+      });
+      expect(describeViolations(violations)).toBe('');
+    } finally {
+      await checker.close();
+    }
 
     await page.getByRole('link', { name: 'Older comments', exact: true }).click();
     await page.waitForURL(/after=/);

@@ -23,18 +23,18 @@ export interface ReadCacheOptions {
  * answered before and nothing they show has changed since. The cache key is also the answer's
  * `ETag`; a `GET` with a matching `If-None-Match` gets `304`.
  *
- * Not cached: answers with errors, and answers with a null root field (a story that does not
- * exist yet: the stream's next request creates it; `viewer` aside); `commentCounts` (a list of numbers holds no
- * entity an event could name). A mutation's answer waits for the invalidations it started, so a
- * moderator's rejection has left every cached view when their request returns.
+ * Not cached: answers with errors; answers with a null root field but `viewer` (a story that
+ * does not exist yet: the stream's next request creates it); `commentCounts` (a list of numbers
+ * holds no entity an event could name). A mutation's answer waits for the invalidations it
+ * started, so a moderator's rejection has left every cached view when their request returns.
  */
 export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOptions): Plugin[] {
   const anonymous = (request: Request) => !request.headers.has('authorization');
   return [
     useResponseCache({
-      // Enabled for every request, so that a signed-in moderator's mutation drops the entities
-      // it returns (a closed story, a renamed user); a signed-in reader's answers are never kept
-      // (their key is marked private, and the store neither reads nor writes such keys).
+      // On for signed-in POSTs too, so that a moderator's mutation drops the entities it returns
+      // (a closed story, a renamed user); a signed-in reader's answers are never kept (their key
+      // is marked private, and the store neither reads nor writes such keys).
       cache: {
         get: (id) => (id.startsWith(PRIVATE) ? undefined : cache.store.get(id)),
         set: (id, ...rest) => (id.startsWith(PRIVATE) ? undefined : cache.store.set(id, ...rest)),

@@ -48,16 +48,19 @@ export const TEST_VIEWER: Viewer = {
   suspendedUntil: null,
 };
 
-/** The root query's data around `comments` (the first page). */
-export function makeStreamData(
+/** Options of {@link makeRootData} and {@link makeStreamData}. */
+export interface StreamDataOptions {
+  viewer?: Viewer | null;
+  hasNextPage?: boolean;
+  story?: Partial<StoryData>;
+  settings?: Partial<StreamSettings>;
+}
+
+/** The root query's answer around `comments` (the first page), as the server sends it. */
+export function makeRootData(
   comments: CommentData[],
-  options: {
-    viewer?: Viewer | null;
-    hasNextPage?: boolean;
-    story?: Partial<StoryData>;
-    settings?: Partial<StreamSettings>;
-  } = {},
-): StreamData {
+  options: StreamDataOptions = {},
+): Omit<StreamData, 'refetch'> {
   return {
     viewer: options.viewer ?? null,
     settings: {
@@ -84,6 +87,13 @@ export function makeStreamData(
       comments: makeConnection(comments, options.hasNextPage),
       ...options.story,
     },
-    refetch: jest.fn(),
   };
+}
+
+/** The root query's data around `comments` (the first page), with a `refetch` spy. */
+export function makeStreamData(
+  comments: CommentData[],
+  options: StreamDataOptions = {},
+): StreamData {
+  return { ...makeRootData(comments, options), refetch: jest.fn() };
 }
