@@ -289,7 +289,7 @@ function row(name: string, f: Figures): string {
     `${name.padEnd(28)} paint median ${median(paints).toFixed(0).padStart(4)} ms ` +
     `(${Math.min(...paints).toFixed(0)}–${Math.max(...paints).toFixed(0)}), ` +
     `bytes before paint ${kb(median(f.loads.map((l) => l.bytes))).padStart(8)}, ` +
-    `CLS ${Math.max(...f.loads.map((l) => l.cls)).toFixed(3)}, ` +
+    `CLS ${Math.max(...f.loads.map((l) => l.cls)).toFixed(3)} (max; ${f.loads.filter((l) => l.cls > 0).length} of ${f.loads.length} loads shifted), ` +
     `list ${f.rps.toFixed(0).padStart(5)} req/s p99 ${String(f.p99).padStart(4)} ms` +
     `${f.errors ? ` (${f.errors} errors)` : ''}, RSS ${mb(f.rssBytes)}`
   );
