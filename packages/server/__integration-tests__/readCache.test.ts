@@ -6,6 +6,7 @@ import type { TestDatabase } from '../src/db/testDatabases';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { loadTrustedDocuments } from '../src/runtime/plugins/trustedDocuments';
 
 // The shared read cache against the real server: each event that changes what a reader sees takes
 // effect on the next anonymous read, which is otherwise answered from the cache. On SQLite one
@@ -190,5 +191,42 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
       `mutation { updateSettings(input: { reactionLabel: "Respect" }) { settings { reactionLabel } } }`,
     );
     expect((await read()).reactionLabel).toBe('Respect');
+  });
+
+  it('answers a kept answer to an anonymous GET of a trusted document before yoga, the same as yoga would', async () => {
+    const url = `${SITE}/fast`;
+    const created = await act(`query ($url: String) { s: story(url: $url) { id } }`, { url });
+    const storyId = (created.s as unknown as { id: string }).id;
+    const documents = loadTrustedDocuments();
+    const id = [...documents].find(([, text]) => text.startsWith('query Stream('))![0];
+    const search = new URLSearchParams({
+      operationName: 'Stream',
+      variables: JSON.stringify({ first: 20, sort: 'CREATED_AT_DESC', url }),
+      extensions: JSON.stringify({ persistedQuery: { documentId: id } }),
+    });
+    const get = async (headers: Record<string, string> = {}) => {
+      const response = await fetch(`${reader}/graphql?${search}`, {
+        headers: { accept: 'application/graphql-response+json, application/json', ...headers },
+      });
+      const kept = ['content-type', 'etag', 'last-modified', 'cache-control', 'vary'];
+      return {
+        status: response.status,
+        headers: Object.fromEntries(kept.map((name) => [name, response.headers.get(name)])),
+        body: await response.text(),
+      };
+    };
+    const miss = await get(); // yoga, which keeps it
+    const fast = await get(); // the kept answer, before yoga
+    const throughYoga = await get({ 'if-none-match': '"another"' }); // yoga's own hit
+    expect(fast).toEqual(throughYoga);
+    expect(fast.body).toBe(miss.body);
+    expect(fast.headers['cache-control']).toMatch(/^public/);
+
+    // Dropped with the rest when a comment comes.
+    await act(
+      `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+      { input: { storyId, body: 'Fresh' } },
+    );
+    expect((await get()).body).toContain('Fresh');
   });
 });

@@ -48,11 +48,7 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
       ttlPerSchemaCoordinate: { 'Query.commentCounts': 0 },
       includeExtensionMetadata: false,
       // Synchronous and cheap (the library's default hashes with WebCrypto, a promise per read).
-      buildResponseCacheKey: ({ documentString, variableValues, operationName, sessionId }) =>
-        (sessionId ?? '') +
-        createHash('sha256')
-          .update(`${operationName ?? ''}\0${documentString}\0${JSON.stringify(variableValues)}`)
-          .digest('base64url'),
+      buildResponseCacheKey: readCacheKey,
       shouldCacheResult: ({ cacheKey, result }) =>
         !cacheKey.startsWith(PRIVATE) && !result.errors?.length && !hasNullRoot(result),
     }),
@@ -73,6 +69,22 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
       },
     },
   ];
+}
+
+/** What a cached answer is keyed by (the fast path of fastReads.ts builds the same). */
+export function readCacheKey({
+  operationName,
+  documentString,
+  variableValues,
+  sessionId,
+}: {
+  operationName?: string | null;
+  documentString: string;
+  variableValues?: Record<string, unknown> | null;
+  sessionId?: string | null;
+}): string {
+  const question = `${operationName ?? ''}\0${documentString}\0${JSON.stringify(variableValues)}`;
+  return (sessionId ?? '') + createHash('sha256').update(question).digest('base64url');
 }
 
 /** Marks the cache key of a signed-in reader's answer: never kept. */
