@@ -496,15 +496,15 @@ export function track(context: BrowserContext): string[] {
       id: typeof id === 'string' ? id : undefined,
     };
   };
-  const operationOf = (request: Request) => {
-    const { query, id } = sentOf(request);
+  const operationOf = ({ query, id }: { query?: string; id?: string }) => {
     const text = query ?? (id === undefined ? '' : (TRUSTED_DOCUMENTS[id] ?? ''));
     return /(query|mutation|subscription)\s+(\w+)/.exec(text)?.[2] ?? `(unknown: ${id})`;
   };
   context.on('request', (request) => {
     if (!isGraphQL(request) || request.method() === 'OPTIONS') return;
-    add(`GraphQL → ${request.method()} ${operationOf(request)}`);
-    if (sentOf(request).query !== undefined) add(`${TEXT_SENT} ${operationOf(request)}`);
+    const sent = sentOf(request);
+    add(`GraphQL → ${request.method()} ${operationOf(sent)}`);
+    if (sent.query !== undefined) add(`${TEXT_SENT} ${operationOf(sent)}`);
   });
   context.on('response', (response) => {
     const request = response.request();
@@ -516,7 +516,9 @@ export function track(context: BrowserContext): string[] {
       response.json().then(
         (json: { errors?: { message: string; extensions?: { code?: string } }[] }) => {
           for (const error of json.errors ?? []) {
-            add(`GraphQL ← ${operationOf(request)}: ${error.extensions?.code} ${error.message}`);
+            add(
+              `GraphQL ← ${operationOf(sentOf(request))}: ${error.extensions?.code} ${error.message}`,
+            );
           }
         },
         () => undefined,

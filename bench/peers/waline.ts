@@ -11,13 +11,13 @@ import { closeSync, existsSync, openSync, readFileSync, readdirSync } from 'node
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import { freePort, launchChromium } from '../../e2e/support/browser';
 
 /** The Waline server package (`@waline/vercel`) version this module was verified with. */
 export const WALINE_SERVER_VERSION = '1.39.3';
@@ -245,18 +245,6 @@ export function seedWalineDatabase(dataDir: string, comments: number, text: (i: 
   } finally {
     db.close();
   }
-}
-
-/** Finds a free TCP port on 127.0.0.1 (listens on port 0, then closes). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Listens on a free 127.0.0.1 port and resolves to the server's origin. */
@@ -583,19 +571,7 @@ function rssMiB(pid: number): number {
 
 /** Opens `pageUrl` in headless Chromium and times until `count` comments are rendered. */
 async function browserCheck(peer: WalinePeer, count: number): Promise<void> {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless=new',
-      // This machine's network is closed: keep Chromium from calling home.
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     for (const label of ['cold', 'warm']) {
       // A new context each time: empty cache and storage, as for a first visit.

@@ -33,8 +33,8 @@ export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
 /** The stream's files for its server-rendered page (streamPage.ts), from `npm run build`. */
 export const STREAM_PAGE_FILES = Object.freeze({
   renderer: join(REPOSITORY_ROOT, 'packages/stream/dist/ssr.js'),
-  template: join(REPOSITORY_ROOT, 'packages/stream/dist/stream.html'),
-  css: join(REPOSITORY_ROOT, 'packages/stream/dist/assets/stream.css'),
+  template: CLIENT_BUILDS['/embed/stream'] as string,
+  css: join(CLIENT_BUILDS['/embed/assets'] as string, 'stream.css'),
 });
 
 /** The file or folder a route serves. */

@@ -30,7 +30,7 @@ import { createMetrics } from './runtime/createMetrics';
 import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
-import { loadTrustedDocuments } from './runtime/plugins/trustedDocuments';
+import { trustedDocumentsFor } from './runtime/plugins/trustedDocuments';
 import { STREAM_PAGE_PATH } from './runtime/streamPage';
 import { STREAM_PAGE_FILES } from './clientBuilds';
 import { READ_CACHE, READY_MIN_FREE_DISK_BYTES, REDIS_READY_TIMEOUT_MS } from './defaults';
@@ -147,10 +147,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     metrics: createMetrics(),
     production: config.production,
-    trustedDocuments: {
-      documents: loadTrustedDocuments(),
-      allowArbitrary: config.allowArbitraryDocuments,
-    },
+    trustedDocuments: trustedDocumentsFor(config.production, config.allowArbitraryDocuments),
     readCache: {
       cache: readCache,
       ttlMs: READ_CACHE.ttlMs,

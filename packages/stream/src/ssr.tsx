@@ -12,9 +12,13 @@ import { MORE_COMMENTS_QUERY, TOP_LEVEL_PAGE_SIZE } from './Thread';
 import { createSession } from './createSession';
 import { createThreadStore } from './createThreadStore';
 import { createTranslator } from './i18n/createTranslator';
+import type { Message } from './i18n/createTranslator';
 import { loadCatalog } from './messages';
 import type { FirstMessageKey, LazyMessageKey } from './messages';
 import { readStreamParams } from './params';
+import type { Locale } from './params';
+import { messages as noScriptEn } from './messages/en/noScript';
+import { messages as noScriptEs } from './messages/es/noScript';
 import type { StreamEnv } from './StreamContext';
 
 /** The id of the root query, as the frame would send it. */
@@ -56,11 +60,11 @@ export function withPage(
   return page && data.story ? { ...data, story: { ...data.story, comments: page } } : data;
 }
 
-/** Text only a page without JavaScript shows: the server's, never in the frame's bundle. */
-const NO_SCRIPT = {
-  en: { older: 'Older comments', posting: 'Posting a comment needs JavaScript.' },
-  es: { older: 'Comentarios anteriores', posting: 'Para comentar hace falta JavaScript.' },
-} as const;
+/** Text only a page without JavaScript shows, by locale. */
+const NO_SCRIPT: Record<Locale, Readonly<Record<keyof typeof noScriptEn, Message>>> = {
+  en: noScriptEn,
+  es: noScriptEs,
+};
 
 /** The rendered thread, and the root element's attributes the frame would set itself. */
 export interface RenderedStream {
@@ -139,14 +143,14 @@ export async function renderStreamPage(
   const { html, lang, theme } = await renderStream(search, data);
   // Without JavaScript: the composer gives way to a note, and "Load more" is a link to the next
   // page of this same frame (the server renders it as it rendered this one).
-  const text = NO_SCRIPT[lang as keyof typeof NO_SCRIPT] ?? NO_SCRIPT.en;
+  const t = createTranslator(lang, NO_SCRIPT[lang as Locale] ?? noScriptEn);
   const { hasNextPage, endCursor } = data.story?.comments.pageInfo ?? {};
   const next = new URLSearchParams(search);
   if (endCursor) next.set('after', endCursor);
-  const posting = `<noscript><p class="parley-notice">${text.posting}</p></noscript>`;
+  const posting = `<noscript><p class="parley-notice">${t('noScript.posting')}</p></noscript>`;
   const older =
     hasNextPage && endCursor
-      ? `<noscript><p><a class="parley-more" href="?${escapeAttribute(next.toString())}">${text.older}</a></p></noscript>`
+      ? `<noscript><p><a class="parley-more" href="?${escapeAttribute(next.toString())}">${t('noScript.older')}</a></p></noscript>`
       : '';
   return (
     template

@@ -9,7 +9,7 @@ import type { Metrics } from './createMetrics';
 import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
 import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
-import { loadTrustedDocuments } from './plugins/trustedDocuments';
+import { trustedDocumentsFor } from './plugins/trustedDocuments';
 import { STREAM_PAGE_PATH, createStreamPage } from './streamPage';
 import type { StreamPageFiles, StreamPageHandler } from './streamPage';
 import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
@@ -116,7 +116,7 @@ export function createHttpServer({
   trustedProxies = 0,
   metricsToken,
   webSocketLimits,
-  trustedDocuments = { documents: loadTrustedDocuments(), allowArbitrary: !production },
+  trustedDocuments = trustedDocumentsFor(production),
   readCache,
   streamPage: streamPageFiles,
 }: CreateHttpServerOptions): HttpServer {

@@ -15,7 +15,7 @@ import {
 import { corsOptions, useOriginPolicy } from './plugins/originPolicy';
 import { useRequestGuard } from './plugins/requestGuard';
 import { useNoNulCharacters } from './plugins/noNulCharacters';
-import { loadTrustedDocuments, useTrustedDocuments } from './plugins/trustedDocuments';
+import { trustedDocumentsFor, useTrustedDocuments } from './plugins/trustedDocuments';
 import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import { useReadCache } from '../readCache/useReadCache';
 import type { ReadCacheOptions } from '../readCache/useReadCache';
@@ -93,7 +93,7 @@ export function createYogaApp({
   production = false,
   maxRequestBodyBytes,
   trustedProxies = 0,
-  trustedDocuments = { documents: loadTrustedDocuments(), allowArbitrary: !production },
+  trustedDocuments = trustedDocumentsFor(production),
   readCache,
 }: CreateYogaAppOptions): ParleyYoga {
   const maskError = createMaskError({ logger });

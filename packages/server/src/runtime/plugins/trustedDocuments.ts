@@ -49,6 +49,17 @@ export function loadTrustedDocuments(): TrustedDocuments {
   ));
 }
 
+/**
+ * The clients' documents, with arbitrary text allowed as `production` says unless `allowArbitrary`
+ * (`GRAPHQL_ALLOW_ARBITRARY`) decides: what every server runs with unless a test gives its own.
+ */
+export function trustedDocumentsFor(
+  production: boolean,
+  allowArbitrary: boolean = !production,
+): TrustedDocumentsOptions {
+  return { documents: loadTrustedDocuments(), allowArbitrary };
+}
+
 /** The id a request names, or undefined. */
 export function documentIdOf(params: RequestDocument): string | undefined {
   const persisted = (params.extensions as { persistedQuery?: { documentId?: unknown } } | undefined)

@@ -1,0 +1,8 @@
+import type { Message } from '../../i18n/createTranslator';
+import type { messages as en } from '../en/noScript';
+
+/** Spanish: the server-rendered page without JavaScript. */
+export const messages: Record<keyof typeof en, Message> = {
+  'noScript.posting': 'Para comentar hace falta JavaScript.',
+  'noScript.older': 'Comentarios anteriores',
+};
