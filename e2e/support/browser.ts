@@ -1,7 +1,5 @@
 // What the e2e harness and the stream bench share to run Debian's Chromium against servers on
 // 127.0.0.1: where the repository is, how Chromium starts, and how a port is picked.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
@@ -31,17 +29,5 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }
 
-/**
- * A port free right now on 127.0.0.1: for a server whose public URL must be known before it
- * starts (it cannot listen on port 0 and be told its URL afterwards).
- */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+/** A port free right now on 127.0.0.1 (the servers' own helper). */
+export { freePort } from '@parley/server/testing';

@@ -116,6 +116,10 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
     logger,
   });
+  // A dropped connection (Redis restarted, or away): what other instances changed meanwhile may
+  // not have been dropped from the shared cache, so it is emptied before it is read again.
+  const lostRedis = () => readCache.lost();
+  redis?.on('close', lostRedis);
   const deps: ServerDeps = {
     db: database.db,
     tokens: createTokenService({ secret, issuer: config.publicUrl }),
@@ -186,6 +190,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       await http.close();
       await pubsub.close();
       mailer.close();
+      redis?.off('close', lostRedis);
       redis?.disconnect();
       await database.close();
     },

@@ -15,3 +15,4 @@ export { createComment } from './db/store/comments';
 export { hashPassword } from './auth/passwords';
 export { renderComment } from './markdown/renderComment';
 export { SIGN_UP_CODE_LINE, signUpCodeFromOutbox } from './runtime/testing/readOutbox';
+export { freePort } from './runtime/testing/freePort';

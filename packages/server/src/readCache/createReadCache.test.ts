@@ -74,7 +74,7 @@ describe('the read cache', () => {
       expect(await cache.store.get('k')).toBeUndefined(); // a miss, not an error
       await cache.invalidate(STORY); // fails: the entry may still be in the store
       expect(warnings).toEqual([
-        'Read cache: a read failed; answering without the cache',
+        'Read cache: a read failed; reading around the cache until it is emptied',
         'Read cache: an invalidation failed; reading around the cache until it works',
       ]);
       state.down = false;
@@ -85,6 +85,34 @@ describe('the read cache', () => {
       expect(await cache.store.get('k')).toBeUndefined(); // dropped by the retry
       await fill('k');
       expect(await cache.store.get('k')).toMatchObject(RESULT); // and the cache works again
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('after a failed read or a lost connection, empties the shared store before reading it again', async () => {
+    // Another instance may have failed to drop an entry while the store was away: this one
+    // cannot know which, so it drops them all before trusting the store again.
+    jest.useFakeTimers();
+    try {
+      const { cache, state, fill } = setUp();
+      await fill('k');
+      state.down = true;
+      expect(await cache.store.get('k')).toBeUndefined();
+      state.down = false;
+      await fill('other'); // not kept: the cache is not trusted yet
+      expect(await cache.store.get('k')).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1000);
+      await cache.settled();
+      expect(await cache.store.get('k')).toBeUndefined(); // emptied, not merely read around
+      await fill('k');
+      expect(await cache.store.get('k')).toMatchObject(RESULT);
+
+      cache.lost(); // the connection closed (a Redis restart): the same again
+      expect(await cache.store.get('k')).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1000);
+      await cache.settled();
+      expect(await cache.store.get('k')).toBeUndefined();
     } finally {
       jest.useRealTimers();
     }

@@ -206,6 +206,11 @@ export interface ReadCache {
   ): Promise<void>;
   /** Resolves when every invalidation started so far has settled (a mutation's answer waits). */
   settled(): Promise<void>;
+  /**
+   * The store was out of reach (its connection closed): while it was, another instance may have
+   * failed to drop what it changed. Reads go around the cache until it has been emptied.
+   */
+  lost(): void;
 }
 
 /**
@@ -241,8 +246,14 @@ const INVALIDATION_RETRY_MS = 1000;
 
 /**
  * Wraps a store so the cache never fails a request and never serves what it may have failed to
- * drop: a store error on a read is a miss (with a warning); a failed invalidation makes this
- * instance read around the cache until that invalidation, tried again every second, succeeds.
+ * drop: a failed invalidation makes this instance read around the cache until that invalidation,
+ * tried again every second, succeeds. A failed read is a miss, and more: the store (Redis) is
+ * shared, and while this instance could not reach it another may have failed to drop what it
+ * changed, and may not have redone it yet when the store is back. So after a failed read, or a
+ * lost connection ({@link ReadCache.lost}), this instance reads around the cache until it has
+ * emptied it. An instance that neither read nor lost its connection while the store was away (a
+ * paused Redis, and no traffic) can still read what another failed to drop until that one's
+ * retry, at most a second after the store is back.
  */
 export function createReadCache({
   store,
@@ -270,20 +281,35 @@ export function createReadCache({
             'Read cache: an invalidation failed; reading around the cache until it works',
           );
           // Entities that could not even be listed (a database error): drop the whole cache.
-          failed.push(...(entities.length > 0 ? entities : EVERY_READ));
-          retry ??= setTimeout(retryFailed, INVALIDATION_RETRY_MS);
-          retry.unref?.();
+          redo(entities.length > 0 ? entities : EVERY_READ);
         },
       );
     pending.add(done);
     void done.finally(() => pending.delete(done));
     return done;
   };
+  /** Reads go around the cache until `entities` are dropped, tried again every second. */
+  const redo = (entities: readonly CacheEntityRecord[]) => {
+    const everything = failed.some((entity) => entity === EVERY_READ[0]);
+    if (!everything) failed.push(...entities);
+    retry ??= setTimeout(retryFailed, INVALIDATION_RETRY_MS);
+    retry.unref?.();
+  };
+  // Reads keep going around the cache until the retry has finished, not only begun.
   const retryFailed = () => {
     retry = undefined;
-    const entities = failed;
-    failed = [];
-    if (entities.length > 0) void run(entities);
+    const entities = [...failed];
+    const done = store.invalidate(entities).then(
+      () => {
+        failed = failed.filter((entity) => !entities.includes(entity));
+      },
+      (error: unknown) => {
+        warn(error, 'Read cache: an invalidation failed again; still reading around the cache');
+        redo([]);
+      },
+    );
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
   };
 
   return {
@@ -297,7 +323,8 @@ export function createReadCache({
           if (version !== undefined && etagOf(result) !== id) return undefined;
           return result && withKeptJson(result);
         } catch (error) {
-          warn(error, 'Read cache: a read failed; answering without the cache');
+          warn(error, 'Read cache: a read failed; reading around the cache until it is emptied');
+          redo(EVERY_READ);
           return undefined;
         }
       },
@@ -326,5 +353,6 @@ export function createReadCache({
     async settled() {
       while (pending.size > 0) await Promise.all(pending);
     },
+    lost: () => redo(EVERY_READ),
   };
 }
