@@ -61,8 +61,8 @@ module.exports.push(
     path: [
       'packages/embed/dist/embed.js',
       'packages/stream/dist/stream.html',
-      'packages/stream/dist/assets/stream.js',
-      'packages/stream/dist/assets/stream.css',
+      'packages/stream/dist/assets/stream-*.js',
+      'packages/stream/dist/assets/stream-*.css',
       'packages/stream/dist/assets/chunks/stream-createStorage-*.js',
     ],
     limit: '40 KB',
@@ -79,13 +79,13 @@ module.exports.push(
   },
   {
     name: 'sign-in popup (/embed/auth)',
-    path: ['packages/stream/dist/auth.html', 'packages/stream/dist/assets/auth.js'],
+    path: ['packages/stream/dist/auth.html', 'packages/stream/dist/assets/auth-*.js'],
     limit: '30 KB',
     gzip: true,
   },
   {
     name: 'console initial JS (/admin)',
-    path: ['packages/admin/dist/assets/main.js'],
+    path: ['packages/admin/dist/assets/main-*.js'],
     limit: '150 KB',
     gzip: true,
   },

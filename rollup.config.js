@@ -64,25 +64,85 @@ for (const dir of process.env.PARLEY_KEEP_DIST
 }
 
 /**
- * Emits the stream's HTML pages and its stylesheets, each the CSS files of one folder joined in
- * name order: stream.css (styles/, the first render), auth.css (styles/popup/, the sign-in popup,
- * after stream.css) and panels.css (styles/panels/, added by the lazy panels when they load).
+ * What the builds' pages name: the stream's build records its stylesheet here, and the popup's
+ * build (next in the list: rollup builds the configs in order) links it from its page.
+ */
+const built = {};
+
+/**
+ * Emits a folder's CSS (see {@link joinCss}) under a name with a hash of its content
+ * (`assets/stream-1a2B3c4D.css`: rollup's `assetFileNames`) and returns the name it got.
+ */
+function emitCss(context, name, dir) {
+  const ref = context.emitFile({ type: 'asset', name: `${name}.css`, source: joinCss(dir) });
+  return context.getFileName(ref);
+}
+
+/** The file name of the build's entry chunk `name`. */
+const entryFile = (bundle, name) =>
+  Object.values(bundle).find((o) => o.type === 'chunk' && o.isEntry && o.name === name).fileName;
+
+/**
+ * `page` (an HTML file of `src`) with its comments and indentation gone and its `{{name}}`
+ * placeholders replaced by `names[name]`: the hashed names the build gave its files.
+ */
+function fillPage(page, names) {
+  return minifyHtml(page).replace(/\{\{(\w+)\}\}/g, (_, key) => {
+    if (!(key in names)) throw new Error(`${page} names {{${key}}}, which the build did not make`);
+    return names[key];
+  });
+}
+
+/**
+ * Emits the stream's page and stylesheets: stream.css (styles/, the first render) and
+ * panels.css (styles/panels/, added by the lazy panels when they load, found through the link's
+ * `data-panels`). Also `stream-files.json`, which tells the server's renderer (streamPage.ts) the
+ * hashed names it needs: the stylesheet it inlines and the chunks the page preloads.
  */
 const streamPages = {
   name: 'parley-stream-pages',
-  generateBundle() {
+  generateBundle(options, bundle) {
     const src = here('packages/stream/src/');
-    for (const page of ['stream.html', 'auth.html']) {
-      this.emitFile({ type: 'asset', fileName: page, source: minifyHtml(src + page) });
-    }
-    // Comments and indentation cost bytes on every first render; the rules stay as written.
-    for (const [name, dir] of [
-      ['stream', 'styles'],
-      ['auth', 'styles/popup'],
-      ['panels', 'styles/panels'],
-    ]) {
-      this.emitFile({ type: 'asset', fileName: `assets/${name}.css`, source: joinCss(src + dir) });
-    }
+    const names = {
+      css: (built.streamCss = emitCss(this, 'stream', src + 'styles')),
+      panels: emitCss(this, 'panels', src + 'styles/panels'),
+      js: entryFile(bundle, 'stream'),
+    };
+    this.emitFile({
+      type: 'asset',
+      fileName: 'stream.html',
+      source: fillPage(src + 'stream.html', names),
+    });
+    // Chunks the hydration loads before it can run (the stored token is read first): the
+    // rendered page names them up front, so they download beside stream.js, not after it.
+    const preload = Object.values(bundle)
+      .filter(
+        (o) => o.type === 'chunk' && /^assets\/chunks\/stream-createStorage-/.test(o.fileName),
+      )
+      .map((o) => o.fileName);
+    this.emitFile({
+      type: 'asset',
+      fileName: 'stream-files.json',
+      source: JSON.stringify({ css: names.css, preload }),
+    });
+  },
+};
+
+/** Emits the sign-in popup's page and stylesheet (styles/popup/, after the stream's). */
+const authPages = {
+  name: 'parley-auth-pages',
+  generateBundle(options, bundle) {
+    const src = here('packages/stream/src/');
+    const names = {
+      css: built.streamCss,
+      auth: emitCss(this, 'auth', src + 'styles/popup'),
+      js: entryFile(bundle, 'auth'),
+    };
+    this.emitFile({
+      type: 'asset',
+      fileName: 'auth.html',
+      source: fillPage(src + 'auth.html', names),
+    });
   },
 };
 
@@ -97,24 +157,28 @@ const joinCss = (dir) =>
     { loader: 'css', minify: true },
   ).code.trim();
 
-/** A page without its comments and the line breaks and indentation between its tags. */
+/**
+ * A page without its comments, the line breaks and indentation between its tags, and the ` /` of
+ * void elements (`<meta … />`: HTML ignores it).
+ */
 const minifyHtml = (file) =>
   readFileSync(file, 'utf8')
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/>\s*\n\s*</g, '><')
+    .replace(/ \/>/g, '>')
     .trim();
 
 /** Emits the console's page and stylesheet. */
 const consolePage = {
   name: 'parley-console-page',
-  generateBundle() {
+  generateBundle(options, bundle) {
     const src = here('packages/admin/src/');
+    const names = { css: emitCss(this, 'admin', src + 'styles'), js: entryFile(bundle, 'main') };
     this.emitFile({
       type: 'asset',
       fileName: 'index.html',
-      source: minifyHtml(src + 'index.html'),
+      source: fillPage(src + 'index.html', names),
     });
-    this.emitFile({ type: 'asset', fileName: 'assets/admin.css', source: joinCss(src + 'styles') });
   },
 };
 
@@ -154,8 +218,11 @@ const streamBuild = (name, extra = []) => ({
   output: {
     dir: here('packages/stream/dist'),
     format: 'es',
-    entryFileNames: 'assets/[name].js',
+    // Every name carries a hash of its content, so the server can let browsers and CDNs keep
+    // them for a year (serveStatic.ts): a new build is new names, which the pages name.
+    entryFileNames: 'assets/[name]-[hash].js',
     chunkFileNames: `assets/chunks/${name}-[name]-[hash].js`,
+    assetFileNames: 'assets/[name]-[hash][extname]',
   },
   plugins: [...plugins(), ...extra, precompress],
 });
@@ -174,15 +241,16 @@ export default [
     output: {
       dir: here('packages/admin/dist'),
       format: 'es',
-      entryFileNames: 'assets/[name].js',
+      entryFileNames: 'assets/[name]-[hash].js',
       chunkFileNames: 'assets/chunks/[name]-[hash].js',
+      assetFileNames: 'assets/[name]-[hash][extname]',
     },
     plugins: [...plugins({ ui: 'react' }), consolePage, precompress],
   },
   embedBuild('embed'),
   embedBuild('count'),
   streamBuild('stream', [streamPages]),
-  streamBuild('auth'),
+  streamBuild('auth', [authPages]),
   // The stream for the server: the same components, rendered to HTML (one file, no chunks: the
   // server imports it once).
   {

@@ -34,7 +34,7 @@ const visit = (file: string) => {
   chunks.get(file)?.imports.forEach(visit);
 };
 visit(entry.fileName);
-const css = output.find((o): o is OutputAsset => o.fileName.endsWith('stream.css'))!;
+const css = output.find((o): o is OutputAsset => /\/stream-[\w-]+\.css$/.test(o.fileName))!;
 let total = gz(css.source);
 console.log(`${gz(css.source)}\t${css.fileName}`);
 for (const file of first) {

@@ -220,16 +220,19 @@ async function measure(): Promise<void> {
         }));
         const at = (
           entries: readonly (readonly [string, number])[],
-          suffix: string,
+          path: string | RegExp,
           base: number,
         ) => {
-          const found = entries.find(([name]) => new URL(name).pathname.endsWith(suffix));
+          const found = entries.find(([name]) => {
+            const { pathname } = new URL(name);
+            return typeof path === 'string' ? pathname.endsWith(path) : path.test(pathname);
+          });
           return found ? `${(base + found[1] - origin).toFixed(0).padStart(4)}` : '   -';
         };
         const steps =
           `embed.js ${at(hostEntries, '/embed.js', origin)}, ` +
           `frame opens ${(frameTimes.origin - origin).toFixed(0).padStart(4)}, ` +
-          `stream.js ${at(frameTimes.entries, '/stream.js', frameTimes.origin)}, ` +
+          `stream.js ${at(frameTimes.entries, /\/stream-[\w-]+\.js$/, frameTimes.origin)}, ` +
           `first query ${at(frameTimes.entries, '/graphql', frameTimes.origin)}`;
         if (run === 0) {
           console.log(`  warm-up  ${ms.toFixed(0).padStart(6)} ms   (${steps})`);

@@ -93,9 +93,14 @@ export interface Harness {
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T>;
   /**
    * Seeds published top-level comments on the story of `path`, straight into storage (no rate
-   * limits, no live events): for pages about to be loaded. Oldest first.
+   * limits, no live events): for pages about to be loaded. Oldest first. With `chain`, each is a
+   * reply to the one before it (a thread as deep as `bodies` is long).
    */
-  seedComments(path: string, bodies: readonly string[]): Promise<void>;
+  seedComments(
+    path: string,
+    bodies: readonly string[],
+    options?: { chain?: boolean },
+  ): Promise<void>;
   /** Opens `path` of the example site in a fresh browser context, recording what it reports. */
   open(path: string): Promise<TrackedPage>;
   /**
@@ -402,7 +407,7 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
       admin,
       siteId,
       ssoSecret,
-      async seedComments(path: string, bodies: readonly string[]) {
+      async seedComments(path: string, bodies: readonly string[], { chain = false } = {}) {
         seeder ??= (
           await createUser(db, {
             username: 'seeder',
@@ -416,14 +421,17 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
           title: path,
         });
         const start = Date.now() - bodies.length * 1000;
+        let parentId: string | null = null;
         for (const [i, body] of bodies.entries()) {
-          await createComment(db, {
+          const { comment } = await createComment(db, {
             storyId: story.id,
             authorId: seeder,
+            parentId,
             bodySource: body,
             bodyHtml: renderComment(body),
             createdAt: new Date(start + i * 1000).toISOString(),
           });
+          if (chain) parentId = comment.id;
         }
       },
     };

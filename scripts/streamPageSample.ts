@@ -5,15 +5,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { StreamRenderer } from '../packages/server/src/runtime/streamPage';
 import { makeComment, makeRootData } from '../packages/stream/src/testing/threadFixtures';
 
 const dist = join(process.cwd(), 'packages/stream/dist');
-const { renderStreamPage } = (await import(pathToFileURL(join(dist, 'ssr.js')).href)) as {
-  renderStreamPage(
-    search: string,
-    data: object,
-    parts: { template: string; css: string },
-  ): Promise<string>;
+const { renderStreamPage } = (await import(
+  pathToFileURL(join(dist, 'ssr.js')).href
+)) as StreamRenderer;
+// The hashed names the build gave the stylesheet and the preloaded chunks (as streamPage.ts reads them).
+const names = JSON.parse(readFileSync(join(dist, 'stream-files.json'), 'utf8')) as {
+  css: string;
+  preload: string[];
 };
 
 const TOTAL = 25;
@@ -32,6 +34,7 @@ const data = makeRootData(comments, {
 const search = `?storyURL=${encodeURIComponent(data.story.url)}&origin=https%3A%2F%2Fnews.example`;
 const page = await renderStreamPage(search, data, {
   template: readFileSync(join(dist, 'stream.html'), 'utf8'),
-  css: readFileSync(join(dist, 'assets/stream.css'), 'utf8'),
+  css: readFileSync(join(dist, names.css), 'utf8'),
+  preload: names.preload.map((name) => `/embed/${name}`),
 });
 writeFileSync(join(dist, 'stream-page-sample.html'), page);

@@ -53,9 +53,45 @@ it('reads the thread and pages through it with JavaScript disabled', () =>
       await checker.close();
     }
 
-    await page.getByRole('link', { name: 'Older comments', exact: true }).click();
+    await page.getByRole('link', { name: 'More comments', exact: true }).click();
     await page.waitForURL(/after=/);
     expect(await bodies()).toEqual(['5', '4', '3', '2', '1']);
     // The last page: nothing older to link to.
-    expect(await page.getByRole('link', { name: 'Older comments' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'More comments' }).count()).toBe(0);
+  }));
+
+it('continues a deep thread on a page of its own, and comes back, with JavaScript disabled', () =>
+  journey('13-no-javascript-deep', async (pages) => {
+    const deep = '/articles/no-javascript-deep';
+    // Level 0 to 5: the first page shows levels 0–2, and "Continue this thread" the rest.
+    await h.seedComments(
+      deep,
+      Array.from({ length: 6 }, (_, i) => `Level ${i} without scripts`),
+      { chain: true },
+    );
+    const context = await h.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    pages.push({ page, context, log: track(context) });
+    await page.goto(
+      `${h.parleyUrl}/embed/stream?storyURL=${encodeURIComponent(h.storyUrl(deep))}` +
+        `&origin=${encodeURIComponent(new URL(h.storyUrl(deep)).origin)}`,
+    );
+    const levels = () =>
+      page
+        .locator('article')
+        .evaluateAll((articles) =>
+          articles.map((a) => /Level (\d)/.exec(a.textContent ?? '')?.[1]),
+        );
+    expect(await levels()).toEqual(['0', '1', '2']);
+    // The button needs scripts: hidden; its link stands in for it.
+    expect(await page.locator('button[data-continue]').isVisible()).toBe(false);
+    await page.getByRole('link', { name: 'Continue this thread', exact: true }).click();
+    await page.waitForURL(/thread=/);
+    expect(await levels()).toEqual(['2', '3', '4']);
+    await page.getByRole('link', { name: 'Continue this thread', exact: true }).click();
+    await page.getByText('Level 5 without scripts').waitFor();
+    expect(await levels()).toEqual(['4', '5']);
+    await page.getByRole('link', { name: 'All comments', exact: true }).click();
+    await page.waitForURL((url) => !url.searchParams.has('thread'));
+    expect(await levels()).toEqual(['0', '1', '2']);
   }));

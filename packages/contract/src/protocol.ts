@@ -44,6 +44,11 @@ export interface StreamParams {
    */
   fontFamily?: string;
   accentColor?: string;
+  /**
+   * The thread's first order (`CREATED_AT_DESC`, the default, `CREATED_AT_ASC`, `REPLIES_DESC`,
+   * `REACTIONS_DESC`): the site's choice, which the reader can change.
+   */
+  sort?: string;
 }
 
 /** Messages the frame sends to the host page. */

@@ -80,7 +80,7 @@ afterEach(() => {
 });
 
 describe('the iframe', () => {
-  it('is one titled, lazy, borderless frame on the stream page with the story parameters', () => {
+  it('is one titled, borderless frame on the stream page with the story parameters, its server preconnected', () => {
     document.head.innerHTML = '<link rel="canonical" href="https://news.example/articles/one">';
     const element = container();
     element.dataset.storyId = 'story-1';
@@ -91,7 +91,10 @@ describe('the iframe', () => {
     expect(element.querySelectorAll('iframe')).toHaveLength(1);
     const iframe = frame();
     expect(iframe.title).toBe('Comments');
-    expect(iframe.getAttribute('loading')).toBe('lazy');
+    // Made when its container nears the screen, so not lazy itself (it would wait for a layout).
+    expect(iframe.hasAttribute('loading')).toBe(false);
+    const preconnect = document.head.querySelector<HTMLLinkElement>('link[rel="preconnect"]');
+    expect(preconnect?.href).toBe(`${new URL(ROOT).origin}/`);
     expect(iframe.style.width).toBe('100%');
     expect(iframe.style.borderWidth || iframe.style.border).toMatch(/^0/);
     const src = new URL(iframe.src);

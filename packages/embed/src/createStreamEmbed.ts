@@ -51,6 +51,11 @@ export interface StreamEmbedOptions {
   theme?: Theme;
   /** The host's accent color (a CSS color), used for buttons and links in the stream. @default undefined */
   accentColor?: string;
+  /**
+   * The thread's first order: `CREATED_AT_DESC` (newest), `CREATED_AT_ASC` (oldest),
+   * `REPLIES_DESC` or `REACTIONS_DESC`; the reader can still change it. @default `CREATED_AT_DESC`
+   */
+  sort?: string;
   /** Language of the stream (`en`, `es`). @default the organization's locale */
   locale?: string;
   /** A stylesheet (http/https URL) the stream loads after its own. @default undefined */
@@ -104,6 +109,11 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
     options[key] ?? data[key.toLowerCase()];
 
   const origin = new URL(options.rootURL).origin;
+  // A connection to the server opened now, while the reader is above the comments: the frame's
+  // page then starts at once when they come near.
+  document.head.append(
+    Object.assign(document.createElement('link'), { rel: 'preconnect', href: origin }),
+  );
   const hostURL = () => new URL(location.href);
   const permalink = () => hostURL().searchParams.get(PERMALINK_PARAM);
   const story = hostURL();
@@ -203,12 +213,14 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
         customCSSURL: opt('customCSSURL'),
         fontFamily: getComputedStyle(el).fontFamily,
         accentColor: opt('accentColor'),
+        sort: opt('sort'),
       };
       const query = new URLSearchParams();
       for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
       frame = document.createElement('iframe');
       frame.title = 'Comments';
-      frame.setAttribute('loading', 'lazy');
+      // Not `loading="lazy"`: the frame is made only once its container is near the screen (the
+      // observer below), and a lazy frame would wait for a layout before it starts to load.
       // Block, not inline: an inline frame leaves a gap under it for text descenders.
       frame.style.cssText = 'border:0;width:100%;display:block';
       // The src before insertion: a frame navigated once it is in the page can add an entry to

@@ -117,4 +117,138 @@ describe('the stream page, rendered on the server', () => {
     expect(html).toContain('<main id="parley-root"></main>');
     expect(await findStoryByUrl(server.deps.db, 'https://elsewhere.example/a')).toBeUndefined();
   });
+
+  it('names only files with a hash in their name, which go out a year-immutable, precompressed', async () => {
+    const page = await (await fetch(frameUrl(url, STORY))).text();
+    const popup = await (await fetch(`${url}/embed/auth`)).text();
+    const admin = await (await fetch(`${url}/admin`)).text();
+    const named = [page, popup, admin].flatMap((html) =>
+      [...html.matchAll(/(?:href|src|data-panels)="(\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!),
+    );
+    // The stream's script, its panels' stylesheet and the storage chunk it reads the token with
+    // (preloaded); the popup's script and stylesheets; the console's.
+    expect(named).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/embed\/assets\/stream-[\w-]{8}\.js$/),
+        expect.stringMatching(/^\/embed\/assets\/panels-[\w-]{8}\.css$/),
+        expect.stringMatching(/^\/embed\/assets\/chunks\/stream-createStorage-[\w-]{8}\.js$/),
+        expect.stringMatching(/^\/embed\/assets\/auth-[\w-]{8}\.js$/),
+        expect.stringMatching(/^\/embed\/assets\/auth-[\w-]{8}\.css$/),
+        expect.stringMatching(/^\/admin\/assets\/main-[\w-]{8}\.js$/),
+        expect.stringMatching(/^\/admin\/assets\/admin-[\w-]{8}\.css$/),
+      ]),
+    );
+    expect(page).toMatch(
+      /<link rel="modulepreload" href="\/embed\/assets\/chunks\/stream-createStorage-/,
+    );
+    for (const path of new Set(named)) {
+      const response = await fetch(url + path, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect([path, response.status]).toEqual([path, 200]);
+      expect([path, response.headers.get('cache-control')]).toEqual([
+        path,
+        'public, max-age=31536000, immutable',
+      ]);
+      expect([path, response.headers.get('content-encoding')]).toEqual([path, 'br']);
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+    }
+    // The loader keeps its fixed name, and with it a short life and an ETag.
+    const embed = await fetch(`${url}/embed.js`);
+    expect(embed.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(embed.headers.get('etag')).toBeTruthy();
+  });
+
+  describe('permalinks, the site’s sort and deep threads', () => {
+    const DEEP = `${SITE}/articles/deep`;
+    const ids: string[] = [];
+    const page = async (extra: string) => {
+      const html = await (await fetch(`${frameUrl(url, DEEP)}${extra}`)).text();
+      const data = JSON.parse(
+        /<script type="application\/json" id="parley-data">(.*?)<\/script>/s.exec(html)![1]!,
+      ) as {
+        permalink?: { id: string };
+        story: { comments: { edges: { node: { id: string } }[] } };
+      };
+      return { html, data, top: data.story.comments.edges.map((e) => e.node.id) };
+    };
+    beforeAll(async () => {
+      const site = await server.deps.db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+      const { story } = await findOrCreateStory(server.deps.db, {
+        siteId: site.id,
+        url: DEEP,
+        title: 'Deep',
+      });
+      const [user] = await server.deps.db.selectFrom('users').select('id').execute();
+      // 22 top-level comments (the first page shows 20), then a chain of replies five deep
+      // under the newest: levels 0–2 are on the page, level 3 waits behind "Continue".
+      const add = async (n: number, parentId: string | null) => {
+        const { comment } = await createComment(server.deps.db, {
+          storyId: story.id,
+          authorId: user!.id,
+          parentId,
+          bodySource: `Deep ${n}`,
+          bodyHtml: renderComment(`Deep ${n}`),
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
+        });
+        ids[n] = comment.id;
+      };
+      for (let n = 0; n < 22; n++) await add(n, null);
+      for (let n = 22; n < 27; n++) await add(n, ids[n === 22 ? 21 : n - 1]!);
+    });
+
+    it('orders the first page by the loader’s sort, and pages in it', async () => {
+      const oldest = await page('&sort=CREATED_AT_ASC');
+      expect(oldest.top.slice(0, 3)).toEqual([ids[0], ids[1], ids[2]]);
+      expect(oldest.top).toHaveLength(20);
+      const next = /<a class="parley-more" href="\?([^"]+)">Más comentarios<\/a>/.exec(oldest.html);
+      const second = await page(`&${next![1]!.replace(/&amp;/g, '&')}`);
+      expect(second.top).toEqual([ids[20], ids[21]]);
+      // An unknown sort is the default one.
+      expect((await page('&sort=DROP')).top[0]).toBe(ids[21]);
+    });
+
+    it('marks a permalinked comment on the page, and shows one that is not above the thread', async () => {
+      const onPage = await page(`&commentID=${ids[23]}`);
+      expect(onPage.html).toContain(`id="parley-c-${ids[23]}"`);
+      expect(onPage.html).toContain(
+        `id="parley-c-${ids[23]}" class="parley-comment parley-current"`,
+      );
+      expect(onPage.html).not.toContain('parley-focus');
+      expect(onPage.data.permalink).toBeUndefined();
+
+      // The oldest is on the second page: the page shows it above the thread, as the frame would
+      // after asking for it, and hands it to the frame so it does not ask.
+      const offPage = await page(`&commentID=${ids[0]}`);
+      expect(offPage.html).toContain('class="parley-focus"');
+      expect(offPage.html).toContain(`id="parley-c-${ids[0]}"`);
+      expect(offPage.data.permalink?.id).toBe(ids[0]);
+      // A comment that does not exist leaves the thread as it is.
+      const missing = await page('&commentID=no-such-comment');
+      expect(missing.html).not.toContain('parley-focus');
+      expect(missing.top).toHaveLength(20);
+    });
+
+    it('links "Continue this thread" for readers without JavaScript, to a page of that comment', async () => {
+      // 21 is at level 0, 22 at 1, 23 at 2: the replies of 23 wait behind "Continue".
+      const continueLink = (html: string, id: string) =>
+        new RegExp(
+          `<button data-continue="${id}"[^>]*>Seguir este hilo</button><noscript><a class="parley-link" href="\\?([^"]+)">Seguir este hilo</a></noscript>`,
+        ).exec(html)?.[1];
+      const first = await page('');
+      for (const n of [21, 22, 23]) expect(first.html).toContain(`id="parley-c-${ids[n]}"`);
+      expect(first.html).not.toContain(`id="parley-c-${ids[24]}"`);
+      const query = continueLink(first.html, ids[23]!)!.replace(/&amp;/g, '&');
+      expect(new URLSearchParams(query).get('thread')).toBe(ids[23]);
+      // That page: 23 and its replies, two levels, then "Continue" again; nothing else.
+      const continued = await (await fetch(`${url}/embed/stream?${query}`)).text();
+      for (const n of [23, 24, 25]) expect(continued).toContain(`id="parley-c-${ids[n]}"`);
+      expect(continued).not.toContain(`id="parley-c-${ids[26]}"`);
+      expect(continueLink(continued, ids[25]!)).toBeDefined();
+      expect(continued).not.toContain(`id="parley-c-${ids[21]}"`);
+      // And back to the whole thread.
+      const back = /<a class="parley-more" href="\?([^"]+)">Todos los comentarios<\/a>/.exec(
+        continued,
+      );
+      expect(new URLSearchParams(back![1]!.replace(/&amp;/g, '&')).get('thread')).toBeNull();
+    });
+  });
 });

@@ -34,7 +34,7 @@ export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
 export const STREAM_PAGE_FILES = Object.freeze({
   renderer: join(REPOSITORY_ROOT, 'packages/stream/dist/ssr.js'),
   template: CLIENT_BUILDS['/embed/stream'] as string,
-  css: join(CLIENT_BUILDS['/embed/assets'] as string, 'stream.css'),
+  names: join(REPOSITORY_ROOT, 'packages/stream/dist/stream-files.json'),
 });
 
 /** The file or folder a route serves. */

@@ -206,4 +206,42 @@ describe('a page the server rendered (env.initial)', () => {
     expect(asked).toBe(1);
     await base.transport.storage.remove('session.token');
   });
+
+  test('shows the permalinked comment the server put above the thread, without asking for it', async () => {
+    // No PermalinkComment handler: msw fails the test if the frame asks.
+    const scrolled = jest.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    const far = { ...makeComment('far', { parent: { id: 'old' } }), parent: makeComment('old') };
+    const env = {
+      ...createTestEnv({ params: { commentID: 'far' } }),
+      initial: { ...rendered(), permalink: far } as StreamEnv['initial'],
+    };
+    renderInStream(<App env={env} />, env);
+    const names = screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'));
+    expect(names).toEqual(['Comment by user_old', 'Comment by user_far', 'Comment by user_c1']);
+    expect(
+      screen.getByRole('article', { name: 'Comment by user_far' }).getAttribute('aria-current'),
+    ).toBe('true');
+    expect(scrolled).toHaveBeenCalled();
+    await env.session.ready;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+});
+
+test('the loader’s sort is the thread’s first order, and the menu shows it', async () => {
+  const sorts: unknown[] = [];
+  server.use(
+    graphql.query('Stream', ({ variables }) => {
+      sorts.push(variables.sort);
+      // No live updates: this test is about the first query.
+      return HttpResponse.json({
+        data: { viewer: null, settings: { ...settings, liveUpdates: false }, story: story() },
+      });
+    }),
+  );
+  const env = createTestEnv({ params: { sort: 'REACTIONS_DESC' } });
+  renderInStream(<App env={env} />, env);
+  const select = (await screen.findByRole('combobox', { name: 'Sort by' })) as HTMLSelectElement;
+  expect(select.value).toBe('REACTIONS_DESC');
+  expect(sorts).toEqual(['REACTIONS_DESC']);
 });

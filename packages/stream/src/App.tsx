@@ -23,7 +23,10 @@ export const STREAM_QUERY = graphql(
 const ROOT_QUERY_CONTEXT = { cacheResult: false };
 
 /** The root query's variables for the frame's parameters (the server renders with the same). */
-export const streamVariables = (params: FrameParams, sort: CommentSort = 'CREATED_AT_DESC') => ({
+export const streamVariables = (
+  params: FrameParams,
+  sort: CommentSort = params.sort ?? 'CREATED_AT_DESC',
+) => ({
   url: params.storyID ? undefined : params.storyURL,
   id: params.storyID,
   title: params.storyTitle,
@@ -58,7 +61,8 @@ export function App({ env }: { env: StreamEnv }) {
 export function Stream({ initial: rendered }: { initial?: StreamEnv['initial'] }) {
   const env = useStreamEnv();
   const { t, params } = env;
-  const [sort, setSort] = useState<CommentSort>('CREATED_AT_DESC');
+  // The site's choice (the loader's `sort`), then the reader's.
+  const [sort, setSort] = useState<CommentSort>(params.sort ?? 'CREATED_AT_DESC');
   const [tab, setTab] = useState<Tab>('comments');
   const [initial, setInitial] = useState(rendered);
   const [result, reexecute] = useQuery({

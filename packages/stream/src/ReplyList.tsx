@@ -161,7 +161,14 @@ export function ReplyList({ parent, level }: { parent: CommentData; level: numbe
         <LocalItem key={l.key} entry={l} level={childLevel} />
       ))}
       {hidden ? (
-        <button type="button" class="parley-link" disabled={busy} onClick={load}>
+        // `data-continue`: the server's page adds a link here for readers without JavaScript.
+        <button
+          data-continue={parent.id}
+          type="button"
+          class="parley-link"
+          disabled={busy}
+          onClick={load}
+        >
           {t('thread.continue')}
         </button>
       ) : (

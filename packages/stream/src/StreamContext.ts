@@ -10,6 +10,7 @@ import type { FrameParams } from './params';
 import type { ResultOf } from '@parley/transport/graphql';
 import type { STREAM_QUERY } from './App';
 import type { CommentData, Connection } from './CommentView';
+import type { FocusedComment } from './usePermalink';
 
 type StreamQueryResult = ResultOf<typeof STREAM_QUERY>;
 
@@ -48,8 +49,11 @@ export interface StreamEnv {
   window: Window;
   /** Comments this reader wrote in this page view (optimistic, queued, held). */
   thread: ThreadStore;
-  /** The root query's answer the server rendered the page with (see ssr.tsx), if it did. */
-  initial?: StreamQueryResult;
+  /**
+   * The root query's answer the server rendered the page with (see ssr.tsx), if it did; with the
+   * permalinked comment when the page showed it above the thread (it was not on the first page).
+   */
+  initial?: StreamQueryResult & { permalink?: FocusedComment };
 }
 
 /** What the root query loaded, for every part of the thread. */

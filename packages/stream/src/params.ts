@@ -1,4 +1,6 @@
 import type { ResolvedTheme, StreamParams } from '@parley/contract';
+import { COMMENT_SORTS } from './SortMenu';
+import type { CommentSort } from './Thread';
 
 /** Locales the stream ships catalogs for; anything else falls back to English. */
 export const SUPPORTED_LOCALES = ['en', 'es'] as const;
@@ -10,6 +12,7 @@ export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export interface FrameParams extends StreamParams {
   locale: Locale;
   theme: ResolvedTheme;
+  sort?: CommentSort;
 }
 
 /** Picks the first supported locale from a tag such as `es-MX`; English otherwise. */
@@ -41,5 +44,6 @@ export function readStreamParams(search: string): FrameParams {
     theme: get('theme') === 'dark' ? 'dark' : 'light',
     locale: toLocale(get('locale')),
     customCSSURL: get('customCSSURL'),
+    sort: COMMENT_SORTS.find((sort) => sort === get('sort')),
   };
 }

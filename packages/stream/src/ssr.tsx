@@ -20,12 +20,24 @@ import type { Locale } from './params';
 import { messages as noScriptEn } from './messages/en/noScript';
 import { messages as noScriptEs } from './messages/es/noScript';
 import type { StreamEnv } from './StreamContext';
+import { PERMALINK_QUERY } from './usePermalink';
+import type { FocusedComment } from './usePermalink';
+import { commentDomId } from './CommentView';
 
 /** The id of the root query, as the frame would send it. */
 export const STREAM_DOCUMENT_ID = documentId(STREAM_QUERY);
 
-/** The root query's answer. */
-export type StreamQueryData = ResultOf<typeof STREAM_QUERY>;
+/**
+ * The root query's answer, and the comment a permalink points at when the page shows it above the
+ * thread (see {@link renderStream}).
+ */
+export type StreamQueryData = ResultOf<typeof STREAM_QUERY> & { permalink?: FocusedComment };
+
+/** A trusted document and its variables, which the server runs as the frame would. */
+export interface PageRequest {
+  documentId: string;
+  variables: Record<string, unknown>;
+}
 
 /** What the server needs to run the root query for a frame URL's query string. */
 export function streamRequest(search: string): {
@@ -39,25 +51,56 @@ export function streamRequest(search: string): {
  * The page after `after=<cursor>` of the frame's URL, for a reader without JavaScript: the server
  * asks for it too and puts it in place of the first page (see {@link withPage}).
  */
-export function moreRequest(
-  search: string,
-  storyId: string,
-): { documentId: string; variables: Record<string, unknown> } | undefined {
+export function moreRequest(search: string, storyId: string): PageRequest | undefined {
   const after = new URLSearchParams(search).get('after');
   if (!after) return undefined;
+  const { sort } = streamVariables(readStreamParams(search));
   return {
     documentId: documentId(MORE_COMMENTS_QUERY),
-    variables: { id: storyId, first: TOP_LEVEL_PAGE_SIZE, after, sort: 'CREATED_AT_DESC' },
+    variables: { id: storyId, first: TOP_LEVEL_PAGE_SIZE, after, sort },
   };
 }
 
-/** `data` with `more`'s page as the story's first page. */
+/**
+ * The comment the page opens on, as the frame asks for it: a permalink's (`commentID`), or the
+ * one whose deep replies a reader without JavaScript continues with (`thread`, the link the
+ * page puts beside "Continue this thread").
+ */
+export function focusRequest(search: string): PageRequest | undefined {
+  const query = new URLSearchParams(search);
+  const id = query.get('thread') || query.get('commentID');
+  return id ? { documentId: documentId(PERMALINK_QUERY), variables: { id } } : undefined;
+}
+
+/** The answers of {@link moreRequest} and {@link focusRequest}, where they were asked. */
+export interface PageExtras {
+  more?: { story?: { page?: unknown } | null };
+  focus?: { comment?: FocusedComment | null };
+}
+
+/**
+ * `data` with `more`'s page as the story's first page; with `thread`, the continued comment as
+ * the thread's only one (its replies as deep as the first page goes); with `commentID`, the
+ * permalinked comment (which {@link renderStream} shows only if it is not on the page already).
+ */
 export function withPage(
+  search: string,
   data: StreamQueryData,
-  more: { story?: { page?: unknown } | null } | undefined,
+  { more, focus }: PageExtras = {},
 ): StreamQueryData {
-  const page = more?.story?.page as NonNullable<StreamQueryData['story']>['comments'] | undefined;
-  return page && data.story ? { ...data, story: { ...data.story, comments: page } } : data;
+  if (!data.story) return data;
+  type Page = NonNullable<StreamQueryData['story']>['comments'];
+  const comment = focus?.comment;
+  if (comment && new URLSearchParams(search).get('thread')) {
+    const page: Page = {
+      pageInfo: { hasNextPage: false, endCursor: null },
+      edges: [{ cursor: '', node: comment }],
+    };
+    return { ...data, story: { ...data.story, comments: page } };
+  }
+  const page = more?.story?.page as Page | undefined;
+  const paged = page ? { ...data, story: { ...data.story, comments: page } } : data;
+  return comment ? { ...paged, permalink: comment } : paged;
 }
 
 /** Text only a page without JavaScript shows, by locale. */
@@ -74,6 +117,8 @@ export interface RenderedStream {
   lang: string;
   /** `data-theme` of the document (and its `color-scheme`). */
   theme: 'light' | 'dark';
+  /** The answer the markup was rendered from, for the frame to hydrate from. */
+  data: StreamQueryData;
 }
 
 /**
@@ -82,6 +127,19 @@ export interface RenderedStream {
  * storage or a window: effects do not run on the server.
  */
 export async function renderStream(search: string, data: StreamQueryData): Promise<RenderedStream> {
+  // A permalinked comment already on the page is marked there; the frame loads it alone (and
+  // shows it above the thread) only when it is not, so the page does the same.
+  const { permalink, ...thread } = data;
+  const rendered = await renderOnce(search, thread);
+  return permalink && !rendered.html.includes(`id="${commentDomId(permalink.id)}"`)
+    ? { ...(await renderOnce(search, data)), data }
+    : { ...rendered, data: thread };
+}
+
+async function renderOnce(
+  search: string,
+  data: StreamQueryData,
+): Promise<Omit<RenderedStream, 'data'>> {
   const params = readStreamParams(search);
   const catalog = await loadCatalog(params.locale);
   const memory: Transport['storage'] = {
@@ -115,13 +173,19 @@ export async function renderStream(search: string, data: StreamQueryData): Promi
   return { html: renderToString(<App env={env} />), lang: params.locale, theme: params.theme };
 }
 
-/** The static page's files (`dist/stream.html`, `dist/assets/stream.css`). */
+/** The static page's files (`dist/stream.html`, `dist/assets/stream-<hash>.css`). */
 export interface StreamPageParts {
   template: string;
   css: string;
+  /**
+   * URLs of the chunks the hydration loads before it runs (the stored token's storage): the page
+   * names them with `modulepreload`, so they download beside the stream's script instead of
+   * after it has run. The script itself needs no preload: it is in the head, found at once.
+   */
+  preload?: readonly string[];
 }
 
-const STYLESHEET = /<link rel="stylesheet" href="[^"]+\/stream\.css" ?\/?>/;
+const STYLESHEET = /<link rel="stylesheet" href="[^"]+\/stream-[\w-]+\.css"[^>]*>/;
 const ROOT = '<main id="parley-root"></main>';
 
 /** True when `template` is a page {@link renderStreamPage} can fill. */
@@ -138,39 +202,59 @@ export function canRender(template: string): boolean {
 export async function renderStreamPage(
   search: string,
   data: StreamQueryData,
-  { template, css }: StreamPageParts,
+  { template, css, preload = [] }: StreamPageParts,
 ): Promise<string> {
-  const { html, lang, theme } = await renderStream(search, data);
-  // Without JavaScript: the composer gives way to a note, and "Load more" is a link to the next
-  // page of this same frame (the server renders it as it rendered this one).
+  const rendered = await renderStream(search, data);
+  const { lang, theme } = rendered;
+  // Without JavaScript: the composer gives way to a note, and "Load more" and "Continue this
+  // thread" are links to other pages of this same frame, which the server renders as it rendered
+  // this one: the next page (`after`), and a deep comment with its replies (`thread`).
   const t = createTranslator(lang, NO_SCRIPT[lang as Locale] ?? noScriptEn);
-  const { hasNextPage, endCursor } = data.story?.comments.pageInfo ?? {};
-  const next = new URLSearchParams(search);
-  if (endCursor) next.set('after', endCursor);
+  const link = (change: Record<string, string | undefined>) => {
+    const query = new URLSearchParams(search);
+    for (const [name, value] of Object.entries(change)) {
+      if (value === undefined) query.delete(name);
+      else query.set(name, value);
+    }
+    return `?${escapeAttribute(query.toString())}`;
+  };
+  const { hasNextPage, endCursor } = rendered.data.story?.comments.pageInfo ?? {};
   const posting = `<noscript><p class="parley-notice">${t('noScript.posting')}</p></noscript>`;
-  const older =
+  const more =
     hasNextPage && endCursor
-      ? `<noscript><p><a class="parley-more" href="?${escapeAttribute(next.toString())}">${t('noScript.older')}</a></p></noscript>`
+      ? `<noscript><p><a class="parley-more" href="${link({ after: endCursor, commentID: undefined })}">${t('noScript.more')}</a></p></noscript>`
       : '';
+  // A continued thread's page leads back to the whole thread (with or without scripts).
+  const back = new URLSearchParams(search).get('thread')
+    ? `<p><a class="parley-more" href="${link({ thread: undefined, after: undefined })}">${t('noScript.allComments')}</a></p>`
+    : '';
+  const html = rendered.html.replace(
+    /<button data-continue="([\w-]+)"[^>]*>[\s\S]*?<\/button>/g,
+    (button, id: string) =>
+      `${button}<noscript><a class="parley-link" href="${link({ thread: id, after: undefined, commentID: undefined })}">${t('noScript.continue')}</a></noscript>`,
+  );
   return (
     template
       .replace(
         /<html lang="[^"]*">/,
         () => `<html lang="${lang}" data-theme="${theme}" style="${rootStyle(search, theme)}">`,
       )
-      // The link stays for what finds files beside it (the panels' CSS): loaded after the
-      // paint, never applied.
+      // The link stays for what reads it (the panels' stylesheet is its `data-panels`): loaded
+      // after the paint, never applied.
       .replace(
         STYLESHEET,
         (link) =>
           `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}` +
-          '<noscript><style>.parley-composer{display:none}</style></noscript>',
+          '<noscript><style>.parley-composer,[data-continue]{display:none}</style></noscript>' +
+          preload
+            .map((href) => `<link rel="modulepreload" href="${escapeAttribute(href)}">`)
+            .join(''),
       )
       .replace(
         ROOT,
         () =>
-          `${posting}<main id="parley-root">${html}</main>${older}<script>document.getElementById('parley-root').inert=true</script>` +
-          `<script type="application/json" id="parley-data">${scriptJson(data)}</script>`,
+          `${back}${posting}<main id="parley-root">${html}</main>${more}<script>document.getElementById('parley-root').inert=true</script>` +
+          `<script type="application/json" id="parley-data">${scriptJson(rendered.data)}</script>`,
       )
   );
 }

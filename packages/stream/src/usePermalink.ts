@@ -21,10 +21,11 @@ export type FocusedComment = NonNullable<ResultOf<typeof PERMALINK_QUERY>['comme
  * it is loaded alone so the thread can show it above the list.
  */
 export function usePermalink(enabled: boolean): [string | null, FocusedComment | undefined] {
-  const { params, bridge, window: win } = useStreamEnv();
+  const { params, bridge, window: win, initial } = useStreamEnv();
   const client = useClient();
   const [marked, setMarked] = useState(enabled ? (params.commentID ?? null) : null);
-  const [focus, setFocus] = useState<FocusedComment>();
+  // The server rendered it above the thread already: hydrate that, and ask nothing.
+  const [focus, setFocus] = useState(enabled ? initial?.permalink : undefined);
   useEffect(
     () => (enabled ? bridge.on('showComment', ({ commentId }) => setMarked(commentId)) : undefined),
     [bridge, enabled],

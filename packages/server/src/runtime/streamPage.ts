@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Logger } from './createLogger';
@@ -27,18 +28,32 @@ export const STREAM_PAGE_PATH = '/embed/stream';
 
 /** What the server-side build of the stream exports (see packages/stream/src/ssr.tsx). */
 export interface StreamRenderer {
-  streamRequest(search: string): { documentId: string; variables: Record<string, unknown> };
-  moreRequest(
-    search: string,
-    storyId: string,
-  ): { documentId: string; variables: Record<string, unknown> } | undefined;
-  withPage(data: object, more: object | undefined): object;
+  streamRequest(search: string): PageRequest;
+  moreRequest(search: string, storyId: string): PageRequest | undefined;
+  focusRequest(search: string): PageRequest | undefined;
+  withPage(search: string, data: object, extras: { more?: object; focus?: object }): object;
   canRender(template: string): boolean;
   renderStreamPage(
     search: string,
     data: object,
-    parts: { template: string; css: string },
+    parts: { template: string; css: string; preload: readonly string[] },
   ): Promise<string>;
+}
+
+/** A trusted document and its variables (see ssr.tsx). */
+interface PageRequest {
+  documentId: string;
+  variables: Record<string, unknown>;
+}
+
+/**
+ * `stream-files.json`, written by the build beside the page: the hashed names (under
+ * `packages/stream/dist/`, served under `/embed/`) of the stylesheet the rendered page inlines and
+ * of the chunks it preloads.
+ */
+interface StreamFileNames {
+  css: string;
+  preload: string[];
 }
 
 /** The built files the page is made of. */
@@ -47,8 +62,8 @@ export interface StreamPageFiles {
   renderer: string;
   /** packages/stream/dist/stream.html (the static page, the template of the rendered one) */
   template: string;
-  /** packages/stream/dist/assets/stream.css */
-  css: string;
+  /** packages/stream/dist/stream-files.json ({@link StreamFileNames}) */
+  names: string;
 }
 
 /** Options of {@link createStreamPage}. */
@@ -68,11 +83,15 @@ export async function createStreamPage(
   options: StreamPageOptions,
 ): Promise<StreamPageHandler | undefined> {
   const { files, fetchGraphQL, originPolicy, logger } = options;
-  if (![files.renderer, files.template, files.css].every((file) => existsSync(file))) return;
+  if (![files.renderer, files.template, files.names].every((file) => existsSync(file))) return;
   const renderer = (await import(pathToFileURL(files.renderer).href)) as StreamRenderer;
+  const names = JSON.parse(readFileSync(files.names, 'utf8')) as StreamFileNames;
+  const cssFile = join(dirname(files.names), names.css);
+  if (!existsSync(cssFile)) return;
   const parts = {
     template: readFileSync(files.template, 'utf8'),
-    css: readFileSync(files.css, 'utf8'),
+    css: readFileSync(cssFile, 'utf8'),
+    preload: names.preload.map((name) => `/embed/${name}`),
   };
   if (!renderer.canRender(parts.template)) {
     logger.warn('The stream page template has changed: serving it without server rendering');
@@ -84,10 +103,7 @@ export async function createStreamPage(
     let page: string;
     try {
       /** Runs a trusted document as the frame would (same-origin: a first visit creates the story). */
-      const run = async ({
-        documentId,
-        variables,
-      }: ReturnType<StreamRenderer['streamRequest']>) => {
+      const run = async ({ documentId, variables }: PageRequest) => {
         const query = new URLSearchParams({
           variables: JSON.stringify(variables),
           extensions: JSON.stringify({ persistedQuery: { documentId } }),
@@ -99,7 +115,13 @@ export async function createStreamPage(
         );
         return (await response.json()) as { data?: { story?: { id: string } }; errors?: unknown[] };
       };
-      const { data, errors } = await run(renderer.streamRequest(url.search));
+      // The permalinked (or continued) comment is asked beside the thread. Like the frame, a
+      // page whose comment cannot be loaded (gone, withheld) shows the thread without it.
+      const focusRequest = renderer.focusRequest(url.search);
+      const [{ data, errors }, focus] = await Promise.all([
+        run(renderer.streamRequest(url.search)),
+        focusRequest && run(focusRequest),
+      ]);
       if (!data?.story || errors?.length) return false;
       // A reader without JavaScript paging: the page after `after` in place of the first.
       const moreRequest = renderer.moreRequest(url.search, data.story.id);
@@ -107,7 +129,7 @@ export async function createStreamPage(
       if (more && (!more.data?.story || more.errors?.length)) return false;
       page = await renderer.renderStreamPage(
         url.search,
-        renderer.withPage(data, more?.data),
+        renderer.withPage(url.search, data, { more: more?.data, focus: focus?.data }),
         parts,
       );
     } catch (error) {

@@ -6,5 +6,7 @@ import type { Message } from '../../i18n/createTranslator';
  */
 export const messages = {
   'noScript.posting': 'Posting a comment needs JavaScript.',
-  'noScript.older': 'Older comments',
+  'noScript.more': 'More comments',
+  'noScript.continue': 'Continue this thread',
+  'noScript.allComments': 'All comments',
 } satisfies Record<string, Message>;

@@ -4,5 +4,7 @@ import type { messages as en } from '../en/noScript';
 /** Spanish: the server-rendered page without JavaScript. */
 export const messages: Record<keyof typeof en, Message> = {
   'noScript.posting': 'Para comentar hace falta JavaScript.',
-  'noScript.older': 'Comentarios anteriores',
+  'noScript.more': 'Más comentarios',
+  'noScript.continue': 'Seguir este hilo',
+  'noScript.allComments': 'Todos los comentarios',
 };
