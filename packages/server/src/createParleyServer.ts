@@ -112,6 +112,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       ? createRedisReadStore({
           redis,
           prefix: `${options.redisPrefix ?? DEFAULT_PUBSUB_PREFIX}read:`,
+          maxMemoBytes: READ_CACHE.maxBytes,
         })
       : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
     logger,

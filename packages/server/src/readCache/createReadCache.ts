@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Cache } from '@graphql-yoga/plugin-response-cache';
 import type { ExecutionResult } from 'graphql';
 import type { Redis } from 'ioredis';
@@ -128,7 +128,12 @@ export interface RedisReadStoreOptions {
   redis: Redis;
   /** Prefix of every key, so several installs (or test runs) share one Redis. */
   prefix: string;
+  /** Most bytes of results this process keeps decoded (their JSON length). */
+  maxMemoBytes: number;
 }
+
+/** Length of the stamp a stored result starts with (12 characters of base64url). */
+const STAMP_LENGTH = 12;
 
 // KEYS: generation, the result, then its entity sets. ARGV: the generation the read began at,
 // the JSON, the TTL in ms, the result's id. Stores nothing if an invalidation came in between.
@@ -141,20 +146,62 @@ for i = 3, #KEYS do
 end
 return 1`;
 
-/** Results in Redis, shared by every instance that names the same Redis and prefix. */
-export function createRedisReadStore({ redis, prefix }: RedisReadStoreOptions): ReadStore {
+/**
+ * Results in Redis, shared by every instance that names the same Redis and prefix.
+ *
+ * Each stored result starts with a stamp, new at every store. A process keeps the results it
+ * has read decoded (an LRU bounded in bytes), under their stamp; a hit then reads only the stamp
+ * from Redis (`GETRANGE`, 12 bytes) and, when it is the kept one, answers with the kept result,
+ * whose bytes fastReads.ts has already encoded. Profiled under bench:read, getting and parsing
+ * the whole JSON of the stream's first page, then encoding it again, was most of a hit's cost.
+ * Correctness stays with Redis: an invalidated result is gone from it, so its stamp is too.
+ */
+export function createRedisReadStore({
+  redis,
+  prefix,
+  maxMemoBytes,
+}: RedisReadStoreOptions): ReadStore {
   const generationKey = `${prefix}generation`;
   const resultKey = (id: string) => `${prefix}result:${id}`;
   const entityKey = (key: string) => `${prefix}entity:${key}`;
   const misses = createMissLog();
+  const memo = new LRUCache<string, { stamp: string; result: ExecutionResult; bytes: number }>({
+    maxSize: maxMemoBytes,
+    sizeCalculation: (value) => value.bytes,
+  });
+  const values = (answers: [Error | null, unknown][] | null) =>
+    (answers ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
   return {
     async get(id) {
-      const answers = (await redis.multi().get(resultKey(id)).get(generationKey).exec()) ?? [];
-      const [json, generation] = answers.map(([error, value]) => {
-        if (error) throw error;
-        return value;
-      });
-      if (typeof json === 'string') return JSON.parse(json) as ExecutionResult;
+      const kept = memo.get(id);
+      if (kept) {
+        const [stamp, generation] = values(
+          await redis
+            .multi()
+            .getrange(resultKey(id), 0, STAMP_LENGTH - 1)
+            .get(generationKey)
+            .exec(),
+        );
+        if (stamp === kept.stamp) return kept.result;
+        memo.delete(id);
+        if (stamp === '') {
+          misses.missed(id, Number(generation ?? 0));
+          return undefined;
+        }
+      }
+      const [stored, generation] = values(
+        await redis.multi().get(resultKey(id)).get(generationKey).exec(),
+      );
+      if (typeof stored === 'string') {
+        const result = JSON.parse(stored.slice(STAMP_LENGTH)) as ExecutionResult;
+        const bytes = stored.length;
+        if (bytes <= maxMemoBytes)
+          memo.set(id, { stamp: stored.slice(0, STAMP_LENGTH), result, bytes });
+        return result;
+      }
       misses.missed(id, Number(generation ?? 0));
       return undefined;
     },
@@ -171,7 +218,7 @@ export function createRedisReadStore({ redis, prefix }: RedisReadStoreOptions): 
         resultKey(id),
         ...keys,
         String(began),
-        JSON.stringify(data),
+        randomBytes(9).toString('base64url') + JSON.stringify(data),
         String(ttlMs),
         id,
       );
