@@ -54,7 +54,7 @@ export default tseslint.config(
   },
   {
     // Command-line entry points print to their terminal.
-    files: ['packages/*/src/main.ts', 'packages/*/src/demo.ts'],
+    files: ['packages/*/src/main.ts', 'packages/*/src/demo.ts', 'packages/*/src/cli/parley.ts'],
     rules: { 'no-console': 'off' },
   },
   {

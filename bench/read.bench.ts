@@ -4,8 +4,9 @@
 // For each: cold loads in headless Chromium (a fresh context each) from navigation start to 20
 // comments painted, the bytes received before that paint, the layout shift (CLS) until a second
 // after it; then the widget's list request at 50 connections for 10 s (autocannon), and the
-// server's memory (RSS) after that load. Parley runs as `npm start` runs it (tsx), as a child
-// process, so its memory is its own. Needs the builds, DATABASE_URL (an admin URL: the bench
+// server's memory (RSS) after that load. Parley runs as `npm start` runs it after its build (the
+// compiled server under plain node, with its flags: read from package.json), as a child process,
+// so its memory is its own. Needs the builds, DATABASE_URL (an admin URL: the bench
 // creates and drops its own database) and REDIS_URL; without them the PostgreSQL run is skipped.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -18,6 +19,16 @@ import { createParleyServer, loadConfig } from '@parley/server';
 import { createTestDatabase } from '../packages/server/src/db/testDatabases';
 import { freePort, launchChromium, REPOSITORY_ROOT as ROOT } from '../e2e/support/browser';
 import { startWaline } from './peers/waline';
+
+/** What `npm start` runs once it has built: node's flags and the compiled server. */
+const PRODUCTION_ENTRY = (() => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const command = /&&\s*node\s+(.+)$/.exec(scripts.start)?.[1];
+  if (!command) throw new Error(`npm start does not end with a node command: ${scripts.start}`);
+  return command.trim().split(/\s+/);
+})();
 import { seedStory } from './support/seedStory';
 
 const COMMENTS = 25;
@@ -111,15 +122,11 @@ async function startParley(postgres: boolean): Promise<Subject> {
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops.
   const profile = process.env['BENCH_CPU_PROF'];
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...flags, '--import', 'tsx', 'packages/server/src/main.ts'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', process.env['BENCH_SERVER_LOG'] ? 'inherit' : 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...flags, ...PRODUCTION_ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', process.env['BENCH_SERVER_LOG'] ? 'inherit' : 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await waitForOk(`${parleyUrl}/healthz`, child, () => stderr);

@@ -6,6 +6,7 @@ import { loadOrCreateSecret } from './auth/secrets';
 import { createTokenService } from './auth/tokens';
 import { createDatabase } from './db/createDatabase';
 import type { ParleyDatabase } from './db/createDatabase';
+import { pendingMigrations } from './db/migrations';
 import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
@@ -86,7 +87,21 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   if (config.redisUrl) {
     await checkRedis(config.redisUrl, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS);
   }
-  const database = await createDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await createDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    migrate: config.migrate,
+  });
+  // PARLEY_MIGRATE=false: the deployment migrates (`parley migrate`); code newer than the schema
+  // would fail request by request, so it does not start at all.
+  const pending = config.migrate ? [] : await pendingMigrations(database.db);
+  if (pending.length > 0) {
+    await database.close();
+    throw new Error(
+      `The database has ${pending.length} pending migrations (${pending.join(', ')}) and ` +
+        'PARLEY_MIGRATE=false: run parley migrate first.',
+    );
+  }
   const secret = await loadOrCreateSecret(config.dataDir, config.secret);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: false, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
@@ -163,7 +178,16 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     healthCheck: async () => {
       await Promise.all(Object.values(dependencyChecks).map((check) => check()));
     },
-    readinessChecks: { ...dependencyChecks, disk: () => checkDataDirRoom(config.dataDir) },
+    readinessChecks: {
+      ...dependencyChecks,
+      disk: () => checkDataDirRoom(config.dataDir),
+      migrations: async () => {
+        const pending = await pendingMigrations(database.db);
+        if (pending.length > 0) {
+          throw new Error(`${pending.length} pending (run parley migrate): ${pending.join(', ')}`);
+        }
+      },
+    },
   });
 
   // A site changed somewhere (this process or another, through Redis): its origins apply now.

@@ -1,4 +1,5 @@
-// `npm start`: the whole of Parley in one process, plus the example host page on a second origin.
+// `npm start`: `parley start` (the whole of Parley in one process) plus the example host page on a
+// second origin, for a newcomer trying it out. Production runs `parley start` alone.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -6,16 +7,14 @@ import {
   EXAMPLE_SSO_SECRET_FILE,
   createExampleServer,
 } from '../../../examples/host/createExampleServer';
-import { createParleyServer } from './createParleyServer';
+import { startServer, untilSignalled } from './cli/startServer';
 import { ConfigError, loadConfig } from './runtime/loadConfig';
 
-import { REPOSITORY_ROOT as ROOT, builtClientRoutes } from './clientBuilds';
+import { REPOSITORY_ROOT as ROOT } from './clientBuilds';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const staticRoutes = builtClientRoutes();
-  const parley = await createParleyServer({ config, staticRoutes });
-  const port = await parley.listen();
+  const { parley, banner } = await startServer(config);
   const publicUrl = config.publicUrl;
 
   // The example host site: another origin, as a real site would be. Its SSO secret is read per
@@ -32,25 +31,18 @@ async function main(): Promise<void> {
   await new Promise<void>((done) => example.listen(config.examplePort, config.host, done));
   const exampleUrl = `http://${config.host}:${config.examplePort}`;
 
-  console.log(`Parley is running (${parley.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite in ' + config.dataDir}).
-  GraphQL (HTTP and WebSocket): ${publicUrl}/graphql   (port ${port})
-  Health and metrics:           ${publicUrl}/healthz  ${publicUrl}/metrics
+  console.log(`${banner}
   Example host site:            ${exampleUrl}/  (articles: ${EXAMPLE_ARTICLES.map((a) => a.path).join(' ')})
     comment counts (count.js):  ${exampleUrl}/list
     signed in by SSO:           ${exampleUrl}/sso   (expired token: ${exampleUrl}/sso?expired=1)
 First time? Fill it with a demo organization: npm run demo`);
 
-  let stopping: Promise<void> | undefined;
-  // A second Ctrl+C while closing must not close the database twice.
-  const stop = () =>
-    (stopping ??= (async () => {
-      example.closeAllConnections();
-      example.close();
-      await parley.close();
-      process.exit(0);
-    })());
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  await untilSignalled(async () => {
+    example.closeAllConnections();
+    example.close();
+    await parley.close();
+  });
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {

@@ -413,6 +413,13 @@ export async function migrateToLatest(db: AnyDb): Promise<string[]> {
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Names of the migrations not applied yet, in the order they would run. */
+export async function pendingMigrations(db: AnyDb): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const migrations = await migrator.getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 /** Names of the tables present: used by tests to check a fresh database. */
 export async function listTables(db: AnyDb): Promise<string[]> {
   const tables = await db.introspection.getTables();

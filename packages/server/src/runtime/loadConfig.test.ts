@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       trustedProxies: 0,
       metricsToken: undefined,
       allowArbitraryDocuments: true,
+      migrate: true,
     });
   });
 
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '1',
       METRICS_TOKEN: 'm-secret',
       GRAPHQL_ALLOW_ARBITRARY: 'true',
+      PARLEY_MIGRATE: 'false',
     });
     expect(config).toEqual({
       port: 4000,
@@ -52,6 +54,7 @@ describe('loadConfig', () => {
       trustedProxies: 1,
       metricsToken: 'm-secret',
       allowArbitraryDocuments: true,
+      migrate: false,
     });
   });
 

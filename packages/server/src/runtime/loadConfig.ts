@@ -55,6 +55,12 @@ export interface Config {
    * text and introspect, besides the clients' trusted documents. @default true outside production
    */
   allowArbitraryDocuments: boolean;
+  /**
+   * `PARLEY_MIGRATE` (`true`/`false`): whether the server applies pending migrations as it starts.
+   * `false` for a deployment that runs `parley migrate` itself (several instances, one migration);
+   * `/readyz` then says so while migrations are pending. @default true
+   */
+  migrate: boolean;
 }
 
 /** Environment variables as `process.env` holds them. */
@@ -103,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowArbitraryDocuments:
       parseBoolean('GRAPHQL_ALLOW_ARBITRARY', read('GRAPHQL_ALLOW_ARBITRARY')) ??
       read('NODE_ENV') !== 'production',
+    migrate: parseBoolean('PARLEY_MIGRATE', read('PARLEY_MIGRATE')) ?? true,
   };
 }
 

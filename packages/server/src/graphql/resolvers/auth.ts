@@ -2,7 +2,6 @@ import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { challengeCost, checkAnswer, issueChallenge } from '../../auth/signInChallenge';
 import { DEVICE_TOKEN_SECONDS, RATE_LIMITS } from '../../defaults';
 import { getOrganization, install } from '../../db/store/organization';
-import { normalizeOrigin } from '../../db/store/sites';
 import { createUser, findUserByEmail, isUsernameFree } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
@@ -19,6 +18,7 @@ import { revokeSession } from '../../db/store/sessionRevocation';
 import { requireViewer } from '../permissions';
 import { settingsView } from './admin/updateSettings';
 import { invalidateEveryRead } from '../events';
+import { prepareInstall } from '../../validation/prepareInstall';
 import type { Resolvers, SignInInput } from './resolverTypes.generated';
 
 /**
@@ -58,26 +58,7 @@ export const authResolvers = {
       if (await getOrganization(ctx.db)) {
         throw new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
       }
-      const { organization, site, admin } = input;
-      const name = required(organization.name, 'organization.name');
-      const contactEmail = validateEmail(organization.contactEmail, 'organization.contactEmail');
-      const orgUrl = httpUrl(organization.url, 'organization.url');
-      const siteName = required(site.name, 'site.name');
-      const siteUrl = httpUrl(site.url, 'site.url');
-      const allowedOrigins = origins(site.allowedOrigins, siteUrl);
-      const email = validateEmail(admin.email, 'admin.email');
-      const username = validateUsername(admin.username, 'admin.username');
-      validatePassword(admin.password, 'admin.password');
-      const result = await install(ctx.db, {
-        organization: {
-          name,
-          contactEmail: contactEmail.address,
-          url: orgUrl,
-          locale: organization.locale ?? undefined,
-        },
-        site: { name: siteName, url: siteUrl, allowedOrigins },
-        admin: { email: email.address, username, passwordHash: await hashPassword(admin.password) },
-      });
+      const result = await install(ctx.db, await prepareInstall(input));
       // Every anonymous read said "not installed" (the settings, the stories' errors).
       invalidateEveryRead(ctx);
       return authPayload(ctx, result.admin);
@@ -260,34 +241,4 @@ async function requireSolvedChallenge(
   ) {
     throw await ask('That challenge was not answered, has expired or was used: here is a new one.');
   }
-}
-
-function required(value: string, field: string): string {
-  const trimmed = value.trim();
-  if (!trimmed) throw new ParleyError('INVALID_INPUT', 'This field is required.', { field });
-  return trimmed;
-}
-
-function httpUrl(value: string, field: string): string {
-  try {
-    const url = new URL(value.trim());
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
-  } catch {
-    // fall through to the coded error
-  }
-  throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', { field });
-}
-
-/** The permitted origins, normalized; the site's own origin is always one of them. */
-function origins(values: readonly string[], siteUrl: string): string[] {
-  const list = [...values, siteUrl].map((value, i) => {
-    try {
-      return normalizeOrigin(value.trim());
-    } catch {
-      throw new ParleyError('INVALID_INPUT', `“${value}” is not an origin.`, {
-        field: `site.allowedOrigins.${i}`,
-      });
-    }
-  });
-  return [...new Set(list)];
 }

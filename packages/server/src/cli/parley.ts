@@ -1,0 +1,44 @@
+// The `parley` command (the server package's `bin`; compiled to packages/server/dist/parley.js by
+// `npm run build`). See runParley.ts for the commands.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runParley } from './runParley';
+import { startServer, untilSignalled } from './startServer';
+
+/** The server package's version, from the nearest package.json above this file (src or dist). */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const found = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (found.name === '@parley/server') return found.version ?? 'unknown';
+    } catch {
+      // no package.json here: look further up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return 'unknown';
+    dir = parent;
+  }
+}
+
+process.exitCode = await runParley(process.argv.slice(2), {
+  env: process.env,
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  version: packageVersion(),
+  async start(config) {
+    const { parley, banner } = await startServer(config);
+    console.log(banner);
+    await untilSignalled(() => parley.close());
+    return 0;
+  },
+});

@@ -1,0 +1,362 @@
+// The `parley` command: what an operator runs besides the server itself. Every command reads the
+// same environment as the server (loadConfig); arguments are parsed by node:util's parseArgs.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import { ACCOUNT_PATHS } from '@parley/contract';
+import { hashPassword } from '../auth/passwords';
+import { SQLITE_FILE_NAME, createDatabase, isPostgresUrl } from '../db/createDatabase';
+import { migrateToLatest, pendingMigrations } from '../db/migrations';
+import { withdrawTokens } from '../db/store/accountQueries';
+import { getOrganization, install } from '../db/store/organization';
+import { createToken } from '../db/store/tokens';
+import { findUserByEmail, updateUser } from '../db/store/users';
+import { RESET_PASSWORD_TOKEN_TTL_SECONDS } from '../defaults';
+import { ParleyError } from '../ParleyError';
+import { ConfigError, loadConfig } from '../runtime/loadConfig';
+import type { Config, Env } from '../runtime/loadConfig';
+import { prepareInstall } from '../validation/prepareInstall';
+import { validatePassword } from '../validation/validateAccount';
+
+/** What a command reads and writes: the process's, or a test's. */
+export interface CliIo {
+  env: Env;
+  /** Standard output (results) and error (messages), one call per line or block. */
+  out(text: string): void;
+  err(text: string): void;
+  /** The whole of standard input, for a password piped in. */
+  readStdin(): Promise<string>;
+  /** The package's version (`parley --version`). */
+  version: string;
+  /**
+   * Runs the server until it is stopped (`parley start`); resolves its exit code. The command
+   * line's entry passes the real one; tests of the other commands need none.
+   */
+  start?(config: Config): Promise<number>;
+}
+
+/** Exit code of a command used wrongly (unknown command or option, missing argument). */
+export const USAGE_ERROR = 2;
+/** Exit code of a command that could not do what it was asked (the message says why). */
+export const FAILURE = 1;
+
+const HELP = `Usage: parley <command> [options]
+
+Commands:
+  start                 Run the server (pending migrations are applied first unless
+                        PARLEY_MIGRATE=false); prints where it listens.
+  migrate [--dry-run]   Apply pending database migrations and list them (--dry-run: only list).
+  install               Install without the browser wizard (refused on an installed database):
+                          --org-name NAME --site-url URL --admin-email EMAIL
+                          [--admin-username NAME] [--site-name NAME] [--admin-password-stdin]
+                        Without --admin-password-stdin a password is generated and printed once.
+  reset-password EMAIL  Print a one-time link to choose a new password (valid 1 hour), or with
+                        --password-stdin set the password read from standard input.
+  backup FILE           Copy the SQLite database to FILE while the server runs (on PostgreSQL,
+                        use pg_dump).
+  export, import        Reserved for data portability; not available yet.
+
+Options:
+  --help, -h            This text (also after a command: parley install --help).
+  --version, -v         The version.
+
+Configuration comes from the environment, as for the server: PARLEY_DATA_DIR, DATABASE_URL,
+PUBLIC_URL, … (see the README).`;
+
+/** Options each command takes, for parseArgs (strict: anything else is a usage error). */
+const COMMANDS = {
+  start: { options: {}, positionals: 0 },
+  migrate: { options: { 'dry-run': { type: 'boolean' } }, positionals: 0 },
+  install: {
+    options: {
+      'org-name': { type: 'string' },
+      'site-url': { type: 'string' },
+      'site-name': { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-username': { type: 'string' },
+      'admin-password-stdin': { type: 'boolean' },
+    },
+    positionals: 0,
+  },
+  'reset-password': { options: { 'password-stdin': { type: 'boolean' } }, positionals: 1 },
+  backup: { options: {}, positionals: 1 },
+  export: { options: {}, positionals: 0 },
+  import: { options: {}, positionals: 0 },
+} satisfies Record<string, { options: ParseArgsConfig['options']; positionals: number }>;
+
+type Command = keyof typeof COMMANDS;
+
+/** A wrong command line: one line on standard error, exit code 2. */
+class UsageError extends Error {}
+
+/** Runs `parley` with `argv` (without `node` and the script); resolves the exit code. */
+export async function runParley(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(HELP);
+    return name === undefined ? USAGE_ERROR : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(io.version);
+    return 0;
+  }
+  try {
+    if (!Object.hasOwn(COMMANDS, name)) {
+      throw new UsageError(`unknown command "${name}" (parley --help lists them)`);
+    }
+    const command = name as Command;
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(HELP);
+      return 0;
+    }
+    const { options, positionals: expected } = COMMANDS[command] as {
+      options: ParseArgsConfig['options'];
+      positionals: number;
+    };
+    let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+    try {
+      const { values, positionals } = parseArgs({
+        args: [...rest],
+        options,
+        allowPositionals: true,
+        strict: true,
+      });
+      parsed = { values: values as Record<string, string | boolean | undefined>, positionals };
+    } catch (error) {
+      throw new UsageError(`${command}: ${(error as Error).message.split('\n')[0]}`);
+    }
+    if (parsed.positionals.length !== expected) {
+      throw new UsageError(
+        `${command}: expected ${expected} argument${expected === 1 ? '' : 's'}, got ${parsed.positionals.length}`,
+      );
+    }
+    const config = loadConfig(io.env);
+    return await COMMAND_RUNNERS[command](config, parsed.values, parsed.positionals, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`parley: ${error.message}`);
+      return USAGE_ERROR;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`parley: configuration: ${error.message}`);
+      return FAILURE;
+    }
+    if (error instanceof ParleyError) {
+      const field = (error.extensions as { field?: string } | undefined)?.field;
+      io.err(`parley: ${error.code}${field ? ` (${field})` : ''}: ${error.message}`);
+      return FAILURE;
+    }
+    io.err(`parley: ${error instanceof Error ? error.message : String(error)}`);
+    return FAILURE;
+  }
+}
+
+type Runner = (
+  config: Config,
+  values: Record<string, string | boolean | undefined>,
+  positionals: string[],
+  io: CliIo,
+) => Promise<number>;
+
+/** Opens the database without migrating, runs `work`, closes it. */
+async function withDatabase<T>(
+  config: Config,
+  work: (db: Awaited<ReturnType<typeof createDatabase>>['db']) => Promise<T>,
+): Promise<T> {
+  const database = await createDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    migrate: false,
+  });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Refuses to touch a database that still has migrations to apply (it would fail oddly). */
+async function requireMigrated(db: Parameters<typeof pendingMigrations>[0]): Promise<void> {
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) {
+    throw new Error(`the database has ${pending.length} pending migrations: run parley migrate`);
+  }
+}
+
+const COMMAND_RUNNERS: Record<Command, Runner> = {
+  async start(config, _values, _positionals, io) {
+    if (!io.start) throw new Error('start: this entry cannot run the server');
+    return io.start(config);
+  },
+
+  async migrate(config, values, _positionals, io) {
+    return withDatabase(config, async (db) => {
+      const pending = await pendingMigrations(db);
+      if (values['dry-run']) {
+        io.out(
+          pending.length === 0
+            ? 'No pending migrations.'
+            : `${pending.length} pending:\n${pending.map((name) => `  ${name}`).join('\n')}`,
+        );
+        return 0;
+      }
+      const applied = await migrateToLatest(db);
+      io.out(
+        applied.length === 0
+          ? 'No pending migrations: the database is up to date.'
+          : `Applied ${applied.length}:\n${applied.map((name) => `  ${name}`).join('\n')}`,
+      );
+      return 0;
+    });
+  },
+
+  async install(config, values, _positionals, io) {
+    const missing = ['org-name', 'site-url', 'admin-email'].filter((name) => !values[name]);
+    if (missing.length > 0) {
+      throw new UsageError(`install: missing ${missing.map((name) => `--${name}`).join(', ')}`);
+    }
+    const siteUrl = String(values['site-url']);
+    const adminEmail = String(values['admin-email']);
+    const generated = !values['admin-password-stdin'];
+    const password = generated
+      ? randomBytes(18).toString('base64url')
+      : firstLine(await io.readStdin());
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      if (await getOrganization(db)) {
+        throw new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
+      }
+      let siteName = values['site-name'] ? String(values['site-name']) : '';
+      if (!siteName) siteName = hostOf(siteUrl) ?? siteUrl;
+      const input = await asOptions(
+        prepareInstall({
+          organization: {
+            name: String(values['org-name']),
+            contactEmail: adminEmail,
+            url: siteUrl,
+          },
+          site: { name: siteName, url: siteUrl, allowedOrigins: [] },
+          admin: {
+            email: adminEmail,
+            username: values['admin-username'] ? String(values['admin-username']) : 'admin',
+            password,
+          },
+        }),
+      );
+      const { admin, site } = await install(db, input);
+      io.out(
+        `Installed: ${input.organization.name}, site ${site.url} (permits ${site.allowedOrigins.join(', ')}).\n` +
+          `Admin: ${admin.username} <${admin.email}>` +
+          (generated ? `, password (shown once): ${password}` : '') +
+          `\nSign in at ${config.publicUrl}/admin`,
+      );
+      return 0;
+    });
+  },
+
+  async 'reset-password'(config, values, [email = ''], io) {
+    const password = values['password-stdin'] ? firstLine(await io.readStdin()) : undefined;
+    if (password !== undefined) validatePassword(password, '--password-stdin');
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      const user = await findUserByEmail(db, email.trim());
+      if (!user) throw new Error(`no account has the email address ${email}`);
+      if (password === undefined) {
+        const { token } = await createToken(db, {
+          purpose: 'RESET_PASSWORD',
+          userId: user.id,
+          ttlSeconds: RESET_PASSWORD_TOKEN_TTL_SECONDS,
+        });
+        io.out(
+          `A link for ${user.username} to choose a new password (valid ${RESET_PASSWORD_TOKEN_TTL_SECONDS / 3600} hour, once):\n` +
+            `${config.publicUrl}${ACCOUNT_PATHS.resetPassword}#token=${token}`,
+        );
+        return 0;
+      }
+      // As a reset link does: the new password ends every other session, and older links die.
+      await updateUser(db, user.id, { passwordHash: await hashPassword(password) });
+      await withdrawTokens(db, user.id, 'RESET_PASSWORD', new Date().toISOString());
+      io.out(`The password of ${user.username} is changed; their other sessions are ended.`);
+      return 0;
+    });
+  },
+
+  async backup(config, _values, [file = ''], io) {
+    if (isPostgresUrl(config.databaseUrl)) {
+      throw new Error(
+        'backup copies the embedded SQLite database; on PostgreSQL use pg_dump (see the README)',
+      );
+    }
+    const source = join(config.dataDir, SQLITE_FILE_NAME);
+    if (!existsSync(source)) throw new Error(`no database at ${source}`);
+    const target = resolve(file);
+    if (!existsSync(dirname(target))) throw new Error(`no folder ${dirname(target)}`);
+    // SQLite's online backup: a consistent copy while the server writes. Into a temporary file
+    // renamed at the end, so a failed backup never leaves a half-written FILE behind.
+    const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
+    const sqlite = new SqliteDatabase(source, { readonly: true, fileMustExist: true });
+    try {
+      const { totalPages } = await sqlite.backup(partial);
+      await rename(partial, target);
+      io.out(`Backed up ${source} to ${target} (${totalPages} pages).`);
+      return 0;
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    } finally {
+      sqlite.close();
+    }
+  },
+
+  async export() {
+    throw new Error('export is not available yet (planned with data portability)');
+  },
+
+  async import() {
+    throw new Error('import is not available yet (planned with data portability)');
+  },
+};
+
+/** The wizard's fields as `parley install` names them. */
+const INSTALL_OPTIONS: Readonly<Record<string, string>> = {
+  'organization.name': '--org-name',
+  'organization.url': '--site-url',
+  'organization.contactEmail': '--admin-email',
+  'site.name': '--site-name',
+  'site.url': '--site-url',
+  'admin.email': '--admin-email',
+  'admin.username': '--admin-username',
+  'admin.password': '--admin-password-stdin',
+};
+
+/** `work`, its INVALID_INPUT naming the option rather than the wizard's field. */
+async function asOptions<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const field = error instanceof ParleyError ? error.extensions['field'] : undefined;
+    if (typeof field === 'string' && INSTALL_OPTIONS[field]) {
+      throw new ParleyError((error as ParleyError).code, (error as ParleyError).message, {
+        field: INSTALL_OPTIONS[field],
+      });
+    }
+    throw error;
+  }
+}
+
+/** The first line of piped input, without its line ending. */
+function firstLine(text: string): string {
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+import { builtClientRoutes } from '../clientBuilds';
+import { createParleyServer } from '../createParleyServer';
+import type { ParleyServer } from '../createParleyServer';
+import { getOrganization } from '../db/store/organization';
+import type { Config } from '../runtime/loadConfig';
+
+/** A running server, as `parley start` and `npm start` run it. */
+export interface StartedServer {
+  parley: ParleyServer;
+  /** The port it listens on. */
+  port: number;
+  /** What to print: where it listens, and the install page while nothing is installed. */
+  banner: string;
+}
+
+/**
+ * Starts Parley with the built clients (the widget, the console) beside the API, on the database
+ * the configuration names (migrated first unless `PARLEY_MIGRATE=false`).
+ */
+export async function startServer(config: Config): Promise<StartedServer> {
+  const parley = await createParleyServer({ config, staticRoutes: builtClientRoutes() });
+  const port = await parley.listen();
+  const { publicUrl } = config;
+  const installed = (await getOrganization(parley.deps.db)) !== undefined;
+  const banner =
+    `Parley is running (${parley.dialect === 'postgres' ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}).\n` +
+    `  GraphQL (HTTP and WebSocket): ${publicUrl}/graphql   (port ${port})\n` +
+    `  Console:                      ${publicUrl}/admin\n` +
+    `  Health and metrics:           ${publicUrl}/healthz  ${publicUrl}/readyz  ${publicUrl}/metrics` +
+    (installed ? '' : `\nNot installed yet: open ${publicUrl}/install (or run parley install).`);
+  return { parley, port, banner };
+}
+
+/**
+ * Calls `stop` on the first SIGINT or SIGTERM (a second one while stopping is ignored, so nothing
+ * closes twice) and resolves when it is done.
+ */
+export function untilSignalled(stop: () => Promise<void>): Promise<void> {
+  return new Promise((done) => {
+    let stopping: Promise<void> | undefined;
+    const onSignal = () => {
+      stopping ??= stop().then(done);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
