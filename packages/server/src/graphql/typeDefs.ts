@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { contractFile } from '../runtime/bundledFiles';
 
-/** Where the schema lives: `schema.graphql` of `@parley/contract`, found as Node finds the package. */
-export const SCHEMA_FILE = createRequire(import.meta.url).resolve(
-  '@parley/contract/schema.graphql',
-);
+/** Where the schema lives: `schema.graphql` of `@parley/contract`. */
+export const SCHEMA_FILE = contractFile('schema.graphql');
 
 /** The GraphQL schema (SDL), read once when the server starts. */
 export const typeDefs = readFileSync(SCHEMA_FILE, 'utf8');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { contractFile } from '../bundledFiles';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
@@ -43,7 +43,7 @@ let loaded: TrustedDocuments | undefined;
 
 /** The clients' documents, as `npm run codegen` wrote them (read once per process). */
 export function loadTrustedDocuments(): TrustedDocuments {
-  const path = createRequire(import.meta.url).resolve('@parley/contract/persisted-documents.json');
+  const path = contractFile('persisted-documents.json');
   return (loaded ??= new Map(
     Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>),
   ));

@@ -1,0 +1,134 @@
+// `npm run test:package` (and a step of .ci/run): Parley installed as a stranger installs it. The
+// server package's `npm pack` tarball (the compiled server with the widget and the console
+// inside; `npm run build` first) goes into an empty folder with `npm install --omit=dev`; then
+// `parley install` and `parley start` run from there on a fresh data folder, and the running
+// server must answer /healthz, /embed.js, /admin and an anonymous GraphQL read. Prints the
+// tarball's size, the start time and the idle RSS. Exits non-zero on any failure.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const folder = mkdtempSync(join(tmpdir(), 'parley-stranger-'));
+const dataDir = join(folder, 'data');
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+/** A port free right now on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+let server;
+try {
+  const [tarball] = JSON.parse(
+    execFileSync(
+      'npm',
+      ['pack', '-w', 'packages/server', '--pack-destination', folder, '--json', '--silent'],
+      { cwd: ROOT, encoding: 'utf8' },
+    ),
+  );
+  const tarballPath = join(folder, tarball.filename);
+  console.log(
+    `tarball: ${tarball.filename}, ${(statSync(tarballPath).size / 1024).toFixed(0)} KB ` +
+      `(${(tarball.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked, ${tarball.entryCount} files)`,
+  );
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'site', private: true }));
+  execFileSync(
+    'npm',
+    ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarballPath],
+    { cwd: folder, stdio: 'inherit' },
+  );
+  const parley = join(folder, 'node_modules/.bin/parley');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { PATH: process.env.PATH, PARLEY_DATA_DIR: dataDir, PORT: String(port) };
+
+  console.log(execFileSync(parley, ['--version'], { cwd: folder, env, encoding: 'utf8' }).trim());
+  execFileSync(parley, ['migrate'], { cwd: folder, env, stdio: 'inherit' });
+  execFileSync(
+    parley,
+    [
+      'install',
+      '--org-name',
+      'Stranger News',
+      '--site-url',
+      'https://stranger.example',
+      '--admin-email',
+      'admin@stranger.example',
+    ],
+    { cwd: folder, env, stdio: 'inherit' },
+  );
+
+  const started = performance.now();
+  server = spawn(parley, ['start'], { cwd: folder, env: { ...env, LOG_LEVEL: 'warn' } });
+  let output = '';
+  server.stderr.on('data', (chunk) => (output += chunk));
+  await new Promise((resolve, reject) => {
+    server.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Parley is running')) resolve();
+    });
+    server.once('exit', (code) => reject(new Error(`parley start exited (${code}):\n${output}`)));
+    setTimeout(() => reject(new Error(`no start within 30 s:\n${output}`)), 30_000).unref();
+  });
+  console.log(`started in ${(performance.now() - started).toFixed(0)} ms`);
+
+  const healthz = await fetch(`${url}/healthz`);
+  check(healthz.status === 200, `/healthz answers 200 (${healthz.status})`);
+  const embed = await fetch(`${url}/embed.js`);
+  check(
+    embed.status === 200 && (embed.headers.get('content-type') ?? '').startsWith('text/javascript'),
+    `/embed.js is the loader (${embed.status} ${embed.headers.get('content-type')})`,
+  );
+  const admin = await fetch(`${url}/admin`);
+  check(
+    admin.status === 200 && (await admin.text()).includes('parley-console'),
+    `/admin is the console (${admin.status})`,
+  );
+  const read = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ settings { installed } }' }),
+  });
+  const answer = await read.json();
+  check(
+    answer?.data?.settings?.installed === true,
+    `an anonymous read sees the install (${JSON.stringify(answer)})`,
+  );
+
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const rss = Number(
+    /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1],
+  );
+  console.log(`idle RSS: ${(rss / 1024).toFixed(0)} MB`);
+
+  server.kill('SIGTERM');
+  const code = await new Promise((resolve) => server.once('exit', resolve));
+  check(code === 0, `SIGTERM stops it with exit code 0 (${code})`);
+  server = undefined;
+} catch (error) {
+  failures.push(String(error));
+  console.error(error);
+} finally {
+  server?.kill('SIGKILL');
+  rmSync(folder, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  console.error(`The stranger's install failed: ${failures.length} problem(s).`);
+  process.exit(1);
+}
+console.log("The stranger's install works.");
