@@ -122,8 +122,11 @@ describe('the stream page, rendered on the server', () => {
     const page = await (await fetch(frameUrl(url, STORY))).text();
     const popup = await (await fetch(`${url}/embed/auth`)).text();
     const admin = await (await fetch(`${url}/admin`)).text();
+    // In attributes, and in the rendered page's loader (which adds the script after the paint).
     const named = [page, popup, admin].flatMap((html) =>
-      [...html.matchAll(/(?:href|src|data-panels)="(\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!),
+      [...html.matchAll(/(?:href|src|data-panels)="(\/[^"]+\.(?:js|css))"|"(\/[^"]+\.js)"/g)].map(
+        (m) => (m[1] ?? m[2])!,
+      ),
     );
     // The stream's script, its panels' stylesheet and the storage chunk it reads the token with
     // (preloaded); the popup's script and stylesheets; the console's.
@@ -138,8 +141,10 @@ describe('the stream page, rendered on the server', () => {
         expect.stringMatching(/^\/admin\/assets\/admin-[\w-]{8}\.css$/),
       ]),
     );
+    // The rendered page adds its script and that chunk once the thread is painted.
+    expect(page).not.toMatch(/<script type="module"/);
     expect(page).toMatch(
-      /<link rel="modulepreload" href="\/embed\/assets\/chunks\/stream-createStorage-/,
+      /requestAnimationFrame\(.*"\/embed\/assets\/chunks\/stream-createStorage-[\w-]{8}\.js".*rel:'modulepreload'.*type:'module',src:"\/embed\/assets\/stream-[\w-]{8}\.js"/,
     );
     for (const path of new Set(named)) {
       const response = await fetch(url + path, { headers: { 'accept-encoding': 'br, gzip' } });
