@@ -10,6 +10,7 @@ import { pendingMigrations } from './db/migrations';
 import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
+import type { Mailer } from './email/createMailer';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
@@ -28,6 +29,7 @@ import type { HttpServer } from './runtime/createHttpServer';
 import { createLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
+import type { Metrics } from './runtime/createMetrics';
 import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
@@ -111,15 +113,20 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   // SERVICE_UNAVAILABLE until it is back, and /healthz and /readyz say so).
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
   const pubsub = createPubSub({ redisUrl: config.redisUrl, prefix: options.redisPrefix, logger });
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    // Read per send, so what an admin saves in Configure › Email applies without a restart.
-    loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db)),
-    dataDir: config.dataDir,
-    from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
-    logger,
-    production: config.production,
-  });
+  const metrics = createMetrics();
+  if (database.poolStats) metrics.watch({ pool: database.poolStats });
+  const mailer = countDeliveries(
+    metrics,
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      // Read per send, so what an admin saves in Configure › Email applies without a restart.
+      loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db)),
+      dataDir: config.dataDir,
+      from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
+      logger,
+      production: config.production,
+    }),
+  );
   // Anonymous reads, shared through Redis when there is one (with the fail-fast client: a Redis
   // outage reads around the cache instead of waiting on it).
   const readCache = createReadCache({
@@ -131,6 +138,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         })
       : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
     logger,
+    onLookup: (hit) => metrics.readCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
   });
   // A dropped connection (Redis restarted, or away): what other instances changed meanwhile may
   // not have been dropped from the shared cache, so it is emptied before it is read again.
@@ -142,6 +150,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     pubsub,
     rateLimiter: createRateLimiter({
       store: redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore(),
+      onRefused: (action) => metrics.rateLimitRefusals.inc({ action }),
     }),
     mailer,
     logger,
@@ -165,7 +174,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     // Where the clients are served, the stream's page comes rendered (when its build exists).
     streamPage: options.staticRoutes?.[STREAM_PAGE_PATH] ? STREAM_PAGE_FILES : undefined,
     logger,
-    metrics: createMetrics(),
+    metrics,
     production: config.production,
     trustedDocuments: trustedDocumentsFor(config.production, config.allowArbitraryDocuments),
     readCache: {
@@ -268,4 +277,22 @@ async function checkRedis(url: string, timeoutMs: number): Promise<void> {
   } finally {
     probe.disconnect();
   }
+}
+
+/** `mailer`, each delivery counted by its result (`parley_emails_total`). */
+function countDeliveries(metrics: Metrics, mailer: Mailer): Mailer {
+  return {
+    ...mailer,
+    send: (message) =>
+      mailer.send(message).then(
+        (delivery) => {
+          metrics.emails.inc({ result: delivery.via === 'smtp' ? 'sent' : 'filed' });
+          return delivery;
+        },
+        (error: unknown) => {
+          metrics.emails.inc({ result: 'failed' });
+          throw error;
+        },
+      ),
+  };
 }

@@ -42,6 +42,8 @@ export interface ParleyDatabase {
   dialect: DialectName;
   /** Closes the pool or the file. */
   close(): Promise<void>;
+  /** PostgreSQL: the pool's clients now (the metric); undefined on SQLite. */
+  poolStats?(): Record<'total' | 'idle' | 'waiting', number>;
 }
 
 /** True when `url` selects PostgreSQL. */
@@ -56,7 +58,10 @@ export function isPostgresUrl(url: string | undefined): url is string {
 export async function createDatabase(options: CreateDatabaseOptions): Promise<ParleyDatabase> {
   const { url, dataDir, migrate = true } = options;
   const dialect: DialectName = isPostgresUrl(url) ? 'postgres' : 'sqlite';
-  const db = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url, dataDir);
+  const pool = isPostgresUrl(url) ? openPool(url) : undefined;
+  const db = pool
+    ? new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    : openSqlite(url, dataDir);
   if (migrate) {
     try {
       await migrateToLatest(db);
@@ -65,14 +70,25 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
       throw error;
     }
   }
-  return { db, dialect, close: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    close: () => db.destroy(),
+    ...(pool && {
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
+    }),
+  };
 }
 
-function openPostgres(url: string): Kysely<Database> {
+function openPool(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_MAX });
   // An idle client that loses its server emits 'error' on the pool; unhandled, it kills the process.
   pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return pool;
 }
 
 function openSqlite(url: string | undefined, dataDir: string): Kysely<Database> {

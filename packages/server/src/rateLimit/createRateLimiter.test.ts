@@ -28,6 +28,19 @@ async function exhaust(
 }
 
 describe('createRateLimiter (memory store)', () => {
+  it('tells of each refusal, and of nothing else', async () => {
+    const refused: RateLimitedAction[] = [];
+    const limiter = createRateLimiter({
+      store: createMemoryRateLimitStore(),
+      onRefused: (action) => refused.push(action),
+    });
+    await exhaust(limiter, 'post', 'user-1', WINDOW_START);
+    expect(refused).toEqual([]);
+    await rejection(limiter.consume('post', 'user-1', WINDOW_START));
+    await rejection(limiter.consume('post', 'user-1', WINDOW_START));
+    expect(refused).toEqual(['post', 'post']);
+  });
+
   it('sits at a window boundary for every default limit', () => {
     for (const { windowSeconds } of Object.values(RATE_LIMITS)) {
       expect(WINDOW_START % (windowSeconds * 1000)).toBe(0);

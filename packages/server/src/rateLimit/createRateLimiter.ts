@@ -39,6 +39,8 @@ export interface RateLimiterOptions {
   store: RateLimitStore;
   /** Limits per action. @default RATE_LIMITS */
   limits?: Readonly<Record<RateLimitedAction, RateLimit>>;
+  /** Told of each refusal (the metric). */
+  onRefused?(action: RateLimitedAction): void;
 }
 
 /** Counts attempts and refuses the ones over the limit. */
@@ -84,7 +86,7 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
 
 /** Creates a rate limiter over a counter store. */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
-  const { store, limits = RATE_LIMITS } = options;
+  const { store, limits = RATE_LIMITS, onRefused } = options;
   const windowOf = (action: RateLimitedAction, now: number) => {
     const windowMs = limits[action].windowSeconds * 1000;
     const window = Math.floor(now / windowMs);
@@ -103,6 +105,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     async consume(action, key, now = Date.now()) {
       const count = await limiter.record(action, key, now);
       if (count <= limits[action].limit) return;
+      onRefused?.(action);
       const { windowEndMs } = windowOf(action, now);
       const retryAfterSeconds = Math.max(1, Math.ceil((windowEndMs - now) / 1000));
       throw new ParleyError(

@@ -305,9 +305,12 @@ const INVALIDATION_RETRY_MS = 1000;
 export function createReadCache({
   store,
   logger,
+  onLookup,
 }: {
   store: ReadStore;
   logger: Pick<Logger, 'warn'>;
+  /** Told whether each lookup found an answer (the metric). */
+  onLookup?(hit: boolean): void;
 }): ReadCache {
   const pending = new Set<Promise<void>>();
   let failed: CacheEntityRecord[] = [];
@@ -359,21 +362,27 @@ export function createReadCache({
     void done.finally(() => pending.delete(done));
   };
 
+  const lookUp = async (id: string): Promise<ExecutionResult | undefined> => {
+    if (failed.length > 0) return undefined;
+    try {
+      // `If-None-Match` asks with an ETag: the key and the answer's version.
+      const [key = id, version] = id.split('.');
+      const result = await store.get(key);
+      if (version !== undefined && etagOf(result) !== id) return undefined;
+      return result ? withKeptJson(result) : undefined;
+    } catch (error) {
+      warn(error, 'Read cache: a read failed; reading around the cache until it is emptied');
+      redo(EVERY_READ);
+      return undefined;
+    }
+  };
+
   return {
     store: {
       async get(id) {
-        if (failed.length > 0) return undefined;
-        try {
-          // `If-None-Match` asks with an ETag: the key and the answer's version.
-          const [key = id, version] = id.split('.');
-          const result = await store.get(key);
-          if (version !== undefined && etagOf(result) !== id) return undefined;
-          return result && withKeptJson(result);
-        } catch (error) {
-          warn(error, 'Read cache: a read failed; reading around the cache until it is emptied');
-          redo(EVERY_READ);
-          return undefined;
-        }
+        const found = await lookUp(id);
+        onLookup?.(found !== undefined);
+        return found;
       },
       async set(id, data, entities, ttl) {
         // The plugin's ETag is the key, the question: a client holding an answer since changed

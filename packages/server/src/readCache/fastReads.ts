@@ -3,6 +3,7 @@ import type { ExecutionResult } from 'graphql';
 import type { TrustedDocuments } from '../runtime/plugins/trustedDocuments';
 import type { ReadCache } from './createReadCache';
 import { readCacheKey } from './useReadCache';
+import { nameOperation, operationNameIn } from '../runtime/plugins/operationName';
 
 /**
  * Cache hits answered before yoga. An anonymous `GET` of a trusted document whose answer the read
@@ -59,6 +60,7 @@ export function createFastReads({
     }
     const text = typeof documentId === 'string' ? documents.get(documentId) : undefined;
     if (text === undefined) return undefined;
+    nameOperation(req, operationNameIn(text, params.get('operationName')));
     const key = readCacheKey({
       operationName: params.get('operationName') || undefined,
       documentString: text,

@@ -79,7 +79,11 @@ export function attachGraphQLWebSocket({
   isOriginAllowed = async () => true,
   limits: given = {},
   trustedDocuments,
-}: AttachGraphQLWebSocketOptions): { close(): Promise<void> } {
+}: AttachGraphQLWebSocketOptions): {
+  close(): Promise<void>;
+  /** Operations running on the open sockets now (for the metric). */
+  subscriptions(): number;
+} {
   const limits: WebSocketLimits = { ...WS_LIMITS, ...given };
   // Counted from the upgrade's acceptance to the socket's close, per client address.
   const socketsByIp = new Map<string, number>();
@@ -115,12 +119,20 @@ export function attachGraphQLWebSocket({
   });
   // The story each running operation of a socket is about, by operation id.
   const storyOf = new WeakMap<object, Map<string, string>>();
+  // The running operations of each open socket (graphql-ws keeps them on its context).
+  const running = new Map<object, Record<string, unknown>>();
 
   const graphqlWs = useServer<Record<string, unknown>>(
     {
       connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      onConnect: (ctx) => {
+        const socket = ctx.extra.socket;
+        running.set(socket, ctx.subscriptions);
+        socket.once('close', () => running.delete(socket));
+        return true;
+      },
       onSubscribe: async (ctx, id, payload) => {
         const trusted = resolveTrustedDocument(payload, trustedDocuments);
         if ('refused' in trusted) return [documentRefusal(trusted.refused)];
@@ -178,6 +190,11 @@ export function attachGraphQLWebSocket({
   );
 
   return {
+    subscriptions: () => {
+      let count = 0;
+      for (const operations of running.values()) count += Object.keys(operations).length;
+      return count;
+    },
     close: async () => {
       const open = [...sockets.clients];
       const allClosed = Promise.all(open.map(whenClosed));

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,7 @@ import type { WebSocketLimits } from './attachGraphQLWebSocket';
 import { createOriginPolicy } from './plugins/originPolicy';
 import type { OriginPolicy } from './plugins/originPolicy';
 import { createStaticHandler } from './serveStatic';
+import { operationNameIn, operationOf } from './plugins/operationName';
 import type { AppRoute } from './serveStatic';
 
 /** Liveness endpoint for load balancers and orchestrators: the database and Redis answer. */
@@ -93,6 +94,9 @@ export interface HttpServer {
   /** Ends every WebSocket and HTTP connection; resolves when the server is fully closed. */
   close(): Promise<void>;
 }
+
+/** An `X-Request-Id` kept as given (a proxy's); anything else is replaced by a UUID. */
+const SANE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
 /** Fixed route labels for metrics, so a scan of random URLs cannot explode label cardinality. */
 type RouteLabel = 'graphql' | 'healthz' | 'readyz' | 'metrics' | 'static' | 'not_found';
@@ -224,11 +228,46 @@ export function createHttpServer({
     sendJson(res, 404, { error: 'Not found' });
   }
 
+  // The operations a metric is labelled with: Parley's own (a request's own text could name any).
+  const ownOperations = new Set(
+    [...trustedDocuments.documents.values()].map((text) => operationNameIn(text)),
+  );
   const server = createServer((req, res) => {
+    const started = performance.now();
     const stopTimer = metrics.httpRequestDuration.startTimer({ method: req.method ?? 'GET' });
     let label: RouteLabel = 'not_found';
+    // A proxy's id for the request, when it sends a sane one; else one of ours. Sent back, and in
+    // the request's log line, so a reader's report can be found.
+    const given = req.headers['x-request-id'];
+    const reqId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('x-request-id', reqId);
     // 'close' fires for finished and for aborted responses alike: every request is counted once.
-    res.once('close', () => stopTimer({ route: label, status: String(res.statusCode) }));
+    res.once('close', () => {
+      const status = res.statusCode;
+      stopTimer({ route: label, status: String(status) });
+      const operation = operationOf(req);
+      const ms = performance.now() - started;
+      if (label === 'graphql') {
+        metrics.operationDuration.observe(
+          { operation: operation && ownOperations.has(operation) ? operation : 'other' },
+          ms / 1000,
+        );
+      }
+      // One line per request: never the query string (it can carry variables), never a body.
+      logger.info(
+        {
+          reqId,
+          method: req.method,
+          path: new URL(req.url ?? '/', 'http://localhost').pathname,
+          route: label,
+          operation,
+          status,
+          ms: Math.round(ms * 10) / 10,
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request',
+      );
+    });
     route(req, res, (routed) => {
       label = routed;
     }).catch((error: unknown) => {
@@ -247,6 +286,7 @@ export function createHttpServer({
     isOriginAllowed: (origin) => originPolicy.isAllowed(origin),
     limits: webSocketLimits,
   });
+  metrics.watch({ subscriptions: webSocket.subscriptions });
 
   return {
     server,

@@ -1,4 +1,4 @@
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prefix of every Parley metric name (Prometheus convention: one namespace per service). */
 export const METRICS_PREFIX = 'parley_';
@@ -22,6 +22,26 @@ export interface Metrics {
   httpRequestDuration: Histogram<HttpMetricLabel>;
   /** `parley_websocket_connections_active`: open graphql-ws sockets. */
   activeWebSockets: Gauge;
+  /**
+   * `parley_graphql_operation_duration_seconds{operation}` over HTTP: `operation` is the name of
+   * one of Parley's trusted documents, or `other` (a name in a request's own text is not a label).
+   */
+  operationDuration: Histogram<'operation'>;
+  /** `parley_read_cache_lookups_total{result}`: `hit` or `miss` of the shared read cache. */
+  readCacheLookups: Counter<'result'>;
+  /** `parley_rate_limit_refusals_total{action}`: requests refused by a rate limit. */
+  rateLimitRefusals: Counter<'action'>;
+  /** `parley_emails_total{result}`: `sent` (SMTP), `filed` (the outbox) or `failed`. */
+  emails: Counter<'result'>;
+  /** `parley_graphql_subscriptions_active`: running operations on sockets, counted when scraped. */
+  activeSubscriptions: Gauge;
+  /** `parley_db_pool_connections{state}` (PostgreSQL): `total`, `idle`, `waiting` clients. */
+  dbPool: Gauge<'state'>;
+  /** What the two scraped gauges read (each set once by whoever owns the numbers). */
+  watch(sources: {
+    subscriptions?(): number;
+    pool?(): Record<'total' | 'idle' | 'waiting', number>;
+  }): void;
 }
 
 /** Options of {@link createMetrics}. */
@@ -37,6 +57,8 @@ export interface CreateMetricsOptions {
 export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (defaultMetrics) collectDefaultMetrics({ register: registry, prefix: METRICS_PREFIX });
+  let countSubscriptions: (() => number) | undefined;
+  let readPool: (() => Record<'total' | 'idle' | 'waiting', number>) | undefined;
   return {
     registry,
     httpRequestDuration: new Histogram({
@@ -51,5 +73,53 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
       help: 'Open GraphQL WebSocket connections.',
       registers: [registry],
     }),
+    operationDuration: new Histogram({
+      name: `${METRICS_PREFIX}graphql_operation_duration_seconds`,
+      help: "Duration of GraphQL requests over HTTP, by operation (Parley's own; others are `other`).",
+      labelNames: ['operation'],
+      buckets: [...HTTP_DURATION_BUCKETS_SECONDS],
+      registers: [registry],
+    }),
+    readCacheLookups: new Counter({
+      name: `${METRICS_PREFIX}read_cache_lookups_total`,
+      help: 'Lookups of the shared read cache, by result (hit, miss).',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    rateLimitRefusals: new Counter({
+      name: `${METRICS_PREFIX}rate_limit_refusals_total`,
+      help: 'Requests refused by a rate limit, by action.',
+      labelNames: ['action'],
+      registers: [registry],
+    }),
+    emails: new Counter({
+      name: `${METRICS_PREFIX}emails_total`,
+      help: 'Emails, by result (sent over SMTP, filed in the outbox, failed).',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    activeSubscriptions: new Gauge({
+      name: `${METRICS_PREFIX}graphql_subscriptions_active`,
+      help: 'GraphQL operations running on WebSockets (subscriptions, mostly).',
+      registers: [registry],
+      collect() {
+        this.set(countSubscriptions?.() ?? 0);
+      },
+    }),
+    dbPool: new Gauge({
+      name: `${METRICS_PREFIX}db_pool_connections`,
+      help: 'PostgreSQL pool clients, by state (total, idle, waiting for a client).',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const pool = readPool?.();
+        if (!pool) return;
+        for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
+      },
+    }),
+    watch(sources) {
+      countSubscriptions = sources.subscriptions ?? countSubscriptions;
+      readPool = sources.pool ?? readPool;
+    },
   };
 }

@@ -15,6 +15,7 @@ import {
 import { corsOptions, useOriginPolicy } from './plugins/originPolicy';
 import { useRequestGuard } from './plugins/requestGuard';
 import { useNoNulCharacters } from './plugins/noNulCharacters';
+import { useOperationName } from './plugins/operationName';
 import { trustedDocumentsFor, useTrustedDocuments } from './plugins/trustedDocuments';
 import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import { useReadCache } from '../readCache/useReadCache';
@@ -111,6 +112,8 @@ export function createYogaApp({
     plugins: [
       useRequestGuard(),
       ...useTrustedDocuments(trustedDocuments),
+      // After the trusted documents: an id's text names the operation.
+      useOperationName(),
       // After the trusted documents: the cache key is the text an id names.
       ...(readCache ? useReadCache(readCache) : []),
       useCodedValidationErrors(),
