@@ -82,6 +82,10 @@ function emitCss(context, name, dir) {
 const entryFile = (bundle, name) =>
   Object.values(bundle).find((o) => o.type === 'chunk' && o.isEntry && o.name === name).fileName;
 
+/** Emits `page` of the folder `src`, filled by {@link fillPage}, under its own name. */
+const emitPage = (context, src, page, names) =>
+  context.emitFile({ type: 'asset', fileName: page, source: fillPage(src + page, names) });
+
 /**
  * `page` (an HTML file of `src`) with its comments and indentation gone and its `{{name}}`
  * placeholders replaced by `names[name]`: the hashed names the build gave its files.
@@ -108,11 +112,7 @@ const streamPages = {
       panels: emitCss(this, 'panels', src + 'styles/panels'),
       js: entryFile(bundle, 'stream'),
     };
-    this.emitFile({
-      type: 'asset',
-      fileName: 'stream.html',
-      source: fillPage(src + 'stream.html', names),
-    });
+    emitPage(this, src, 'stream.html', names);
     // Chunks the hydration loads before it can run (the stored token is read first): the
     // rendered page names them up front, so they download beside stream.js, not after it.
     const preload = Object.values(bundle)
@@ -138,11 +138,7 @@ const authPages = {
       auth: emitCss(this, 'auth', src + 'styles/popup'),
       js: entryFile(bundle, 'auth'),
     };
-    this.emitFile({
-      type: 'asset',
-      fileName: 'auth.html',
-      source: fillPage(src + 'auth.html', names),
-    });
+    emitPage(this, src, 'auth.html', names);
   },
 };
 
@@ -174,11 +170,7 @@ const consolePage = {
   generateBundle(options, bundle) {
     const src = here('packages/admin/src/');
     const names = { css: emitCss(this, 'admin', src + 'styles'), js: entryFile(bundle, 'main') };
-    this.emitFile({
-      type: 'asset',
-      fileName: 'index.html',
-      source: fillPage(src + 'index.html', names),
-    });
+    emitPage(this, src, 'index.html', names);
   },
 };
 

@@ -6,6 +6,7 @@ import type { TestDatabase } from '../src/db/testDatabases';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { graphqlAs } from '../src/runtime/testing/graphqlAs';
 import { loadTrustedDocuments } from '../src/runtime/plugins/trustedDocuments';
 
 // The shared read cache against the real server: each event that changes what a reader sees takes
@@ -80,16 +81,11 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
   });
 
   /** A signed-in POST on the writing process. */
-  async function act(query: string, variables: Record<string, unknown> = {}) {
-    const response = await fetch(`${writer}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
-    expect(body.errors).toBeUndefined();
-    return body.data as Record<string, { comment?: { id: string }; story?: { id: string } }>;
-  }
+  const act = (query: string, variables?: Record<string, unknown>) =>
+    graphqlAs(writer, token)<Record<string, { comment?: { id: string }; story?: { id: string } }>>(
+      query,
+      variables,
+    );
 
   /** An anonymous GET on the reading process, as a CDN or the stream would send it. */
   async function read(headers: Record<string, string> = {}): Promise<Read> {

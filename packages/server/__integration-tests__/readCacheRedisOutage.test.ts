@@ -10,6 +10,7 @@ import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { freePort } from '../src/runtime/testing/freePort';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { graphqlAs } from '../src/runtime/testing/graphqlAs';
 import { createComment } from '../src/db/store/comments';
 import { renderComment } from '../src/markdown/renderComment';
 
@@ -106,16 +107,8 @@ describe('the read cache while its Redis is away', () => {
   });
 
   /** A signed-in POST on the writing process. */
-  async function act(query: string, variables: Record<string, unknown> = {}) {
-    const response = await fetch(`${writer}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
-    expect(body.errors).toBeUndefined();
-    return body.data as Record<string, unknown>;
-  }
+  const act = (query: string, variables?: Record<string, unknown>) =>
+    graphqlAs(writer, token)(query, variables);
 
   /** The comments an anonymous GET on `origin` shows. */
   async function read(origin: string): Promise<string[]> {

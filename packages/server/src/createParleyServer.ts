@@ -112,6 +112,18 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   // where a Redis outage belongs (rate-limited mutations then fail at once with
   // SERVICE_UNAVAILABLE until it is back, and /healthz and /readyz say so).
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
+  // Connected before the server answers anything: the client queues nothing, so a rate-limited
+  // post or a read-cache lookup sent meanwhile would fail (and the cache, distrusting Redis
+  // after a failed read, would be read around for a second).
+  if (redis && redis.status !== 'ready') {
+    await whenReady(redis, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS).catch(
+      async (error: unknown) => {
+        redis.disconnect();
+        await database.close();
+        throw error;
+      },
+    );
+  }
   const pubsub = createPubSub({ redisUrl: config.redisUrl, prefix: options.redisPrefix, logger });
   const metrics = createMetrics();
   if (database.poolStats) metrics.watch({ pool: database.poolStats });
@@ -277,6 +289,21 @@ async function checkRedis(url: string, timeoutMs: number): Promise<void> {
   } finally {
     probe.disconnect();
   }
+}
+
+/** Resolves when `redis` is connected, or rejects after `timeoutMs`. */
+function whenReady(redis: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis at REDIS_URL was not ready within ${timeoutMs} ms.`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
 }
 
 /** `mailer`, each delivery counted by its result (`parley_emails_total`). */
