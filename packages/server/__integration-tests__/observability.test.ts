@@ -124,6 +124,10 @@ describe('logs and metrics', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await metric('parley_emails_total')).toContain('parley_emails_total{result="filed"} 1');
+    // The account-deletion sweep ran once, at start.
+    expect(await metric('parley_job_runs_total')).toContain(
+      'parley_job_runs_total{job="account_deletion",result="ok"} 1',
+    );
 
     const client: Client = createClient({
       url: `${url.replace('http', 'ws')}/graphql`,

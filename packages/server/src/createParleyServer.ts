@@ -223,6 +223,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     dataDir: config.dataDir,
     publicUrl: config.publicUrl,
+    onRun: (result) => metrics.jobRuns.inc({ job: 'account_deletion', result }),
   });
 
   return {

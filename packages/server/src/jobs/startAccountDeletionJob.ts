@@ -19,6 +19,8 @@ export interface AccountDeletionJobOptions {
   now?: () => Date;
   /** Time between sweeps. @default ACCOUNT_DELETION_SWEEP_MS */
   intervalMs?: number;
+  /** Told how each sweep went: `failed` when it, or the deletion of an account, failed. */
+  onRun?(result: 'ok' | 'failed'): void;
   /** Grace period after a request. @default ACCOUNT_DELETION_GRACE_SECONDS */
   graceSeconds?: number;
 }
@@ -48,6 +50,7 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
     const cutoff = new Date(at.getTime() - graceMs);
     const due = await findAccountsDueForDeletion(db, cutoff);
     const done: DeletedAccount[] = [];
+    let failures = 0;
     for (const userId of due) {
       try {
         const result = await deleteAccount(db, userId, at, cutoff);
@@ -61,13 +64,18 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
         );
       } catch (error) {
         logger.error({ err: error, userId }, 'Account deletion failed; retrying next sweep');
+        failures += 1;
       }
     }
+    options.onRun?.(failures > 0 ? 'failed' : 'ok');
     return done;
   };
   const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
   const run = () =>
-    void sweep().catch((error: unknown) => logger.error({ err: error }, 'Account sweep failed'));
+    void sweep().catch((error: unknown) => {
+      logger.error({ err: error }, 'Account sweep failed');
+      options.onRun?.('failed');
+    });
 
   run();
   const timer = setInterval(run, options.intervalMs ?? ACCOUNT_DELETION_SWEEP_MS);

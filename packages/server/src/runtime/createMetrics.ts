@@ -33,6 +33,8 @@ export interface Metrics {
   rateLimitRefusals: Counter<'action'>;
   /** `parley_emails_total{result}`: `sent` (SMTP), `filed` (the outbox) or `failed`. */
   emails: Counter<'result'>;
+  /** `parley_job_runs_total{job,result}`: runs of the background jobs, `ok` or `failed`. */
+  jobRuns: Counter<'job' | 'result'>;
   /** `parley_graphql_subscriptions_active`: running operations on sockets, counted when scraped. */
   activeSubscriptions: Gauge;
   /** `parley_db_pool_connections{state}` (PostgreSQL): `total`, `idle`, `waiting` clients. */
@@ -96,6 +98,12 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
       name: `${METRICS_PREFIX}emails_total`,
       help: 'Emails, by result (sent over SMTP, filed in the outbox, failed).',
       labelNames: ['result'],
+      registers: [registry],
+    }),
+    jobRuns: new Counter({
+      name: `${METRICS_PREFIX}job_runs_total`,
+      help: 'Runs of the background jobs, by job and result (ok, failed).',
+      labelNames: ['job', 'result'],
       registers: [registry],
     }),
     activeSubscriptions: new Gauge({
