@@ -33,7 +33,8 @@ describe('logs and metrics', () => {
       },
     });
     server = await createParleyServer({
-      config: loadConfig({ PORT: '0', PARLEY_DATA_DIR: dir }),
+      // Behind one proxy: its X-Request-Id is kept.
+      config: loadConfig({ PORT: '0', PARLEY_DATA_DIR: dir, TRUST_PROXY: '1' }),
       logger: createLogger({ level: 'info', destination }),
     });
     url = `http://127.0.0.1:${await server.listen()}`;

@@ -52,7 +52,7 @@ describe('the compiled parley command', () => {
     const { out } = server.output();
     const url = `http://127.0.0.1:${port}`;
     expect(out).toContain(`GraphQL (HTTP and WebSocket): ${url}/graphql`);
-    expect(out).toContain(`Not installed yet: open ${url}/install (or run parley install).`);
+    expect(out).toContain(`Not installed yet: open ${url}/install.`);
     // The server alone: no example host site beside it.
     expect(out).not.toContain('Example host site');
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
@@ -87,6 +87,30 @@ describe('the compiled parley command', () => {
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
+  });
+
+  it('exits 1, saying why, when its port is taken (not a process that serves nothing)', async () => {
+    const port = await freePort();
+    const first = run(
+      ['start'],
+      { PARLEY_DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'warn' },
+      /running/,
+    );
+    await first.printed;
+    const other = mkdtempSync(join(tmpdir(), 'parley-command-'));
+    try {
+      const second = run(['start'], {
+        PARLEY_DATA_DIR: other,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+      });
+      expect(await second.exited).toBe(1);
+      expect(second.output().err).toContain('EADDRINUSE');
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('answers a bad command line with one line and exit code 2', async () => {

@@ -144,7 +144,7 @@ describe('the stream page, rendered on the server', () => {
     // The rendered page adds its script and that chunk once the thread is painted.
     expect(page).not.toMatch(/<script type="module"/);
     expect(page).toMatch(
-      /requestAnimationFrame\(.*"\/embed\/assets\/chunks\/stream-createStorage-[\w-]{8}\.js".*rel:'modulepreload'.*type:'module',src:"\/embed\/assets\/stream-[\w-]{8}\.js"/,
+      /"\/embed\/assets\/chunks\/stream-createStorage-[\w-]{8}\.js".*rel:'modulepreload'.*type:'module',src:"\/embed\/assets\/stream-[\w-]{8}\.js".*requestAnimationFrame.*setTimeout\(\(\)=>go\(\),100\)/,
     );
     for (const path of new Set(named)) {
       const response = await fetch(url + path, { headers: { 'accept-encoding': 'br, gzip' } });
@@ -226,10 +226,28 @@ describe('the stream page, rendered on the server', () => {
       expect(offPage.html).toContain('class="parley-focus"');
       expect(offPage.html).toContain(`id="parley-c-${ids[0]}"`);
       expect(offPage.data.permalink?.id).toBe(ids[0]);
-      // A comment that does not exist leaves the thread as it is.
+      // A comment that does not exist leaves the thread as it is; so does one of another story.
       const missing = await page('&commentID=no-such-comment');
       expect(missing.html).not.toContain('parley-focus');
       expect(missing.top).toHaveLength(20);
+      const site = await server.deps.db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+      const { story: other } = await findOrCreateStory(server.deps.db, {
+        siteId: site.id,
+        url: `${SITE}/articles/other`,
+        title: 'Other',
+      });
+      const [user] = await server.deps.db.selectFrom('users').select('id').execute();
+      const { comment: foreign } = await createComment(server.deps.db, {
+        storyId: other.id,
+        authorId: user!.id,
+        bodySource: 'Elsewhere',
+        bodyHtml: renderComment('Elsewhere'),
+      });
+      for (const param of ['commentID', 'thread']) {
+        const elsewhere = await page(`&${param}=${foreign.id}`);
+        expect([param, elsewhere.html.includes('Elsewhere')]).toEqual([param, false]);
+        expect(elsewhere.top).toHaveLength(20);
+      }
     });
 
     it('links "Continue this thread" for readers without JavaScript, to a page of that comment', async () => {

@@ -211,7 +211,11 @@ describe('a page the server rendered (env.initial)', () => {
     // No PermalinkComment handler: msw fails the test if the frame asks.
     const scrolled = jest.fn();
     Element.prototype.scrollIntoView = scrolled;
-    const far = { ...makeComment('far', { parent: { id: 'old' } }), parent: makeComment('old') };
+    const far = {
+      ...makeComment('far', { parent: { id: 'old' } }),
+      parent: makeComment('old'),
+      story: { id: 's1' },
+    };
     const env = {
       ...createTestEnv({ params: { commentID: 'far' } }),
       initial: { ...rendered(), permalink: far } as StreamEnv['initial'],

@@ -261,7 +261,13 @@ describe('permalinks', () => {
         asked = variables;
         const parent = makeComment('old');
         return HttpResponse.json({
-          data: { comment: { ...makeComment('far', { parent: { id: 'old' } }), parent } },
+          data: {
+            comment: {
+              ...makeComment('far', { parent: { id: 'old' } }),
+              parent,
+              story: { id: 's1' },
+            },
+          },
         });
       }),
     );
@@ -272,6 +278,24 @@ describe('permalinks', () => {
     const names = screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'));
     expect(names).toEqual(['Comment by user_old', 'Comment by user_far', 'Comment by user_c1']);
     await waitFor(() => expect(Element.prototype.scrollIntoView).toHaveBeenCalled());
+  });
+
+  test('shows nothing for a comment of another story (a reply to it would land there)', async () => {
+    let asked = false;
+    server.use(
+      graphql.query('PermalinkComment', () => {
+        asked = true;
+        return HttpResponse.json({
+          data: { comment: { ...makeComment('elsewhere'), parent: null, story: { id: 'other' } } },
+        });
+      }),
+    );
+    renderThread(makeStreamData([makeComment('c1')]), { commentID: 'elsewhere' });
+    await waitFor(() => expect(asked).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual([
+      'Comment by user_c1',
+    ]);
   });
 });
 

@@ -68,7 +68,7 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   const [state, dispatch] = useLiveComments(story.id, live);
   const status = useSocketStatus();
   const local = useLocalComments(story.id);
-  const [marked, focus] = usePermalink(!featured);
+  const [marked, focus] = usePermalink(!featured, story.id);
   // Moderator tools are a separate chunk that only moderators ever download.
   const [ModMenu, setModMenu] = useState<typeof CommentModMenu>();
   const moderator = isModerator(viewer);

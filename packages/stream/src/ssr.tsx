@@ -90,7 +90,8 @@ export function withPage(
 ): StreamQueryData {
   if (!data.story) return data;
   type Page = NonNullable<StreamQueryData['story']>['comments'];
-  const comment = focus?.comment;
+  // A comment of this story only, as the frame checks: one from elsewhere is not shown.
+  const comment = focus?.comment?.story.id === data.story.id ? focus.comment : undefined;
   if (comment && new URLSearchParams(search).get('thread')) {
     const page: Page = {
       pageInfo: { hasNextPage: false, endCursor: null },
@@ -188,6 +189,8 @@ export interface StreamPageParts {
 const STYLESHEET = /<link rel="stylesheet" href="[^"]+\/stream-[\w-]+\.css"[^>]*>/;
 const ROOT = '<main id="parley-root"></main>';
 const SCRIPT = /<script type="module" src="([^"]+)"><\/script>/;
+/** How long the page waits for a frame to paint before it loads its script anyway, in ms. */
+const SCRIPT_FALLBACK_MS = 100;
 
 /** True when `template` is a page {@link renderStreamPage} can fill. */
 export function canRender(template: string): boolean {
@@ -273,10 +276,13 @@ export async function renderStreamPage(
  */
 function loadAfterPaint(script: string, preload: readonly string[]): string {
   if (!script) return '';
+  // A frame off screen gets no animation frames (a permalink's frame is made at once, often
+  // below the fold, and must run to size itself and scroll to the comment): a timer then does it.
   return (
-    'requestAnimationFrame(()=>setTimeout(()=>{const d=document,add=(t,a)=>d.head.append(Object.assign(d.createElement(t),a));' +
+    'let go=()=>{go=()=>{};const d=document,add=(t,a)=>d.head.append(Object.assign(d.createElement(t),a));' +
     `for(const href of ${scriptJson(preload)})add('link',{rel:'modulepreload',href});` +
-    `add('script',{type:'module',src:${scriptJson(script)}})}))`
+    `add('script',{type:'module',src:${scriptJson(script)}})};` +
+    `requestAnimationFrame(()=>setTimeout(()=>go()));setTimeout(()=>go(),${SCRIPT_FALLBACK_MS})`
   );
 }
 

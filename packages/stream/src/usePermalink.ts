@@ -8,7 +8,7 @@ import { useStreamEnv } from './StreamContext';
 
 /** One comment and its parent, for a permalink to a comment outside the first page. */
 export const PERMALINK_QUERY = graphql(
-  `query PermalinkComment($id:ID!){comment(id:$id){...CommentThread parent{...CommentFields}}}`,
+  `query PermalinkComment($id:ID!){comment(id:$id){...CommentThread story{id} parent{...CommentFields}}}`,
   [CommentThread, CommentFields],
 );
 
@@ -20,7 +20,10 @@ export type FocusedComment = NonNullable<ResultOf<typeof PERMALINK_QUERY>['comme
  * on back/forward): scrolled into view once rendered. When it is not among the comments shown,
  * it is loaded alone so the thread can show it above the list.
  */
-export function usePermalink(enabled: boolean): [string | null, FocusedComment | undefined] {
+export function usePermalink(
+  enabled: boolean,
+  storyId: string,
+): [string | null, FocusedComment | undefined] {
   const { params, bridge, window: win, initial } = useStreamEnv();
   const client = useClient();
   const [marked, setMarked] = useState(enabled ? (params.commentID ?? null) : null);
@@ -39,7 +42,9 @@ export function usePermalink(enabled: boolean): [string | null, FocusedComment |
     void client
       .query(PERMALINK_QUERY, { id: marked })
       .toPromise()
-      .then(({ data }) => current && data?.comment && setFocus(data.comment));
+      // Only a comment of this story: an id from elsewhere shows nothing (a reply to it would
+      // land in the other story).
+      .then(({ data }) => current && data?.comment?.story.id === storyId && setFocus(data.comment));
     return () => {
       current = false;
     };

@@ -25,7 +25,7 @@ function packageVersion(): string {
   }
 }
 
-process.exitCode = await runParley(process.argv.slice(2), {
+const code = await runParley(process.argv.slice(2), {
   env: process.env,
   out: (text) => console.log(text),
   err: (text) => console.error(text),
@@ -42,3 +42,7 @@ process.exitCode = await runParley(process.argv.slice(2), {
     return 0;
   },
 });
+process.exitCode = code;
+// A command that failed half-way may leave a socket open (a database pool, Redis): its exit code
+// still ends the process, once the output is written.
+if (code !== 0) setTimeout(() => process.exit(code), 100).unref();

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -7,7 +7,7 @@ import { SQLITE_FILE_NAME, createDatabase } from '../db/createDatabase';
 import { MIGRATIONS } from '../db/migrations';
 import { getOrganization } from '../db/store/organization';
 import { consumeToken } from '../db/store/tokens';
-import { findUserByEmail } from '../db/store/users';
+import { createUser, findUserByEmail } from '../db/store/users';
 import { FAILURE, USAGE_ERROR, runParley } from './runParley';
 
 /** Runs `parley …` in process against `dataDir`; what it printed, and its exit code. */
@@ -68,7 +68,9 @@ describe('parley', () => {
     expect((await parley(dir, ['install', '--help'])).out).toMatch(/^Usage/);
     expect(await parley(dir, ['--version'])).toEqual({ code: 0, out: '1.2.3', err: '' });
     // Nothing at all: the usage, as an error.
-    expect((await parley(dir, [])).code).toBe(USAGE_ERROR);
+    const bare = await parley(dir, []);
+    expect(bare).toMatchObject({ code: USAGE_ERROR, out: '' });
+    expect(bare.err).toMatch(/^Usage: parley <command>/);
   });
 
   it.each([
@@ -193,6 +195,11 @@ describe('parley', () => {
     const unknown = await parley(dir, ['reset-password', 'nobody@news.example']);
     expect(unknown).toMatchObject({ code: FAILURE, out: '' });
     expect(unknown.err).toBe('parley: no account has the email address nobody@news.example');
+    // An account its site signs in (SSO) has no password to reset.
+    await look((db) => createUser(db, { username: 'reader', email: 'reader@news.example' }));
+    const sso = await parley(dir, ['reset-password', 'reader@news.example']);
+    expect(sso).toMatchObject({ code: FAILURE, out: '' });
+    expect(sso.err).toContain('signs in through their site (SSO)');
     const weak = await parley(
       dir,
       ['reset-password', 'editor@news.example', '--password-stdin'],
@@ -216,6 +223,11 @@ describe('parley', () => {
     } finally {
       copy.close();
     }
+    expect(statSync(file).mode & 0o777).toBe(0o600); // it holds password hashes
+    // Never over the live database.
+    const live = await parley(dir, ['backup', join(dir, SQLITE_FILE_NAME)]);
+    expect(live.code).toBe(FAILURE);
+    expect(live.err).toContain('is the live database');
     // Into a folder that does not exist: an error, and no file.
     const missing = await parley(dir, ['backup', join(dir, 'no/such/folder/b.sqlite')]);
     expect(missing.code).toBe(FAILURE);

@@ -1,8 +1,8 @@
 // The `parley` command: what an operator runs besides the server itself. Every command reads the
 // same environment as the server (loadConfig); arguments are parsed by node:util's parseArgs.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { chmod, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
@@ -39,6 +39,9 @@ export interface CliIo {
   start?(config: Config): Promise<number>;
 }
 
+/** better-sqlite3's `progress` answer that copies every remaining page in the next step. */
+const ALL_PAGES = 0x7fffffff;
+
 /** Exit code of a command used wrongly (unknown command or option, missing argument). */
 export const USAGE_ERROR = 2;
 /** Exit code of a command that could not do what it was asked (the message says why). */
@@ -54,6 +57,8 @@ Commands:
                           --org-name NAME --site-url URL --admin-email EMAIL
                           [--admin-username NAME] [--site-name NAME] [--admin-password-stdin]
                         Without --admin-password-stdin a password is generated and printed once.
+                        Run it before parley start (a running server keeps answering "not
+                        installed" from its read cache for up to 5 minutes).
   reset-password EMAIL  Print a one-time link to choose a new password (valid 1 hour), or with
                         --password-stdin set the password read from standard input.
   backup FILE           Copy the SQLite database to FILE while the server runs (on PostgreSQL,
@@ -96,9 +101,13 @@ class UsageError extends Error {}
 /** Runs `parley` with `argv` (without `node` and the script); resolves the exit code. */
 export async function runParley(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    io.err(HELP);
+    return USAGE_ERROR;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.out(HELP);
-    return name === undefined ? USAGE_ERROR : 0;
+    return 0;
   }
   if (name === '--version' || name === '-v') {
     io.out(io.version);
@@ -265,6 +274,10 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
       await requireMigrated(db);
       const user = await findUserByEmail(db, email.trim());
       if (!user) throw new Error(`no account has the email address ${email}`);
+      // As the reset link refuses them: an account a site signs in (SSO) has no password.
+      if (user.passwordHash === null) {
+        throw new Error(`${user.username} signs in through their site (SSO) and has no password`);
+      }
       if (password === undefined) {
         const { token } = await createToken(db, {
           purpose: 'RESET_PASSWORD',
@@ -295,12 +308,20 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     if (!existsSync(source)) throw new Error(`no database at ${source}`);
     const target = resolve(file);
     if (!existsSync(dirname(target))) throw new Error(`no folder ${dirname(target)}`);
+    const live = realpathSync(source);
+    const named = existsSync(target) ? realpathSync(target) : target;
+    if ([live, `${live}-wal`, `${live}-shm`].includes(named)) {
+      throw new Error(`${file} is the live database: back up to another file`);
+    }
     // SQLite's online backup: a consistent copy while the server writes. Into a temporary file
     // renamed at the end, so a failed backup never leaves a half-written FILE behind.
     const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
     const sqlite = new SqliteDatabase(source, { readonly: true, fileMustExist: true });
     try {
-      const { totalPages } = await sqlite.backup(partial);
+      // All pages in one step: copied in small steps, a busy server's writes would restart it.
+      const { totalPages } = await sqlite.backup(partial, { progress: () => ALL_PAGES });
+      // Owner-only: the copy holds password hashes and tokens, as the data folder does.
+      await chmod(partial, 0o600);
       await rename(partial, target);
       io.out(`Backed up ${source} to ${target} (${totalPages} pages).`);
       return 0;

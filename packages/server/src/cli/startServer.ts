@@ -19,7 +19,11 @@ export interface StartedServer {
  */
 export async function startServer(config: Config): Promise<StartedServer> {
   const parley = await createParleyServer({ config, staticRoutes: builtClientRoutes() });
-  const port = await parley.listen();
+  // A port in use: close what was opened (database, Redis) so the process can end.
+  const port = await parley.listen().catch(async (error: unknown) => {
+    await parley.close().catch(() => undefined);
+    throw error;
+  });
   const { publicUrl } = config;
   const installed = (await getOrganization(parley.deps.db)) !== undefined;
   const banner =
@@ -27,7 +31,7 @@ export async function startServer(config: Config): Promise<StartedServer> {
     `  GraphQL (HTTP and WebSocket): ${publicUrl}/graphql   (port ${port})\n` +
     `  Console:                      ${publicUrl}/admin\n` +
     `  Health and metrics:           ${publicUrl}/healthz  ${publicUrl}/readyz  ${publicUrl}/metrics` +
-    (installed ? '' : `\nNot installed yet: open ${publicUrl}/install (or run parley install).`);
+    (installed ? '' : `\nNot installed yet: open ${publicUrl}/install.`);
   return { parley, port, banner };
 }
 

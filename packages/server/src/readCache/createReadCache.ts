@@ -196,6 +196,8 @@ export function createRedisReadStore({
         await redis.multi().get(resultKey(id)).get(generationKey).exec(),
       );
       if (typeof stored === 'string') {
+        // Stored without a stamp, by an older process (a rolling upgrade): used, not kept.
+        if (stored.startsWith('{')) return JSON.parse(stored) as ExecutionResult;
         const result = JSON.parse(stored.slice(STAMP_LENGTH)) as ExecutionResult;
         const bytes = stored.length;
         if (bytes <= maxMemoBytes)
@@ -288,6 +290,9 @@ function etagOf(result: ExecutionResult | null | undefined): string | undefined 
     ?.headers?.['ETag'];
 }
 
+/** Most entities a process keeps to drop again; past that, it drops the whole cache. */
+const MAX_FAILED_ENTITIES = 1000;
+
 /** How often a failed invalidation is tried again, in ms. */
 const INVALIDATION_RETRY_MS = 1000;
 
@@ -313,7 +318,9 @@ export function createReadCache({
   onLookup?(hit: boolean): void;
 }): ReadCache {
   const pending = new Set<Promise<void>>();
-  let failed: CacheEntityRecord[] = [];
+  // What failed to be dropped, by invalidation key; and how many failures there have been.
+  let failed = new Map<string, CacheEntityRecord>();
+  let failures = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
   const warn = (error: unknown, message: string) => logger.warn({ err: error }, message);
 
@@ -338,20 +345,29 @@ export function createReadCache({
     void done.finally(() => pending.delete(done));
     return done;
   };
-  /** Reads go around the cache until `entities` are dropped, tried again every second. */
+  /**
+   * Reads go around the cache until `entities` are dropped, tried again every second. Each entity
+   * once (by its key); past {@link MAX_FAILED_ENTITIES} of them, the whole cache instead.
+   */
   const redo = (entities: readonly CacheEntityRecord[]) => {
-    const everything = failed.some((entity) => entity === EVERY_READ[0]);
-    if (!everything) failed.push(...entities);
+    failures += 1;
+    for (const entity of entities) failed.set(invalidationKey(entity), entity);
+    if (failed.size > MAX_FAILED_ENTITIES) {
+      failed = new Map(EVERY_READ.map((entity) => [invalidationKey(entity), entity]));
+    }
     retry ??= setTimeout(retryFailed, INVALIDATION_RETRY_MS);
     retry.unref?.();
   };
-  // Reads keep going around the cache until the retry has finished, not only begun.
+  // Reads keep going around the cache until the retry has finished, not only begun; and if
+  // anything failed meanwhile, the retry does not count (what it listed may miss what that
+  // failure left behind): the next one, a second later, covers both.
   const retryFailed = () => {
     retry = undefined;
-    const entities = [...failed];
-    const done = store.invalidate(entities).then(
+    const began = failures;
+    const done = store.invalidate([...failed.values()]).then(
       () => {
-        failed = failed.filter((entity) => !entities.includes(entity));
+        if (failures === began) failed = new Map();
+        else redo([]);
       },
       (error: unknown) => {
         warn(error, 'Read cache: an invalidation failed again; still reading around the cache');
@@ -363,11 +379,13 @@ export function createReadCache({
   };
 
   const lookUp = async (id: string): Promise<ExecutionResult | undefined> => {
-    if (failed.length > 0) return undefined;
+    if (failed.size > 0) return undefined;
     try {
       // `If-None-Match` asks with an ETag: the key and the answer's version.
       const [key = id, version] = id.split('.');
       const result = await store.get(key);
+      // An invalidation may have failed while this read was out: then it is not to be trusted.
+      if (failed.size > 0) return undefined;
       if (version !== undefined && etagOf(result) !== id) return undefined;
       return result ? withKeptJson(result) : undefined;
     } catch (error) {
@@ -396,7 +414,7 @@ export function createReadCache({
             .digest('base64url');
           headers['ETag'] = `${id}.${version.slice(0, 16)}`;
         }
-        if (failed.length > 0) return;
+        if (failed.size > 0) return;
         try {
           await store.set(id, data, [...entities, ...EVERY_READ], ttl);
         } catch (error) {

@@ -283,6 +283,17 @@ describe('createHttpServer', () => {
     expect(second.status).toBe(304);
   });
 
+  it("names each request, and takes no client's own X-Request-Id without a proxy in front", async () => {
+    const answer = await rawGet(server.origin, '/assets/embed.js', { 'x-request-id': 'mine' });
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a request target that is no URL with 400, and keeps running', async () => {
+    // Node's parser takes `//[`; the URL parser throws on it (once, this stopped the process).
+    expect((await rawGet(server.origin, '//[')).status).toBe(400);
+    expect((await rawGet(server.origin, '/assets/embed.js')).status).toBe(200);
+  });
+
   it.each([
     '/assets/../outside.txt',
     '/assets/%2e%2e/outside.txt',

@@ -95,6 +95,15 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+/** The path of a request target, or undefined when it is not a URL at all. */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An `X-Request-Id` kept as given (a proxy's); anything else is replaced by a UUID. */
 const SANE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
@@ -165,9 +174,9 @@ export function createHttpServer({
   async function route(
     req: IncomingMessage,
     res: ServerResponse,
+    pathname: string,
     label: (route: RouteLabel) => void,
   ): Promise<void> {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (pathname === GRAPHQL_PATH) {
       label('graphql');
       const hit = req.method === 'GET' ? await fastRead?.(req) : undefined;
@@ -234,11 +243,15 @@ export function createHttpServer({
   );
   const server = createServer((req, res) => {
     const started = performance.now();
+    // Node's parser takes request targets the URL parser refuses (`//[`): those get a 400, and
+    // nothing below (the log line included, in a 'close' listener) parses the target again.
+    const pathname = pathOf(req.url);
     const stopTimer = metrics.httpRequestDuration.startTimer({ method: req.method ?? 'GET' });
     let label: RouteLabel = 'not_found';
-    // A proxy's id for the request, when it sends a sane one; else one of ours. Sent back, and in
-    // the request's log line, so a reader's report can be found.
-    const given = req.headers['x-request-id'];
+    // A proxy's id for the request (only behind one: a client's own would let it pose as
+    // another request in the log), when sane; else one of ours. Sent back, and in the request's
+    // log line, so a reader's report can be found.
+    const given = trustedProxies > 0 ? req.headers['x-request-id'] : undefined;
     const reqId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('x-request-id', reqId);
     // 'close' fires for finished and for aborted responses alike: every request is counted once.
@@ -258,7 +271,7 @@ export function createHttpServer({
         {
           reqId,
           method: req.method,
-          path: new URL(req.url ?? '/', 'http://localhost').pathname,
+          path: pathname ?? '(not a URL)',
           route: label,
           operation,
           status,
@@ -268,7 +281,11 @@ export function createHttpServer({
         'request',
       );
     });
-    route(req, res, (routed) => {
+    if (pathname === undefined) {
+      sendJson(res, 400, { error: 'Not a valid request URL.' });
+      return;
+    }
+    route(req, res, pathname, (routed) => {
       label = routed;
     }).catch((error: unknown) => {
       logger.error({ err: error }, 'Unhandled error while serving a request');
