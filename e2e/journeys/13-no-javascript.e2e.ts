@@ -35,6 +35,10 @@ it('reads the thread and pages through it with JavaScript disabled', () =>
     expect(await bodies()).toEqual(Array.from({ length: 20 }, (_, i) => String(SEEDED - i)));
     await page.getByText('Posting a comment needs JavaScript.', { exact: true }).waitFor();
     expect(await page.locator('.parley-composer').isVisible()).toBe(false);
+    // Nor the controls that need scripts: signing in, sorting, replying, reacting.
+    for (const control of ['.parley-authbar', '.parley-sort', '.parley-actions']) {
+      expect([control, await page.locator(control).first().isVisible()]).toEqual([control, false]);
+    }
     // The rendered HTML is as accessible as the hydrated frame (accessibility.e2e checks that):
     // axe needs scripts, so it runs on the same HTML, its own scripts taken out, in a page that
     // has them.

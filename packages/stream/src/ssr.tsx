@@ -255,7 +255,9 @@ export async function renderStreamPage(
         STYLESHEET,
         (link) =>
           `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}` +
-          '<noscript><style>.parley-composer,[data-continue]{display:none}</style></noscript>',
+          // Without scripts, the controls that need them go too: signing in, sorting, replying,
+          // reacting, reporting (the links that stand in for the rest work).
+          '<noscript><style>.parley-composer,.parley-authbar,.parley-sort,.parley-actions,[data-continue]{display:none}</style></noscript>',
       )
       .replace(
         ROOT,
