@@ -36,7 +36,12 @@ import type { Config } from './runtime/loadConfig';
 import { trustedDocumentsFor } from './runtime/plugins/trustedDocuments';
 import { STREAM_PAGE_PATH } from './runtime/streamPage';
 import { STREAM_PAGE_FILES } from './clientBuilds';
-import { READ_CACHE, READY_MIN_FREE_DISK_BYTES, REDIS_READY_TIMEOUT_MS } from './defaults';
+import {
+  MAIL_DRAIN_MS,
+  READ_CACHE,
+  READY_MIN_FREE_DISK_BYTES,
+  REDIS_READY_TIMEOUT_MS,
+} from './defaults';
 import {
   createMemoryReadStore,
   createReadCache,
@@ -236,6 +241,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       await sitesChanged.return?.();
       await http.close();
       await pubsub.close();
+      // Emails the last requests started: sent, or filed in the outbox; none lost.
+      await mailer.drain(MAIL_DRAIN_MS);
       mailer.close();
       redis?.off('close', lostRedis);
       redis?.disconnect();

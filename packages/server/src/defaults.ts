@@ -252,6 +252,11 @@ export const WS_LIMITS = Object.freeze({
 });
 /** Largest request body, in bytes. */
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
+/**
+ * At shutdown, how long the server waits for emails still being sent before it files them in the
+ * outbox (the whole shutdown should end within 10 s).
+ */
+export const MAIL_DRAIN_MS = 5_000;
 /** How long a rate-limit command waits for Redis before the request fails with SERVICE_UNAVAILABLE. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /** How long `/healthz` and `/readyz` wait for each dependency before calling it down. */

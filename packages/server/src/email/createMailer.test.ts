@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -287,5 +288,40 @@ describe('createMailer without SMTP', () => {
       mailer.send({ to: 'b@example.com', subject: 'Two', text: 'two' }),
     ]);
     expect(await readdir(join(dataDir, OUTBOX_DIR))).toHaveLength(2);
+  });
+});
+
+describe('createMailer at shutdown', () => {
+  it('files in the outbox what an SMTP server has not taken yet, and says so', async () => {
+    // An SMTP server that accepts the connection and never answers: the send hangs.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const dataDir = await mkdtemp(join(tmpdir(), 'parley-drain-'));
+    const { logger, logs } = createMemoryLogger();
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      dataDir,
+      from: 'Parley <no-reply@parley.test>',
+      logger,
+    });
+    try {
+      const sent = mailer.send({ to: 'reader@example.com', subject: 'Reply', text: 'Hello' });
+      sent.catch(() => undefined);
+      expect(await mailer.drain(100)).toBe(1);
+      const [name] = await readdir(join(dataDir, OUTBOX_DIR));
+      const filed = JSON.parse(
+        await readFile(join(dataDir, OUTBOX_DIR, name!), 'utf8'),
+      ) as OutboxMessage;
+      expect(filed).toMatchObject({ to: 'reader@example.com', subject: 'Reply', text: 'Hello' });
+      expect(logs.map((entry) => entry['msg'])).toContain(
+        'Email still unsent at shutdown, filed in the outbox to send by hand: Reply',
+      );
+      // Nothing is left to drain, and a drain with nothing pending files nothing.
+      expect(await mailer.drain(100)).toBe(0);
+    } finally {
+      mailer.close();
+      silent.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

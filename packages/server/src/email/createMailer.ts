@@ -39,6 +39,12 @@ export interface Mailer {
   send(message: MailMessage): Promise<MailDelivery>;
   /** Ends pooled SMTP connections; a no-op for the outbox. */
   close(): void;
+  /**
+   * At shutdown: waits up to `timeoutMs` for the messages being sent, then files those still
+   * unsent in the outbox (to be sent by hand), so a restart loses none. Resolves how many it
+   * filed.
+   */
+  drain(timeoutMs: number): Promise<number>;
   /** Whether `SMTP_URL` decides the transport, so stored SMTP settings are not used. */
   smtpFromEnvironment: boolean;
 }
@@ -157,44 +163,63 @@ export function createMailer({
         'and they hold live sign-in and password-reset links.',
     );
   }
+  /** Writes `message` into the outbox; the file's path and the links it holds. */
+  async function file(
+    message: MailMessage,
+  ): Promise<{ messageId: string; file: string; links: string[] }> {
+    const date = new Date();
+    const messageId = randomUUID();
+    const links = [...new Set(message.text.match(LINK_PATTERN) ?? [])];
+    const filed: OutboxMessage = {
+      messageId,
+      from,
+      date: date.toISOString(),
+      ...message,
+      links,
+    };
+    // Owner-only whatever the umask: these files hold live password-reset links.
+    await mkdir(outbox, { recursive: true, mode: OUTBOX_DIR_MODE });
+    // Time first so `ls` lists messages in order; the id keeps same-millisecond files apart.
+    const path = join(outbox, `${date.toISOString().replace(/[:.]/g, '-')}-${messageId}.json`);
+    await writeFile(path, `${JSON.stringify(filed, null, 2)}\n`, {
+      flag: 'wx',
+      mode: OUTBOX_FILE_MODE,
+    });
+    return { messageId, file: path, links };
+  }
+
+  // Messages being sent, for drain().
+  const sending = new Map<Promise<unknown>, MailMessage>();
+
   return {
     smtpFromEnvironment: environment !== undefined,
-    async send(message) {
-      const resolved = await resolveTransport();
-      if (resolved !== undefined) {
-        const { to, subject, text, html } = message;
-        const info = await resolved.transport.sendMail({
-          from: resolved.from,
-          to,
-          subject,
-          text,
-          html,
-        });
-        return { via: 'smtp', messageId: info.messageId };
-      }
-      const date = new Date();
-      const messageId = randomUUID();
-      const links = [...new Set(message.text.match(LINK_PATTERN) ?? [])];
-      const filed: OutboxMessage = {
-        messageId,
-        from,
-        date: date.toISOString(),
-        ...message,
-        links,
-      };
-      // Owner-only whatever the umask: these files hold live password-reset links.
-      await mkdir(outbox, { recursive: true, mode: OUTBOX_DIR_MODE });
-      // Time first so `ls` lists messages in order; the id keeps same-millisecond files apart.
-      const file = join(outbox, `${date.toISOString().replace(/[:.]/g, '-')}-${messageId}.json`);
-      await writeFile(file, `${JSON.stringify(filed, null, 2)}\n`, {
-        flag: 'wx',
-        mode: OUTBOX_FILE_MODE,
-      });
-      logger.info(
-        { to: message.to, subject: message.subject, file, ...(production ? {} : { links }) },
-        `Email not sent (no SMTP server configured), filed in the outbox: ${message.subject}`,
+    send(message) {
+      const sent = deliver(message);
+      const settled = sent.then(
+        () => undefined,
+        () => undefined,
       );
-      return { via: 'outbox', messageId, file, links };
+      sending.set(settled, message);
+      void settled.then(() => sending.delete(settled));
+      return sent;
+    },
+    async drain(timeoutMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all(sending.keys()),
+        new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
+      clearTimeout(timer);
+      const unsent = [...sending.values()];
+      sending.clear();
+      for (const message of unsent) {
+        const { file: path } = await file(message);
+        logger.warn(
+          { to: message.to, subject: message.subject, file: path },
+          `Email still unsent at shutdown, filed in the outbox to send by hand: ${message.subject}`,
+        );
+      }
+      return unsent.length;
     },
     close: () => {
       environment?.transport.close();
@@ -202,6 +227,32 @@ export function createMailer({
       cached = undefined;
     },
   };
+
+  async function deliver(message: MailMessage): Promise<MailDelivery> {
+    const resolved = await resolveTransport();
+    if (resolved !== undefined) {
+      const { to, subject, text, html } = message;
+      const info = await resolved.transport.sendMail({
+        from: resolved.from,
+        to,
+        subject,
+        text,
+        html,
+      });
+      return { via: 'smtp', messageId: info.messageId };
+    }
+    const filed = await file(message);
+    logger.info(
+      {
+        to: message.to,
+        subject: message.subject,
+        file: filed.file,
+        ...(production ? {} : { links: filed.links }),
+      },
+      `Email not sent (no SMTP server configured), filed in the outbox: ${message.subject}`,
+    );
+    return { via: 'outbox', ...filed };
+  }
 }
 
 /** Hosts whose traffic never leaves the machine. */

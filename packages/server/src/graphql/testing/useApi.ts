@@ -99,6 +99,7 @@ export function useApi(dialect: DialectName): Api {
         return { via: 'outbox', messageId: String(mail.length), file: '', links: [] } as never;
       },
       close() {},
+      drain: async () => 0,
       smtpFromEnvironment: false,
     };
     deps = {
