@@ -2,21 +2,16 @@
 // a story of 25 comments (20 shown, the read bench's text), rendered by the built ssr.js from the
 // built template and CSS. `npm run size` measures it with embed.js: the bytes before the thread
 // is visible. Needs `npm run build`.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { StreamRenderer } from '../packages/server/src/runtime/streamPage';
+import { STREAM_PAGE_FILES } from '../packages/server/src/clientBuilds';
+import { loadStreamPage } from '../packages/server/src/runtime/streamPage';
 import { makeComment, makeRootData } from '../packages/stream/src/testing/threadFixtures';
 
-const dist = join(process.cwd(), 'packages/stream/dist');
-const { renderStreamPage } = (await import(
-  pathToFileURL(join(dist, 'ssr.js')).href
-)) as StreamRenderer;
-// The hashed names the build gave the stylesheet and the preloaded chunks (as streamPage.ts reads them).
-const names = JSON.parse(readFileSync(join(dist, 'stream-files.json'), 'utf8')) as {
-  css: string;
-  preload: string[];
-};
+// The renderer and the page's parts, as the server loads them.
+const loaded = await loadStreamPage(STREAM_PAGE_FILES);
+if (!loaded) throw new Error('No stream build: run npm run build first.');
+const { renderer, parts } = loaded;
 
 const TOTAL = 25;
 const comments = Array.from({ length: 20 }, (_, i) => {
@@ -32,9 +27,5 @@ const data = makeRootData(comments, {
   story: { url: 'https://news.example/articles/bench', title: 'Bench', commentCount: TOTAL },
 });
 const search = `?storyURL=${encodeURIComponent(data.story.url)}&origin=https%3A%2F%2Fnews.example`;
-const page = await renderStreamPage(search, data, {
-  template: readFileSync(join(dist, 'stream.html'), 'utf8'),
-  css: readFileSync(join(dist, names.css), 'utf8'),
-  preload: names.preload.map((name) => `/embed/${name}`),
-});
-writeFileSync(join(dist, 'stream-page-sample.html'), page);
+const page = await renderer.renderStreamPage(search, data, parts);
+writeFileSync(join(STREAM_PAGE_FILES.template, '..', 'stream-page-sample.html'), page);

@@ -109,7 +109,7 @@ describe('compose.yaml, the Dockerfile and the Caddyfile', () => {
     // The same steps as `npm run test:package`.
     expect(dockerfile).toContain('npm pack -w packages/server');
     expect(dockerfile).toContain('npm install --omit=dev');
-    const tested = file('scripts/strangerInstall.mjs');
+    const tested = file('scripts/strangerInstall.ts');
     expect(tested).toContain("'pack', '-w', 'packages/server'");
     expect(tested).toContain("'install', '--omit=dev'");
   });

@@ -136,16 +136,7 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
     const first = await post('First');
     await post('Second');
 
-    // On two processes the posts' events reach the reading one through Redis, a moment later, and
-    // each drops what it kept: until they have, a kept answer may go again. So: until an answer
-    // stays kept (a few tries at most).
-    let cold = await read();
-    for (let tries = 1; tries < 10; tries++) {
-      const kept = (await read({ 'if-none-match': cold.etag as string })).status === 304;
-      if (kept) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      cold = await read();
-    }
+    const cold = await read();
     expect(cold).toMatchObject({ status: 200, bodies: ['Second', 'First'] });
     expect(cold.etag).toEqual(expect.any(String));
     expect(cold.cacheControl).toMatch(/^public, max-age=0, s-maxage=\d+$/);

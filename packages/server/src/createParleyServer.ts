@@ -111,7 +111,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   }
   const secret = await loadOrCreateSecret(config.dataDir, config.secret);
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
+    ? new Redis(config.redisUrl, { lazyConnect: true, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
     : undefined;
   // Without a listener ioredis reports every reconnect as an unhandled error event; the log is
   // where a Redis outage belongs (rate-limited mutations then fail at once with
@@ -120,15 +120,12 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   // Connected before the server answers anything: the client queues nothing, so a rate-limited
   // post or a read-cache lookup sent meanwhile would fail (and the cache, distrusting Redis
   // after a failed read, would be read around for a second).
-  if (redis && redis.status !== 'ready') {
-    await whenReady(redis, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS).catch(
-      async (error: unknown) => {
-        redis.disconnect();
-        await database.close();
-        throw error;
-      },
-    );
-  }
+  // ioredis' connect() resolves on 'ready' (checkRedis above has said it can be reached).
+  await redis?.connect().catch(async (error: unknown) => {
+    redis.disconnect();
+    await database.close();
+    throw error;
+  });
   const pubsub = createPubSub({ redisUrl: config.redisUrl, prefix: options.redisPrefix, logger });
   const metrics = createMetrics();
   if (database.poolStats) metrics.watch({ pool: database.poolStats });
@@ -204,16 +201,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     healthCheck: async () => {
       await Promise.all(Object.values(dependencyChecks).map((check) => check()));
     },
-    readinessChecks: {
-      ...dependencyChecks,
-      disk: () => checkDataDirRoom(config.dataDir),
-      migrations: async () => {
-        const pending = await pendingMigrations(database.db);
-        if (pending.length > 0) {
-          throw new Error(`${pending.length} pending (run parley migrate): ${pending.join(', ')}`);
-        }
-      },
-    },
+    // No check of migrations: a running server has applied them, or refused to start.
+    readinessChecks: { ...dependencyChecks, disk: () => checkDataDirRoom(config.dataDir) },
   });
 
   // A site changed somewhere (this process or another, through Redis): its origins apply now.
@@ -297,21 +286,6 @@ async function checkRedis(url: string, timeoutMs: number): Promise<void> {
   } finally {
     probe.disconnect();
   }
-}
-
-/** Resolves when `redis` is connected, or rejects after `timeoutMs`. */
-function whenReady(redis: Redis, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      redis.off('ready', onReady);
-      reject(new Error(`Redis at REDIS_URL was not ready within ${timeoutMs} ms.`));
-    }, timeoutMs);
-    const onReady = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    redis.once('ready', onReady);
-  });
 }
 
 /** `mailer`, each delivery counted by its result (`parley_emails_total`). */

@@ -58,7 +58,7 @@ export interface Config {
   /**
    * `PARLEY_MIGRATE` (`true`/`false`): whether the server applies pending migrations as it starts.
    * `false` for a deployment that runs `parley migrate` itself (several instances, one migration);
-   * `/readyz` then says so while migrations are pending. @default true
+   * it then refuses to start while migrations are pending. @default true
    */
   migrate: boolean;
 }

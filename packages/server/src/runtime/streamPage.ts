@@ -33,11 +33,14 @@ export interface StreamRenderer {
   focusRequest(search: string): PageRequest | undefined;
   withPage(search: string, data: object, extras: { more?: object; focus?: object }): object;
   canRender(template: string): boolean;
-  renderStreamPage(
-    search: string,
-    data: object,
-    parts: { template: string; css: string; preload: readonly string[] },
-  ): Promise<string>;
+  renderStreamPage(search: string, data: object, parts: StreamPageParts): Promise<string>;
+}
+
+/** What the renderer fills: the static page, its stylesheet, the chunks to preload. */
+export interface StreamPageParts {
+  template: string;
+  css: string;
+  preload: readonly string[];
 }
 
 /** A trusted document and its variables (see ssr.tsx). */
@@ -78,21 +81,35 @@ export interface StreamPageOptions {
 /** Answers the stream's page rendered, or resolves false to let the static page answer. */
 export type StreamPageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
+/**
+ * The renderer and the parts of the page it fills (the template, the stylesheet to inline, the
+ * chunks to preload, by their hashed names), or undefined when a build is missing.
+ */
+export async function loadStreamPage(
+  files: StreamPageFiles,
+): Promise<{ renderer: StreamRenderer; parts: StreamPageParts } | undefined> {
+  if (![files.renderer, files.template, files.names].every((file) => existsSync(file))) return;
+  const names = JSON.parse(readFileSync(files.names, 'utf8')) as StreamFileNames;
+  const cssFile = join(dirname(files.names), names.css);
+  if (!existsSync(cssFile)) return;
+  return {
+    renderer: (await import(pathToFileURL(files.renderer).href)) as StreamRenderer,
+    parts: {
+      template: readFileSync(files.template, 'utf8'),
+      css: readFileSync(cssFile, 'utf8'),
+      preload: names.preload.map((name) => `/embed/${name}`),
+    },
+  };
+}
+
 /** The handler, or undefined when the stream's server build is missing (`npm run build`). */
 export async function createStreamPage(
   options: StreamPageOptions,
 ): Promise<StreamPageHandler | undefined> {
   const { files, fetchGraphQL, originPolicy, logger } = options;
-  if (![files.renderer, files.template, files.names].every((file) => existsSync(file))) return;
-  const renderer = (await import(pathToFileURL(files.renderer).href)) as StreamRenderer;
-  const names = JSON.parse(readFileSync(files.names, 'utf8')) as StreamFileNames;
-  const cssFile = join(dirname(files.names), names.css);
-  if (!existsSync(cssFile)) return;
-  const parts = {
-    template: readFileSync(files.template, 'utf8'),
-    css: readFileSync(cssFile, 'utf8'),
-    preload: names.preload.map((name) => `/embed/${name}`),
-  };
+  const loaded = await loadStreamPage(files);
+  if (!loaded) return;
+  const { renderer, parts } = loaded;
   if (!renderer.canRender(parts.template)) {
     logger.warn('The stream page template has changed: serving it without server rendering');
     return;

@@ -6,32 +6,21 @@
 // tarball's size, the start time and the idle RSS. Exits non-zero on any failure.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { freePort } from '@parley/server/testing';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const folder = mkdtempSync(join(tmpdir(), 'parley-stranger-'));
 const dataDir = join(folder, 'data');
-const failures = [];
-const check = (ok, what) => {
+const failures: string[] = [];
+const check = (ok: boolean, what: string) => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
   if (!ok) failures.push(what);
 };
 
-/** A port free right now on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-let server;
+let server: ChildProcessWithoutNullStreams | undefined;
 try {
   const [tarball] = JSON.parse(
     execFileSync(
@@ -73,15 +62,16 @@ try {
   );
 
   const started = performance.now();
-  server = spawn(parley, ['start'], { cwd: folder, env: { ...env, LOG_LEVEL: 'warn' } });
+  const running = spawn(parley, ['start'], { cwd: folder, env: { ...env, LOG_LEVEL: 'warn' } });
+  server = running;
   let output = '';
-  server.stderr.on('data', (chunk) => (output += chunk));
-  await new Promise((resolve, reject) => {
-    server.stdout.on('data', (chunk) => {
-      output += chunk;
+  running.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    running.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
       if (output.includes('Parley is running')) resolve();
     });
-    server.once('exit', (code) => reject(new Error(`parley start exited (${code}):\n${output}`)));
+    running.once('exit', (code) => reject(new Error(`parley start exited (${code}):\n${output}`)));
     setTimeout(() => reject(new Error(`no start within 30 s:\n${output}`)), 30_000).unref();
   });
   console.log(`started in ${(performance.now() - started).toFixed(0)} ms`);
@@ -103,7 +93,7 @@ try {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: '{ settings { installed } }' }),
   });
-  const answer = await read.json();
+  const answer = (await read.json()) as { data?: { settings?: { installed?: boolean } } };
   check(
     answer?.data?.settings?.installed === true,
     `an anonymous read sees the install (${JSON.stringify(answer)})`,
@@ -111,12 +101,12 @@ try {
 
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const rss = Number(
-    /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1],
+    /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${running.pid}/status`, 'utf8'))?.[1],
   );
   console.log(`idle RSS: ${(rss / 1024).toFixed(0)} MB`);
 
-  server.kill('SIGTERM');
-  const code = await new Promise((resolve) => server.once('exit', resolve));
+  running.kill('SIGTERM');
+  const code = await new Promise((resolve) => running.once('exit', resolve));
   check(code === 0, `SIGTERM stops it with exit code 0 (${code})`);
   server = undefined;
 } catch (error) {
