@@ -23,6 +23,8 @@ COPY --from=build /pkg /pkg
 RUN echo '{"name":"parley-app","private":true}' > package.json \
  && npm install --omit=dev --no-audit --no-fund /pkg/*.tgz
 
+# PARLEY_SECRET must be given at run time (docker run -e, compose's .env): a production start
+# without it is refused, naming the command that makes one. Other settings: the README's table.
 FROM node:20-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

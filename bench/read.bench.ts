@@ -110,7 +110,7 @@ async function startParley(postgres: boolean): Promise<Subject> {
     config: loadConfig({ ...env, PORT: '0', REDIS_URL: '' }),
   });
   const storyUrl = `${exampleUrl}${STORY_PATH}`;
-  await seedStory(seeding.deps.db, {
+  await seedStory(seeding.deps, {
     siteUrl: exampleUrl,
     storyUrl,
     readers: 4,

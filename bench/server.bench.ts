@@ -30,7 +30,7 @@ const server = await createParleyServer({ config });
 const { db } = server.deps;
 
 // A story with 200 top-level comments by 50 authors, a third of them with 3 replies.
-const { storyId, authorIds: authors } = await seedStory(db, {
+const { storyId, authorIds: authors } = await seedStory(server.deps, {
   siteUrl: SITE,
   storyUrl: `${SITE}/article`,
   readers: 49,

@@ -154,7 +154,7 @@ async function measure(): Promise<void> {
   await server.listen();
   const browser = await launchChromium();
   try {
-    await seedStory(server.deps.db, {
+    await seedStory(server.deps, {
       siteUrl: exampleUrl,
       storyUrl: `${exampleUrl}${STORY_PATH}`,
       readers: 4,

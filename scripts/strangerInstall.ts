@@ -1,10 +1,12 @@
 // `npm run test:package` (and a step of .ci/run): Parley installed as a stranger installs it. The
 // server package's `npm pack` tarball (the compiled server with the widget and the console
 // inside; `npm run build` first) goes into an empty folder with `npm install --omit=dev`; then
-// `parley install` and `parley start` run from there on a fresh data folder, and the running
+// `parley install` and `parley start` run from there on a fresh data folder, in production (which
+// must refuse to start without PARLEY_SECRET and run only trusted documents), and the running
 // server must answer /healthz, /embed.js, /admin and an anonymous GraphQL read. Prints the
 // tarball's size, the start time and the idle RSS. Exits non-zero on any failure.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +45,20 @@ try {
   const parley = join(folder, 'node_modules/.bin/parley');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = { PATH: process.env.PATH, PARLEY_DATA_DIR: dataDir, PORT: String(port) };
+  // As the Dockerfile runs it: production, with its own PARLEY_SECRET.
+  const bare = {
+    PATH: process.env.PATH,
+    PARLEY_DATA_DIR: dataDir,
+    PORT: String(port),
+    NODE_ENV: 'production',
+  };
+  const refused = spawnSync(parley, ['start'], { cwd: folder, env: bare, encoding: 'utf8' });
+  check(
+    refused.status === 1 && refused.stderr.includes('PARLEY_SECRET is required'),
+    `without PARLEY_SECRET, production refuses to start (exit ${refused.status}: ` +
+      `${refused.stderr.trim().split('\n')[0]})`,
+  );
+  const env = { ...bare, PARLEY_SECRET: randomBytes(32).toString('base64url') };
 
   console.log(execFileSync(parley, ['--version'], { cwd: folder, env, encoding: 'utf8' }).trim());
   execFileSync(parley, ['migrate'], { cwd: folder, env, stdio: 'inherit' });
@@ -88,10 +103,29 @@ try {
     admin.status === 200 && (await admin.text()).includes('parley-console'),
     `/admin is the console (${admin.status})`,
   );
-  const read = await fetch(`${url}/graphql`, {
+  // In production the server runs only its clients' documents, sent by id.
+  const arbitrary = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: '{ settings { installed } }' }),
+  });
+  check(
+    arbitrary.status === 400 && (await arbitrary.text()).includes('DOCUMENT_NOT_TRUSTED'),
+    `a query of its own is refused in production (${arbitrary.status})`,
+  );
+  const documents = JSON.parse(
+    readFileSync(
+      join(folder, 'node_modules/@parley/server/dist/contract/persisted-documents.json'),
+      'utf8',
+    ),
+  ) as Record<string, string>;
+  const documentId = Object.keys(documents).find((id) =>
+    documents[id]!.startsWith('query ConsoleInstalled '),
+  );
+  const read = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ extensions: { persistedQuery: { version: 1, documentId } } }),
   });
   const answer = (await read.json()) as { data?: { settings?: { installed?: boolean } } };
   check(

@@ -27,18 +27,22 @@ export interface SeedStoryOptions {
  * (the benches' common start). Returns what a bench adds to: the story and the authors' ids.
  */
 export async function seedStory(
-  db: ParleyServer['deps']['db'],
+  { db, box }: Pick<ParleyServer['deps'], 'db' | 'box'>,
   options: SeedStoryOptions,
 ): Promise<{ storyId: string; authorIds: string[] }> {
-  const { site, admin } = await install(db, {
-    organization: { name: 'Bench', contactEmail: 'bench@example.com', url: options.siteUrl },
-    site: { name: 'Bench', url: options.siteUrl, allowedOrigins: [options.siteUrl] },
-    admin: {
-      email: 'admin@example.com',
-      username: 'admin',
-      passwordHash: await hashPassword('bench-admin'),
+  const { site, admin } = await install(
+    db,
+    {
+      organization: { name: 'Bench', contactEmail: 'bench@example.com', url: options.siteUrl },
+      site: { name: 'Bench', url: options.siteUrl, allowedOrigins: [options.siteUrl] },
+      admin: {
+        email: 'admin@example.com',
+        username: 'admin',
+        passwordHash: await hashPassword('bench-admin'),
+      },
     },
-  });
+    box,
+  );
   const authorIds = [admin.id];
   for (let i = 0; i < options.readers; i++) {
     const reader = await createUser(db, {

@@ -22,6 +22,7 @@ describe('logs and metrics', () => {
   let dir: string;
   let server: ParleyServer;
   let url: string;
+  let adminToken: string;
   const lines: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
@@ -38,7 +39,7 @@ describe('logs and metrics', () => {
       logger: createLogger({ level: 'info', destination }),
     });
     url = `http://127.0.0.1:${await server.listen()}`;
-    await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
+    adminToken = await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
   });
   afterAll(async () => {
     await server.close();
@@ -153,6 +154,22 @@ describe('logs and metrics', () => {
         gauge = await metric('parley_graphql_subscriptions_active');
       }
       expect(gauge).toContain('parley_graphql_subscriptions_active 1');
+      // A site changed: every process hears of it through the pub/sub, this one included.
+      const sites = (await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: JSON.stringify({ query: '{ sites { id } }' }),
+      }).then((r) => r.json())) as { data: { sites: { id: string }[] } };
+      await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: JSON.stringify({
+          query: `mutation { updateSite(input: { siteId: "${sites.data.sites[0]!.id}", name: "Renamed" }) { site { id } } }`,
+        }),
+      });
+      expect(await metric('parley_pubsub_lag_seconds_count')).toContain(
+        'parley_pubsub_lag_seconds_count{topic="sitesChanged"} 1',
+      );
       stop();
     } finally {
       await client.dispose();

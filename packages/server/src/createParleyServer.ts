@@ -2,7 +2,7 @@ import { mkdir, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { Redis } from 'ioredis';
-import { loadOrCreateSecret } from './auth/secrets';
+import { loadServerSecrets } from './auth/secrets';
 import { createTokenService } from './auth/tokens';
 import { createDatabase } from './db/createDatabase';
 import type { ParleyDatabase } from './db/createDatabase';
@@ -12,6 +12,7 @@ import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
 import type { Mailer } from './email/createMailer';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
+import { sealStoredSecrets } from './db/store/storedSecrets';
 import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
@@ -94,6 +95,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   if (config.redisUrl) {
     await checkRedis(config.redisUrl, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS);
   }
+  // Before the database: a production start without PARLEY_SECRET fails here, having changed nothing.
+  const { tokenSecret, box } = await loadServerSecrets(config);
   const database = await createDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -109,7 +112,22 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         'PARLEY_MIGRATE=false: run parley migrate first.',
     );
   }
-  const secret = await loadOrCreateSecret(config.dataDir, config.secret);
+  const sealed = await sealStoredSecrets(database.db, box).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  if (sealed.unreadable.length > 0) {
+    await database.close();
+    throw new Error(
+      `${sealed.unreadable.length} stored secret(s) were sealed with another PARLEY_SECRET: ` +
+        `${sealed.unreadable.map((s) => s.what).join('; ')}. Set PARLEY_SECRET_PREVIOUS to the ` +
+        'value they were sealed with (they are sealed again under the new one), or, if it is ' +
+        'lost, run parley forget-secrets (revokes those SSO keys, clears that SMTP password).',
+    );
+  }
+  if (sealed.resealed > 0) {
+    logger.info({ resealed: sealed.resealed }, 'Stored secrets sealed under the current key');
+  }
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: true, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
     : undefined;
@@ -126,15 +144,20 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     await database.close();
     throw error;
   });
-  const pubsub = createPubSub({ redisUrl: config.redisUrl, prefix: options.redisPrefix, logger });
   const metrics = createMetrics();
+  const pubsub = createPubSub({
+    redisUrl: config.redisUrl,
+    prefix: options.redisPrefix,
+    logger,
+    onDelivered: (topic, lagSeconds) => metrics.pubsubLag.observe({ topic }, lagSeconds),
+  });
   if (database.poolStats) metrics.watch({ pool: database.poolStats });
   const mailer = countDeliveries(
     metrics,
     createMailer({
       smtpUrl: config.smtpUrl,
       // Read per send, so what an admin saves in Configure › Email applies without a restart.
-      loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db)),
+      loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
       dataDir: config.dataDir,
       from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
       logger,
@@ -160,7 +183,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   redis?.on('close', lostRedis);
   const deps: ServerDeps = {
     db: database.db,
-    tokens: createTokenService({ secret, issuer: config.publicUrl }),
+    tokens: createTokenService({ secret: tokenSecret, issuer: config.publicUrl }),
+    box,
     pubsub,
     rateLimiter: createRateLimiter({
       store: redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore(),

@@ -8,6 +8,8 @@ import {
   EXAMPLE_SSO_SECRET_FILE,
 } from '../../../examples/host/createExampleServer';
 import { hashPassword } from './auth/passwords';
+import { loadServerSecrets } from './auth/secrets';
+import type { SecretBox } from './auth/secretBox';
 import { createDatabase } from './db/createDatabase';
 import type { Db } from './db/inTransaction';
 import { createComment } from './db/store/comments';
@@ -56,7 +58,8 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const ssoSecret = await fill(db, config.examplePort, config.host);
+    const { box } = await loadServerSecrets(config);
+    const ssoSecret = await fill(db, box, config.examplePort, config.host);
     // The example host site signs its SSO tokens with this (`npm start` reads it per request).
     // Demo data: in production the secret lives only in the host site's own configuration.
     writeFileSync(join(config.dataDir, EXAMPLE_SSO_SECRET_FILE), ssoSecret, { mode: 0o600 });
@@ -70,19 +73,23 @@ ${ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.username.padEnd(10)} password:
 }
 
 /** Fills the database; resolves the demo site's SSO secret. */
-async function fill(db: Db, examplePort: number, host: string): Promise<string> {
+async function fill(db: Db, box: SecretBox, examplePort: number, host: string): Promise<string> {
   const example = `http://${host}:${examplePort}`;
   const origins = [example, `http://localhost:${examplePort}`];
   const [admin, ...others] = ACCOUNTS;
-  const result = await install(db, {
-    organization: { name: 'Parley Demo', contactEmail: 'team@demo.parley.test', url: example },
-    site: { name: 'Example host', url: example, allowedOrigins: origins },
-    admin: {
-      email: `${admin.username}@demo.parley.test`,
-      username: admin.username,
-      passwordHash: await hashPassword(admin.password),
+  const result = await install(
+    db,
+    {
+      organization: { name: 'Parley Demo', contactEmail: 'team@demo.parley.test', url: example },
+      site: { name: 'Example host', url: example, allowedOrigins: origins },
+      admin: {
+        email: `${admin.username}@demo.parley.test`,
+        username: admin.username,
+        passwordHash: await hashPassword(admin.password),
+      },
     },
-  });
+    box,
+  );
   const ids = new Map<string, string>([[admin.username, result.admin.id]]);
   for (const account of others) {
     const user = await createUser(db, {
@@ -123,7 +130,7 @@ async function fill(db: Db, examplePort: number, host: string): Promise<string> 
       posted.push(comment.id);
     }
   }
-  return (await addSsoKey(db, result.site.id)).secret;
+  return (await addSsoKey(db, result.site.id, box)).secret;
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,7 @@ import {
   SECRET_BYTES,
   SECRET_FILE_NAME,
   loadOrCreateSecret,
+  loadServerSecrets,
 } from './secrets';
 
 describe('loadOrCreateSecret', () => {
@@ -81,5 +82,78 @@ describe('loadOrCreateSecret', () => {
     await expect(loadOrCreateSecret(root, 'x'.repeat(ENV_SECRET_MIN_LENGTH - 1))).rejects.toThrow(
       /at least/,
     );
+  });
+});
+
+describe('loadServerSecrets', () => {
+  let root: string;
+  const sources = (over: Partial<Parameters<typeof loadServerSecrets>[0]> = {}) => ({
+    dataDir: root,
+    secret: undefined,
+    previousSecret: undefined,
+    production: false,
+    ...over,
+  });
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'parley-secret-'));
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('refuses a production start without PARLEY_SECRET, saying how to make one, writing nothing', async () => {
+    const error = await loadServerSecrets(sources({ production: true })).catch((e: Error) => e);
+    expect(String(error)).toMatch(/PARLEY_SECRET is required when NODE_ENV=production/);
+    expect(String(error)).toContain("randomBytes(32).toString('base64url')");
+    await expect(stat(join(root, SECRET_FILE_NAME))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(
+      loadServerSecrets(sources({ production: true, secret: 'x'.repeat(32) })),
+    ).resolves.toBeDefined();
+  });
+
+  it('seals under a key of its own root: another install, or another PARLEY_SECRET, cannot open it', async () => {
+    const fromFile = await loadServerSecrets(sources());
+    const sealed = fromFile.box.seal('sso', 'sso_keys.secret');
+    const again = await loadServerSecrets(sources());
+    expect(again.box.open(sealed, 'sso_keys.secret')).toBe('sso');
+    const other = await mkdtemp(join(tmpdir(), 'parley-secret-'));
+    try {
+      const stranger = await loadServerSecrets(sources({ dataDir: other }));
+      expect(() => stranger.box.open(sealed, 'sso_keys.secret')).toThrow(/another PARLEY_SECRET/);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+    const env = await loadServerSecrets(
+      sources({ dataDir: join(root, 'x'), secret: 'e'.repeat(20) }),
+    );
+    expect(() => env.box.open(sealed, 'sso_keys.secret')).toThrow(/another PARLEY_SECRET/);
+  });
+
+  it('opens what secret.key sealed once PARLEY_SECRET is set, and what PARLEY_SECRET_PREVIOUS sealed', async () => {
+    const before = await loadServerSecrets(sources());
+    const sealedByFile = before.box.seal('from the file', 'sso_keys.secret');
+    const first = await loadServerSecrets(sources({ secret: 'first secret value' }));
+    expect(first.box.open(sealedByFile, 'sso_keys.secret')).toBe('from the file');
+    expect(first.box.needsResealing(sealedByFile, 'sso_keys.secret')).toBe(true);
+    // The token secret now comes from PARLEY_SECRET, not the file.
+    expect(first.tokenSecret).not.toEqual(before.tokenSecret);
+
+    const sealedByFirst = first.box.seal('from the first', 'sso_keys.secret');
+    const rotated = await loadServerSecrets(
+      sources({ secret: 'second secret value', previousSecret: 'first secret value' }),
+    );
+    expect(rotated.box.open(sealedByFirst, 'sso_keys.secret')).toBe('from the first');
+    const forgot = await loadServerSecrets(sources({ secret: 'second secret value' }));
+    expect(() => forgot.box.open(sealedByFirst, 'sso_keys.secret')).toThrow(
+      /PARLEY_SECRET_PREVIOUS/,
+    );
+  });
+
+  it('refuses a PARLEY_SECRET_PREVIOUS that is too short', async () => {
+    await expect(
+      loadServerSecrets(sources({ secret: 'a'.repeat(20), previousSecret: 'short' })),
+    ).rejects.toThrow(/PARLEY_SECRET_PREVIOUS must be at least/);
   });
 });

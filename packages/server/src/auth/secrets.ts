@@ -1,6 +1,8 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createSecretBox, deriveSealingKey } from './secretBox';
+import type { SecretBox } from './secretBox';
 
 /** Length of the token-signing secret, in bytes (HS256 wants at least its 32-byte hash size). */
 export const SECRET_BYTES = 32;
@@ -21,13 +23,17 @@ const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
 /** Derives the signing secret from an operator-given string (any length ≥ the minimum). */
-function deriveFromEnv(envSecret: string): Uint8Array {
+function deriveFromEnv(envSecret: string, name = 'PARLEY_SECRET'): Uint8Array {
+  checkLength(envSecret, name);
+  return new Uint8Array(hkdfSync('sha256', envSecret, HKDF_SALT, HKDF_INFO, SECRET_BYTES));
+}
+
+function checkLength(envSecret: string, name: string): void {
   if (envSecret.length < ENV_SECRET_MIN_LENGTH) {
     throw new Error(
-      `PARLEY_SECRET must be at least ${ENV_SECRET_MIN_LENGTH} characters; got ${envSecret.length}.`,
+      `${name} must be at least ${ENV_SECRET_MIN_LENGTH} characters; got ${envSecret.length}.`,
     );
   }
-  return new Uint8Array(hkdfSync('sha256', envSecret, HKDF_SALT, HKDF_INFO, SECRET_BYTES));
 }
 
 /** Reads an existing secret file, or undefined when there is none yet. */
@@ -83,4 +89,59 @@ export async function loadOrCreateSecret(dataDir: string, envSecret?: string): P
   } finally {
     await unlink(temporary);
   }
+}
+
+/** What the server signs and seals with. */
+export interface ServerSecrets {
+  /** Signs session tokens (see {@link loadOrCreateSecret}). */
+  tokenSecret: Uint8Array;
+  /** Seals the secrets stored in the database (SSO keys, the SMTP password). */
+  box: SecretBox;
+}
+
+/** The command the start-up error gives for making a `PARLEY_SECRET`. */
+export const GENERATE_SECRET_COMMAND = `node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))"`;
+
+/** Where {@link loadServerSecrets} finds its roots (the matching fields of `Config`). */
+export interface SecretSources {
+  dataDir: string;
+  /** `PARLEY_SECRET`. */
+  secret: string | undefined;
+  /** `PARLEY_SECRET_PREVIOUS`. */
+  previousSecret: string | undefined;
+  /** `NODE_ENV=production`: `PARLEY_SECRET` is then required. */
+  production: boolean;
+}
+
+/**
+ * The session-token secret and the box that seals stored secrets, both from one root:
+ * `PARLEY_SECRET` when set, else the data folder's `secret.key` (created on first start; not in
+ * production, where several instances must agree and the key must not live beside the data).
+ *
+ * Values sealed under an earlier root still open, and the server seals them again under the
+ * current one as it starts: `PARLEY_SECRET_PREVIOUS` (a rotation) and, when `PARLEY_SECRET` is
+ * set, an existing `secret.key` (an install that ran without it first).
+ */
+export async function loadServerSecrets(sources: SecretSources): Promise<ServerSecrets> {
+  const { dataDir, secret: envSecret, previousSecret, production } = sources;
+  const fromEnv = envSecret !== undefined && envSecret !== '';
+  if (!fromEnv && production) {
+    throw new Error(
+      'PARLEY_SECRET is required when NODE_ENV=production: it signs sessions and seals the ' +
+        'secrets stored in the database, and every instance needs the same value. Generate ' +
+        `one with: ${GENERATE_SECRET_COMMAND}`,
+    );
+  }
+  const tokenSecret = await loadOrCreateSecret(dataDir, envSecret);
+  const previous: Uint8Array[] = [];
+  if (previousSecret !== undefined && previousSecret !== '') {
+    checkLength(previousSecret, 'PARLEY_SECRET_PREVIOUS');
+    previous.push(deriveSealingKey(previousSecret));
+  }
+  if (fromEnv) {
+    const file = await readSecret(join(dataDir, SECRET_FILE_NAME));
+    if (file !== undefined) previous.push(deriveSealingKey(file));
+  }
+  const current = deriveSealingKey(fromEnv ? envSecret : tokenSecret);
+  return { tokenSecret, box: createSecretBox({ current, previous }) };
 }

@@ -9,10 +9,12 @@ import type { ParseArgsConfig } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { ACCOUNT_PATHS } from '@parley/contract';
 import { hashPassword } from '../auth/passwords';
+import { loadServerSecrets } from '../auth/secrets';
 import { SQLITE_FILE_NAME, createDatabase, isPostgresUrl } from '../db/createDatabase';
 import { migrateToLatest, pendingMigrations } from '../db/migrations';
 import { withdrawTokens } from '../db/store/accountQueries';
 import { getOrganization, install } from '../db/store/organization';
+import { forgetUnreadableSecrets } from '../db/store/storedSecrets';
 import { createToken } from '../db/store/tokens';
 import { findUserByEmail, updateUser } from '../db/store/users';
 import { RESET_PASSWORD_TOKEN_TTL_SECONDS } from '../defaults';
@@ -63,6 +65,9 @@ Commands:
                         --password-stdin set the password read from standard input.
   backup FILE           Copy the SQLite database to FILE while the server runs (on PostgreSQL,
                         use pg_dump).
+  forget-secrets        After PARLEY_SECRET was lost: revoke the SSO keys and clear the SMTP
+                        password that it sealed and no key opens any more (rotate the sites'
+                        keys and enter the password again in the console afterwards).
   export, import        Reserved for data portability; not available yet.
 
 Options:
@@ -89,6 +94,7 @@ const COMMANDS = {
   },
   'reset-password': { options: { 'password-stdin': { type: 'boolean' } }, positionals: 1 },
   backup: { options: {}, positionals: 1 },
+  'forget-secrets': { options: {}, positionals: 0 },
   export: { options: {}, positionals: 0 },
   import: { options: {}, positionals: 0 },
 } satisfies Record<string, { options: ParseArgsConfig['options']; positionals: number }>;
@@ -256,12 +262,27 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
           },
         }),
       );
-      const { admin, site } = await install(db, input);
+      const { box } = await loadServerSecrets(config);
+      const { admin, site } = await install(db, input, box);
       io.out(
         `Installed: ${input.organization.name}, site ${site.url} (permits ${site.allowedOrigins.join(', ')}).\n` +
           `Admin: ${admin.username} <${admin.email}>` +
           (generated ? `, password (shown once): ${password}` : '') +
           `\nSign in at ${config.publicUrl}/admin`,
+      );
+      return 0;
+    });
+  },
+
+  async 'forget-secrets'(config, _values, _positionals, io) {
+    const { box } = await loadServerSecrets(config);
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      const forgotten = await forgetUnreadableSecrets(db, box);
+      io.out(
+        forgotten.length === 0
+          ? 'Every stored secret opens with the current PARLEY_SECRET: nothing to forget.'
+          : `Forgot ${forgotten.length} stored secret(s):\n${forgotten.map((f) => `  ${f.what}`).join('\n')}`,
       );
       return 0;
     });

@@ -102,7 +102,10 @@ export interface SitesTable {
 export interface SsoKeysTable {
   id: string;
   site_id: string;
-  /** Kept in clear: HS256 verification needs the secret itself. */
+  /**
+   * Sealed with the server's key (auth/secretBox.ts): HS256 verification needs the secret itself,
+   * so it cannot be hashed, but a copy of the database alone must not give it away.
+   */
   secret: string;
   created_at: string;
   /** Null while current; rotation sets it to now + overlap. */

@@ -1,4 +1,5 @@
 /** Rows most storage and API tests start from. Test-only; never imported by the server. */
+import { createSecretBox } from '../auth/secretBox';
 import type { Db } from './inTransaction';
 import { createSite } from './store/sites';
 import type { Site } from './store/sites';
@@ -7,6 +8,9 @@ import type { Story } from './store/stories';
 import { createUser } from './store/users';
 import type { User } from './store/users';
 import type { UserRole } from './schema';
+
+/** Seals the stored secrets of test databases (a fixed key: tests open what they stored). */
+export const testBox = createSecretBox({ current: new Uint8Array(32).fill(9) });
 
 /** What {@link seedBasics} created. */
 export interface Seeded {
@@ -24,11 +28,11 @@ export async function seedBasics(
   db: Db,
   { userCount = 3, roles = [] as UserRole[] } = {},
 ): Promise<Seeded> {
-  const site = await createSite(db, {
-    name: 'News',
-    url: 'https://news.example',
-    allowedOrigins: ['https://news.example'],
-  });
+  const { site } = await createSite(
+    db,
+    { name: 'News', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
+    testBox,
+  );
   const { story } = await findOrCreateStory(db, {
     siteId: site.id,
     url: 'https://news.example/a',

@@ -183,7 +183,7 @@ describe('createMailer over SMTP', () => {
     it('sends the test email through the settings an admin just saved', async () => {
       const { adminToken } = await api.install();
       const mailer = createMailer({
-        loadSmtpSettings: async () => smtpSettingsOf(await getSettings(api.db)),
+        loadSmtpSettings: async () => smtpSettingsOf(await getSettings(api.db), api.deps.box),
         dataDir: '/nonexistent',
         from: FROM,
         logger: createMemoryLogger().logger,

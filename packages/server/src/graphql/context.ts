@@ -12,6 +12,7 @@ import { findStoryById } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
 import { findUsersByIds } from '../db/store/users';
 import type { User } from '../db/store/users';
+import type { SecretBox } from '../auth/secretBox';
 import type { SessionClaims, TokenService } from '../auth/tokens';
 import { isSessionRevoked } from '../db/store/sessionRevocation';
 import { ParleyError } from '../ParleyError';
@@ -28,6 +29,8 @@ export interface ServerDeps {
   db: Db;
   /** Session tokens. */
   tokens: TokenService;
+  /** Seals the secrets stored in the database (SSO keys, the SMTP password). */
+  box: SecretBox;
   /** Live updates (in process or Redis). */
   pubsub: ParleyPubSub;
   /** Sign-in, sign-up, posting and report limits. */

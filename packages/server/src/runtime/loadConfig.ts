@@ -37,8 +37,13 @@ export interface Config {
   redisUrl: string | undefined;
   /** `SMTP_URL`: outgoing mail, over the console's SMTP settings; unset means those, else the outbox. */
   smtpUrl: string | undefined;
-  /** `PARLEY_SECRET`: token signing secret; unset means one generated into the data folder. */
+  /**
+   * `PARLEY_SECRET`: signs session tokens and seals the secrets stored in the database; unset
+   * means one generated into the data folder (outside production only).
+   */
   secret: string | undefined;
+  /** `PARLEY_SECRET_PREVIOUS`: the value before a rotation; what it sealed is sealed again. */
+  previousSecret: string | undefined;
   /** `LOG_LEVEL`: pino level. @default 'info' ('silent' when NODE_ENV is 'test') */
   logLevel: LogLevel;
   /** `NODE_ENV === 'production'`: hides field suggestions and other development aids. */
@@ -102,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: parseUrl('REDIS_URL', read('REDIS_URL'), REDIS_PROTOCOLS),
     smtpUrl: parseUrl('SMTP_URL', read('SMTP_URL'), SMTP_PROTOCOLS),
     secret: read('PARLEY_SECRET'),
+    previousSecret: read('PARLEY_SECRET_PREVIOUS'),
     logLevel: parseLogLevel(read('LOG_LEVEL'), read('NODE_ENV')),
     production: read('NODE_ENV') === 'production',
     trustedProxies: parseCount('TRUST_PROXY', read('TRUST_PROXY'), MAX_TRUSTED_PROXIES),

@@ -1,4 +1,4 @@
-import { seedBasics } from '../testFixtures';
+import { seedBasics, testBox } from '../testFixtures';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import {
   exportUserComments,
@@ -59,16 +59,20 @@ describe.each(testDialects())('account queries on %s', (dialect) => {
 
   it('groups every site’s usable SSO keys, leaving out revoked and expired ones', async () => {
     const { site } = await seedBasics(t.db, { userCount: 0 });
-    const other = await createSite(t.db, {
-      name: 'Other',
-      url: 'https://other.example',
-      allowedOrigins: ['https://other.example'],
-    });
-    const revoked = await addSsoKey(t.db, other.id);
+    const { site: other } = await createSite(
+      t.db,
+      {
+        name: 'Other',
+        url: 'https://other.example',
+        allowedOrigins: ['https://other.example'],
+      },
+      testBox,
+    );
+    const revoked = await addSsoKey(t.db, other.id, testBox);
     await revokeSsoKey(t.db, revoked.id);
-    const current = await rotateSsoKey(t.db, site.id, 60);
+    const current = await rotateSsoKey(t.db, site.id, testBox, 60);
 
-    const now = await listUsableSsoKeysBySite(t.db);
+    const now = await listUsableSsoKeysBySite(t.db, testBox);
     // Both keys of the rotated site verify during the overlap; only the new one is current.
     const siteKeys = now.get(site.id) ?? [];
     expect(siteKeys).toHaveLength(2);
@@ -77,7 +81,11 @@ describe.each(testDialects())('account queries on %s', (dialect) => {
     ]);
     expect(now.get(other.id)).toHaveLength(1); // the site's first key, not the revoked one
 
-    const later = await listUsableSsoKeysBySite(t.db, new Date(Date.now() + 120_000).toISOString());
+    const later = await listUsableSsoKeysBySite(
+      t.db,
+      testBox,
+      new Date(Date.now() + 120_000).toISOString(),
+    );
     expect(later.get(site.id)?.map((k) => k.secret)).toEqual([current.secret]);
   });
 

@@ -2,6 +2,7 @@
  * Queries behind the account pages: a user's own comments, the SSO keys of every site at once,
  * outstanding emailed tokens and the comments a data download contains.
  */
+import type { SecretBox } from '../../auth/secretBox';
 import { isoTime } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { COMMENT_STATUSES, VISIBLE_COMMENT_STATUSES } from '../schema';
@@ -58,7 +59,7 @@ export function listUserComments(
   );
 }
 
-/** One SSO key that verifies tokens at the time asked for. */
+/** One SSO key that verifies tokens at the time asked for, its secret opened. */
 export interface UsableSsoKey {
   siteId: string;
   secret: string;
@@ -73,6 +74,7 @@ export interface UsableSsoKey {
  */
 export async function listUsableSsoKeysBySite(
   db: Db,
+  box: SecretBox,
   now: string = isoTime(),
 ): Promise<Map<string, UsableSsoKey[]>> {
   const rows = await db
@@ -87,7 +89,11 @@ export async function listUsableSsoKeysBySite(
   const bySite = new Map<string, UsableSsoKey[]>();
   for (const row of rows) {
     const keys = bySite.get(row.site_id) ?? [];
-    keys.push({ siteId: row.site_id, secret: row.secret, expiresAt: row.expires_at });
+    keys.push({
+      siteId: row.site_id,
+      secret: box.open(row.secret, 'sso_keys.secret'),
+      expiresAt: row.expires_at,
+    });
     bySite.set(row.site_id, keys);
   }
   return bySite;

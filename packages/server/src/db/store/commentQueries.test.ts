@@ -1,4 +1,4 @@
-import { seedBasics } from '../testFixtures';
+import { seedBasics, testBox } from '../testFixtures';
 import type { Seeded } from '../testFixtures';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import {
@@ -133,11 +133,15 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
   });
 
   it('fills the moderation queues and counts them, per site and per story', async () => {
-    const otherSite = await createSite(t.db, {
-      name: 'B',
-      url: 'https://b.example',
-      allowedOrigins: ['https://b.example'],
-    });
+    const { site: otherSite } = await createSite(
+      t.db,
+      {
+        name: 'B',
+        url: 'https://b.example',
+        allowedOrigins: ['https://b.example'],
+      },
+      testBox,
+    );
     const { story: other } = await findOrCreateStory(t.db, {
       siteId: otherSite.id,
       url: 'https://b.example/1',

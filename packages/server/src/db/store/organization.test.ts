@@ -1,5 +1,5 @@
 import { isParleyError } from '../../ParleyError';
-import { countRows } from '../testFixtures';
+import { countRows, testBox } from '../testFixtures';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import { getOrganization, getSettings, install, updateSettings } from './organization';
 import type { InstallInput } from './organization';
@@ -25,7 +25,7 @@ describe.each(testDialects())('organization store on %s', (dialect) => {
   const t = useTestDatabase(dialect);
 
   it('installs the organization, its site with an SSO key and an admin', async () => {
-    const { organization, site, admin } = await install(t.db, input);
+    const { organization, site, admin } = await install(t.db, input, testBox);
     expect(organization.name).toBe('Daily');
     expect(site.allowedOrigins).toEqual(['https://daily.example']);
     expect(admin).toMatchObject({ role: 'ADMIN', emailVerified: true, username: 'admin' });
@@ -34,9 +34,11 @@ describe.each(testDialects())('organization store on %s', (dialect) => {
   });
 
   it('answers ALREADY_INSTALLED to a second install and keeps the first', async () => {
-    await install(t.db, input);
+    await install(t.db, input, testBox);
     expect(
-      await codeOf(install(t.db, { ...input, organization: { ...input.organization, name: 'X' } })),
+      await codeOf(
+        install(t.db, { ...input, organization: { ...input.organization, name: 'X' } }, testBox),
+      ),
     ).toBe('ALREADY_INSTALLED');
     expect((await getOrganization(t.db))?.name).toBe('Daily');
     expect(await countRows(t.db, 'sites')).toBe(1);
@@ -45,7 +47,9 @@ describe.each(testDialects())('organization store on %s', (dialect) => {
   it('lets exactly one of several concurrent installs win', async () => {
     const codes = await Promise.all(
       [0, 1, 2, 3].map((i) =>
-        codeOf(install(t.db, { ...input, admin: { ...input.admin, username: `admin${i}` } })),
+        codeOf(
+          install(t.db, { ...input, admin: { ...input.admin, username: `admin${i}` } }, testBox),
+        ),
       ),
     );
     expect(codes.filter((c) => c === undefined)).toHaveLength(1);
@@ -58,20 +62,24 @@ describe.each(testDialects())('organization store on %s', (dialect) => {
   it('is all or nothing: a failure after the organization row leaves no row anywhere', async () => {
     // The site's origin is invalid: the organization is already inserted when it is checked.
     const broken = { ...input, site: { ...input.site, allowedOrigins: ['not an origin'] } };
-    expect(await codeOf(install(t.db, broken))).toBe('INVALID_INPUT');
+    expect(await codeOf(install(t.db, broken, testBox))).toBe('INVALID_INPUT');
     for (const table of ['organization', 'sites', 'sso_keys', 'users'] as const) {
       expect(await countRows(t.db, table)).toBe(0);
     }
     // And the install can then succeed.
-    await expect(install(t.db, input)).resolves.toBeDefined();
+    await expect(install(t.db, input, testBox)).resolves.toBeDefined();
   });
 
   it('rolls back the organization and site when the admin cannot be created', async () => {
     const db = t.db;
-    const failing = install(db, {
-      ...input,
-      admin: { ...input.admin, email: null as unknown as string },
-    });
+    const failing = install(
+      db,
+      {
+        ...input,
+        admin: { ...input.admin, email: null as unknown as string },
+      },
+      testBox,
+    );
     // The missing email throws while the admin is built, after the organization and site rows.
     await expect(failing).rejects.toMatchObject({ name: 'TypeError' });
     expect(await countRows(db, 'organization')).toBe(0);
@@ -81,7 +89,7 @@ describe.each(testDialects())('organization store on %s', (dialect) => {
   it('reads defaults before install and merges setting updates after', async () => {
     expect((await getSettings(t.db)).reportThreshold).toBe(3);
     expect(await codeOf(updateSettings(t.db, { reportThreshold: 5 }))).toBe('NOT_INSTALLED');
-    await install(t.db, input);
+    await install(t.db, input, testBox);
     await updateSettings(t.db, { reportThreshold: 5 });
     const settings = await updateSettings(t.db, { premod: 'ALL', editWindowSeconds: 0 });
     expect(settings).toMatchObject({ reportThreshold: 5, premod: 'ALL', editWindowSeconds: 0 });

@@ -6,8 +6,9 @@ import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { isUniqueViolation } from '../isUniqueViolation';
 import type { OrganizationTable } from '../schema';
+import type { SecretBox } from '../../auth/secretBox';
 import { createSite } from './sites';
-import type { Site, SiteInput } from './sites';
+import type { NewSsoKey, Site, SiteInput } from './sites';
 import { createUser } from './users';
 import type { User } from './users';
 
@@ -72,6 +73,8 @@ export interface InstallInput {
 export interface InstallResult {
   organization: Organization;
   site: Site;
+  /** The site's first SSO key, its secret in clear this once. */
+  key: NewSsoKey;
   admin: User;
 }
 
@@ -79,7 +82,7 @@ export interface InstallResult {
  * Creates the organization, its first site and the admin, all or nothing. A second install — even
  * a concurrent one — is `ALREADY_INSTALLED` (the organization row is a unique singleton).
  */
-export async function install(db: Db, input: InstallInput): Promise<InstallResult> {
+export async function install(db: Db, input: InstallInput, box: SecretBox): Promise<InstallResult> {
   try {
     return await inTransaction(db, async (trx) => {
       if ((await getOrganization(trx)) !== undefined) throw alreadyInstalled();
@@ -97,13 +100,13 @@ export async function install(db: Db, input: InstallInput): Promise<InstallResul
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const site = await createSite(trx, input.site);
+      const { site, key } = await createSite(trx, input.site, box);
       const admin = await createUser(trx, {
         ...input.admin,
         role: 'ADMIN',
         emailVerified: true,
       });
-      return { organization: toOrganization(row), site, admin };
+      return { organization: toOrganization(row), site, key, admin };
     });
   } catch (error) {
     if (isUniqueViolation(error, 'organization_singleton_unique')) throw alreadyInstalled();

@@ -6,6 +6,7 @@ import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../../defaults';
 import { ParleyError } from '../../ParleyError';
 import { escapeLike, inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
+import type { SecretBox } from '../../auth/secretBox';
 import type { SitesTable, SsoKeysTable } from '../schema';
 
 /** A site as the resolvers see it. */
@@ -20,11 +21,12 @@ export interface Site {
   ssoTokenMaxLifetimeSeconds: number | null;
 }
 
-/** An SSO signing key. */
+/** An SSO signing key, as stored: its secret sealed (auth/secretBox.ts). */
 export interface SsoKey {
   id: string;
   siteId: string;
-  secret: string;
+  /** The secret as stored, sealed: `SecretBox.open(…, 'sso_keys.secret')` gives it in clear. */
+  sealedSecret: string;
   createdAt: string;
   /** Null while current; after a rotation, the end of the overlap. */
   expiresAt: string | null;
@@ -46,7 +48,7 @@ function toSsoKey(row: Selectable<SsoKeysTable>): SsoKey {
   return {
     id: row.id,
     siteId: row.site_id,
-    secret: row.secret,
+    sealedSecret: row.secret,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     revoked: row.revoked === 1,
@@ -76,8 +78,17 @@ export interface SiteInput {
   ssoTokenMaxLifetimeSeconds?: number | null;
 }
 
-/** Creates a site with its first SSO key (one transaction). */
-export function createSite(db: Db, input: SiteInput): Promise<Site> {
+/** A key just made: the only time its secret is at hand in clear (shown once to the admin). */
+export interface NewSsoKey extends SsoKey {
+  secret: string;
+}
+
+/** Creates a site with its first SSO key (one transaction); `box` seals the key's secret. */
+export function createSite(
+  db: Db,
+  input: SiteInput,
+  box: SecretBox,
+): Promise<{ site: Site; key: NewSsoKey }> {
   return inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('sites')
@@ -90,8 +101,8 @@ export function createSite(db: Db, input: SiteInput): Promise<Site> {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await addSsoKey(trx, row.id);
-    return toSite(row);
+    const key = await addSsoKey(trx, row.id, box);
+    return { site: toSite(row), key };
   });
 }
 
@@ -157,20 +168,21 @@ export async function findSiteByOrigin(db: Db, origin: string): Promise<Site | u
   return rows.map(toSite).find((site) => site.allowedOrigins.includes(normalized));
 }
 
-/** Adds a new current key to a site (random 256-bit secret). */
-export async function addSsoKey(db: Db, siteId: string): Promise<SsoKey> {
+/** Adds a new current key to a site (random 256-bit secret, stored sealed by `box`). */
+export async function addSsoKey(db: Db, siteId: string, box: SecretBox): Promise<NewSsoKey> {
+  const secret = randomBytes(32).toString('base64url');
   const row = await db
     .insertInto('sso_keys')
     .values({
       id: newId(),
       site_id: siteId,
-      secret: randomBytes(32).toString('base64url'),
+      secret: box.seal(secret, 'sso_keys.secret'),
       created_at: isoTime(),
       expires_at: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toSsoKey(row);
+  return { ...toSsoKey(row), secret };
 }
 
 /**
@@ -180,8 +192,9 @@ export async function addSsoKey(db: Db, siteId: string): Promise<SsoKey> {
 export function rotateSsoKey(
   db: Db,
   siteId: string,
+  box: SecretBox,
   overlapSeconds: number = SSO_KEY_ROTATION_OVERLAP_SECONDS,
-): Promise<SsoKey> {
+): Promise<NewSsoKey> {
   return inTransaction(db, async (trx) => {
     const expiresAt = isoTime(new Date(Date.now() + overlapSeconds * 1000));
     await trx
@@ -191,7 +204,7 @@ export function rotateSsoKey(
       .where('expires_at', 'is', null)
       .where('revoked', '=', 0)
       .execute();
-    return addSsoKey(trx, siteId);
+    return addSsoKey(trx, siteId, box);
   });
 }
 

@@ -1,4 +1,4 @@
-import { seedBasics } from '../testFixtures';
+import { seedBasics, testBox } from '../testFixtures';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import {
   addSsoKey,
@@ -83,7 +83,7 @@ describe.each(testDialects())('tokens, idempotency keys and sites on %s', (diale
   it('rotates SSO keys with an overlap and revokes them at once', async () => {
     const { site } = await seedBasics(t.db, { userCount: 0 });
     const [original] = await listActiveSsoKeys(t.db, site.id);
-    const rotated = await rotateSsoKey(t.db, site.id, 60);
+    const rotated = await rotateSsoKey(t.db, site.id, testBox, 60);
     const active = await listActiveSsoKeys(t.db, site.id);
     expect(active.map((k) => k.id).sort()).toEqual([original!.id, rotated.id].sort());
     expect(active.find((k) => k.id === original!.id)?.expiresAt).not.toBeNull();
@@ -91,7 +91,7 @@ describe.each(testDialects())('tokens, idempotency keys and sites on %s', (diale
     expect((await listActiveSsoKeys(t.db, site.id, afterOverlap)).map((k) => k.id)).toEqual([
       rotated.id,
     ]);
-    const spare = await addSsoKey(t.db, site.id);
+    const spare = await addSsoKey(t.db, site.id, testBox);
     await revokeSsoKey(t.db, spare.id);
     expect((await listActiveSsoKeys(t.db, site.id)).map((k) => k.id)).not.toContain(spare.id);
   });

@@ -58,7 +58,7 @@ export const authResolvers = {
       if (await getOrganization(ctx.db)) {
         throw new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
       }
-      const result = await install(ctx.db, await prepareInstall(input));
+      const result = await install(ctx.db, await prepareInstall(input), ctx.box);
       // Every anonymous read said "not installed" (the settings, the stories' errors).
       invalidateEveryRead(ctx);
       return authPayload(ctx, result.admin);

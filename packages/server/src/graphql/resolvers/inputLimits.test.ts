@@ -1,3 +1,4 @@
+import { testBox } from '../../db/testFixtures';
 import { addSsoKey } from '../../db/store/sites';
 import { testDialects } from '../../db/testDatabases';
 import { signHostToken } from '../testing/signHostToken';
@@ -94,7 +95,7 @@ describe.each(testDialects())('input limits on %s', (dialect) => {
     const longUrl = await api.request(STORY, { url: `${SITE_ORIGIN}/${'p'.repeat(3000)}` });
     expect(longUrl.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'url' });
 
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const token = await signHostToken(key.secret, {
       id: 'i'.repeat(3000),
       email: 'long@host.example',

@@ -184,7 +184,10 @@ export const typeResolvers = {
     ssoKeys: async (site, _args, ctx) =>
       hasRole(ctx.viewer, 'ADMIN')
         ? (await listActiveSsoKeys(ctx.db, site.id, ctx.now().toISOString())).map((key) => ({
-            ...key,
+            id: key.id,
+            createdAt: key.createdAt,
+            expiresAt: key.expiresAt,
+            revoked: key.revoked,
             secret: null, // shown once, when created or rotated
           }))
         : null,

@@ -3,6 +3,7 @@
  * role with a session token, a commenter to act on, a story and comments. Built through the
  * stores, not the API: no password hashing, so a table of a hundred cases stays fast. Test-only.
  */
+import { testBox } from '../../db/testFixtures';
 import { createComment } from '../../db/store/comments';
 import type { Comment, CreateCommentInput } from '../../db/store/comments';
 import { install } from '../../db/store/organization';
@@ -39,11 +40,15 @@ export interface Community {
 
 /** Seeds the community of one test on `api`'s fresh database. */
 export async function seedCommunity(api: Api): Promise<Community> {
-  const { site, admin: adminUser } = await install(api.db, {
-    organization: { name: 'Example News', contactEmail: 'team@example.com', url: SITE_ORIGIN },
-    site: { name: 'Example', url: SITE_ORIGIN, allowedOrigins: [SITE_ORIGIN] },
-    admin: { email: 'admin@example.com', username: 'admin', passwordHash: 'not-a-hash' },
-  });
+  const { site, admin: adminUser } = await install(
+    api.db,
+    {
+      organization: { name: 'Example News', contactEmail: 'team@example.com', url: SITE_ORIGIN },
+      site: { name: 'Example', url: SITE_ORIGIN, allowedOrigins: [SITE_ORIGIN] },
+      admin: { email: 'admin@example.com', username: 'admin', passwordHash: 'not-a-hash' },
+    },
+    testBox,
+  );
   const signed = async (user: User): Promise<Member> => ({
     user,
     token: await api.deps.tokens.sign({ userId: user.id, role: user.role }),

@@ -1,5 +1,6 @@
 import { createTokenService } from '../../auth/tokens';
 import { createTestDatabase } from '../../db/testDatabases';
+import { testBox } from '../../db/testFixtures';
 import type { DialectName } from '../../db/createDatabase';
 import type { TestDatabase } from '../../db/testDatabases';
 import type { MailMessage, Mailer } from '../../email/createMailer';
@@ -105,6 +106,7 @@ export function useApi(dialect: DialectName): Api {
     deps = {
       db: database.db,
       tokens: createTokenService({ secret: new Uint8Array(32).fill(7), issuer: PUBLIC_URL }),
+      box: testBox,
       pubsub,
       rateLimiter: createRateLimiter({ store: createMemoryRateLimitStore() }),
       mailer,

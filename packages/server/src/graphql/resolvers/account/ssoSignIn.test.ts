@@ -1,3 +1,4 @@
+import { testBox } from '../../../db/testFixtures';
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { addSsoKey, createSite, revokeSsoKey, rotateSsoKey } from '../../../db/store/sites';
@@ -23,7 +24,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('creates the host’s user on first sign-in, then updates the same user from the host', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const first = await api.ok(SSO, { input: { token: await hostSign(key.secret) } });
     expect(first.signInWithSso.user).toMatchObject({ username: 'ada', role: 'COMMENTER' });
     // Private fields resolve for the token's holder (the payload is answered to an anonymous caller).
@@ -56,7 +57,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('shows the host’s badges beside the user, refreshed at each sign-in', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const BADGES = `mutation ($input: SsoSignInInput!) { signInWithSso(input: $input) { user { badges } } }`;
     const withBadges = await hostSign(key.secret, new Date(), {
       user: { ...HOST_USER, badges: ['Subscriber', ' Subscriber ', 'Founding member'] },
@@ -72,12 +73,16 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('finds the signing site among several: the user belongs to that site', async () => {
     await api.install();
-    const other = await createSite(api.db, {
-      name: 'Other',
-      url: 'https://other.example',
-      allowedOrigins: ['https://other.example'],
-    });
-    const key = await addSsoKey(api.db, other.id);
+    const { site: other } = await createSite(
+      api.db,
+      {
+        name: 'Other',
+        url: 'https://other.example',
+        allowedOrigins: ['https://other.example'],
+      },
+      testBox,
+    );
+    const key = await addSsoKey(api.db, other.id, testBox);
     await api.ok(SSO, { input: { token: await hostSign(key.secret) } });
     const user = await api.db
       .selectFrom('users')
@@ -89,12 +94,16 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('binds an SSO account to its site: it posts, reacts and reports only on that site’s stories', async () => {
     const { siteId } = await api.install();
-    const other = await createSite(api.db, {
-      name: 'Other',
-      url: 'https://other.example',
-      allowedOrigins: ['https://other.example'],
-    });
-    const key = await addSsoKey(api.db, other.id);
+    const { site: other } = await createSite(
+      api.db,
+      {
+        name: 'Other',
+        url: 'https://other.example',
+        allowedOrigins: ['https://other.example'],
+      },
+      testBox,
+    );
+    const key = await addSsoKey(api.db, other.id, testBox);
     const { token } = (await api.ok(SSO, { input: { token: await hostSign(key.secret) } }))
       .signInWithSso;
     const home = await findOrCreateStory(api.db, {
@@ -140,7 +149,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('refuses a token dated in the future, or living longer than the site allows', async () => {
     const { siteId, adminToken } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const now = Math.floor(Date.now() / 1000);
     const future = await hostSign(key.secret, new Date(), { iat: now + 3600, exp: now + 3900 });
     const dated = await api.request(SSO, { input: { token: future } });
@@ -167,7 +176,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('exchanges a token once: a replay is refused, the transport retrying the same request is not', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const token = await hostSign(key.secret);
     const exchange = async (idempotencyKey?: string) => {
       const response = await api.yoga.fetch('http://test/graphql', {
@@ -194,7 +203,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('lets an SSO reader end every session of theirs', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const first = (await api.ok(SSO, { input: { token: await hostSign(key.secret) } }))
       .signInWithSso.token;
     const second = (
@@ -215,8 +224,8 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('accepts a rotated-out key during its overlap, and refuses it after', async () => {
     const { siteId } = await api.install();
-    const old = await addSsoKey(api.db, siteId);
-    const current = await rotateSsoKey(api.db, siteId);
+    const old = await addSsoKey(api.db, siteId, testBox);
+    const current = await rotateSsoKey(api.db, siteId, testBox);
     expect((await api.request(SSO, { input: { token: await hostSign(old.secret) } })).errors).toBe(
       undefined,
     );
@@ -233,7 +242,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('refuses a token signed with a revoked key: TOKEN_INVALID, nobody created', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     await revokeSsoKey(api.db, key.id);
     const answer = await api.request(SSO, { input: { token: await hostSign(key.secret) } });
     expect(codeOf(answer)).toBe('TOKEN_INVALID');
@@ -242,7 +251,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('answers TOKEN_EXPIRED for an expired token of a known key', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const answer = await api.request(SSO, {
       input: { token: await hostSign(key.secret, new Date(Date.now() - DAY_MS)) },
     });
@@ -254,7 +263,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
     ['not a JWT', async () => 'not.a.jwt'],
   ])('answers TOKEN_INVALID for a token %s', async (_name, make) => {
     const { siteId } = await api.install();
-    await addSsoKey(api.db, siteId);
+    await addSsoKey(api.db, siteId, testBox);
     const answer = await api.request(SSO, { input: { token: await make() } });
     expect(codeOf(answer)).toBe('TOKEN_INVALID');
   });
@@ -265,7 +274,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
     ['an email the rules refuse', { user: { ...HOST_USER, email: 'nope' } }],
   ])('answers INVALID_INPUT on field token for %s', async (_name, extra) => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const answer = await api.request(SSO, {
       input: { token: await hostSign(key.secret, new Date(), extra) },
     });
@@ -280,7 +289,7 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
 
   it('keeps an SSO user’s name and email with the host: FORBIDDEN to change them here', async () => {
     const { siteId } = await api.install();
-    const key = await addSsoKey(api.db, siteId);
+    const key = await addSsoKey(api.db, siteId, testBox);
     const { signInWithSso } = await api.ok(SSO, { input: { token: await hostSign(key.secret) } });
     const answer = await api.request(
       `mutation { updateUsername(input: { username: "other" }) { user { username } } }`,

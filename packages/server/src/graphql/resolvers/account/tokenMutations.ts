@@ -45,7 +45,7 @@ async function verifyForSomeSite(
   token: string,
 ): Promise<{ siteId: string; payload: SsoPayload }> {
   const now = ctx.now();
-  const keysBySite = await listUsableSsoKeysBySite(ctx.db, now.toISOString());
+  const keysBySite = await listUsableSsoKeysBySite(ctx.db, ctx.box, now.toISOString());
   for (const [siteId, keys] of keysBySite) {
     try {
       const payload = await verifySsoToken(

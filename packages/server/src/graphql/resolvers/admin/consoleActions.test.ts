@@ -1,3 +1,4 @@
+import { testBox } from '../../../db/testFixtures';
 import { addSsoKey, createSite, listActiveSsoKeys } from '../../../db/store/sites';
 import { hashPassword } from '../../../auth/passwords';
 import { findUserByEmail, updateUser } from '../../../db/store/users';
@@ -156,12 +157,16 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
   it('never gives a role to an account a second site’s SSO key claimed the invited address for (the audit’s takeover)', async () => {
     // The audit: the owner of another site permitted on this install signs, with that site's
     // key, an SSO token for the address the admin is about to invite.
-    const other = await createSite(api.db, {
-      name: 'Other',
-      url: 'https://other.example',
-      allowedOrigins: ['https://other.example'],
-    });
-    const key = await addSsoKey(api.db, other.id);
+    const { site: other } = await createSite(
+      api.db,
+      {
+        name: 'Other',
+        url: 'https://other.example',
+        allowedOrigins: ['https://other.example'],
+      },
+      testBox,
+    );
+    const key = await addSsoKey(api.db, other.id, testBox);
     const forged = await signHostToken(key.secret, {
       id: 'x-1',
       email: 'invited@example.com',

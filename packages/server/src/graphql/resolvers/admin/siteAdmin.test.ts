@@ -84,7 +84,12 @@ describe.each(testDialects())('sites on %s', (dialect) => {
     const keys = data.rotateSsoKey.site.ssoKeys;
     const fresh = (await listActiveSsoKeys(api.db, c.site.id)).find((k) => k.id !== old!.id)!;
     expect(keys).toEqual([
-      { id: fresh.id, secret: fresh.secret, revoked: false, expiresAt: null },
+      {
+        id: fresh.id,
+        secret: api.deps.box.open(fresh.sealedSecret, 'sso_keys.secret'),
+        revoked: false,
+        expiresAt: null,
+      },
       { id: old!.id, secret: null, revoked: false, expiresAt: expect.any(String) },
     ]);
     const again = await api.ok(SITES, {}, c.admin.token);

@@ -54,16 +54,20 @@ export const siteAdminResolvers = {
     createSite: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const url = httpUrl(input.url, 'url');
-      const site = await createSite(ctx.db, {
-        name: required(input.name, 'name'),
-        url,
-        allowedOrigins: allowedOrigins(input.allowedOrigins, url, 'allowedOrigins'),
-      });
+      const { site, key } = await createSite(
+        ctx.db,
+        {
+          name: required(input.name, 'name'),
+          url,
+          allowedOrigins: allowedOrigins(input.allowedOrigins, url, 'allowedOrigins'),
+        },
+        ctx.box,
+      );
       // Every process (through Redis) forgets its permitted origins: the new ones apply at once.
       ctx.pubsub.publish('sitesChanged', { siteId: site.id });
       invalidateEveryRead(ctx);
       // A new site comes with its first key: its secret is shown now, like a rotated one.
-      for (const key of await listActiveSsoKeys(ctx.db, site.id)) showOnce(ctx, key);
+      showOnce(ctx, key);
       return { site };
     },
 
@@ -115,7 +119,7 @@ export const siteAdminResolvers = {
       const site = await requireSite(ctx, input.siteId);
       const key = await inTransaction(ctx.db, async (trx) => {
         const old = await listActiveSsoKeys(trx, site.id);
-        const created = await rotateSsoKey(trx, site.id);
+        const created = await rotateSsoKey(trx, site.id, ctx.box);
         // Revoking is for a leaked secret: the overlap would keep the leak usable for days.
         if (input.revokeOld === true) for (const k of old) await revokeSsoKey(trx, k.id);
         return created;

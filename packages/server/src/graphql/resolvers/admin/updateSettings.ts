@@ -214,6 +214,10 @@ export const updateSettingsResolvers = {
         (patch.smtpHost !== undefined && patch.smtpHost !== current.smtpHost) ||
         (patch.smtpUser !== undefined && patch.smtpUser !== current.smtpUser);
       if (moved && patch.smtpPassword === undefined) patch.smtpPassword = '';
+      // Stored sealed (auth/secretBox.ts); '' (none) stays ''.
+      if (patch.smtpPassword !== undefined) {
+        patch.smtpPassword = ctx.box.seal(patch.smtpPassword, 'settings.smtpPassword');
+      }
       const orgPatch = input.organization ? organizationPatch(input.organization) : undefined;
       const { settings, organization } = await inTransaction(ctx.db, async (trx) => ({
         organization: orgPatch

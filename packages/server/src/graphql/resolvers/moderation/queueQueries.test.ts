@@ -1,3 +1,4 @@
+import { testBox } from '../../../db/testFixtures';
 import { createSite } from '../../../db/store/sites';
 import { findOrCreateStory } from '../../../db/store/stories';
 import { moderateUser } from '../../../db/store/userModeration';
@@ -71,11 +72,15 @@ describe.each(testDialects())('moderation queries on %s', (dialect) => {
   });
 
   it('scopes queues and counts by site and by story', async () => {
-    const other = await createSite(api.db, {
-      name: 'Other',
-      url: 'https://other.example',
-      allowedOrigins: ['https://other.example'],
-    });
+    const { site: other } = await createSite(
+      api.db,
+      {
+        name: 'Other',
+        url: 'https://other.example',
+        allowedOrigins: ['https://other.example'],
+      },
+      testBox,
+    );
     const { story: otherStory } = await findOrCreateStory(api.db, {
       siteId: other.id,
       url: 'https://other.example/x',

@@ -2,6 +2,7 @@
  * `moderationQueueUpdated` over Server-Sent Events through `yoga.fetch` (yoga answers a
  * subscription with `accept: text/event-stream`): the real HTTP path, no port, no socket.
  */
+import { testBox } from '../../../db/testFixtures';
 import { createSite } from '../../../db/store/sites';
 import { findOrCreateStory } from '../../../db/store/stories';
 import { testDialects } from '../../../db/testDatabases';
@@ -93,11 +94,15 @@ describe.each(testDialects())('moderationQueueUpdated on %s', (dialect) => {
   });
 
   it('filters by site: an event of another site does not arrive', async () => {
-    const other = await createSite(api.db, {
-      name: 'Other',
-      url: 'https://other.example',
-      allowedOrigins: ['https://other.example'],
-    });
+    const { site: other } = await createSite(
+      api.db,
+      {
+        name: 'Other',
+        url: 'https://other.example',
+        allowedOrigins: ['https://other.example'],
+      },
+      testBox,
+    );
     const { story } = await findOrCreateStory(api.db, {
       siteId: other.id,
       url: 'https://other.example/x',

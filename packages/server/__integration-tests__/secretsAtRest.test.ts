@@ -1,0 +1,178 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { createParleyServer } from '../src/createParleyServer';
+import type { ParleyServer } from '../src/createParleyServer';
+import { SQLITE_FILE_NAME } from '../src/db/createDatabase';
+import { signHostToken } from '../src/graphql/testing/signHostToken';
+import { runParley } from '../src/cli/runParley';
+import { loadConfig } from '../src/runtime/loadConfig';
+import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+
+// The SSO keys and the SMTP password are stored sealed: a copy of the data folder without
+// PARLEY_SECRET holds neither. Changing PARLEY_SECRET is refused at start until the previous
+// value is given (then everything is sealed again under the new one), or the lost secrets are
+// given up with `parley forget-secrets`.
+
+const SITE = 'https://site.example';
+const SECRET_A = 'first operator secret, long enough';
+const SECRET_B = 'second operator secret, long enough';
+const SMTP_PASSWORD = 'smtp-password-7f3a91';
+
+type Answer = { data?: any; errors?: { message: string }[] };
+
+async function graphql(url: string, query: string, variables = {}, token?: string) {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as Answer;
+}
+
+/** Every byte of every file in the data folder, as one string. */
+async function everything(dir: string): Promise<string> {
+  const parts: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      parts.push((await readFile(join(entry.parentPath, entry.name))).toString('latin1'));
+  }
+  return parts.join('\n');
+}
+
+describe('secrets at rest', () => {
+  let dataDir: string;
+  let server: ParleyServer | undefined;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'parley-sealed-'));
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function start(env: Record<string, string>) {
+    const config = loadConfig({ PORT: '0', PARLEY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+    server = await createParleyServer({ config });
+    return `http://127.0.0.1:${await server.listen()}`;
+  }
+  async function stop() {
+    await server?.close();
+    server = undefined;
+  }
+
+  async function signsIn(url: string, secret: string): Promise<boolean> {
+    const token = await signHostToken(secret, {
+      id: 'h1',
+      email: 'ada@host.example',
+      username: 'ada',
+    });
+    const answer = await graphql(
+      url,
+      `mutation ($input: SsoSignInInput!) { signInWithSso(input: $input) { token } }`,
+      { input: { token } },
+    );
+    return typeof answer.data?.signInWithSso?.token === 'string';
+  }
+
+  it('keeps SSO keys and the SMTP password sealed; a changed PARLEY_SECRET needs the previous one', async () => {
+    let url = await start({ PARLEY_SECRET: SECRET_A });
+    const admin = await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
+    const sites = await graphql(url, `{ sites { id } }`, {}, admin);
+    const rotated = await graphql(
+      url,
+      `mutation ($input: RotateSsoKeyInput!) { rotateSsoKey(input: $input) { site { ssoKeys { secret } } } }`,
+      { input: { siteId: sites.data.sites[0].id, revokeOld: true } },
+      admin,
+    );
+    const ssoSecret: string = rotated.data.rotateSsoKey.site.ssoKeys.find(
+      (k: { secret: string | null }) => k.secret !== null,
+    ).secret;
+    const saved = await graphql(
+      url,
+      `mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { smtpPasswordSet } } }`,
+      { input: { smtpHost: 'smtp.example.com', smtpUser: 'mailer', smtpPassword: SMTP_PASSWORD } },
+      admin,
+    );
+    expect(saved.data.updateSettings.settings.smtpPasswordSet).toBe(true);
+    expect(await signsIn(url, ssoSecret)).toBe(true);
+    await stop();
+
+    // Neither secret anywhere in the data folder (database, WAL, outbox…).
+    const stored = await everything(dataDir);
+    expect(stored).toContain('sealed:v1:');
+    expect(stored).not.toContain(ssoSecret);
+    expect(stored).not.toContain(SMTP_PASSWORD);
+
+    // Another PARLEY_SECRET alone: refused, saying what to do, changing nothing.
+    await expect(start({ PARLEY_SECRET: SECRET_B })).rejects.toThrow(
+      /2 stored secret\(s\) were sealed with another PARLEY_SECRET: SSO key .*; the SMTP password.*PARLEY_SECRET_PREVIOUS.*parley forget-secrets/,
+    );
+    server = undefined;
+    expect(await everything(dataDir)).toBe(stored);
+
+    // With the previous value: starts, seals everything under the new one, and SSO still works.
+    url = await start({ PARLEY_SECRET: SECRET_B, PARLEY_SECRET_PREVIOUS: SECRET_A });
+    expect(await signsIn(url, ssoSecret)).toBe(true);
+    await stop();
+    url = await start({ PARLEY_SECRET: SECRET_B });
+    expect(await signsIn(url, ssoSecret)).toBe(true);
+    await stop();
+    await expect(start({ PARLEY_SECRET: SECRET_A })).rejects.toThrow(/another PARLEY_SECRET/);
+    server = undefined;
+  });
+
+  it('seals secrets stored in clear by an earlier version as it starts', async () => {
+    let url = await start({});
+    const admin = await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
+    expect(admin).toBeTruthy();
+    await stop();
+    // As an earlier version left it: the key in clear.
+    const clear = 'an-ssO-secret-stored-in-clear-0123456789';
+    const sqlite = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    sqlite.prepare('update sso_keys set secret = ?').run(clear);
+    sqlite.close();
+
+    url = await start({});
+    expect(await signsIn(url, clear)).toBe(true);
+    await stop();
+    expect(await everything(dataDir)).not.toContain(clear);
+  });
+
+  it('gives up what a lost PARLEY_SECRET sealed with parley forget-secrets, then starts', async () => {
+    let url = await start({ PARLEY_SECRET: SECRET_A });
+    await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
+    await stop();
+    await expect(start({ PARLEY_SECRET: SECRET_B })).rejects.toThrow(/another PARLEY_SECRET/);
+    server = undefined;
+
+    const out: string[] = [];
+    const code = await runParley(['forget-secrets'], {
+      env: { PARLEY_DATA_DIR: dataDir, PARLEY_SECRET: SECRET_B },
+      out: (text) => out.push(text),
+      err: (text) => out.push(text),
+      readStdin: async () => '',
+      version: '0',
+    });
+    expect(code).toBe(0);
+    expect(out.join('\n')).toMatch(
+      /Forgot 1 stored secret\(s\):\n {2}SSO key \S+ of site \S+ \(revoked\)/,
+    );
+
+    url = await start({ PARLEY_SECRET: SECRET_B });
+    // The site has no usable key until an admin rotates one.
+    const admin = await graphql(
+      url,
+      `mutation { signIn(input: { email: "admin@example.com", password: "correct horse battery" }) { token } }`,
+    );
+    const token = admin.data.signIn.token as string;
+    const sites = await graphql(url, `{ sites { ssoKeys { id } } }`, {}, token);
+    expect(sites.data.sites[0].ssoKeys).toEqual([]);
+  });
+});

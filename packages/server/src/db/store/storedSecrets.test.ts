@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '../../auth/secretBox';
+import { testDialects, useTestDatabase } from '../testDatabases';
+import { testBox } from '../testFixtures';
+import { getOrganization, install, updateSettings } from './organization';
+import { addSsoKey, listActiveSsoKeys, revokeSsoKey } from './sites';
+import { forgetUnreadableSecrets, sealStoredSecrets } from './storedSecrets';
+
+const oldKey = randomBytes(32);
+const newKey = randomBytes(32);
+const lostKey = randomBytes(32);
+const oldBox = createSecretBox({ current: oldKey });
+const lostBox = createSecretBox({ current: lostKey });
+/** After a rotation: seals under the new key, still opens the old one's values. */
+const rotatedBox = createSecretBox({ current: newKey, previous: [oldKey] });
+const newOnly = createSecretBox({ current: newKey });
+
+describe.each(testDialects())('stored secrets on %s', (dialect) => {
+  const t = useTestDatabase(dialect);
+
+  function installed(box = oldBox) {
+    return install(
+      t.db,
+      {
+        organization: { name: 'Daily', contactEmail: 'a@d.example', url: 'https://d.example' },
+        site: { name: 'Daily', url: 'https://d.example', allowedOrigins: ['https://d.example'] },
+        admin: { email: 'admin@d.example', username: 'admin', passwordHash: 'hash' },
+      },
+      box,
+    );
+  }
+
+  async function storedKey(id: string): Promise<string> {
+    const row = await t.db
+      .selectFrom('sso_keys')
+      .select('secret')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return row.secret;
+  }
+
+  const storedPassword = async () => (await getOrganization(t.db))!.settings.smtpPassword;
+
+  it('stores a new key sealed, which opens to the secret its creator was given', async () => {
+    const { key } = await installed(testBox);
+    const stored = await storedKey(key.id);
+    expect(stored).not.toContain(key.secret);
+    expect(testBox.open(stored, 'sso_keys.secret')).toBe(key.secret);
+  });
+
+  it('seals what was stored in clear or under a previous key, once, keeping the values', async () => {
+    const { site, key } = await installed();
+    const clear = await addSsoKey(t.db, site.id, oldBox);
+    await t.db
+      .updateTable('sso_keys')
+      .set({ secret: clear.secret })
+      .where('id', '=', clear.id)
+      .execute();
+    await updateSettings(t.db, { smtpPassword: 'clear-password', smtpUser: 'u' });
+
+    expect(await sealStoredSecrets(t.db, rotatedBox)).toEqual({ resealed: 3, unreadable: [] });
+    // Now under the new key alone, with the same values; nothing in clear.
+    expect(newOnly.open(await storedKey(key.id), 'sso_keys.secret')).toBe(key.secret);
+    expect(await storedKey(clear.id)).not.toContain(clear.secret);
+    expect(newOnly.open(await storedKey(clear.id), 'sso_keys.secret')).toBe(clear.secret);
+    expect(await storedPassword()).not.toContain('clear-password');
+    expect(newOnly.open(await storedPassword(), 'settings.smtpPassword')).toBe('clear-password');
+    // The rest of the settings untouched.
+    expect((await getOrganization(t.db))!.settings.smtpUser).toBe('u');
+
+    expect(await sealStoredSecrets(t.db, rotatedBox)).toEqual({ resealed: 0, unreadable: [] });
+  });
+
+  it('reports what no key opens, changing nothing, and ignores revoked keys', async () => {
+    const { site, key } = await installed();
+    const revoked = await addSsoKey(t.db, site.id, lostBox);
+    await revokeSsoKey(t.db, revoked.id);
+    const lost = await addSsoKey(t.db, site.id, lostBox);
+    await updateSettings(t.db, {
+      smtpPassword: lostBox.seal('pw', 'settings.smtpPassword'),
+    });
+    const before = await storedKey(lost.id);
+
+    const report = await sealStoredSecrets(t.db, newOnly);
+    // The install's key (sealed under the old key) and the lost one; not the revoked one.
+    expect(report.unreadable.map((u) => u.what).sort()).toEqual(
+      [
+        `SSO key ${key.id} of site ${site.id}`,
+        `SSO key ${lost.id} of site ${site.id}`,
+        'the SMTP password (Configure › Email)',
+      ].sort(),
+    );
+    expect(report.resealed).toBe(0);
+    expect(await storedKey(lost.id)).toBe(before);
+  });
+
+  it('forgets what no key opens: those keys revoked, that password cleared, the rest kept', async () => {
+    const { site, key } = await installed(newOnly);
+    const lost = await addSsoKey(t.db, site.id, lostBox);
+    await updateSettings(t.db, { smtpPassword: lostBox.seal('pw', 'settings.smtpPassword') });
+
+    const forgotten = await forgetUnreadableSecrets(t.db, newOnly);
+    expect(forgotten.map((f) => f.what)).toEqual([
+      `SSO key ${lost.id} of site ${site.id} (revoked)`,
+      'the SMTP password (cleared)',
+    ]);
+    expect((await listActiveSsoKeys(t.db, site.id)).map((k) => k.id)).toEqual([key.id]);
+    expect(await storedPassword()).toBe('');
+    expect(await sealStoredSecrets(t.db, newOnly)).toEqual({ resealed: 0, unreadable: [] });
+    expect(await forgetUnreadableSecrets(t.db, newOnly)).toEqual([]);
+  });
+});
