@@ -36,6 +36,20 @@ describe('createPubSub in process', () => {
     await expect(queue.next).resolves.toEqual({ commentId: 'c2', siteId: 's1' });
     queue.stop();
   });
+
+  it('reports each event’s lag once, however many subscribers it reaches', async () => {
+    const delivered: [string, number][] = [];
+    const pubsub = createPubSub({ onDelivered: (topic, lag) => delivered.push([topic, lag]) });
+    const first = firstEvent(pubsub.subscribe('commentCreated', 'story-a'));
+    const second = firstEvent(pubsub.subscribe('commentCreated', 'story-a'));
+    pubsub.publish('commentCreated', 'story-a', { commentId: 'c1', storyId: 'story-a' });
+    await expect(first.next).resolves.toMatchObject({ commentId: 'c1', storyId: 'story-a' });
+    await expect(second.next).resolves.toMatchObject({ commentId: 'c1' });
+    expect(delivered).toEqual([['commentCreated', expect.any(Number)]]);
+    expect(delivered[0]![1]).toBeGreaterThanOrEqual(0);
+    expect(delivered[0]![1]).toBeLessThan(1);
+    await pubsub.close();
+  });
 });
 
 describe('createPubSub over Redis', () => {
@@ -78,6 +92,29 @@ describe('createPubSub over Redis', () => {
     b.publish('commentUpdated', 'story-1', { commentId: 'c9', storyId: 'story-1' });
 
     await expect(onA.next).resolves.toEqual({ commentId: 'c9', storyId: 'story-1' });
+    onA.stop();
+  });
+
+  it('reports the lag of an event from another instance in the one that receives it', async () => {
+    const prefix = `parley-test-${randomUUID()}:`;
+    const delivered: Record<'a' | 'b', [string, number][]> = { a: [], b: [] };
+    const [a, b] = (['a', 'b'] as const).map((name) => {
+      const instance = createPubSub({
+        redisUrl: REDIS_URL,
+        prefix,
+        onDelivered: (topic, lag) => delivered[name].push([topic, lag]),
+      });
+      instances.push(instance);
+      return instance;
+    }) as [ParleyPubSub, ParleyPubSub];
+    await Promise.all([a.ready(), b.ready()]);
+    const onA = firstEvent(a.subscribe('moderationQueueUpdated'));
+    await subscribed(`${prefix}moderationQueueUpdated`);
+    b.publish('moderationQueueUpdated', { commentId: 'c3', siteId: 's1' });
+    await expect(onA.next).resolves.toMatchObject({ commentId: 'c3', siteId: 's1' });
+    expect(delivered.a).toEqual([['moderationQueueUpdated', expect.any(Number)]]);
+    expect(delivered.a[0]![1]).toBeLessThan(1);
+    expect(delivered.b).toEqual([]);
     onA.stop();
   });
 

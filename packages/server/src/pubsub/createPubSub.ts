@@ -51,6 +51,12 @@ export const PUBSUB_TOPICS = Object.freeze({
   sitesChanged: 'sitesChanged',
 } as const satisfies { [K in keyof ParleyPubSubTopics]: K });
 
+/** A topic name. */
+export type PubSubTopic = keyof ParleyPubSubTopics;
+
+/** Field of an event's payload carrying when it was published (ms since the epoch). */
+const SENT_AT = 'sentAt';
+
 /** Prefix of every Redis channel, so several installs (or test runs) can share one Redis. */
 export const DEFAULT_PUBSUB_PREFIX = 'parley:';
 
@@ -62,6 +68,12 @@ export interface CreatePubSubOptions {
   prefix?: string;
   /** Where Redis connection errors go; ioredis reconnects by itself, so they are warnings. */
   logger?: Pick<Logger, 'warn'>;
+  /**
+   * Told, once per event this process receives, how long it took from `publish` (in whichever
+   * process) to here, in seconds, with its topic: the pub/sub lag metric. Across processes it
+   * also holds the difference of their clocks, which NTP keeps to milliseconds.
+   */
+  onDelivered?: (topic: PubSubTopic | 'other', lagSeconds: number) => void;
   /**
    * `commentUpdated` events of one comment are coalesced over this window (the first sent at
    * once, at most one more at its end); 0 sends every one. @default LIVE_UPDATE_COALESCE_MS
@@ -116,9 +128,12 @@ function createBasePubSub({
   redisUrl,
   prefix = DEFAULT_PUBSUB_PREFIX,
   logger,
+  onDelivered,
 }: CreatePubSubOptions = {}): ParleyPubSub {
   if (redisUrl === undefined) {
-    const pubsub = createYogaPubSub<ParleyPubSubTopics>();
+    const pubsub = createYogaPubSub<ParleyPubSubTopics>({
+      eventTarget: timed(new EventTarget() as EventTargetLike, '', onDelivered),
+    });
     return Object.assign(pubsub, { close: async () => {}, ready: async () => {} });
   }
   // Redis puts a connection that has SUBSCRIBEd into subscriber mode, where it cannot PUBLISH:
@@ -132,9 +147,13 @@ function createBasePubSub({
     // Without a listener an 'error' event would crash the process; ioredis retries on its own.
     client.on('error', (error: Error) => logger?.warn({ err: error }, 'Redis pub/sub error'));
   }
-  const eventTarget = withChannelPrefix(
-    createRedisEventTarget({ publishClient, subscribeClient }) as EventTargetLike,
+  const eventTarget = timed(
+    withChannelPrefix(
+      createRedisEventTarget({ publishClient, subscribeClient }) as EventTargetLike,
+      prefix,
+    ),
     prefix,
+    onDelivered,
   );
   const pubsub = createYogaPubSub<ParleyPubSubTopics>({ eventTarget });
   return Object.assign(pubsub, {
@@ -158,6 +177,62 @@ function withChannelPrefix(target: EventTargetLike, prefix: string): EventTarget
     removeEventListener: (type, listener) => target.removeEventListener(prefix + type, listener),
     dispatchEvent: (event) =>
       target.dispatchEvent(new CustomEvent(prefix + event.type, { detail: event.detail })),
+  };
+}
+
+/**
+ * Stamps each published payload with {@link SENT_AT} and reports, once per event received, the
+ * time since (`onDelivered`). yoga adds one listener per subscription, and every listener of a
+ * process gets the same payload object: a WeakSet of the payloads seen counts each event once.
+ */
+function timed(
+  target: EventTargetLike,
+  prefix: string,
+  onDelivered: CreatePubSubOptions['onDelivered'],
+): EventTargetLike {
+  if (onDelivered === undefined) return target;
+  const seen = new WeakSet<object>();
+  const wrapped = new WeakMap<object, EventListenerOrEventListenerObject>();
+  const report = (event: Event) => {
+    const detail = (event as CustomEvent<unknown>).detail;
+    if (typeof detail !== 'object' || detail === null || seen.has(detail)) return;
+    seen.add(detail);
+    const sentAt = (detail as Record<string, unknown>)[SENT_AT];
+    if (typeof sentAt !== 'number') return;
+    // Keyed topics are dispatched as `<prefix><topic>:<id>`.
+    const name = event.type.slice(prefix.length).split(':')[0] ?? '';
+    const topic = Object.hasOwn(PUBSUB_TOPICS, name) ? (name as PubSubTopic) : 'other';
+    onDelivered(topic, Math.max(0, Date.now() - sentAt) / 1000);
+  };
+  return {
+    addEventListener(type, listener) {
+      if (listener === null) return;
+      const inner = listener as EventListenerOrEventListenerObject;
+      const outer = (event: Event) => {
+        report(event);
+        if (typeof inner === 'function') inner(event);
+        else inner.handleEvent(event);
+      };
+      wrapped.set(inner, outer);
+      target.addEventListener(type, outer as typeof listener);
+    },
+    removeEventListener(type, listener) {
+      if (listener === null) return;
+      const outer = wrapped.get(listener as EventListenerOrEventListenerObject);
+      target.removeEventListener(type, (outer as typeof listener | undefined) ?? listener);
+    },
+    dispatchEvent(event) {
+      const detail = (event as CustomEvent<unknown>).detail;
+      const stamped =
+        typeof detail === 'object' && detail !== null && !Array.isArray(detail)
+          ? { ...detail, [SENT_AT]: Date.now() }
+          : detail;
+      return target.dispatchEvent(
+        new CustomEvent(event.type, { detail: stamped }) as Parameters<
+          EventTargetLike['dispatchEvent']
+        >[0],
+      );
+    },
   };
 }
 

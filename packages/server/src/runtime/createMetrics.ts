@@ -11,6 +11,14 @@ export const HTTP_DURATION_BUCKETS_SECONDS = Object.freeze([
   0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 ]);
 
+/**
+ * Buckets of the pub/sub lag, in seconds: in one process an event arrives within a millisecond;
+ * through Redis a few; a backed-up subscriber connection shows as seconds.
+ */
+export const PUBSUB_LAG_BUCKETS_SECONDS = Object.freeze([
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+]);
+
 /** Labels of the request-duration histogram; `route` is a fixed set, never the raw URL. */
 export type HttpMetricLabel = 'method' | 'route' | 'status';
 
@@ -39,6 +47,11 @@ export interface Metrics {
   activeSubscriptions: Gauge;
   /** `parley_db_pool_connections{state}` (PostgreSQL): `total`, `idle`, `waiting` clients. */
   dbPool: Gauge<'state'>;
+  /**
+   * `parley_pubsub_lag_seconds{topic}`: from an event's publication (in any process) to its
+   * arrival in this one, once per event (createPubSub's `onDelivered`).
+   */
+  pubsubLag: Histogram<'topic'>;
   /** What the two scraped gauges read (each set once by whoever owns the numbers). */
   watch(sources: {
     subscriptions?(): number;
@@ -124,6 +137,13 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
         if (!pool) return;
         for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
       },
+    }),
+    pubsubLag: new Histogram({
+      name: `${METRICS_PREFIX}pubsub_lag_seconds`,
+      help: 'Time from the publication of a live-update event to its arrival in this process.',
+      labelNames: ['topic'],
+      buckets: [...PUBSUB_LAG_BUCKETS_SECONDS],
+      registers: [registry],
     }),
     watch(sources) {
       countSubscriptions = sources.subscriptions ?? countSubscriptions;
