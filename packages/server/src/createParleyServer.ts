@@ -27,7 +27,7 @@ import {
 import { createHttpServer } from './runtime/createHttpServer';
 import type { AppRoute } from './runtime/serveStatic';
 import type { HttpServer } from './runtime/createHttpServer';
-import { createLogger } from './runtime/createLogger';
+import { createProcessLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
 import type { Metrics } from './runtime/createMetrics';
@@ -87,7 +87,9 @@ export interface ParleyServer {
  */
 export async function createParleyServer(options: ParleyServerOptions): Promise<ParleyServer> {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger =
+    options.logger ??
+    (await createProcessLogger({ level: config.logLevel, format: config.logFormat }));
   // First of all, before the database or any secret is written into it.
   await secureDataDir({ dataDir: config.dataDir, logger });
   await mkdir(join(config.dataDir, 'uploads'), { recursive: true, mode: DATA_DIR_MODE });

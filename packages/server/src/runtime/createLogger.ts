@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
-import type { LogLevel } from './loadConfig';
+import type { LogFormat, LogLevel } from './loadConfig';
 
 /** The server's logger: pino, so every module logs structured JSON the same way. */
 export type { Logger } from 'pino';
@@ -35,4 +35,37 @@ export function createLogger({ level = 'info', destination }: CreateLoggerOption
     },
   };
   return destination === undefined ? pino(options) : pino(options, destination);
+}
+
+/** Options of {@link createProcessLogger}. */
+export interface ProcessLoggerOptions {
+  level: LogLevel;
+  /** `LOG_FORMAT`; unset: pretty when `terminal`. */
+  format: LogFormat | undefined;
+  /** Whether standard output is a terminal. @default process.stdout.isTTY */
+  terminal?: boolean;
+  /** Where pretty lines go (tests). @default standard output */
+  prettyDestination?: NodeJS.WritableStream;
+}
+
+/**
+ * The logger of a process that runs the server: JSON lines for a collector, or, for people at a
+ * terminal, pino-pretty's coloured lines (loaded only then; the same redaction applies, since
+ * pino censors before anything is written).
+ */
+export async function createProcessLogger(options: ProcessLoggerOptions): Promise<Logger> {
+  const terminal = options.terminal ?? process.stdout.isTTY === true;
+  const format = options.format ?? (terminal ? 'pretty' : 'json');
+  if (format === 'json') return createLogger({ level: options.level });
+  const { default: pretty } = await import('pino-pretty');
+  return createLogger({
+    level: options.level,
+    destination: pretty({
+      colorize: terminal,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,service',
+      sync: true,
+      ...(options.prettyDestination ? { destination: options.prettyDestination } : {}),
+    }),
+  });
 }

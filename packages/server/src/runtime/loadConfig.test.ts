@@ -12,7 +12,9 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       smtpUrl: undefined,
       secret: undefined,
+      previousSecret: undefined,
       logLevel: 'info',
+      logFormat: undefined,
       production: false,
       trustedProxies: 0,
       metricsToken: undefined,
@@ -32,7 +34,9 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       SMTP_URL: 'smtps://user:pass@mail.example.com:465',
       PARLEY_SECRET: 's3cret',
+      PARLEY_SECRET_PREVIOUS: 'old-s3cret',
       LOG_LEVEL: 'DEBUG',
+      LOG_FORMAT: 'Pretty',
       NODE_ENV: 'production',
       TRUST_PROXY: '1',
       METRICS_TOKEN: 'm-secret',
@@ -49,7 +53,9 @@ describe('loadConfig', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       smtpUrl: 'smtps://user:pass@mail.example.com:465',
       secret: 's3cret',
+      previousSecret: 'old-s3cret',
       logLevel: 'debug',
+      logFormat: 'pretty',
       production: true,
       trustedProxies: 1,
       metricsToken: 'm-secret',
@@ -87,6 +93,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['LOG_FORMAT', 'text', /Invalid LOG_FORMAT: expected one of json, pretty, received "text"/],
     ['PORT', 'abc', /Invalid PORT: expected a port number from 0 to 65535, received "abc"/],
     ['PORT', '70000', /Invalid PORT/],
     ['PORT', '-1', /Invalid PORT/],

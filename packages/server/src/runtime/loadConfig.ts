@@ -7,6 +7,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** What `LOG_FORMAT` may say. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+
+/** One of {@link LOG_FORMATS}. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** Log level when `LOG_LEVEL` is not set. */
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 
@@ -46,6 +52,11 @@ export interface Config {
   previousSecret: string | undefined;
   /** `LOG_LEVEL`: pino level. @default 'info' ('silent' when NODE_ENV is 'test') */
   logLevel: LogLevel;
+  /**
+   * `LOG_FORMAT` (`json` or `pretty`): JSON lines for a log collector, or coloured lines for
+   * people. @default `pretty` when standard output is a terminal, else `json`
+   */
+  logFormat: LogFormat | undefined;
   /** `NODE_ENV === 'production'`: hides field suggestions and other development aids. */
   production: boolean;
   /**
@@ -109,6 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     secret: read('PARLEY_SECRET'),
     previousSecret: read('PARLEY_SECRET_PREVIOUS'),
     logLevel: parseLogLevel(read('LOG_LEVEL'), read('NODE_ENV')),
+    logFormat: parseLogFormat(read('LOG_FORMAT')),
     production: read('NODE_ENV') === 'production',
     trustedProxies: parseCount('TRUST_PROXY', read('TRUST_PROXY'), MAX_TRUSTED_PROXIES),
     metricsToken: read('METRICS_TOKEN'),
@@ -168,6 +180,15 @@ function parseLogLevel(value: string | undefined, nodeEnv: string | undefined): 
     throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, value);
   }
   return level as LogLevel;
+}
+
+function parseLogFormat(value: string | undefined): LogFormat | undefined {
+  if (value === undefined) return undefined;
+  const format = value.toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    throw new ConfigError('LOG_FORMAT', `one of ${LOG_FORMATS.join(', ')}`, value);
+  }
+  return format as LogFormat;
 }
 
 /** IPv6 literals need brackets inside a URL. */
