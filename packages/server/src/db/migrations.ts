@@ -4,7 +4,7 @@
  * (`text`, `integer`), so one list serves SQLite and PostgreSQL. Append new migrations; never edit
  * one that has shipped.
  */
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { usernameSkeleton } from '../validation/lookalikes';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 
@@ -381,6 +381,33 @@ async function pendingSignUps(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0004_reviewed_reports added `reviewed_report_count` at 0 for every comment, so a reported
+ * comment a moderator had approved before it came back to the REPORTED queue (which then read
+ * `report_count > reviewed_report_count`), and its reporters' dismissed reports stopped counting
+ * against them. Each comment a moderator decided on gets the reports filed up to that decision
+ * (its latest), never fewer than it has; found by the upgrade test (db/upgrades.test.ts).
+ */
+async function reviewedReportsBackfill(db: AnyDb): Promise<void> {
+  const reviewed = sql<number>`(
+    select count(*) from reports
+    where reports.comment_id = comments.id
+      and reports.created_at <= (
+        select max(moderation_decisions.created_at) from moderation_decisions
+        where moderation_decisions.comment_id = comments.id
+          and moderation_decisions.moderator_id is not null
+      )
+  )`;
+  await db
+    .updateTable('comments')
+    .set({
+      reviewed_report_count: sql`case when ${reviewed} > report_count then report_count else ${reviewed} end`,
+    })
+    .where(sql<boolean>`${reviewed} > reviewed_report_count`)
+    .where('reviewed_report_count', '<', sql.ref('report_count'))
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -392,6 +419,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0008_report_weight': { up: reportWeight },
   '0009_username_skeleton': { up: usernameSkeletons },
   '0010_pending_sign_ups': { up: pendingSignUps },
+  '0011_reviewed_reports_backfill': { up: reviewedReportsBackfill },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */
