@@ -17,7 +17,7 @@ import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
 import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
-import { DEFAULT_PUBSUB_PREFIX, createPubSub } from './pubsub/createPubSub';
+import { createPubSub } from './pubsub/createPubSub';
 import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from './rateLimit/createRateLimiter';
 import {
@@ -39,6 +39,8 @@ import { STREAM_PAGE_PATH } from './runtime/streamPage';
 import { STREAM_PAGE_FILES } from './clientBuilds';
 import {
   MAIL_DRAIN_MS,
+  SHUTDOWN_DEADLINE_MS,
+  SHUTDOWN_FINAL_STEPS_MS,
   READ_CACHE,
   READY_MIN_FREE_DISK_BYTES,
   REDIS_READY_TIMEOUT_MS,
@@ -61,7 +63,7 @@ export interface ParleyServerOptions {
   redisReadyTimeoutMs?: number;
   /** The clock operations read (tests move it). @default the system clock */
   now?: () => Date;
-  /** Prefix of the pub/sub's Redis channels and the read cache's keys (several installs, or test runs, on one Redis). @default DEFAULT_PUBSUB_PREFIX */
+  /** Prefix of every Redis key and channel, over `config.redisPrefix` (`REDIS_PREFIX`). */
   redisPrefix?: string;
 }
 
@@ -147,9 +149,10 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     throw error;
   });
   const metrics = createMetrics();
+  const redisPrefix = options.redisPrefix ?? config.redisPrefix;
   const pubsub = createPubSub({
     redisUrl: config.redisUrl,
-    prefix: options.redisPrefix,
+    prefix: redisPrefix,
     logger,
     onDelivered: (topic, lagSeconds) => metrics.pubsubLag.observe({ topic }, lagSeconds),
   });
@@ -172,7 +175,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     store: redis
       ? createRedisReadStore({
           redis,
-          prefix: `${options.redisPrefix ?? DEFAULT_PUBSUB_PREFIX}read:`,
+          prefix: `${redisPrefix}read:`,
           maxMemoBytes: READ_CACHE.maxBytes,
         })
       : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
@@ -189,7 +192,9 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     box,
     pubsub,
     rateLimiter: createRateLimiter({
-      store: redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore(),
+      store: redis
+        ? createRedisRateLimitStore({ redis, prefix: `${redisPrefix}rate:` })
+        : createMemoryRateLimitStore(),
       onRefused: (action) => metrics.rateLimitRefusals.inc({ action }),
     }),
     mailer,
@@ -252,12 +257,13 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     dialect: database.dialect,
     listen: () => http.listen(config.port, config.host),
     async close() {
+      const deadline = Date.now() + SHUTDOWN_DEADLINE_MS - SHUTDOWN_FINAL_STEPS_MS;
       await accountDeletion.stop();
       await sitesChanged.return?.();
       await http.close();
       await pubsub.close();
       // Emails the last requests started: sent, or filed in the outbox; none lost.
-      await mailer.drain(MAIL_DRAIN_MS);
+      await mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now())));
       mailer.close();
       redis?.off('close', lostRedis);
       redis?.disconnect();

@@ -1,6 +1,9 @@
 /** Server defaults. Each figure is written here once. */
 import { SIGN_UP_CODE_DIGITS } from '@parley/contract';
 
+/** Prefix of every Redis key and channel (`REDIS_PREFIX`): several installs may share a Redis. */
+export const DEFAULT_REDIS_PREFIX = 'parley:';
+
 /** HTTP port of the API and the bundles. */
 export const PORT = 3000;
 /** Interface the servers bind to. */
@@ -257,6 +260,16 @@ export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
  * outbox (the whole shutdown should end within 10 s).
  */
 export const MAIL_DRAIN_MS = 5_000;
+
+/**
+ * Longest a SIGTERM'd server takes to stop: requests in flight finish (up to 5 s), sockets are
+ * closed with 1001, pending emails are sent or filed, then the process exits; past this it exits
+ * anyway (code 1), so an orchestrator's own kill (Docker: 10 s) never has to.
+ */
+export const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** What the last steps of a shutdown (filing unsent mail, closing the database) keep for themselves. */
+export const SHUTDOWN_FINAL_STEPS_MS = 1_000;
 /** How long a rate-limit command waits for Redis before the request fails with SERVICE_UNAVAILABLE. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /** How long `/healthz` and `/readyz` wait for each dependency before calling it down. */

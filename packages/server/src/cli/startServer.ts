@@ -2,6 +2,7 @@ import { builtClientRoutes } from '../clientBuilds';
 import { createParleyServer } from '../createParleyServer';
 import type { ParleyServer } from '../createParleyServer';
 import { getOrganization } from '../db/store/organization';
+import { SHUTDOWN_DEADLINE_MS } from '../defaults';
 import type { Config } from '../runtime/loadConfig';
 
 /** A running server, as `parley start` and `npm start` run it. */
@@ -37,13 +38,23 @@ export async function startServer(config: Config): Promise<StartedServer> {
 
 /**
  * Calls `stop` on the first SIGINT or SIGTERM (a second one while stopping is ignored, so nothing
- * closes twice) and resolves when it is done.
+ * closes twice) and resolves when it is done. Past `deadlineMs` the process exits with code 1,
+ * saying so: a stuck connection or a leaked handle must not keep a stopped server alive.
  */
-export function untilSignalled(stop: () => Promise<void>): Promise<void> {
+export function untilSignalled(
+  stop: () => Promise<void>,
+  deadlineMs: number = SHUTDOWN_DEADLINE_MS,
+): Promise<void> {
   return new Promise((done) => {
     let stopping: Promise<void> | undefined;
     const onSignal = () => {
-      stopping ??= stop().then(done);
+      if (stopping) return;
+      // unref: it ends nothing that would have ended by itself.
+      setTimeout(() => {
+        console.error(`Parley did not stop within ${deadlineMs / 1000} s: exiting anyway.`);
+        process.exit(1);
+      }, deadlineMs).unref();
+      stopping = stop().then(done);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

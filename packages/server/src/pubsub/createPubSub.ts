@@ -3,7 +3,7 @@ import type { PubSub, PubSubEventTarget } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { LIVE_UPDATE_COALESCE_MS } from '../defaults';
+import { DEFAULT_REDIS_PREFIX, LIVE_UPDATE_COALESCE_MS } from '../defaults';
 import { createUpdateCoalescer } from './coalesceUpdates';
 
 /**
@@ -58,7 +58,7 @@ export type PubSubTopic = keyof ParleyPubSubTopics;
 const SENT_AT = 'sentAt';
 
 /** Prefix of every Redis channel, so several installs (or test runs) can share one Redis. */
-export const DEFAULT_PUBSUB_PREFIX = 'parley:';
+export const DEFAULT_PUBSUB_PREFIX = DEFAULT_REDIS_PREFIX;
 
 /** Options of {@link createPubSub}. */
 export interface CreatePubSubOptions {

@@ -1,3 +1,4 @@
+import { DEFAULT_REDIS_PREFIX } from '../defaults';
 import type { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { ParleyError } from '../ParleyError';
@@ -28,7 +29,7 @@ export interface RedisRateLimitStoreOptions {
 }
 
 /** Default for {@link RedisRateLimitStoreOptions.prefix}. */
-export const REDIS_RATE_LIMIT_PREFIX = 'parley:rate:';
+export const REDIS_RATE_LIMIT_PREFIX = `${DEFAULT_REDIS_PREFIX}rate:`;
 
 /**
  * Counters in Redis, shared by every server instance using the same Redis (set `REDIS_URL`), so a

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       dataDir: './.parley-data',
       databaseUrl: undefined,
       redisUrl: undefined,
+      redisPrefix: 'parley:',
       smtpUrl: undefined,
       secret: undefined,
       previousSecret: undefined,
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       PARLEY_DATA_DIR: '/var/lib/parley',
       DATABASE_URL: 'postgres://parley@127.0.0.1:5432/parley',
       REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: 'news:',
       SMTP_URL: 'smtps://user:pass@mail.example.com:465',
       PARLEY_SECRET: 's3cret',
       PARLEY_SECRET_PREVIOUS: 'old-s3cret',
@@ -51,6 +53,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/parley',
       databaseUrl: 'postgres://parley@127.0.0.1:5432/parley',
       redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'news:',
       smtpUrl: 'smtps://user:pass@mail.example.com:465',
       secret: 's3cret',
       previousSecret: 'old-s3cret',
@@ -93,6 +96,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['REDIS_PREFIX', 'my app:', /Invalid REDIS_PREFIX: expected up to 64 printable characters/],
     ['LOG_FORMAT', 'text', /Invalid LOG_FORMAT: expected one of json, pretty, received "text"/],
     ['PORT', 'abc', /Invalid PORT: expected a port number from 0 to 65535, received "abc"/],
     ['PORT', '70000', /Invalid PORT/],

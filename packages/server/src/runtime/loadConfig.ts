@@ -1,4 +1,4 @@
-import { DATA_DIR, EXAMPLE_PORT, HOST, PORT } from '../defaults';
+import { DATA_DIR, DEFAULT_REDIS_PREFIX, EXAMPLE_PORT, HOST, PORT } from '../defaults';
 import { MAX_TRUSTED_PROXIES } from './clientIp';
 
 /** Log levels pino understands; `silent` turns logging off (the default under Jest). */
@@ -41,6 +41,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** `REDIS_URL`: shared pub/sub for several processes; unset means in-process pub/sub. */
   redisUrl: string | undefined;
+  /**
+   * `REDIS_PREFIX`: prefix of every Redis key and channel (pub/sub, read cache, rate limits), so
+   * several installs can share one Redis. @default 'parley:'
+   */
+  redisPrefix: string;
   /** `SMTP_URL`: outgoing mail, over the console's SMTP settings; unset means those, else the outbox. */
   smtpUrl: string | undefined;
   /**
@@ -116,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: read('PARLEY_DATA_DIR') ?? DATA_DIR,
     databaseUrl: parseUrl('DATABASE_URL', read('DATABASE_URL'), POSTGRES_PROTOCOLS),
     redisUrl: parseUrl('REDIS_URL', read('REDIS_URL'), REDIS_PROTOCOLS),
+    redisPrefix: parseRedisPrefix(read('REDIS_PREFIX')),
     smtpUrl: parseUrl('SMTP_URL', read('SMTP_URL'), SMTP_PROTOCOLS),
     secret: read('PARLEY_SECRET'),
     previousSecret: read('PARLEY_SECRET_PREVIOUS'),
@@ -180,6 +186,22 @@ function parseLogLevel(value: string | undefined, nodeEnv: string | undefined): 
     throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, value);
   }
   return level as LogLevel;
+}
+
+/** Longest `REDIS_PREFIX`: it starts every key. */
+const REDIS_PREFIX_MAX_LENGTH = 64;
+
+function parseRedisPrefix(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_REDIS_PREFIX;
+  // Printable, no spaces: it is part of every key and channel name, and shows in redis-cli.
+  if (value.length > REDIS_PREFIX_MAX_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(
+      'REDIS_PREFIX',
+      `up to ${REDIS_PREFIX_MAX_LENGTH} printable characters without spaces, such as "parley:"`,
+      value,
+    );
+  }
+  return value;
 }
 
 function parseLogFormat(value: string | undefined): LogFormat | undefined {
