@@ -41,6 +41,7 @@ import {
   MAIL_DRAIN_MS,
   SHUTDOWN_DEADLINE_MS,
   SHUTDOWN_FINAL_STEPS_MS,
+  SLOW_STOP_MS,
   READ_CACHE,
   READY_MIN_FREE_DISK_BYTES,
   REDIS_READY_TIMEOUT_MS,
@@ -156,6 +157,15 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     logger,
     onDelivered: (topic, lagSeconds) => metrics.pubsubLag.observe({ topic }, lagSeconds),
   });
+  // Both pub/sub connections up before anyone can subscribe: a reader whose socket comes back to
+  // a server just started (a rolling restart) subscribes at once, and a SUBSCRIBE sent while the
+  // subscriber connection was still connecting was lost now and then (the rolling-restart test).
+  await pubsub.ready().catch(async (error: unknown) => {
+    await pubsub.close();
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  });
   if (database.poolStats) metrics.watch({ pool: database.poolStats });
   const mailer = countDeliveries(
     metrics,
@@ -257,17 +267,33 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     dialect: database.dialect,
     listen: () => http.listen(config.port, config.host),
     async close() {
-      const deadline = Date.now() + SHUTDOWN_DEADLINE_MS - SHUTDOWN_FINAL_STEPS_MS;
-      await accountDeletion.stop();
-      await sitesChanged.return?.();
-      await http.close();
-      await pubsub.close();
+      const started = Date.now();
+      const deadline = started + SHUTDOWN_DEADLINE_MS - SHUTDOWN_FINAL_STEPS_MS;
+      // How long each step took, in ms: the log line says what a slow stop waited on.
+      const steps: Record<string, number> = {};
+      const step = async (name: string, work: () => Promise<unknown>) => {
+        const from = Date.now();
+        await work();
+        steps[name] = Date.now() - from;
+      };
+      await step('jobs', async () => {
+        await accountDeletion.stop();
+        await sitesChanged.return?.();
+      });
+      await step('http', () => http.close());
+      await step('pubsub', () => pubsub.close());
       // Emails the last requests started: sent, or filed in the outbox; none lost.
-      await mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now())));
+      await step('mail', () =>
+        mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now()))),
+      );
       mailer.close();
       redis?.off('close', lostRedis);
       redis?.disconnect();
-      await database.close();
+      await step('database', () => database.close());
+      const ms = Date.now() - started;
+      // Slow: something held on (a request, a socket, an email); the steps say which.
+      if (ms > SLOW_STOP_MS) logger.warn({ ms, steps }, `Stopped, slowly (${ms} ms)`);
+      else logger.info({ ms, steps }, 'Stopped');
     },
   };
 }

@@ -270,6 +270,9 @@ export const SHUTDOWN_DEADLINE_MS = 10_000;
 
 /** What the last steps of a shutdown (filing unsent mail, closing the database) keep for themselves. */
 export const SHUTDOWN_FINAL_STEPS_MS = 1_000;
+
+/** A stop slower than this is logged as a warning, with how long each step took. */
+export const SLOW_STOP_MS = 2_000;
 /** How long a rate-limit command waits for Redis before the request fails with SERVICE_UNAVAILABLE. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /** How long `/healthz` and `/readyz` wait for each dependency before calling it down. */

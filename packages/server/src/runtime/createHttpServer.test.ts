@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -376,5 +376,41 @@ describe('createHttpServer health check and shutdown', () => {
     await server.close();
     expect(Date.now() - started).toBeLessThan(3000);
     socket.terminate();
+  });
+
+  it('close() lets a request in flight finish, then closes its kept-alive connection', async () => {
+    const server = await startTestServer();
+    const agent = new Agent({ keepAlive: true });
+    const { port } = new URL(server.origin);
+    try {
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/graphql',
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ query: '{ slow(ms: 300) }' }));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      await server.close();
+      const took = Date.now() - started;
+      expect(await answer).toEqual({ status: 200, body: '{"data":{"slow":"done"}}' });
+      // Closed once its answer was out, not after Node's keep-alive time-out or the 5 s cut.
+      expect(took).toBeLessThan(1500);
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -241,8 +241,19 @@ export function createHttpServer({
   const ownOperations = new Set(
     [...trustedDocuments.documents.values()].map((text) => operationNameIn(text)),
   );
+  /** Set by `close()`: from then on each answer ends its connection. */
+  let closing = false;
   const server = createServer((req, res) => {
     const started = performance.now();
+    // A keep-alive connection that keeps bringing requests is never idle, so `close()` would
+    // serve it until the grace period cut it (mid-request, 5 s later): once closing, each
+    // connection is closed after the answer it is getting.
+    if (closing) res.setHeader('connection', 'close');
+    // A request that came before `close()` is answered with the connection kept: closed once
+    // that answer is out (it is then idle), not at the cut.
+    res.once('finish', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
     // Node's parser takes request targets the URL parser refuses (`//[`): those get a 400, and
     // nothing below (the log line included, in a 'close' listener) parses the target again.
     const pathname = pathOf(req.url);
@@ -318,6 +329,7 @@ export function createHttpServer({
         });
       }),
     close: async () => {
+      closing = true;
       await webSocket.close();
       if (!server.listening) return;
       const closed = new Promise<void>((resolveClose, reject) =>

@@ -18,6 +18,8 @@ export const TEST_TYPE_DEFS = /* GraphQL */ `
     unexpected: String
     forbidden: String
     node: Node!
+    "Answers after ms milliseconds (a request still in flight when the server closes)."
+    slow(ms: Int!): String!
   }
   type Node {
     value: Int!
@@ -74,6 +76,8 @@ export function createTestSchema(): GraphQLSchema {
           throw new ParleyError('FORBIDDEN', 'Moderators only.', { field: 'role' });
         },
         node: () => node(1),
+        slow: (_root, { ms }: { ms: number }) =>
+          new Promise<string>((resolve) => setTimeout(resolve, ms, 'done')),
       },
       Mutation: {
         publishComment: (_root, args: { storyId: string; commentId: string }, ctx) => {
