@@ -688,6 +688,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function journey(
   name: string,
   body: (pages: TrackedPage[]) => Promise<void>,
+  { cspViolations = 'none' }: { cspViolations?: 'none' | 'expected' } = {},
 ): Promise<void> {
   const pages: TrackedPage[] = [];
   let failure: unknown;
@@ -696,6 +697,14 @@ export async function journey(
     // Parley's clients send trusted documents only; a production server would refuse text.
     const sent = pages.flatMap((tracked) => tracked.log.filter((l) => l.includes(TEXT_SENT)));
     if (sent.length > 0) throw new Error(`A page sent GraphQL text:\n${sent.join('\n')}`);
+    // Every page works within its Content-Security-Policy: a refusal (Chromium says so on the
+    // console) means a feature broke, unless the journey is about the refusals.
+    const refused = pages.flatMap((tracked) =>
+      tracked.log.filter((l) => l.includes('Content Security Policy')),
+    );
+    if (cspViolations === 'none' && refused.length > 0) {
+      throw new Error(`A page broke its Content-Security-Policy:\n${refused.join('\n')}`);
+    }
   } catch (error) {
     failure = error;
   }

@@ -10,6 +10,7 @@ import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 import { renderComment } from '../src/markdown/renderComment';
+import { hashSource } from '../src/runtime/documentSecurity';
 
 // /embed/stream with the thread on the page (the stream's server build, from `npm run build`):
 // the first page's comments are in the HTML the browser receives, with the answer the frame
@@ -107,6 +108,109 @@ describe('the stream page, rendered on the server', () => {
     expect(await page('x;background:url(https://evil.example/)')).toContain(
       'style="color-scheme:dark;--parley-accent:#c00"',
     );
+  });
+
+  it('allows by hash only the inline code it wrote: markup planted in a comment is not', async () => {
+    // Straight into storage, past the sanitizer: what the CSP must stop if it ever got through.
+    const site = await server.deps.db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+    const { story } = await findOrCreateStory(server.deps.db, {
+      siteId: site.id,
+      url: `${SITE}/articles/planted`,
+      title: 'Planted',
+    });
+    const [user] = await server.deps.db.selectFrom('users').select('id').execute();
+    const planted = {
+      script: 'window.planted=1',
+      style: 'main{display:none}',
+      attribute: 'color:red',
+    };
+    await createComment(server.deps.db, {
+      storyId: story.id,
+      authorId: user!.id,
+      bodySource: 'planted',
+      bodyHtml: `<p style="${planted.attribute}">x<script>${planted.script}</script><style>${planted.style}</style><img src="x" onerror="window.planted=2"></p>`,
+      createdAt: new Date().toISOString(),
+    });
+    const response = await fetch(
+      `${frameUrl(url, `${SITE}/articles/planted`)}&fontFamily=${encodeURIComponent('"Iowan Old Style", serif')}`,
+    );
+    const html = await response.text();
+    expect(html).toContain(`<script>${planted.script}</script>`);
+    const csp = response.headers.get('content-security-policy')!;
+    const directive = (name: string) =>
+      csp
+        .split('; ')
+        .find((d) => d.startsWith(`${name} `))!
+        .split(' ')
+        .slice(1);
+    expect(csp).not.toContain('unsafe-inline');
+
+    // The page's own inline code, as the browser reads it, each allowed by its hash.
+    const own = html.replace(/<main id="parley-root">[\s\S]*<\/main>/, '');
+    const scripts = [...own.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    const styles = [...own.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+    const rootStyle = /<html [^>]*style="([^"]*)"/.exec(html)![1]!.replace(/&quot;/g, '"');
+    expect(scripts).toHaveLength(2);
+    expect(styles).toHaveLength(2);
+    expect(directive('script-src')).toEqual(["'self'", ...scripts.map(hashSource)]);
+    expect(directive('style-src')).toEqual(["'self'", ...styles.map(hashSource)]);
+    expect(directive('style-src-attr')).toEqual(["'unsafe-hashes'", hashSource(rootStyle)]);
+    // Nothing of the comment's.
+    expect(csp).not.toContain(hashSource(planted.script));
+    expect(csp).not.toContain(hashSource(planted.style));
+    expect(csp).not.toContain(hashSource(planted.attribute));
+    expect(directive('default-src')).toEqual(["'none'"]);
+    expect(directive('frame-ancestors')).toEqual(["'self'", expect.any(String), SITE]);
+  });
+
+  it('allows the custom stylesheet’s origin on the stream’s pages, and only there', async () => {
+    const signIn = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'mutation { signIn(input: { email: "admin@example.com", password: "correct horse battery" }) { token } }',
+      }),
+    }).then((r) => r.json() as Promise<{ data: { signIn: { token: string } } }>);
+    const saved = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${signIn.data.signIn.token}`,
+      },
+      body: JSON.stringify({
+        query:
+          'mutation { updateSettings(input: { customCssUrl: "https://cdn.example/theme.css" }) { settings { customCssUrl } } }',
+      }),
+    }).then((r) => r.json() as Promise<{ errors?: unknown }>);
+    expect(saved.errors).toBeUndefined();
+    try {
+      const rendered = await fetch(frameUrl(url, STORY));
+      expect(rendered.headers.get('content-security-policy')).toMatch(
+        /style-src 'self'[^;]* https:\/\/cdn\.example;/,
+      );
+      // The static page (a story that cannot be rendered) too; the console not.
+      const fallback = await fetch(
+        `${url}/embed/stream?storyURL=${encodeURIComponent('https://elsewhere.example/a')}`,
+      );
+      expect(fallback.headers.get('content-security-policy')).toContain(
+        "style-src 'self' https://cdn.example;",
+      );
+      const console = await fetch(`${url}/admin`);
+      expect(console.headers.get('content-security-policy')).toContain("style-src 'self';");
+    } finally {
+      await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${signIn.data.signIn.token}`,
+        },
+        body: JSON.stringify({
+          query:
+            'mutation { updateSettings(input: { customCssUrl: "" }) { settings { customCssUrl } } }',
+        }),
+      });
+    }
   });
 
   it('falls back to the static page when the story cannot be shown (not a permitted origin)', async () => {

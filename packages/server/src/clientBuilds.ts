@@ -18,6 +18,7 @@ const CONSOLE_APP: AppRoute = {
   root: join(CLIENTS, 'admin/dist'),
   fallback: 'index.html',
   noFraming: true,
+  isolated: true,
 };
 
 /**

@@ -225,6 +225,10 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     context: createContextFactory(deps),
     getAllowedOrigins: async () => (await listSites(database.db)).flatMap((s) => s.allowedOrigins),
     publicUrl: config.publicUrl,
+    customStylesheets: async () => {
+      const { customCssUrl } = await getSettings(database.db);
+      return customCssUrl ? [customCssUrl] : [];
+    },
     staticRoutes: { '/uploads/': join(config.dataDir, 'uploads'), ...options.staticRoutes },
     // Where the clients are served, the stream's page comes rendered (when its build exists).
     streamPage: options.staticRoutes?.[STREAM_PAGE_PATH] ? STREAM_PAGE_FILES : undefined,

@@ -206,8 +206,31 @@ export function canRender(template: string): boolean {
 export async function renderStreamPage(
   search: string,
   data: StreamQueryData,
-  { template, css, preload = [] }: StreamPageParts,
+  parts: StreamPageParts,
 ): Promise<string> {
+  return (await renderStreamDocument(search, data, parts)).html;
+}
+
+/**
+ * What the page runs or applies inline, exactly as written into it: the server allows these (by
+ * their hashes) in the page's Content-Security-Policy, and nothing else inline — so markup that
+ * got into a comment by any other way than the sanitizer still neither runs nor styles.
+ */
+export interface InlineSources {
+  /** Contents of the inline `<script>` elements that run (not the JSON data). */
+  scripts: string[];
+  /** Contents of the inline `<style>` elements. */
+  styles: string[];
+  /** Values of the `style` attributes (as the browser reads them, unescaped). */
+  styleAttributes: string[];
+}
+
+/** {@link renderStreamPage}'s page, with the inline sources it wrote. */
+export async function renderStreamDocument(
+  search: string,
+  data: StreamQueryData,
+  { template, css, preload = [] }: StreamPageParts,
+): Promise<{ html: string; inline: InlineSources }> {
   const rendered = await renderStream(search, data);
   const { lang, theme } = rendered;
   // Without JavaScript: the composer gives way to a note, and "Load more" and "Continue this
@@ -238,35 +261,45 @@ export async function renderStreamPage(
       `${button}<noscript><a class="parley-link" href="${link({ thread: id, after: undefined, commentID: undefined })}">${t('noScript.continue')}</a></noscript>`,
   );
   let script = '';
-  return (
-    template
-      // The script is added once the thread is painted (below), not found in the head.
-      .replace(SCRIPT, (_tag, src: string) => {
-        script = src;
-        return '';
-      })
-      .replace(
-        /<html lang="[^"]*">/,
-        () => `<html lang="${lang}" data-theme="${theme}" style="${rootStyle(search, theme)}">`,
-      )
-      // The link stays for what reads it (the panels' stylesheet is its `data-panels`): loaded
-      // after the paint, never applied.
-      .replace(
-        STYLESHEET,
-        (link) =>
-          `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}` +
-          // Without scripts, the controls that need them go too: signing in, sorting, replying,
-          // reacting, reporting (the links that stand in for the rest work).
-          '<noscript><style>.parley-composer,.parley-authbar,.parley-sort,.parley-actions,[data-continue]{display:none}</style></noscript>',
-      )
-      .replace(
-        ROOT,
-        () =>
-          `${back}${posting}<main id="parley-root">${html}</main>${more}<script>document.getElementById('parley-root').inert=true</script>` +
-          `<script type="application/json" id="parley-data">${scriptJson(rendered.data)}</script>` +
-          `<script>${loadAfterPaint(script, preload)}</script>`,
-      )
-  );
+  const style = rootStyle(search, theme);
+  const noScriptStyle =
+    '.parley-composer,.parley-authbar,.parley-sort,.parley-actions,[data-continue]{display:none}';
+  const inert = "document.getElementById('parley-root').inert=true";
+  const page = template
+    // The script is added once the thread is painted (below), not found in the head.
+    .replace(SCRIPT, (_tag, src: string) => {
+      script = src;
+      return '';
+    })
+    .replace(
+      /<html lang="[^"]*">/,
+      () => `<html lang="${lang}" data-theme="${theme}" style="${escapeAttribute(style)}">`,
+    )
+    // The link stays for what reads it (the panels' stylesheet is its `data-panels`): loaded
+    // after the paint, never applied.
+    .replace(
+      STYLESHEET,
+      (link) =>
+        `<style>${css}</style>${link.replace('<link ', '<link media="not all" ')}` +
+        // Without scripts, the controls that need them go too: signing in, sorting, replying,
+        // reacting, reporting (the links that stand in for the rest work).
+        `<noscript><style>${noScriptStyle}</style></noscript>`,
+    )
+    .replace(
+      ROOT,
+      () =>
+        `${back}${posting}<main id="parley-root">${html}</main>${more}<script>${inert}</script>` +
+        `<script type="application/json" id="parley-data">${scriptJson(rendered.data)}</script>` +
+        `<script>${loadAfterPaint(script, preload)}</script>`,
+    );
+  return {
+    html: page,
+    inline: {
+      scripts: [inert, loadAfterPaint(script, preload)],
+      styles: [css, noScriptStyle],
+      styleAttributes: [style],
+    },
+  };
 }
 
 /**
@@ -299,7 +332,7 @@ function rootStyle(search: string, theme: string): string {
   let style = `color-scheme:${theme}`;
   if (font && SAFE_FONT.test(font)) style += `;--parley-font:${font}`;
   if (accent && SAFE_COLOR.test(accent)) style += `;--parley-accent:${accent}`;
-  return escapeAttribute(style);
+  return style;
 }
 
 /** `value` safe inside a double-quoted attribute. */

@@ -4,12 +4,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import {
-  ASSET_CACHE_CONTROL,
-  HTML_CACHE_CONTROL,
-  IMMUTABLE_CACHE_CONTROL,
-  NO_FRAMING_CSP,
-} from './serveStatic';
+import { ASSET_CACHE_CONTROL, HTML_CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL } from './serveStatic';
 import { SECRET_ERROR_TEXT } from './testing/createTestSchema';
 import { TEST_SITE_ORIGIN } from './testing/createTestYoga';
 import { startTestServer, wsQuery } from './testing/startTestServer';
@@ -56,7 +51,12 @@ describe('createHttpServer', () => {
     server = await startTestServer({
       staticRoutes: {
         '/assets': join(dir, 'public'),
-        '/console': { root: join(dir, 'public', 'admin'), fallback: 'index.html', noFraming: true },
+        '/console': {
+          root: join(dir, 'public', 'admin'),
+          fallback: 'index.html',
+          noFraming: true,
+          isolated: true,
+        },
         '/single.js': join(dir, 'public', 'embed.js'),
         '/popup': { root: join(dir, 'public', 'admin', 'index.html'), noFraming: true },
       },
@@ -217,16 +217,28 @@ describe('createHttpServer', () => {
     const deep = await fetch(`${server.origin}/console/moderate/pending`);
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('<title>Admin</title>');
-    // The console is never framed, not even by permitted sites.
-    expect(deep.headers.get('content-security-policy')).toBe(NO_FRAMING_CSP);
+    // The console is never framed, not even by permitted sites, and runs only its own code.
+    expect(deep.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'none'; " +
+        "img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
     expect(deep.headers.get('x-frame-options')).toBe('DENY');
-    // Nor is a single page marked so (the sign-in popup), while the stream's pages may be.
+    expect(deep.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(deep.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(deep.headers.get('permissions-policy')).toContain('camera=()');
+    // Nor is a single page marked so (the sign-in popup), while the stream's pages may be. The
+    // popup keeps its opener (the stream's frame, which it answers).
     const popup = await fetch(`${server.origin}/popup`);
     expect(await popup.text()).toContain('<title>Admin</title>');
-    expect(popup.headers.get('content-security-policy')).toBe(NO_FRAMING_CSP);
+    expect(popup.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(popup.headers.get('x-frame-options')).toBe('DENY');
+    expect(popup.headers.get('cross-origin-opener-policy')).toBeNull();
     const framable = await fetch(`${server.origin}/assets/admin/`);
     expect(framable.headers.get('x-frame-options')).toBeNull();
+    expect(framable.headers.get('content-security-policy')).toMatch(
+      new RegExp(`^default-src 'none'; .*; frame-ancestors 'self' [^;]*${TEST_SITE_ORIGIN}$`),
+    );
     // A missing asset stays a 404 instead of HTML a browser would try to run.
     expect((await fetch(`${server.origin}/console/assets/missing.js`)).status).toBe(404);
     // Outside the app's folder is still out of reach.

@@ -19,6 +19,7 @@ import type { WebSocketLimits } from './attachGraphQLWebSocket';
 import { createOriginPolicy } from './plugins/originPolicy';
 import type { OriginPolicy } from './plugins/originPolicy';
 import { createStaticHandler } from './serveStatic';
+import { createDocumentSecurity } from './documentSecurity';
 import { operationNameIn, operationOf } from './plugins/operationName';
 import type { AppRoute } from './serveStatic';
 
@@ -47,6 +48,8 @@ export interface CreateHttpServerOptions {
   getAllowedOrigins: () => Promise<string[]>;
   /** The server's public address; its origin is always allowed. @default undefined */
   publicUrl?: string;
+  /** The custom stylesheet's URL (`customCssUrl`), whose origin the stream's CSP allows. */
+  customStylesheets?: () => Promise<string[]>;
   /** URL prefix → directory of files to serve (bundles, the console). @default {} */
   staticRoutes?: Record<string, string | AppRoute>;
   /** The process logger. */
@@ -119,6 +122,7 @@ export function createHttpServer({
   context,
   getAllowedOrigins,
   publicUrl,
+  customStylesheets,
   staticRoutes = {},
   logger,
   metrics,
@@ -145,7 +149,12 @@ export function createHttpServer({
     trustedDocuments,
     readCache,
   });
-  const serveStatic = createStaticHandler({ routes: staticRoutes, originPolicy });
+  const documents = createDocumentSecurity({
+    originPolicy,
+    publicUrl,
+    stylesheets: customStylesheets,
+  });
+  const serveStatic = createStaticHandler({ routes: staticRoutes, documents });
   // Kept answers to anonymous GETs go out before yoga (fastReads.ts).
   const fastRead = readCache
     ? createFastReads({
@@ -160,7 +169,7 @@ export function createHttpServer({
     (streamPage ??= streamPageFiles
       ? createStreamPage({
           files: streamPageFiles,
-          originPolicy,
+          documents,
           logger,
           // In process, with the caller's request as yoga's server context (their IP for limits).
           fetchGraphQL: async (url, init, request) => yoga.fetch(url, init, { req: request }),

@@ -3,8 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { CSP_HEADER } from './plugins/originPolicy';
-import type { OriginPolicy } from './plugins/originPolicy';
+import type { DocumentSecurity } from './documentSecurity';
 
 /**
  * Content types by extension. A short list on purpose: only what the built bundles and the example
@@ -76,14 +75,6 @@ export function acceptsEncoding(accept: string | undefined, encoding: string): b
 export const INDEX_FILE = 'index.html';
 
 /**
- * CSP of pages that must never be framed (the console, the account pages and the sign-in popup):
- * only the sites' stream may be framed by them, so a permitted site cannot frame the console or
- * the popup and trick a reader into typing a password or clicking. Sent with
- * `X-Frame-Options: DENY` for browsers that predate frame-ancestors.
- */
-export const NO_FRAMING_CSP = "frame-ancestors 'none'";
-
-/**
  * A route with options: a single-page app (unknown paths get its HTML page, which routes
  * itself), or a file or folder that may not be framed.
  */
@@ -92,16 +83,18 @@ export interface AppRoute {
   root: string;
   /** The page (inside `root`) served for any path under the prefix that names no file. */
   fallback?: string;
-  /** True: the page may not be framed at all ({@link NO_FRAMING_CSP}). */
+  /** True: the page may not be framed at all (`frame-ancestors 'none'`). */
   noFraming?: boolean;
+  /** True: the page is alone in its browsing context group (COOP `same-origin`; the console). */
+  isolated?: boolean;
 }
 
 /** Options of {@link createStaticHandler}. */
 export interface StaticHandlerOptions {
   /** URL prefix (`/admin`) → file, directory or single-page app. The longest matching prefix wins. */
   routes: Record<string, string | AppRoute>;
-  /** Adds the frame-ancestors CSP to HTML (the stream and the console are framed). */
-  originPolicy: OriginPolicy;
+  /** The CSP and other headers of HTML documents (documentSecurity.ts). */
+  documents: DocumentSecurity;
 }
 
 /**
@@ -118,7 +111,7 @@ export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promi
  * Not `sirv`: its production mode lists each folder once at start, so avatars uploaded later
  * under `/uploads/` would never be found, and its per-request mode is meant for development.
  */
-export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptions): StaticHandler {
+export function createStaticHandler({ routes, documents }: StaticHandlerOptions): StaticHandler {
   const table = Object.entries(routes)
     .map(([prefix, target]) => {
       const app = typeof target === 'string' ? { root: target } : target;
@@ -173,11 +166,11 @@ export function createStaticHandler({ routes, originPolicy }: StaticHandlerOptio
     if (encoding !== undefined) headers['content-encoding'] = encoding;
     // Whether a copy exists is decided per file, so caches must key every answer on the header.
     if (copies.some((copy) => copy.file)) headers['vary'] = 'Accept-Encoding';
-    if (type.startsWith('text/html') && route.noFraming === true) {
-      headers[CSP_HEADER] = NO_FRAMING_CSP;
-      headers['x-frame-options'] = 'DENY';
-    } else if (type.startsWith('text/html')) {
-      headers[CSP_HEADER] = await originPolicy.contentSecurityPolicy();
+    if (type.startsWith('text/html')) {
+      Object.assign(
+        headers,
+        await documents.headers({ framed: route.noFraming !== true, isolated: route.isolated }),
+      );
     } else {
       // Bundles and avatars are public and sent without credentials: any site may load them, and
       // module scripts and fonts from another origin are only used with a CORS header.

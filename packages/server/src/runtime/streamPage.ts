@@ -5,8 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Logger } from './createLogger';
-import { CSP_HEADER } from './plugins/originPolicy';
-import type { OriginPolicy } from './plugins/originPolicy';
+import type { DocumentSecurity, InlineSources } from './documentSecurity';
 import { HTML_CACHE_CONTROL, acceptsEncoding } from './serveStatic';
 
 /**
@@ -33,7 +32,11 @@ export interface StreamRenderer {
   focusRequest(search: string): PageRequest | undefined;
   withPage(search: string, data: object, extras: { more?: object; focus?: object }): object;
   canRender(template: string): boolean;
-  renderStreamPage(search: string, data: object, parts: StreamPageParts): Promise<string>;
+  renderStreamDocument(
+    search: string,
+    data: object,
+    parts: StreamPageParts,
+  ): Promise<{ html: string; inline: InlineSources }>;
 }
 
 /** What the renderer fills: the static page, its stylesheet, the chunks to preload. */
@@ -74,7 +77,8 @@ export interface StreamPageOptions {
   files: StreamPageFiles;
   /** Runs a GraphQL GET in process (yoga's fetch), as the caller, for the read cache and limits. */
   fetchGraphQL(url: string, init: RequestInit, req: IncomingMessage): Promise<Response>;
-  originPolicy: OriginPolicy;
+  /** The page's CSP (allowing the inline code it was written with) and other headers. */
+  documents: DocumentSecurity;
   logger: Pick<Logger, 'warn'>;
 }
 
@@ -106,7 +110,7 @@ export async function loadStreamPage(
 export async function createStreamPage(
   options: StreamPageOptions,
 ): Promise<StreamPageHandler | undefined> {
-  const { files, fetchGraphQL, originPolicy, logger } = options;
+  const { files, fetchGraphQL, documents, logger } = options;
   const loaded = await loadStreamPage(files);
   if (!loaded) return;
   const { renderer, parts } = loaded;
@@ -118,6 +122,8 @@ export async function createStreamPage(
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://parley.internal');
     let page: string;
+    let inline: InlineSources;
+    let stylesheets: string[];
     try {
       /** Runs a trusted document as the frame would (same-origin: a first visit creates the story). */
       const run = async ({ documentId, variables }: PageRequest) => {
@@ -140,15 +146,18 @@ export async function createStreamPage(
         focusRequest && run(focusRequest),
       ]);
       if (!data?.story || errors?.length) return false;
+      // The custom stylesheet the frame will add: its origin goes in the page's CSP.
+      const custom = (data as { settings?: { customCssUrl?: string | null } }).settings;
+      stylesheets = custom?.customCssUrl ? [custom.customCssUrl] : [];
       // A reader without JavaScript paging: the page after `after` in place of the first.
       const moreRequest = renderer.moreRequest(url.search, data.story.id);
       const more = moreRequest ? await run(moreRequest) : undefined;
       if (more && (!more.data?.story || more.errors?.length)) return false;
-      page = await renderer.renderStreamPage(
+      ({ html: page, inline } = await renderer.renderStreamDocument(
         url.search,
         renderer.withPage(url.search, data, { more: more?.data, focus: focus?.data }),
         parts,
-      );
+      ));
     } catch (error) {
       logger.warn({ err: error }, 'The stream page could not be rendered: serving the static page');
       return false;
@@ -159,7 +168,7 @@ export async function createStreamPage(
       'cache-control': HTML_CACHE_CONTROL,
       etag,
       vary: 'Accept-Encoding',
-      [CSP_HEADER]: await originPolicy.contentSecurityPolicy(),
+      ...(await documents.headers({ framed: true, inline, stylesheets })),
     };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();
