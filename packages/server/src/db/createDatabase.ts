@@ -101,6 +101,10 @@ function openSqlite(url: string | undefined, dataDir: string): Kysely<Database> 
   // WAL lets readers go on while one writer writes; foreign keys are off by default in SQLite;
   // busy_timeout makes a second process wait for the write lock instead of failing at once.
   sqlite.pragma('journal_mode = WAL');
+  // FULL: each commit syncs the WAL before it returns, so what the server acknowledged survives
+  // a killed process and a power cut (NORMAL would survive only the first). better-sqlite3's
+  // build defaults to it; said here so that no build change can weaken it unseen.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });

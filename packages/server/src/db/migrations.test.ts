@@ -54,7 +54,7 @@ describe('createDatabase (SQLite file)', () => {
   });
   afterEach(() => rmSync(join(dataDir, '..', '..'), { recursive: true, force: true }));
 
-  it('creates the data folder and parley.sqlite with WAL, foreign keys and a busy timeout', async () => {
+  it('creates the data folder and parley.sqlite with WAL synced on each commit, foreign keys and a busy timeout', async () => {
     const { db, dialect, close } = await createDatabase({ dataDir });
     try {
       expect(dialect).toBe('sqlite');
@@ -63,6 +63,7 @@ describe('createDatabase (SQLite file)', () => {
           (await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(db)).rows[0]!,
         )[0];
       expect(await pragma('journal_mode')).toBe('wal');
+      expect(await pragma('synchronous')).toBe(2); // FULL
       expect(await pragma('foreign_keys')).toBe(1);
       expect(await pragma('busy_timeout')).toBe(5000);
     } finally {
