@@ -62,6 +62,11 @@ it('runs no script and no handler planted in a comment, and reports the attempts
         image: false,
         violations: ['script-src-attr inline', 'script-src-elem inline'],
       });
+      // Chromium says so on the console too: what every other journey fails on.
+      expect(pages[0]!.log.filter((line) => line.includes('Content Security Policy'))).toEqual([
+        expect.stringContaining('Executing inline script violates'),
+        expect.stringContaining('Executing inline event handler violates'),
+      ]);
     },
     { cspViolations: 'expected' },
   ));

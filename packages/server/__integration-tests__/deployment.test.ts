@@ -1,3 +1,4 @@
+import { SHUTDOWN_DEADLINE_MS } from '../src/defaults';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -19,6 +20,7 @@ interface Service {
   ports?: string[];
   depends_on?: Record<string, { condition: string }> | string[];
   healthcheck?: { test: string[] };
+  stop_grace_period?: string;
 }
 
 const compose = parse(file('compose.yaml'), { merge: true }) as {
@@ -55,6 +57,13 @@ describe('compose.yaml, the Dockerfile and the Caddyfile', () => {
       'parley-1',
       'parley-2',
     ]);
+  });
+
+  it('gives the instances more time to stop than the server takes', () => {
+    for (const [name, service] of parleyServices.filter(([n]) => n !== 'migrate')) {
+      const grace = /^(\d+)s$/.exec(service.stop_grace_period ?? '');
+      expect([name, Number(grace?.[1]) * 1000 > SHUTDOWN_DEADLINE_MS]).toEqual([name, true]);
+    }
   });
 
   it('sets only variables the server reads, and the image only those too', () => {

@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { createParleyServer } from '../src/createParleyServer';
 import type { ParleyServer } from '../src/createParleyServer';
 import { SQLITE_FILE_NAME } from '../src/db/createDatabase';
+import { createTestDatabase } from '../src/db/testDatabases';
 import { signHostToken } from '../src/graphql/testing/signHostToken';
 import { runParley } from '../src/cli/runParley';
 import { loadConfig } from '../src/runtime/loadConfig';
@@ -145,6 +146,43 @@ describe('secrets at rest', () => {
     expect(await everything(dataDir)).not.toContain(clear);
   });
 
+  it('on PostgreSQL leaves resealing to parley seal-secrets, which other instances may be reading', async () => {
+    const database = await createTestDatabase('postgres');
+    try {
+      const env = { DATABASE_URL: database.url, PARLEY_SECRET: SECRET_A };
+      let url = await start(env);
+      await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
+      await stop();
+      // As an earlier version left it (and as an instance of it still reads it): in clear.
+      const clear = 'an-ssO-secret-stored-in-clear-on-postgres';
+      await database.db.updateTable('sso_keys').set({ secret: clear }).execute();
+      const storedKey = async () =>
+        (await database.db.selectFrom('sso_keys').select('secret').executeTakeFirstOrThrow())
+          .secret;
+
+      url = await start(env);
+      expect(await signsIn(url, clear)).toBe(true);
+      await stop();
+      expect(await storedKey()).toBe(clear);
+
+      const out: string[] = [];
+      const code = await runParley(['seal-secrets'], {
+        env: { PARLEY_DATA_DIR: dataDir, ...env },
+        out: (text) => out.push(text),
+        err: (text) => out.push(text),
+        readStdin: async () => '',
+        version: '0',
+      });
+      expect([code, out.join('\n')]).toEqual([0, 'Sealed 1 stored secret(s) under PARLEY_SECRET.']);
+      expect(await storedKey()).toMatch(/^sealed:v1:/);
+      url = await start(env);
+      expect(await signsIn(url, clear)).toBe(true);
+      await stop();
+    } finally {
+      await database.close();
+    }
+  });
+
   it('gives up what a lost PARLEY_SECRET sealed with parley forget-secrets, then starts', async () => {
     let url = await start({ PARLEY_SECRET: SECRET_A });
     await installOverHttp(url, { site: SITE, password: 'correct horse battery' });
@@ -152,18 +190,44 @@ describe('secrets at rest', () => {
     await expect(start({ PARLEY_SECRET: SECRET_B })).rejects.toThrow(/another PARLEY_SECRET/);
     server = undefined;
 
-    const out: string[] = [];
-    const code = await runParley(['forget-secrets'], {
-      env: { PARLEY_DATA_DIR: dataDir, PARLEY_SECRET: SECRET_B },
-      out: (text) => out.push(text),
-      err: (text) => out.push(text),
-      readStdin: async () => '',
-      version: '0',
+    const parley = async (args: string[], env: Record<string, string>) => {
+      const out: string[] = [];
+      const code = await runParley(args, {
+        env: { PARLEY_DATA_DIR: dataDir, ...env },
+        out: (text) => out.push(text),
+        err: (text) => out.push(text),
+        readStdin: async () => '',
+        version: '0',
+      });
+      return { code, out: out.join('\n') };
+    };
+    const stored = await everything(dataDir);
+    // A shell without the server's environment: no key of its own is made, nothing is judged.
+    expect(await parley(['forget-secrets', '--yes'], {})).toEqual({
+      code: 1,
+      out: expect.stringMatching(/^parley: Neither PARLEY_SECRET nor \S+secret\.key is there/),
     });
-    expect(code).toBe(0);
-    expect(out.join('\n')).toMatch(
-      /Forgot 1 stored secret\(s\):\n {2}SSO key \S+ of site \S+ \(revoked\)/,
+    // Nothing opens with this secret at all: the wrong one, most likely.
+    expect(await parley(['forget-secrets', '--yes'], { PARLEY_SECRET: SECRET_B })).toEqual({
+      code: 1,
+      out: expect.stringMatching(/no stored secret opens with PARLEY_SECRET: is this the server's/),
+    });
+    // Told it is lost: first the list, changing nothing.
+    const listed = await parley(['forget-secrets', '--force'], { PARLEY_SECRET: SECRET_B });
+    expect(listed.code).toBe(1);
+    expect(listed.out).toMatch(
+      /^1 stored secret\(s\) open with no key of PARLEY_SECRET:\n {2}SSO key /,
     );
+    expect(await everything(dataDir)).toBe(stored);
+    const forgot = await parley(['forget-secrets', '--force', '--yes'], {
+      PARLEY_SECRET: SECRET_B,
+    });
+    expect(forgot).toEqual({
+      code: 0,
+      out: expect.stringMatching(
+        /^Forgot 1 stored secret\(s\):\n {2}SSO key \S+ of site \S+ \(revoked\)$/,
+      ),
+    });
 
     url = await start({ PARLEY_SECRET: SECRET_B });
     // The site has no usable key until an admin rotates one.

@@ -12,7 +12,7 @@ import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
 import type { Mailer } from './email/createMailer';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
-import { sealStoredSecrets } from './db/store/storedSecrets';
+import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
 import { createContextFactory } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
@@ -100,7 +100,8 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   if (config.redisUrl) {
     await checkRedis(config.redisUrl, options.redisReadyTimeoutMs ?? REDIS_READY_TIMEOUT_MS);
   }
-  // Before the database: a production start without PARLEY_SECRET fails here, having changed nothing.
+  // Before the database: a production start without PARLEY_SECRET fails here, before anything is
+  // written into the database (the data folder has been made, and secureDataDir has run).
   const { tokenSecret, box } = await loadServerSecrets(config);
   const database = await createDatabase({
     url: config.databaseUrl,
@@ -117,21 +118,33 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         'PARLEY_MIGRATE=false: run parley migrate first.',
     );
   }
-  const sealed = await sealStoredSecrets(database.db, box).catch(async (error: unknown) => {
+  // On SQLite this is the only process: what waits to be sealed is sealed now. On PostgreSQL
+  // other instances may still read it with the old code or secret: `parley seal-secrets` does it
+  // once they all run this one (storedSecrets.ts).
+  const secrets = await (database.dialect === 'sqlite' ? sealStoredSecrets : surveyStoredSecrets)(
+    database.db,
+    box,
+    { smtpFromEnvironment: config.smtpUrl !== undefined },
+  ).catch(async (error: unknown) => {
     await database.close();
     throw error;
   });
-  if (sealed.unreadable.length > 0) {
+  if (secrets.unreadable.length > 0) {
     await database.close();
     throw new Error(
-      `${sealed.unreadable.length} stored secret(s) were sealed with another PARLEY_SECRET: ` +
-        `${sealed.unreadable.map((s) => s.what).join('; ')}. Set PARLEY_SECRET_PREVIOUS to the ` +
-        'value they were sealed with (they are sealed again under the new one), or, if it is ' +
-        'lost, run parley forget-secrets (revokes those SSO keys, clears that SMTP password).',
+      `${secrets.unreadable.length} stored secret(s) were sealed with another PARLEY_SECRET: ` +
+        `${secrets.unreadable.map((s) => s.what).join('; ')}. Set PARLEY_SECRET_PREVIOUS to the ` +
+        'value they were sealed with, or, if it is lost, see parley forget-secrets --help.',
     );
   }
-  if (sealed.resealed > 0) {
-    logger.info({ resealed: sealed.resealed }, 'Stored secrets sealed under the current key');
+  if (secrets.pending > 0 && database.dialect === 'sqlite') {
+    logger.info({ sealed: secrets.pending }, 'Stored secrets sealed under the current key');
+  } else if (secrets.pending > 0) {
+    logger.warn(
+      { pending: secrets.pending },
+      `${secrets.pending} stored secret(s) are in clear or sealed under PARLEY_SECRET_PREVIOUS: ` +
+        'once every instance runs this version with this PARLEY_SECRET, run parley seal-secrets.',
+    );
   }
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { lazyConnect: true, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })

@@ -264,9 +264,10 @@ export const MAIL_DRAIN_MS = 5_000;
 /**
  * Longest a SIGTERM'd server takes to stop: requests in flight finish (up to 5 s), sockets are
  * closed with 1001, pending emails are sent or filed, then the process exits; past this it exits
- * anyway (code 1), so an orchestrator's own kill (Docker: 10 s) never has to.
+ * anyway (code 1, saying so). Under Docker's default 10 s before its SIGKILL (counted from before
+ * the signal arrives), so that the orchestrator never has to kill it; compose.yaml gives 15 s.
  */
-export const SHUTDOWN_DEADLINE_MS = 10_000;
+export const SHUTDOWN_DEADLINE_MS = 9_000;
 
 /** What the last steps of a shutdown (filing unsent mail, closing the database) keep for themselves. */
 export const SHUTDOWN_FINAL_STEPS_MS = 1_000;

@@ -97,6 +97,8 @@ export interface ServerSecrets {
   tokenSecret: Uint8Array;
   /** Seals the secrets stored in the database (SSO keys, the SMTP password). */
   box: SecretBox;
+  /** Where the root came from, for people: `PARLEY_SECRET`, or the `secret.key` file's path. */
+  root: string;
 }
 
 /** The command the start-up error gives for making a `PARLEY_SECRET`. */
@@ -113,6 +115,16 @@ export interface SecretSources {
   production: boolean;
 }
 
+/** What {@link loadServerSecrets} does when there is no root yet. */
+export interface LoadSecretsOptions {
+  /**
+   * False: without `PARLEY_SECRET`, an existing `secret.key` is required (the `parley` commands:
+   * a shell without the server's environment must not make a key of its own and then judge every
+   * stored secret unreadable). @default true
+   */
+  create?: boolean;
+}
+
 /**
  * The session-token secret and the box that seals stored secrets, both from one root:
  * `PARLEY_SECRET` when set, else the data folder's `secret.key` (created on first start; not in
@@ -122,9 +134,18 @@ export interface SecretSources {
  * current one as it starts: `PARLEY_SECRET_PREVIOUS` (a rotation) and, when `PARLEY_SECRET` is
  * set, an existing `secret.key` (an install that ran without it first).
  */
-export async function loadServerSecrets(sources: SecretSources): Promise<ServerSecrets> {
+export async function loadServerSecrets(
+  sources: SecretSources,
+  { create = true }: LoadSecretsOptions = {},
+): Promise<ServerSecrets> {
   const { dataDir, secret: envSecret, previousSecret, production } = sources;
   const fromEnv = envSecret !== undefined && envSecret !== '';
+  if (!fromEnv && !create && (await readSecret(join(dataDir, SECRET_FILE_NAME))) === undefined) {
+    throw new Error(
+      `Neither PARLEY_SECRET nor ${join(dataDir, SECRET_FILE_NAME)} is there: run this with the ` +
+        "server's own environment (its PARLEY_SECRET and PARLEY_DATA_DIR).",
+    );
+  }
   if (!fromEnv && production) {
     throw new Error(
       'PARLEY_SECRET is required when NODE_ENV=production: it signs sessions and seals the ' +
@@ -143,5 +164,9 @@ export async function loadServerSecrets(sources: SecretSources): Promise<ServerS
     if (file !== undefined) previous.push(deriveSealingKey(file));
   }
   const current = deriveSealingKey(fromEnv ? envSecret : tokenSecret);
-  return { tokenSecret, box: createSecretBox({ current, previous }) };
+  return {
+    tokenSecret,
+    box: createSecretBox({ current, previous }),
+    root: fromEnv ? 'PARLEY_SECRET' : join(dataDir, SECRET_FILE_NAME),
+  };
 }

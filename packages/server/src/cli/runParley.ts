@@ -14,7 +14,11 @@ import { SQLITE_FILE_NAME, createDatabase, isPostgresUrl } from '../db/createDat
 import { migrateToLatest, pendingMigrations } from '../db/migrations';
 import { withdrawTokens } from '../db/store/accountQueries';
 import { getOrganization, install } from '../db/store/organization';
-import { forgetUnreadableSecrets } from '../db/store/storedSecrets';
+import {
+  forgetUnreadableSecrets,
+  sealStoredSecrets,
+  surveyStoredSecrets,
+} from '../db/store/storedSecrets';
 import { createToken } from '../db/store/tokens';
 import { findUserByEmail, updateUser } from '../db/store/users';
 import { RESET_PASSWORD_TOKEN_TTL_SECONDS } from '../defaults';
@@ -65,9 +69,15 @@ Commands:
                         --password-stdin set the password read from standard input.
   backup FILE           Copy the SQLite database to FILE while the server runs (on PostgreSQL,
                         use pg_dump).
-  forget-secrets        After PARLEY_SECRET was lost: revoke the SSO keys and clear the SMTP
-                        password that it sealed and no key opens any more (rotate the sites'
-                        keys and enter the password again in the console afterwards).
+  seal-secrets          Seal the stored secrets (SSO keys, the SMTP password) that are in clear
+                        or under PARLEY_SECRET_PREVIOUS, under PARLEY_SECRET: on PostgreSQL, once
+                        every instance runs this version with this PARLEY_SECRET (on SQLite the
+                        server does it as it starts).
+  forget-secrets [--yes] [--force]
+                        After PARLEY_SECRET was lost: list the stored secrets no key opens; with
+                        --yes revoke those SSO keys and clear that SMTP password (rotate the
+                        sites' keys and enter the password again in the console afterwards).
+                        Refused when nothing opens at all (the wrong secret?) unless --force.
   export, import        Reserved for data portability; not available yet.
 
 Options:
@@ -94,7 +104,11 @@ const COMMANDS = {
   },
   'reset-password': { options: { 'password-stdin': { type: 'boolean' } }, positionals: 1 },
   backup: { options: {}, positionals: 1 },
-  'forget-secrets': { options: {}, positionals: 0 },
+  'seal-secrets': { options: {}, positionals: 0 },
+  'forget-secrets': {
+    options: { yes: { type: 'boolean' }, force: { type: 'boolean' } },
+    positionals: 0,
+  },
   export: { options: {}, positionals: 0 },
   import: { options: {}, positionals: 0 },
 } satisfies Record<string, { options: ParseArgsConfig['options']; positionals: number }>;
@@ -274,15 +288,60 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     });
   },
 
-  async 'forget-secrets'(config, _values, _positionals, io) {
-    const { box } = await loadServerSecrets(config);
+  async 'seal-secrets'(config, _values, _positionals, io) {
+    const { box, root } = await loadServerSecrets(config, { create: false });
     return withDatabase(config, async (db) => {
       await requireMigrated(db);
+      const survey = await surveyStoredSecrets(db, box, {
+        smtpFromEnvironment: config.smtpUrl !== undefined,
+      });
+      if (survey.unreadable.length > 0) {
+        throw new Error(
+          `${survey.unreadable.length} stored secret(s) open with no key of ${root}` +
+            `${config.previousSecret ? ' or PARLEY_SECRET_PREVIOUS' : ''}: ` +
+            `${survey.unreadable.map((u) => u.what).join('; ')}. Nothing was sealed.`,
+        );
+      }
+      const sealed = await sealStoredSecrets(db, box, {
+        smtpFromEnvironment: config.smtpUrl !== undefined,
+      });
+      io.out(
+        sealed.pending === 0
+          ? `Every stored secret is sealed under ${root} already.`
+          : `Sealed ${sealed.pending} stored secret(s) under ${root}.`,
+      );
+      return 0;
+    });
+  },
+
+  async 'forget-secrets'(config, values, _positionals, io) {
+    const { box, root } = await loadServerSecrets(config, { create: false });
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      const survey = await surveyStoredSecrets(db, box);
+      if (survey.unreadable.length === 0) {
+        io.out(`Every stored secret opens with ${root}: nothing to forget.`);
+        return 0;
+      }
+      // Nothing opens at all: far more likely the wrong secret than a lost one.
+      if (survey.readable === 0 && !values['force']) {
+        throw new Error(
+          `no stored secret opens with ${root}: is this the server's PARLEY_SECRET? ` +
+            'Nothing was changed (--force gives them all up anyway).',
+        );
+      }
+      const list = survey.unreadable.map((u) => `  ${u.what}`).join('\n');
+      if (!values['yes']) {
+        io.out(
+          `${survey.unreadable.length} stored secret(s) open with no key of ${root}:\n${list}\n` +
+            'Run again with --yes to give them up: those SSO keys are revoked (rotate the ' +
+            "sites' keys in the console), that SMTP password is cleared. Nothing was changed.",
+        );
+        return FAILURE;
+      }
       const forgotten = await forgetUnreadableSecrets(db, box);
       io.out(
-        forgotten.length === 0
-          ? 'Every stored secret opens with the current PARLEY_SECRET: nothing to forget.'
-          : `Forgot ${forgotten.length} stored secret(s):\n${forgotten.map((f) => `  ${f.what}`).join('\n')}`,
+        `Forgot ${forgotten.length} stored secret(s):\n${forgotten.map((f) => `  ${f.what}`).join('\n')}`,
       );
       return 0;
     });

@@ -403,8 +403,9 @@ async function reviewedReportsBackfill(db: AnyDb): Promise<void> {
     .set({
       reviewed_report_count: sql`case when ${reviewed} > report_count then report_count else ${reviewed} end`,
     })
-    .where(sql<boolean>`${reviewed} > reviewed_report_count`)
-    .where('reviewed_report_count', '<', sql.ref('report_count'))
+    // Only rows 0004 left at 0: a later decision set the count itself.
+    .where('reviewed_report_count', '=', 0)
+    .where(sql<boolean>`${reviewed} > 0`)
     .execute();
 }
 

@@ -890,7 +890,11 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         ],
       ]);
       expect(await listUsableSsoKeysBySite(db(), testBox, NOW)).toEqual(usable);
-      expect(await sealStoredSecrets(db(), testBox)).toEqual({ resealed: 1, unreadable: [] });
+      expect(await sealStoredSecrets(db(), testBox)).toEqual({
+        unreadable: [],
+        pending: 1,
+        readable: 4,
+      });
       expect(await listUsableSsoKeysBySite(db(), testBox, NOW)).toEqual(usable);
 
       expect(await findStoryByUrl(db(), 'https://news.example/2026/rain')).toEqual({

@@ -192,7 +192,8 @@ function timed(
 ): EventTargetLike {
   if (onDelivered === undefined) return target;
   const seen = new WeakSet<object>();
-  const wrapped = new WeakMap<object, EventListenerOrEventListenerObject>();
+  // By listener, then by type: one listener added for two types has a wrapper for each.
+  const wrapped = new WeakMap<object, Map<string, EventListenerOrEventListenerObject>>();
   const report = (event: Event) => {
     const detail = (event as CustomEvent<unknown>).detail;
     if (typeof detail !== 'object' || detail === null || seen.has(detail)) return;
@@ -213,12 +214,16 @@ function timed(
         if (typeof inner === 'function') inner(event);
         else inner.handleEvent(event);
       };
-      wrapped.set(inner, outer);
+      const byType = wrapped.get(inner) ?? new Map<string, EventListenerOrEventListenerObject>();
+      byType.set(type, outer);
+      wrapped.set(inner, byType);
       target.addEventListener(type, outer as typeof listener);
     },
     removeEventListener(type, listener) {
       if (listener === null) return;
-      const outer = wrapped.get(listener as EventListenerOrEventListenerObject);
+      const byType = wrapped.get(listener as EventListenerOrEventListenerObject);
+      const outer = byType?.get(type);
+      byType?.delete(type);
       target.removeEventListener(type, (outer as typeof listener | undefined) ?? listener);
     },
     dispatchEvent(event) {

@@ -28,9 +28,10 @@ describe('createDocumentSecurity', () => {
       `script-src 'self' ${hashSource('go()')}`,
       `style-src 'self' ${hashSource('p{}')} https://cdn.example`,
       `style-src-attr 'unsafe-hashes' ${hashSource('color-scheme:dark')}`,
-      "img-src 'self' data:",
-      "font-src 'self'",
-      "connect-src 'self' wss://comments.example",
+      // Avatars are stored under the public address; the theme's fonts and images beside it.
+      "img-src 'self' data: https://comments.example https://cdn.example",
+      "font-src 'self' https://cdn.example",
+      "connect-src 'self' https://comments.example wss://comments.example",
       "base-uri 'none'",
       "form-action 'self'",
       "frame-ancestors 'self' https://comments.example https://news.example",
@@ -57,7 +58,10 @@ describe('createDocumentSecurity', () => {
     expect(console['Content-Security-Policy']).toContain("frame-ancestors 'none'");
     expect(console['Content-Security-Policy']).toContain("style-src 'self';");
     expect(console['Content-Security-Policy']).toContain("style-src-attr 'none'");
-    expect(console['Content-Security-Policy']).toContain("connect-src 'self' ws://127.0.0.1:3000");
+    expect(console['Content-Security-Policy']).toContain(
+      "connect-src 'self' http://127.0.0.1:3000 ws://127.0.0.1:3000",
+    );
+    expect(console['Content-Security-Policy']).toContain("font-src 'self';");
     expect(console).toMatchObject({
       'x-frame-options': 'DENY',
       'cross-origin-opener-policy': 'same-origin',

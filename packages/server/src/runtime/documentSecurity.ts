@@ -9,11 +9,13 @@ import { CSP_HEADER } from './plugins/originPolicy';
  * script, loads nothing from elsewhere and posts no form elsewhere.
  *
  * - `default-src 'none'`, then only what the pages use: scripts, styles, fonts and images from
- *   the server itself (images also `data:`), requests to it over HTTP and WebSocket.
+ *   the server itself (images also `data:`, and from its public address, where avatars are),
+ *   requests to it over HTTP and WebSocket.
  * - Inline code only by hash, and only what the page was written with (the rendered stream's
  *   few inline scripts, its stylesheet and its root's style attribute); its data travels in a
  *   `<script type="application/json">`, which never runs.
- * - The organization's custom stylesheet's origin joins `style-src` on the stream's pages.
+ * - The organization's custom stylesheet's origin joins `style-src`, `font-src` and `img-src` on
+ *   the stream's pages (a theme's own fonts and images load from beside it).
  * - `frame-ancestors`: the permitted sites for the stream, nobody for the others (with
  *   `X-Frame-Options: DENY` for browsers that predate it); the console is also alone in its
  *   browsing context group (`Cross-Origin-Opener-Policy: same-origin`) — not the popup, whose
@@ -76,7 +78,10 @@ export function createDocumentSecurity({
   publicUrl,
   stylesheets,
 }: DocumentSecurityOptions): DocumentSecurity {
-  const socketOrigin = webSocketOrigin(publicUrl);
+  // The public address may not be the page's own (a server reached under another name, a
+  // domain changed since): avatars are stored under it, and the clients talk to it.
+  const publicOrigin = publicUrl === undefined ? undefined : originOf(publicUrl);
+  const socketOrigin = publicOrigin?.replace(/^http/, 'ws');
   // A failed lookup leaves the custom stylesheet out (the page still works).
   const lookUp = async (): Promise<readonly string[]> =>
     (await stylesheets?.().catch(() => [])) ?? [];
@@ -87,14 +92,18 @@ export function createDocumentSecurity({
       const styles = inline?.styles.map(hashSource) ?? [];
       const attributes = inline?.styleAttributes.map(hashSource) ?? [];
       const ancestors = framed ? ["'self'", ...(await originPolicy.allowedOrigins())] : ["'none'"];
+      // The custom stylesheet may load fonts and images of its own, from where it is.
+      const custom = framed ? origins(known ?? (await lookUp())) : [];
+      const own = publicOrigin ? [publicOrigin] : [];
+      const list = (...sources: string[]) => [...new Set(sources)].join(' ');
       const directives = [
         "default-src 'none'",
         `script-src 'self' ${scripts.join(' ')}`,
-        `style-src 'self' ${[...styles, ...(framed ? origins(known ?? (await lookUp())) : [])].join(' ')}`,
+        `style-src 'self' ${list(...styles, ...custom)}`,
         `style-src-attr ${attributes.length > 0 ? `'unsafe-hashes' ${attributes.join(' ')}` : "'none'"}`,
-        "img-src 'self' data:",
-        "font-src 'self'",
-        `connect-src 'self'${socketOrigin ? ` ${socketOrigin}` : ''}`,
+        `img-src 'self' data: ${list(...own, ...custom)}`,
+        `font-src 'self' ${list(...custom)}`,
+        `connect-src 'self' ${list(...own, ...(socketOrigin ? [socketOrigin] : []))}`,
         "base-uri 'none'",
         "form-action 'self'",
         `frame-ancestors ${ancestors.join(' ')}`,
@@ -122,10 +131,4 @@ function originOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The WebSocket origin of the public address (`wss://` for `https://`). */
-function webSocketOrigin(publicUrl: string | undefined): string | undefined {
-  const origin = publicUrl === undefined ? undefined : originOf(publicUrl);
-  return origin?.replace(/^http/, 'ws');
 }

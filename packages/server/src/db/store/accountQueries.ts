@@ -2,6 +2,7 @@
  * Queries behind the account pages: a user's own comments, the SSO keys of every site at once,
  * outstanding emailed tokens and the comments a data download contains.
  */
+import { UnreadableSecretError } from '../../auth/secretBox';
 import type { SecretBox } from '../../auth/secretBox';
 import { isoTime } from '../inTransaction';
 import type { Db } from '../inTransaction';
@@ -76,6 +77,7 @@ export async function listUsableSsoKeysBySite(
   db: Db,
   box: SecretBox,
   now: string = isoTime(),
+  onUnreadable: (siteId: string) => void = () => {},
 ): Promise<Map<string, UsableSsoKey[]>> {
   const rows = await db
     .selectFrom('sso_keys')
@@ -89,11 +91,17 @@ export async function listUsableSsoKeysBySite(
   const bySite = new Map<string, UsableSsoKey[]>();
   for (const row of rows) {
     const keys = bySite.get(row.site_id) ?? [];
-    keys.push({
-      siteId: row.site_id,
-      secret: box.open(row.secret, 'sso_keys.secret'),
-      expiresAt: row.expires_at,
-    });
+    let secret: string;
+    try {
+      secret = box.open(row.secret, 'sso_keys.secret');
+    } catch (error) {
+      // Sealed under a PARLEY_SECRET this process does not have (an instance not yet restarted
+      // in a rotation): that key is skipped, the others still verify.
+      if (!(error instanceof UnreadableSecretError)) throw error;
+      onUnreadable(row.site_id);
+      continue;
+    }
+    keys.push({ siteId: row.site_id, secret, expiresAt: row.expires_at });
     bySite.set(row.site_id, keys);
   }
   return bySite;

@@ -4,7 +4,7 @@ import { testDialects, useTestDatabase } from '../testDatabases';
 import { testBox } from '../testFixtures';
 import { getOrganization, install, updateSettings } from './organization';
 import { addSsoKey, listActiveSsoKeys, revokeSsoKey } from './sites';
-import { forgetUnreadableSecrets, sealStoredSecrets } from './storedSecrets';
+import { forgetUnreadableSecrets, sealStoredSecrets, surveyStoredSecrets } from './storedSecrets';
 
 const oldKey = randomBytes(32);
 const newKey = randomBytes(32);
@@ -58,7 +58,20 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
       .execute();
     await updateSettings(t.db, { smtpPassword: 'clear-password', smtpUser: 'u' });
 
-    expect(await sealStoredSecrets(t.db, rotatedBox)).toEqual({ resealed: 3, unreadable: [] });
+    // A survey changes nothing.
+    const before = await storedKey(clear.id);
+    expect(await surveyStoredSecrets(t.db, rotatedBox)).toEqual({
+      unreadable: [],
+      pending: 3,
+      readable: 3,
+    });
+    expect(await storedKey(clear.id)).toBe(before);
+
+    expect(await sealStoredSecrets(t.db, rotatedBox)).toEqual({
+      unreadable: [],
+      pending: 3,
+      readable: 3,
+    });
     // Now under the new key alone, with the same values; nothing in clear.
     expect(newOnly.open(await storedKey(key.id), 'sso_keys.secret')).toBe(key.secret);
     expect(await storedKey(clear.id)).not.toContain(clear.secret);
@@ -68,13 +81,24 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
     // The rest of the settings untouched.
     expect((await getOrganization(t.db))!.settings.smtpUser).toBe('u');
 
-    expect(await sealStoredSecrets(t.db, rotatedBox)).toEqual({ resealed: 0, unreadable: [] });
+    expect(await sealStoredSecrets(t.db, rotatedBox)).toEqual({
+      unreadable: [],
+      pending: 0,
+      readable: 3,
+    });
   });
 
-  it('reports what no key opens, changing nothing, and ignores revoked keys', async () => {
+  it('reports what no key opens, changing nothing, and ignores keys no longer used', async () => {
     const { site, key } = await installed();
     const revoked = await addSsoKey(t.db, site.id, lostBox);
     await revokeSsoKey(t.db, revoked.id);
+    // Rotated away long ago: past its overlap, never read again.
+    const expired = await addSsoKey(t.db, site.id, lostBox);
+    await t.db
+      .updateTable('sso_keys')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('id', '=', expired.id)
+      .execute();
     const lost = await addSsoKey(t.db, site.id, lostBox);
     await updateSettings(t.db, {
       smtpPassword: lostBox.seal('pw', 'settings.smtpPassword'),
@@ -90,8 +114,11 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
         'the SMTP password (Configure › Email)',
       ].sort(),
     );
-    expect(report.resealed).toBe(0);
+    expect(report.pending).toBe(0);
     expect(await storedKey(lost.id)).toBe(before);
+    // With SMTP_URL set the stored password is not used: it stops nothing.
+    const withSmtpUrl = await surveyStoredSecrets(t.db, newOnly, { smtpFromEnvironment: true });
+    expect(withSmtpUrl.unreadable).toHaveLength(2);
   });
 
   it('forgets what no key opens: those keys revoked, that password cleared, the rest kept', async () => {
@@ -106,7 +133,11 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
     ]);
     expect((await listActiveSsoKeys(t.db, site.id)).map((k) => k.id)).toEqual([key.id]);
     expect(await storedPassword()).toBe('');
-    expect(await sealStoredSecrets(t.db, newOnly)).toEqual({ resealed: 0, unreadable: [] });
+    expect(await sealStoredSecrets(t.db, newOnly)).toEqual({
+      unreadable: [],
+      pending: 0,
+      readable: 1,
+    });
     expect(await forgetUnreadableSecrets(t.db, newOnly)).toEqual([]);
   });
 });

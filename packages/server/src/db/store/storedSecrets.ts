@@ -1,27 +1,43 @@
 /**
- * The secrets stored in the database, sealed as a whole: at start-up every one is sealed under the
- * current key (values from before sealing existed, or sealed under a previous `PARLEY_SECRET`),
- * and one that no key opens is reported instead of failing later, one sign-in at a time.
+ * The secrets stored in the database, as a whole: which ones no key opens (a changed
+ * `PARLEY_SECRET` without its previous value), which ones wait to be sealed under the current key
+ * (stored in clear by a version before sealing, or sealed under `PARLEY_SECRET_PREVIOUS`), and
+ * sealing those.
+ *
+ * Sealing rewrites values that another instance may still be reading with the old code or the old
+ * secret, so it happens only where no such instance can be: at the start of a server on SQLite (one
+ * process by design), or through `parley seal-secrets` once every instance runs the new version
+ * with the new secret. Until then a PostgreSQL server keeps them as they are, and says so.
  */
+import { PostgresAdapter } from 'kysely';
 import { UnreadableSecretError } from '../../auth/secretBox';
 import type { SealPurpose, SecretBox } from '../../auth/secretBox';
 import { DEFAULT_SETTINGS } from '../../defaults';
-import { inTransaction, parseJson } from '../inTransaction';
+import { inTransaction, isoTime, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { Settings } from './organization';
 
-/** A stored secret no key opens. */
-export interface UnreadableSecret {
-  /** What it is, for people: `SSO key <id> of site <siteId>`, `the SMTP password`. */
+/** A stored secret, for people: `SSO key <id> of site <siteId>`, `the SMTP password`. */
+export interface StoredSecret {
   what: string;
 }
 
-/** What {@link sealStoredSecrets} did. */
-export interface SealReport {
-  /** How many values were sealed again under the current key. */
-  resealed: number;
-  /** Values no key opens (left as they are). */
-  unreadable: UnreadableSecret[];
+/** What {@link surveyStoredSecrets} and {@link sealStoredSecrets} found. */
+export interface SecretsSurvey {
+  /** Values in use that no key opens. */
+  unreadable: StoredSecret[];
+  /** Values in clear or under a previous key: to be sealed again (or, by sealing, sealed). */
+  pending: number;
+  /** Values the keys open (in clear ones included). */
+  readable: number;
+}
+
+/** Options of the survey and the sealing. */
+export interface SurveyOptions {
+  /** `SMTP_URL` is set: the stored password is not used, so an unreadable one stops nothing. */
+  smtpFromEnvironment?: boolean;
+  /** Now, for which keys are past their overlap. @default the clock */
+  now?: string;
 }
 
 /** Whether `stored` needs sealing again; undefined when no key opens it. */
@@ -35,71 +51,112 @@ function check(box: SecretBox, stored: string, purpose: SealPurpose): boolean | 
 }
 
 /**
- * Seals every stored secret under `box`'s current key, in one transaction. Instances starting
- * together may both reseal a value; either result opens.
+ * Looks at every stored secret (and, with `reseal`, seals what is pending under the current key),
+ * in one transaction: the organization row is locked first (PostgreSQL), so two sealers, or a
+ * sealer and a settings save, take turns; keys are taken in id order.
  */
-export function sealStoredSecrets(db: Db, box: SecretBox): Promise<SealReport> {
+async function visit(
+  db: Db,
+  box: SecretBox,
+  options: SurveyOptions & { reseal: boolean },
+): Promise<SecretsSurvey> {
+  const now = options.now ?? isoTime();
   return inTransaction(db, async (trx) => {
-    const report: SealReport = { resealed: 0, unreadable: [] };
+    const survey: SecretsSurvey = { unreadable: [], pending: 0, readable: 0 };
+    let query = trx.selectFrom('organization').select(['id', 'settings']);
+    // SQLite has no row locks (nor needs them: a write transaction there is the only one).
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+    const organization = await query.executeTakeFirst();
     const keys = await trx
       .selectFrom('sso_keys')
-      .select(['id', 'site_id', 'secret', 'revoked'])
+      .select(['id', 'site_id', 'secret', 'revoked', 'expires_at'])
+      .orderBy('id')
       .execute();
     for (const key of keys) {
+      if (key.secret === '') continue; // given up (forgetUnreadableSecrets)
       const needs = check(box, key.secret, 'sso_keys.secret');
       if (needs === undefined) {
-        // A revoked key is never read again: no reason to stop for it.
-        if (key.revoked === 0)
-          report.unreadable.push({ what: `SSO key ${key.id} of site ${key.site_id}` });
-      } else if (needs) {
+        // A revoked key, or one past its overlap, is never read again: no reason to stop for it.
+        const inUse = key.revoked === 0 && (key.expires_at === null || key.expires_at > now);
+        if (inUse) survey.unreadable.push({ what: `SSO key ${key.id} of site ${key.site_id}` });
+        continue;
+      }
+      survey.readable++;
+      if (!needs) continue;
+      survey.pending++;
+      if (options.reseal) {
         const secret = box.seal(box.open(key.secret, 'sso_keys.secret'), 'sso_keys.secret');
         await trx.updateTable('sso_keys').set({ secret }).where('id', '=', key.id).execute();
-        report.resealed += 1;
       }
     }
-    const organization = await trx
-      .selectFrom('organization')
-      .select(['id', 'settings'])
-      .executeTakeFirst();
     if (organization !== undefined) {
       const stored = parseJson<Partial<Settings>>(organization.settings, {});
       const password = stored.smtpPassword ?? DEFAULT_SETTINGS.smtpPassword;
       const needs = check(box, password, 'settings.smtpPassword');
       if (needs === undefined) {
-        report.unreadable.push({ what: 'the SMTP password (Configure › Email)' });
-      } else if (needs) {
-        const smtpPassword = box.seal(
-          box.open(password, 'settings.smtpPassword'),
-          'settings.smtpPassword',
-        );
-        await trx
-          .updateTable('organization')
-          .set({ settings: JSON.stringify({ ...stored, smtpPassword }) })
-          .where('id', '=', organization.id)
-          .execute();
-        report.resealed += 1;
+        if (options.smtpFromEnvironment !== true) {
+          survey.unreadable.push({ what: 'the SMTP password (Configure › Email)' });
+        }
+      } else if (password !== '') {
+        survey.readable++;
+        if (needs) {
+          survey.pending++;
+          if (options.reseal) {
+            const smtpPassword = box.seal(
+              box.open(password, 'settings.smtpPassword'),
+              'settings.smtpPassword',
+            );
+            await trx
+              .updateTable('organization')
+              .set({ settings: JSON.stringify({ ...stored, smtpPassword }) })
+              .where('id', '=', organization.id)
+              .execute();
+          }
+        }
       }
     }
-    return report;
+    return survey;
   });
+}
+
+/** What the stored secrets are, changing nothing. */
+export function surveyStoredSecrets(
+  db: Db,
+  box: SecretBox,
+  options: SurveyOptions = {},
+): Promise<SecretsSurvey> {
+  return visit(db, box, { ...options, reseal: false });
+}
+
+/**
+ * Seals every pending value under `box`'s current key; what no key opens is left as it is (and
+ * reported). Resolves the survey from before the sealing (`pending` is what was sealed).
+ */
+export function sealStoredSecrets(
+  db: Db,
+  box: SecretBox,
+  options: SurveyOptions = {},
+): Promise<SecretsSurvey> {
+  return visit(db, box, { ...options, reseal: true });
 }
 
 /**
  * Gives up the stored secrets no key opens (their `PARLEY_SECRET` is lost): such SSO keys are
- * revoked (an admin rotates the site's key in the console and gives the host the new secret) and
- * such an SMTP password is cleared (an admin enters it again). Returns what it gave up.
+ * revoked, their secret dropped (an admin rotates the site's key in the console and gives the host
+ * the new secret) and such an SMTP password is cleared (an admin enters it again). Resolves what
+ * it gave up.
  */
-export function forgetUnreadableSecrets(db: Db, box: SecretBox): Promise<UnreadableSecret[]> {
+export function forgetUnreadableSecrets(db: Db, box: SecretBox): Promise<StoredSecret[]> {
   return inTransaction(db, async (trx) => {
-    const forgotten: UnreadableSecret[] = [];
+    const forgotten: StoredSecret[] = [];
     const keys = await trx
       .selectFrom('sso_keys')
       .select(['id', 'site_id', 'secret'])
       .where('revoked', '=', 0)
+      .orderBy('id')
       .execute();
     for (const key of keys) {
       if (check(box, key.secret, 'sso_keys.secret') !== undefined) continue;
-      // The unopenable value goes too: it is of no use, and revoked keys are never read.
       await trx
         .updateTable('sso_keys')
         .set({ revoked: 1, secret: '' })

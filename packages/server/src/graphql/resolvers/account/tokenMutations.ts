@@ -45,7 +45,12 @@ async function verifyForSomeSite(
   token: string,
 ): Promise<{ siteId: string; payload: SsoPayload }> {
   const now = ctx.now();
-  const keysBySite = await listUsableSsoKeysBySite(ctx.db, ctx.box, now.toISOString());
+  const keysBySite = await listUsableSsoKeysBySite(ctx.db, ctx.box, now.toISOString(), (siteId) =>
+    ctx.logger.warn(
+      { siteId },
+      'An SSO key opens with no key of this process (PARLEY_SECRET differs from the one it was sealed with): skipped',
+    ),
+  );
   for (const [siteId, keys] of keysBySite) {
     try {
       const payload = await verifySsoToken(
