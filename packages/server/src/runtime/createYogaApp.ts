@@ -114,13 +114,16 @@ export function createYogaApp({
       ...useTrustedDocuments(trustedDocuments),
       // After the trusted documents: an id's text names the operation.
       useOperationName(),
-      // After the trusted documents: the cache key is the text an id names.
-      ...(readCache ? useReadCache(readCache) : []),
       useCodedValidationErrors(),
       ...createArmorPlugins({ production }),
       useListCost(),
-      useOriginPolicy(originPolicy),
       useNoNulCharacters(),
+      // After the trusted documents: the cache key is the text an id names. After the refusals
+      // made at execution (list cost, NUL characters): before them, the cache's own executor
+      // went uncalled for each refusal and it said so on the console, a line per request.
+      ...(readCache ? useReadCache(readCache) : []),
+      // After the cache, as before (its Vary comes first; fastReads.ts writes the same).
+      useOriginPolicy(originPolicy),
     ],
     context: async (initial) => {
       const fromWs = (initial as { [WS_CONTEXT_INIT]?: ContextInit })[WS_CONTEXT_INIT];
