@@ -269,7 +269,15 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     for await (const _event of sitesChanged) http.originPolicy.invalidate();
   })();
 
-  await sweepOrphanAvatars({ ...deps, logger });
+  // A start that fails from here on closes what it opened (an embedding process lives on).
+  await sweepOrphanAvatars({ ...deps, logger }).catch(async (error: unknown) => {
+    await sitesChanged.return?.();
+    await pubsub.close().catch(() => undefined);
+    mailer.close();
+    redis?.disconnect();
+    await database.close().catch(() => undefined);
+    throw error;
+  });
   const accountDeletion = startAccountDeletionJob({
     db: database.db,
     logger,
