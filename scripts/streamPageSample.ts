@@ -27,5 +27,5 @@ const data = makeRootData(comments, {
   story: { url: 'https://news.example/articles/bench', title: 'Bench', commentCount: TOTAL },
 });
 const search = `?storyURL=${encodeURIComponent(data.story.url)}&origin=https%3A%2F%2Fnews.example`;
-const page = await renderer.renderStreamPage(search, data, parts);
+const { html: page } = await renderer.renderStreamDocument(search, data, parts);
 writeFileSync(join(STREAM_PAGE_FILES.template, '..', 'stream-page-sample.html'), page);

@@ -2,16 +2,20 @@
  * Readers posting through servers that are being restarted or killed, as the transport posts:
  * each post carries its idempotency key (and `clientMutationId`), and a post that got no answer
  * is sent again with the same key — to another server when there is one — until it is
- * acknowledged. Used by the rolling-restart and crash tests and by `bench/crash.bench.ts`.
+ * acknowledged. Used by the rolling-restart and crash tests and by `bench/crash.bench.ts`, which
+ * share {@link crashDuringPosts}.
  * Test support only; nothing in production uses it.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { hashPassword } from '../../auth/passwords';
 import { REPOSITORY_ROOT } from '../../clientBuilds';
 import type { Db } from '../../db/inTransaction';
 import { createUser } from '../../db/store/users';
+import { freePort } from './freePort';
+import { installOverHttp } from './installOverHttp';
 
 /** The compiled `parley` command (`npm run build`). */
 export const PARLEY_BIN = join(REPOSITORY_ROOT, 'packages/server/dist/parley.js');
@@ -229,4 +233,90 @@ export async function checkPosts(
     }
   }
   return { acknowledged: log.acknowledged.size, stored: rows.length, lost, duplicated };
+}
+
+/** Options of {@link crashDuringPosts}. */
+export interface CrashOptions {
+  /** A database of its own (`createTestDatabase`, with `sqliteFile` on SQLite). */
+  database: { db: Db; url: string; dataDir: string };
+  dialect: 'sqlite' | 'postgres';
+  writers: number;
+  postsPerWriter: number;
+  /** Acknowledged posts before the kill. */
+  killAfter: number;
+  /** The site installed (its origin is the one permitted). @default 'https://site.example' */
+  site?: string;
+}
+
+/** What {@link crashDuringPosts} saw. */
+export interface CrashReport {
+  counts: Awaited<ReturnType<typeof checkPosts>>;
+  log: PostLog;
+  /** Attempts made before the kill. */
+  attemptsBeforeKill: number;
+  /** Posts in flight (sent, unanswered) at the kill. */
+  inFlight: number;
+  /** The killed process's exit code (null: killed by the signal). */
+  exitCode: number | null;
+  /** ms from the first post to the kill, and from the kill until the server was back. */
+  killedAfterMs: number;
+  backAfterMs: number;
+}
+
+/**
+ * The crash test: the compiled server, installed, takes a burst of posts from `writers` readers
+ * (each posting as fast as it is answered, retrying with its idempotency key); once `killAfter`
+ * are acknowledged it is SIGKILLed and started again on the same port; the posting goes on until
+ * every post is acknowledged. Resolves storage checked against what the readers were told.
+ */
+export async function crashDuringPosts(options: CrashOptions): Promise<CrashReport> {
+  const { database, dialect } = options;
+  const site = options.site ?? 'https://site.example';
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    PARLEY_DATA_DIR: database.dataDir,
+    DATABASE_URL: dialect === 'postgres' ? database.url : '',
+    PARLEY_SECRET: randomBytes(32).toString('base64url'),
+    TRUST_PROXY: '1',
+    LOG_LEVEL: 'warn',
+  };
+  const port = await freePort();
+  let server = await startParley('parley', port, env);
+  try {
+    await installOverHttp(server.url, { site, password: 'correct horse' });
+    const writers = await signInWriters(database.db, [server.url], options.writers);
+    const storyId = (await graphqlAt(server.url, `{ story(url: "${site}/crash") { id } }`)).data
+      .story.id as string;
+    const log = createPostLog();
+    const started = Date.now();
+    const posting = Promise.all(
+      writers.map(async (writer) => {
+        for (let i = 0; i < options.postsPerWriter; i++) {
+          await postUntilAcknowledged(() => [server], writer, storyId, `w${writer.n}-p${i}`, log);
+        }
+      }),
+    );
+    while (log.acknowledged.size < options.killAfter) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const attemptsBeforeKill = log.attempts.length;
+    const inFlight = log.attempts.filter((a) => a.outcome === 'pending').length;
+    server.child.kill('SIGKILL');
+    const exitCode = await server.exited;
+    const killed = Date.now();
+    server = await startParley('parley again', port, env);
+    const back = Date.now();
+    await posting;
+    return {
+      counts: await checkPosts(database.db, storyId, log),
+      log,
+      attemptsBeforeKill,
+      inFlight,
+      exitCode,
+      killedAfterMs: killed - started,
+      backAfterMs: back - killed,
+    };
+  } finally {
+    server.child.kill('SIGKILL');
+  }
 }
