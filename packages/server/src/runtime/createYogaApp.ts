@@ -5,6 +5,7 @@ import { createYoga } from 'graphql-yoga';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createArmorPlugins } from './plugins/armor';
+import { useDocumentSizeLimit } from './plugins/documentSize';
 import { useListCost } from './plugins/listCost';
 import { bodyLimitOptions } from './plugins/bodyLimit';
 import {
@@ -111,6 +112,7 @@ export function createYogaApp({
     ...bodyLimitOptions({ maxBytes: maxRequestBodyBytes }),
     plugins: [
       useRequestGuard(),
+      useDocumentSizeLimit(),
       ...useTrustedDocuments(trustedDocuments),
       // After the trusted documents: an id's text names the operation.
       useOperationName(),
