@@ -1,4 +1,5 @@
 import { seedBasics, testBox } from '../testFixtures';
+import { TOKEN_PURPOSES } from '../schema';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import {
   addSsoKey,
@@ -44,6 +45,30 @@ describe.each(testDialects())('tokens, idempotency keys and sites on %s', (diale
       code: 'TOKEN_INVALID',
     });
   });
+
+  it.each(TOKEN_PURPOSES)(
+    'keeps a %s token only as its hash, usable once, until it expires',
+    async (purpose) => {
+      const { users } = await seedBasics(t.db, { userCount: 1 });
+      const userId = users[0]!.id;
+      const made = await createToken(t.db, { purpose, userId, ttlSeconds: 60 });
+      const expired = await createToken(t.db, { purpose, userId, ttlSeconds: 60 });
+      // The emailed value is nowhere in storage: a copy of the database opens no link.
+      const rows = await t.db.selectFrom('tokens').selectAll().execute();
+      expect(JSON.stringify(rows)).not.toContain(made.token);
+      expect(JSON.stringify(rows)).not.toContain(expired.token);
+      const later = new Date(Date.now() + 120_000).toISOString();
+      expect(await consumeToken(t.db, purpose, expired.token, later)).toEqual({
+        ok: false,
+        code: 'TOKEN_EXPIRED',
+      });
+      expect(await consumeToken(t.db, purpose, made.token)).toMatchObject({ ok: true, userId });
+      expect(await consumeToken(t.db, purpose, made.token)).toEqual({
+        ok: false,
+        code: 'TOKEN_INVALID',
+      });
+    },
+  );
 
   it('tells an expired token from an invalid one', async () => {
     const { users } = await seedBasics(t.db, { userCount: 1 });
