@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SEALED_PREFIX, UnreadableSecretError, createSecretBox } from './secretBox';
+import { SEALED_PREFIX, UnreadableSecretError, createSecretBox, ssoKeyPurpose } from './secretBox';
 
 const keyA = randomBytes(32);
 const keyB = randomBytes(32);
@@ -18,8 +18,8 @@ describe('createSecretBox', () => {
   });
 
   it('seals the same value differently each time (a fresh IV)', () => {
-    const a = box.seal('same', 'sso_keys.secret');
-    expect(box.seal('same', 'sso_keys.secret')).not.toBe(a);
+    const a = box.seal('same', 'sso_keys.secret:k1');
+    expect(box.seal('same', 'sso_keys.secret:k1')).not.toBe(a);
   });
 
   it('keeps the empty string (nothing set) empty', () => {
@@ -28,43 +28,46 @@ describe('createSecretBox', () => {
     expect(box.needsResealing('', 'settings.smtpPassword')).toBe(false);
   });
 
-  it('does not open a value under another purpose', () => {
+  it('does not open a value under another purpose, nor another row’s', () => {
     const sealed = box.seal('x', 'settings.smtpPassword');
-    expect(() => box.open(sealed, 'sso_keys.secret')).toThrow(UnreadableSecretError);
+    expect(() => box.open(sealed, 'sso_keys.secret:k1')).toThrow(UnreadableSecretError);
+    const key = box.seal('x', ssoKeyPurpose('k1'));
+    expect(box.open(key, ssoKeyPurpose('k1'))).toBe('x');
+    expect(() => box.open(key, ssoKeyPurpose('k2'))).toThrow(UnreadableSecretError);
   });
 
   it('does not open a value that was tampered with', () => {
-    const sealed = box.seal('abcdef', 'sso_keys.secret');
+    const sealed = box.seal('abcdef', 'sso_keys.secret:k1');
     const bytes = Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64url');
     bytes[bytes.length - 1]! ^= 1;
     const tampered = SEALED_PREFIX + bytes.toString('base64url');
-    expect(() => box.open(tampered, 'sso_keys.secret')).toThrow(/another PARLEY_SECRET/);
-    expect(() => box.open(`${SEALED_PREFIX}AAAA`, 'sso_keys.secret')).toThrow(
+    expect(() => box.open(tampered, 'sso_keys.secret:k1')).toThrow(/another PARLEY_SECRET/);
+    expect(() => box.open(`${SEALED_PREFIX}AAAA`, 'sso_keys.secret:k1')).toThrow(
       UnreadableSecretError,
     );
   });
 
   it('opens values sealed under a previous key and says they need sealing again', () => {
-    const old = createSecretBox({ current: keyB }).seal('from before', 'sso_keys.secret');
+    const old = createSecretBox({ current: keyB }).seal('from before', 'sso_keys.secret:k1');
     const rotated = createSecretBox({ current: keyA, previous: [keyB] });
-    expect(rotated.open(old, 'sso_keys.secret')).toBe('from before');
-    expect(rotated.needsResealing(old, 'sso_keys.secret')).toBe(true);
-    const fresh = rotated.seal('from before', 'sso_keys.secret');
-    expect(rotated.needsResealing(fresh, 'sso_keys.secret')).toBe(false);
+    expect(rotated.open(old, 'sso_keys.secret:k1')).toBe('from before');
+    expect(rotated.needsResealing(old, 'sso_keys.secret:k1')).toBe(true);
+    const fresh = rotated.seal('from before', 'sso_keys.secret:k1');
+    expect(rotated.needsResealing(fresh, 'sso_keys.secret:k1')).toBe(false);
     // Sealed under the current key only: the old key alone no longer opens it.
-    expect(() => createSecretBox({ current: keyB }).open(fresh, 'sso_keys.secret')).toThrow(
+    expect(() => createSecretBox({ current: keyB }).open(fresh, 'sso_keys.secret:k1')).toThrow(
       UnreadableSecretError,
     );
   });
 
   it('refuses a value no key opens', () => {
-    const other = createSecretBox({ current: keyB }).seal('x', 'sso_keys.secret');
-    expect(() => box.open(other, 'sso_keys.secret')).toThrow(UnreadableSecretError);
-    expect(() => box.needsResealing(other, 'sso_keys.secret')).toThrow(UnreadableSecretError);
+    const other = createSecretBox({ current: keyB }).seal('x', 'sso_keys.secret:k1');
+    expect(() => box.open(other, 'sso_keys.secret:k1')).toThrow(UnreadableSecretError);
+    expect(() => box.needsResealing(other, 'sso_keys.secret:k1')).toThrow(UnreadableSecretError);
   });
 
   it('passes a value stored before sealing through, and says it needs sealing', () => {
-    expect(box.open('plain-old-secret', 'sso_keys.secret')).toBe('plain-old-secret');
-    expect(box.needsResealing('plain-old-secret', 'sso_keys.secret')).toBe(true);
+    expect(box.open('plain-old-secret', 'sso_keys.secret:k1')).toBe('plain-old-secret');
+    expect(box.needsResealing('plain-old-secret', 'sso_keys.secret:k1')).toBe(true);
   });
 });

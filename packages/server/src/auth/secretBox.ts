@@ -14,8 +14,16 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 /** Prefix of every sealed value; a stored value without it predates sealing. */
 export const SEALED_PREFIX = 'sealed:v1:';
 
-/** Where a sealed value lives; bound into its tag. */
-export type SealPurpose = 'sso_keys.secret' | 'settings.smtpPassword';
+/**
+ * Where a sealed value lives, bound into its tag: a value copied to another column, or to another
+ * row (one site's key onto another's), does not open.
+ */
+export type SealPurpose = `sso_keys.secret:${string}` | 'settings.smtpPassword';
+
+/** The purpose of the secret of SSO key `id`. */
+export function ssoKeyPurpose(id: string): SealPurpose {
+  return `sso_keys.secret:${id}`;
+}
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;

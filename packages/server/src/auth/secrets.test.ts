@@ -115,38 +115,40 @@ describe('loadServerSecrets', () => {
 
   it('seals under a key of its own root: another install, or another PARLEY_SECRET, cannot open it', async () => {
     const fromFile = await loadServerSecrets(sources());
-    const sealed = fromFile.box.seal('sso', 'sso_keys.secret');
+    const sealed = fromFile.box.seal('sso', 'sso_keys.secret:k1');
     const again = await loadServerSecrets(sources());
-    expect(again.box.open(sealed, 'sso_keys.secret')).toBe('sso');
+    expect(again.box.open(sealed, 'sso_keys.secret:k1')).toBe('sso');
     const other = await mkdtemp(join(tmpdir(), 'parley-secret-'));
     try {
       const stranger = await loadServerSecrets(sources({ dataDir: other }));
-      expect(() => stranger.box.open(sealed, 'sso_keys.secret')).toThrow(/another PARLEY_SECRET/);
+      expect(() => stranger.box.open(sealed, 'sso_keys.secret:k1')).toThrow(
+        /another PARLEY_SECRET/,
+      );
     } finally {
       await rm(other, { recursive: true, force: true });
     }
     const env = await loadServerSecrets(
       sources({ dataDir: join(root, 'x'), secret: 'e'.repeat(20) }),
     );
-    expect(() => env.box.open(sealed, 'sso_keys.secret')).toThrow(/another PARLEY_SECRET/);
+    expect(() => env.box.open(sealed, 'sso_keys.secret:k1')).toThrow(/another PARLEY_SECRET/);
   });
 
   it('opens what secret.key sealed once PARLEY_SECRET is set, and what PARLEY_SECRET_PREVIOUS sealed', async () => {
     const before = await loadServerSecrets(sources());
-    const sealedByFile = before.box.seal('from the file', 'sso_keys.secret');
+    const sealedByFile = before.box.seal('from the file', 'sso_keys.secret:k1');
     const first = await loadServerSecrets(sources({ secret: 'first secret value' }));
-    expect(first.box.open(sealedByFile, 'sso_keys.secret')).toBe('from the file');
-    expect(first.box.needsResealing(sealedByFile, 'sso_keys.secret')).toBe(true);
+    expect(first.box.open(sealedByFile, 'sso_keys.secret:k1')).toBe('from the file');
+    expect(first.box.needsResealing(sealedByFile, 'sso_keys.secret:k1')).toBe(true);
     // The token secret now comes from PARLEY_SECRET, not the file.
     expect(first.tokenSecret).not.toEqual(before.tokenSecret);
 
-    const sealedByFirst = first.box.seal('from the first', 'sso_keys.secret');
+    const sealedByFirst = first.box.seal('from the first', 'sso_keys.secret:k1');
     const rotated = await loadServerSecrets(
       sources({ secret: 'second secret value', previousSecret: 'first secret value' }),
     );
-    expect(rotated.box.open(sealedByFirst, 'sso_keys.secret')).toBe('from the first');
+    expect(rotated.box.open(sealedByFirst, 'sso_keys.secret:k1')).toBe('from the first');
     const forgot = await loadServerSecrets(sources({ secret: 'second secret value' }));
-    expect(() => forgot.box.open(sealedByFirst, 'sso_keys.secret')).toThrow(
+    expect(() => forgot.box.open(sealedByFirst, 'sso_keys.secret:k1')).toThrow(
       /PARLEY_SECRET_PREVIOUS/,
     );
   });

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
+import { ssoKeyPurpose } from '../auth/secretBox';
 import type { Kysely } from 'kysely';
 import { DEFAULT_SETTINGS } from '../defaults';
 import type { DialectName } from './createDatabase';
@@ -102,8 +103,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 // Sealed once for the run: the stored text must read back byte for byte.
 const SEALED_SMTP_PASSWORD = testBox.seal('smtp-password', 'settings.smtpPassword');
-const SEALED_CURRENT_KEY = testBox.seal('current-secret', 'sso_keys.secret');
-const SEALED_REVOKED_KEY = testBox.seal('leaked-secret', 'sso_keys.secret');
+const SEALED_CURRENT_KEY = testBox.seal('current-secret', ssoKeyPurpose('key-2-current'));
+const SEALED_REVOKED_KEY = testBox.seal('leaked-secret', ssoKeyPurpose('key-0-revoked'));
 
 const STORED_SETTINGS = {
   premod: 'LINKS',

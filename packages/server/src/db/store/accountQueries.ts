@@ -2,7 +2,7 @@
  * Queries behind the account pages: a user's own comments, the SSO keys of every site at once,
  * outstanding emailed tokens and the comments a data download contains.
  */
-import { UnreadableSecretError } from '../../auth/secretBox';
+import { UnreadableSecretError, ssoKeyPurpose } from '../../auth/secretBox';
 import type { SecretBox } from '../../auth/secretBox';
 import { isoTime } from '../inTransaction';
 import type { Db } from '../inTransaction';
@@ -81,7 +81,7 @@ export async function listUsableSsoKeysBySite(
 ): Promise<Map<string, UsableSsoKey[]>> {
   const rows = await db
     .selectFrom('sso_keys')
-    .select(['site_id', 'secret', 'expires_at'])
+    .select(['id', 'site_id', 'secret', 'expires_at'])
     .where('revoked', '=', 0)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .orderBy('site_id')
@@ -93,7 +93,7 @@ export async function listUsableSsoKeysBySite(
     const keys = bySite.get(row.site_id) ?? [];
     let secret: string;
     try {
-      secret = box.open(row.secret, 'sso_keys.secret');
+      secret = box.open(row.secret, ssoKeyPurpose(row.id));
     } catch (error) {
       // Sealed under a PARLEY_SECRET this process does not have (an instance not yet restarted
       // in a rotation): that key is skipped, the others still verify.

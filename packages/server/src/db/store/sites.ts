@@ -6,6 +6,7 @@ import { SSO_KEY_ROTATION_OVERLAP_SECONDS } from '../../defaults';
 import { ParleyError } from '../../ParleyError';
 import { escapeLike, inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
+import { ssoKeyPurpose } from '../../auth/secretBox';
 import type { SecretBox } from '../../auth/secretBox';
 import type { SitesTable, SsoKeysTable } from '../schema';
 
@@ -25,7 +26,7 @@ export interface Site {
 export interface SsoKey {
   id: string;
   siteId: string;
-  /** The secret as stored, sealed: `SecretBox.open(…, 'sso_keys.secret')` gives it in clear. */
+  /** The secret as stored, sealed: `SecretBox.open(…, ssoKeyPurpose(id))` gives it in clear. */
   sealedSecret: string;
   createdAt: string;
   /** Null while current; after a rotation, the end of the overlap. */
@@ -171,12 +172,14 @@ export async function findSiteByOrigin(db: Db, origin: string): Promise<Site | u
 /** Adds a new current key to a site (random 256-bit secret, stored sealed by `box`). */
 export async function addSsoKey(db: Db, siteId: string, box: SecretBox): Promise<NewSsoKey> {
   const secret = randomBytes(32).toString('base64url');
+  // The id first: the sealed secret is bound to its row.
+  const id = newId();
   const row = await db
     .insertInto('sso_keys')
     .values({
-      id: newId(),
+      id,
       site_id: siteId,
-      secret: box.seal(secret, 'sso_keys.secret'),
+      secret: box.seal(secret, ssoKeyPurpose(id)),
       created_at: isoTime(),
       expires_at: null,
     })

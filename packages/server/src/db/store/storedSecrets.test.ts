@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createSecretBox } from '../../auth/secretBox';
+import { createSecretBox, ssoKeyPurpose } from '../../auth/secretBox';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import { testBox } from '../testFixtures';
 import { getOrganization, install, updateSettings } from './organization';
@@ -45,7 +45,20 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
     const { key } = await installed(testBox);
     const stored = await storedKey(key.id);
     expect(stored).not.toContain(key.secret);
-    expect(testBox.open(stored, 'sso_keys.secret')).toBe(key.secret);
+    expect(testBox.open(stored, ssoKeyPurpose(key.id))).toBe(key.secret);
+  });
+
+  it('binds a sealed key to its row: copied onto another key, it opens nowhere', async () => {
+    const { site, key } = await installed(newOnly);
+    const other = await addSsoKey(t.db, site.id, newOnly);
+    await t.db
+      .updateTable('sso_keys')
+      .set({ secret: await storedKey(key.id) })
+      .where('id', '=', other.id)
+      .execute();
+    expect((await surveyStoredSecrets(t.db, newOnly)).unreadable).toEqual([
+      { what: `SSO key ${other.id} of site ${site.id}` },
+    ]);
   });
 
   it('seals what was stored in clear or under a previous key, once, keeping the values', async () => {
@@ -73,9 +86,9 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
       readable: 3,
     });
     // Now under the new key alone, with the same values; nothing in clear.
-    expect(newOnly.open(await storedKey(key.id), 'sso_keys.secret')).toBe(key.secret);
+    expect(newOnly.open(await storedKey(key.id), ssoKeyPurpose(key.id))).toBe(key.secret);
     expect(await storedKey(clear.id)).not.toContain(clear.secret);
-    expect(newOnly.open(await storedKey(clear.id), 'sso_keys.secret')).toBe(clear.secret);
+    expect(newOnly.open(await storedKey(clear.id), ssoKeyPurpose(clear.id))).toBe(clear.secret);
     expect(await storedPassword()).not.toContain('clear-password');
     expect(newOnly.open(await storedPassword(), 'settings.smtpPassword')).toBe('clear-password');
     // The rest of the settings untouched.

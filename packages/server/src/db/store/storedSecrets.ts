@@ -10,7 +10,7 @@
  * with the new secret. Until then a PostgreSQL server keeps them as they are, and says so.
  */
 import { PostgresAdapter } from 'kysely';
-import { UnreadableSecretError } from '../../auth/secretBox';
+import { UnreadableSecretError, ssoKeyPurpose } from '../../auth/secretBox';
 import type { SealPurpose, SecretBox } from '../../auth/secretBox';
 import { DEFAULT_SETTINGS } from '../../defaults';
 import { inTransaction, isoTime, parseJson } from '../inTransaction';
@@ -74,7 +74,8 @@ async function visit(
       .execute();
     for (const key of keys) {
       if (key.secret === '') continue; // given up (forgetUnreadableSecrets)
-      const needs = check(box, key.secret, 'sso_keys.secret');
+      const purpose = ssoKeyPurpose(key.id);
+      const needs = check(box, key.secret, purpose);
       if (needs === undefined) {
         // A revoked key, or one past its overlap, is never read again: no reason to stop for it.
         const inUse = key.revoked === 0 && (key.expires_at === null || key.expires_at > now);
@@ -85,7 +86,7 @@ async function visit(
       if (!needs) continue;
       survey.pending++;
       if (options.reseal) {
-        const secret = box.seal(box.open(key.secret, 'sso_keys.secret'), 'sso_keys.secret');
+        const secret = box.seal(box.open(key.secret, purpose), purpose);
         await trx.updateTable('sso_keys').set({ secret }).where('id', '=', key.id).execute();
       }
     }
@@ -156,7 +157,7 @@ export function forgetUnreadableSecrets(db: Db, box: SecretBox): Promise<StoredS
       .orderBy('id')
       .execute();
     for (const key of keys) {
-      if (check(box, key.secret, 'sso_keys.secret') !== undefined) continue;
+      if (check(box, key.secret, ssoKeyPurpose(key.id)) !== undefined) continue;
       await trx
         .updateTable('sso_keys')
         .set({ revoked: 1, secret: '' })

@@ -1,3 +1,4 @@
+import { ssoKeyPurpose } from '../../../auth/secretBox';
 import { listActiveSsoKeys } from '../../../db/store/sites';
 import { testDialects } from '../../../db/testDatabases';
 import { seedCommunity } from '../../testing/seedCommunity';
@@ -86,7 +87,7 @@ describe.each(testDialects())('sites on %s', (dialect) => {
     expect(keys).toEqual([
       {
         id: fresh.id,
-        secret: api.deps.box.open(fresh.sealedSecret, 'sso_keys.secret'),
+        secret: api.deps.box.open(fresh.sealedSecret, ssoKeyPurpose(fresh.id)),
         revoked: false,
         expiresAt: null,
       },
