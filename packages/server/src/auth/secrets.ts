@@ -23,8 +23,8 @@ const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
 /** Derives the signing secret from an operator-given string (any length ≥ the minimum). */
-function deriveFromEnv(envSecret: string, name = 'PARLEY_SECRET'): Uint8Array {
-  checkLength(envSecret, name);
+function deriveFromEnv(envSecret: string): Uint8Array {
+  checkLength(envSecret, 'PARLEY_SECRET');
   return new Uint8Array(hkdfSync('sha256', envSecret, HKDF_SALT, HKDF_INFO, SECRET_BYTES));
 }
 
@@ -140,7 +140,8 @@ export async function loadServerSecrets(
 ): Promise<ServerSecrets> {
   const { dataDir, secret: envSecret, previousSecret, production } = sources;
   const fromEnv = envSecret !== undefined && envSecret !== '';
-  if (!fromEnv && !create && (await readSecret(join(dataDir, SECRET_FILE_NAME))) === undefined) {
+  const file = await readSecret(join(dataDir, SECRET_FILE_NAME));
+  if (!fromEnv && !create && file === undefined) {
     throw new Error(
       `Neither PARLEY_SECRET nor ${join(dataDir, SECRET_FILE_NAME)} is there: run this with the ` +
         "server's own environment (its PARLEY_SECRET and PARLEY_DATA_DIR).",
@@ -153,16 +154,15 @@ export async function loadServerSecrets(
         `one with: ${GENERATE_SECRET_COMMAND}`,
     );
   }
-  const tokenSecret = await loadOrCreateSecret(dataDir, envSecret);
+  // The file read above is the token secret when there is no PARLEY_SECRET.
+  const tokenSecret =
+    !fromEnv && file !== undefined ? file : await loadOrCreateSecret(dataDir, envSecret);
   const previous: Uint8Array[] = [];
   if (previousSecret !== undefined && previousSecret !== '') {
     checkLength(previousSecret, 'PARLEY_SECRET_PREVIOUS');
     previous.push(deriveSealingKey(previousSecret));
   }
-  if (fromEnv) {
-    const file = await readSecret(join(dataDir, SECRET_FILE_NAME));
-    if (file !== undefined) previous.push(deriveSealingKey(file));
-  }
+  if (fromEnv && file !== undefined) previous.push(deriveSealingKey(file));
   const current = deriveSealingKey(fromEnv ? envSecret : tokenSecret);
   return {
     tokenSecret,

@@ -13,13 +13,13 @@ import { loadServerSecrets } from '../auth/secrets';
 import { SQLITE_FILE_NAME, createDatabase, isPostgresUrl } from '../db/createDatabase';
 import { migrateToLatest, pendingMigrations } from '../db/migrations';
 import { withdrawTokens } from '../db/store/accountQueries';
-import { getOrganization, install } from '../db/store/organization';
+import { alreadyInstalled, getOrganization, install } from '../db/store/organization';
+import { duration, tokenLink } from '../graphql/resolvers/account/accountEmails';
 import {
   forgetUnreadableSecrets,
   sealStoredSecrets,
   surveyStoredSecrets,
 } from '../db/store/storedSecrets';
-import { createToken } from '../db/store/tokens';
 import { findUserByEmail, updateUser } from '../db/store/users';
 import { RESET_PASSWORD_TOKEN_TTL_SECONDS } from '../defaults';
 import { ParleyError } from '../ParleyError';
@@ -256,9 +256,7 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
       : firstLine(await io.readStdin());
     return withDatabase(config, async (db) => {
       await requireMigrated(db);
-      if (await getOrganization(db)) {
-        throw new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
-      }
+      if (await getOrganization(db)) throw alreadyInstalled();
       let siteName = values['site-name'] ? String(values['site-name']) : '';
       if (!siteName) siteName = hostOf(siteUrl) ?? siteUrl;
       const input = await asOptions(
@@ -359,14 +357,14 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
         throw new Error(`${user.username} signs in through their site (SSO) and has no password`);
       }
       if (password === undefined) {
-        const { token } = await createToken(db, {
-          purpose: 'RESET_PASSWORD',
-          userId: user.id,
-          ttlSeconds: RESET_PASSWORD_TOKEN_TTL_SECONDS,
-        });
+        const link = await tokenLink(
+          { db, publicUrl: config.publicUrl },
+          user,
+          'RESET_PASSWORD',
+          ACCOUNT_PATHS.resetPassword,
+        );
         io.out(
-          `A link for ${user.username} to choose a new password (valid ${RESET_PASSWORD_TOKEN_TTL_SECONDS / 3600} hour, once):\n` +
-            `${config.publicUrl}${ACCOUNT_PATHS.resetPassword}#token=${token}`,
+          `A link for ${user.username} to choose a new password (valid ${duration(RESET_PASSWORD_TOKEN_TTL_SECONDS)}, once):\n${link}`,
         );
         return 0;
       }

@@ -102,8 +102,9 @@ function openSqlite(url: string | undefined, dataDir: string): Kysely<Database> 
   // busy_timeout makes a second process wait for the write lock instead of failing at once.
   sqlite.pragma('journal_mode = WAL');
   // FULL: each commit syncs the WAL before it returns, so what the server acknowledged survives
-  // a killed process and a power cut (NORMAL would survive only the first). better-sqlite3's
-  // build defaults to it; said here so that no build change can weaken it unseen.
+  // a killed process and a power cut (NORMAL survives only the first). better-sqlite3 builds with
+  // SQLITE_DEFAULT_WAL_SYNCHRONOUS=1: a database reopened in WAL mode ran NORMAL before this.
+  // The cost measured here: 0.3–0.4 ms per commit against 0.03 (one post, one commit).
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);

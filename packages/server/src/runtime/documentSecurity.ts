@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OriginPolicy } from './plugins/originPolicy';
-import { CSP_HEADER } from './plugins/originPolicy';
+import { CSP_HEADER, normalizeOrigin } from './plugins/originPolicy';
 
 /**
  * The headers of every HTML document the server sends — the stream (framed by the sites), the
@@ -80,7 +80,7 @@ export function createDocumentSecurity({
 }: DocumentSecurityOptions): DocumentSecurity {
   // The public address may not be the page's own (a server reached under another name, a
   // domain changed since): avatars are stored under it, and the clients talk to it.
-  const publicOrigin = publicUrl === undefined ? undefined : originOf(publicUrl);
+  const publicOrigin = publicUrl === undefined ? undefined : normalizeOrigin(publicUrl);
   const socketOrigin = publicOrigin?.replace(/^http/, 'ws');
   // A failed lookup leaves the custom stylesheet out (the page still works).
   const lookUp = async (): Promise<readonly string[]> =>
@@ -120,15 +120,5 @@ export function createDocumentSecurity({
 
 /** The distinct origins of `urls` (anything not an http(s) URL left out). */
 function origins(urls: readonly string[]): string[] {
-  return [...new Set(urls.map(originOf).filter((o): o is string => o !== undefined))];
-}
-
-/** `scheme://host[:port]` of a URL, or undefined for anything else (nothing may add directives). */
-function originOf(url: string): string | undefined {
-  try {
-    const { origin, protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:' ? origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return [...new Set(urls.map(normalizeOrigin).filter((o): o is string => o !== undefined))];
 }

@@ -181,11 +181,16 @@ function parseUrl(
 function parseLogLevel(value: string | undefined, nodeEnv: string | undefined): LogLevel {
   // Jest sets NODE_ENV=test: keep test output clean unless a developer asks for logs.
   if (value === undefined) return nodeEnv === 'test' ? 'silent' : DEFAULT_LOG_LEVEL;
-  const level = value.toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, value);
+  return oneOf('LOG_LEVEL', value, LOG_LEVELS);
+}
+
+/** `value`, lower-cased, when it is one of `choices`; else the variable's ConfigError. */
+function oneOf<T extends string>(name: string, value: string, choices: readonly T[]): T {
+  const choice = value.toLowerCase();
+  if (!(choices as readonly string[]).includes(choice)) {
+    throw new ConfigError(name, `one of ${choices.join(', ')}`, value);
   }
-  return level as LogLevel;
+  return choice as T;
 }
 
 /** Longest `REDIS_PREFIX`: it starts every key. */
@@ -205,12 +210,7 @@ function parseRedisPrefix(value: string | undefined): string {
 }
 
 function parseLogFormat(value: string | undefined): LogFormat | undefined {
-  if (value === undefined) return undefined;
-  const format = value.toLowerCase();
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
-    throw new ConfigError('LOG_FORMAT', `one of ${LOG_FORMATS.join(', ')}`, value);
-  }
-  return format as LogFormat;
+  return value === undefined ? undefined : oneOf('LOG_FORMAT', value, LOG_FORMATS);
 }
 
 /** IPv6 literals need brackets inside a URL. */

@@ -1,8 +1,7 @@
 import { hashPassword } from '../auth/passwords';
 import type { InstallInput } from '../db/store/organization';
-import { normalizeOrigin } from '../db/store/sites';
-import { ParleyError } from '../ParleyError';
 import { validateEmail, validatePassword, validateUsername } from './validateAccount';
+import { allowedOrigins as checkOrigins, httpUrl, required } from './validateInput';
 
 /** What the install wizard (the `install` mutation) and `parley install` are given. */
 export interface InstallRequest {
@@ -27,7 +26,7 @@ export async function prepareInstall(request: InstallRequest): Promise<InstallIn
   const orgUrl = httpUrl(organization.url, 'organization.url');
   const siteName = required(site.name, 'site.name');
   const siteUrl = httpUrl(site.url, 'site.url');
-  const allowedOrigins = origins(site.allowedOrigins, siteUrl);
+  const allowedOrigins = checkOrigins(site.allowedOrigins, siteUrl, 'site.allowedOrigins');
   const email = validateEmail(admin.email, 'admin.email');
   const username = validateUsername(admin.username, 'admin.username');
   validatePassword(admin.password, 'admin.password');
@@ -41,34 +40,4 @@ export async function prepareInstall(request: InstallRequest): Promise<InstallIn
     site: { name: siteName, url: siteUrl, allowedOrigins },
     admin: { email: email.address, username, passwordHash: await hashPassword(admin.password) },
   };
-}
-
-function required(value: string, field: string): string {
-  const trimmed = value.trim();
-  if (!trimmed) throw new ParleyError('INVALID_INPUT', 'This field is required.', { field });
-  return trimmed;
-}
-
-function httpUrl(value: string, field: string): string {
-  try {
-    const url = new URL(value.trim());
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
-  } catch {
-    // fall through to the coded error
-  }
-  throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', { field });
-}
-
-/** The permitted origins, normalized; the site's own origin is always one of them. */
-function origins(values: readonly string[], siteUrl: string): string[] {
-  const list = [...values, siteUrl].map((value, i) => {
-    try {
-      return normalizeOrigin(value.trim());
-    } catch {
-      throw new ParleyError('INVALID_INPUT', `“${value}” is not an origin.`, {
-        field: `site.allowedOrigins.${i}`,
-      });
-    }
-  });
-  return [...new Set(list)];
 }

@@ -114,7 +114,8 @@ export async function install(db: Db, input: InstallInput, box: SecretBox): Prom
   }
 }
 
-function alreadyInstalled(): ParleyError {
+/** The error of an install on an installed database (the wizard, `parley install`, the store). */
+export function alreadyInstalled(): ParleyError {
   return new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
 }
 

@@ -1,7 +1,7 @@
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { challengeCost, checkAnswer, issueChallenge } from '../../auth/signInChallenge';
 import { DEVICE_TOKEN_SECONDS, RATE_LIMITS } from '../../defaults';
-import { getOrganization, install } from '../../db/store/organization';
+import { alreadyInstalled, getOrganization, install } from '../../db/store/organization';
 import { createUser, findUserByEmail, isUsernameFree } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
@@ -56,7 +56,7 @@ export const authResolvers = {
       // Checked before any validation: after install, the wizard's answer is the same whatever
       // was typed.
       if (await getOrganization(ctx.db)) {
-        throw new ParleyError('ALREADY_INSTALLED', 'Parley is already installed.');
+        throw alreadyInstalled();
       }
       const result = await install(ctx.db, await prepareInstall(input), ctx.box);
       // Every anonymous read said "not installed" (the settings, the stories' errors).

@@ -37,7 +37,7 @@ const TTL_SECONDS: Partial<Record<TokenPurpose, number>> = {
 
 /** Creates a single-use token of `purpose` for `user` and returns the link that carries it. */
 export async function tokenLink(
-  ctx: ParleyContext,
+  ctx: Pick<ParleyContext, 'db' | 'publicUrl'>,
   user: User,
   purpose: 'CONFIRM_EMAIL' | 'RESET_PASSWORD' | 'DOWNLOAD' | 'UNSUBSCRIBE',
   path: string,
@@ -51,7 +51,7 @@ export async function tokenLink(
 }
 
 /** "3 days", "1 hour": how long a link works, for the message text. */
-function duration(seconds: number): string {
+export function duration(seconds: number): string {
   if (seconds < 3600) return `${Math.round(seconds / 60)} minutes`;
   const hours = Math.round(seconds / 3600);
   if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;

@@ -23,7 +23,7 @@ import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { requireRole } from '../../permissions';
 import type { Resolvers } from '../resolverTypes.generated';
-import { allowedOrigins, httpUrl, required } from './validateInput';
+import { allowedOrigins, httpUrl, required } from '../../../validation/validateInput';
 import { invalidateEveryRead } from '../../events';
 
 /** Secrets of keys created during a request, by key id; see the file comment. */

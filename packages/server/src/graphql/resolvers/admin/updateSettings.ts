@@ -16,7 +16,7 @@ import { ParleyError } from '../../../ParleyError';
 import { validateEmail } from '../../../validation/validateAccount';
 import { requireRole } from '../../permissions';
 import type { OrganizationInput, Resolvers, UpdateSettingsInput } from '../resolverTypes.generated';
-import { httpUrl, required } from './validateInput';
+import { httpUrl, required } from '../../../validation/validateInput';
 import { invalidateEveryRead } from '../../events';
 
 /** Bounds of the numeric settings, inclusive; a value outside is `INVALID_INPUT` on its field. */

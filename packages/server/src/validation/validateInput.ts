@@ -1,9 +1,9 @@
 /**
- * Field checks shared by the admin mutations. Each returns the value to store or throws
+ * Field checks shared by the admin mutations and the install. Each returns the value to store or throws
  * `INVALID_INPUT` naming the field, so the console shows the message next to it.
  */
-import { normalizeOrigin } from '../../../db/store/sites';
-import { ParleyError } from '../../../ParleyError';
+import { normalizeOrigin } from '../db/store/sites';
+import { ParleyError } from '../ParleyError';
 
 /** The trimmed text; empty is `INVALID_INPUT` on `field`. */
 export function required(value: string, field: string): string {
