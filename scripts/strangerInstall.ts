@@ -5,13 +5,13 @@
 // must refuse to start without PARLEY_SECRET and run only trusted documents), and the running
 // server must answer /healthz, /embed.js, /admin and an anonymous GraphQL read. Prints the
 // tarball's size, the start time and the idle RSS. Exits non-zero on any failure.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { freePort } from '@parley/server/testing';
+import { freePort, startParley } from '@parley/server/testing';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const folder = mkdtempSync(join(tmpdir(), 'parley-stranger-'));
@@ -47,7 +47,7 @@ try {
   const url = `http://127.0.0.1:${port}`;
   // As the Dockerfile runs it: production, with its own PARLEY_SECRET.
   const bare = {
-    PATH: process.env.PATH,
+    PATH: process.env.PATH ?? '',
     PARLEY_DATA_DIR: dataDir,
     PORT: String(port),
     NODE_ENV: 'production',
@@ -77,18 +77,13 @@ try {
   );
 
   const started = performance.now();
-  const running = spawn(parley, ['start'], { cwd: folder, env: { ...env, LOG_LEVEL: 'warn' } });
-  server = running;
-  let output = '';
-  running.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    running.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Parley is running')) resolve();
-    });
-    running.once('exit', (code) => reject(new Error(`parley start exited (${code}):\n${output}`)));
-    setTimeout(() => reject(new Error(`no start within 30 s:\n${output}`)), 30_000).unref();
-  });
+  const running = await startParley(
+    'parley start',
+    port,
+    { ...env, LOG_LEVEL: 'warn' },
+    { bin: parley, cwd: folder },
+  );
+  server = running.child;
   console.log(`started in ${(performance.now() - started).toFixed(0)} ms`);
 
   const healthz = await fetch(`${url}/healthz`);
@@ -135,12 +130,12 @@ try {
 
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const rss = Number(
-    /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${running.pid}/status`, 'utf8'))?.[1],
+    /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${running.child.pid}/status`, 'utf8'))?.[1],
   );
   console.log(`idle RSS: ${(rss / 1024).toFixed(0)} MB`);
 
-  running.kill('SIGTERM');
-  const code = await new Promise((resolve) => running.once('exit', resolve));
+  running.child.kill('SIGTERM');
+  const code = await running.exited;
   check(code === 0, `SIGTERM stops it with exit code 0 (${code})`);
   server = undefined;
 } catch (error) {

@@ -10,6 +10,7 @@ import { signHostToken } from '../src/graphql/testing/signHostToken';
 import { runParley } from '../src/cli/runParley';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { graphqlAt } from '../src/runtime/testing/postingClients';
 
 // The SSO keys and the SMTP password are stored sealed: a copy of the data folder without
 // PARLEY_SECRET holds neither. Changing PARLEY_SECRET is refused at start until the previous
@@ -21,19 +22,9 @@ const SECRET_A = 'first operator secret, long enough';
 const SECRET_B = 'second operator secret, long enough';
 const SMTP_PASSWORD = 'smtp-password-7f3a91';
 
-type Answer = { data?: any; errors?: { message: string }[] };
-
-async function graphql(url: string, query: string, variables = {}, token?: string) {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as Answer;
-}
+/** A GraphQL request, as the holder of `token` when given. */
+const graphql = (url: string, query: string, variables = {}, token?: string) =>
+  graphqlAt(url, query, variables, token ? { authorization: `Bearer ${token}` } : {});
 
 /** Every byte of every file in the data folder, as one string. */
 async function everything(dir: string): Promise<string> {
@@ -171,7 +162,7 @@ describe('secrets at rest', () => {
         out: (text) => out.push(text),
         err: (text) => out.push(text),
         readStdin: async () => '',
-        version: '0',
+        version: () => '0',
       });
       expect([code, out.join('\n')]).toEqual([0, 'Sealed 1 stored secret(s) under PARLEY_SECRET.']);
       expect(await storedKey()).toMatch(/^sealed:v1:/);
@@ -197,7 +188,7 @@ describe('secrets at rest', () => {
         out: (text) => out.push(text),
         err: (text) => out.push(text),
         readStdin: async () => '',
-        version: '0',
+        version: () => '0',
       });
       return { code, out: out.join('\n') };
     };

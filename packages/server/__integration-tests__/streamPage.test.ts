@@ -11,6 +11,7 @@ import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 import { renderComment } from '../src/markdown/renderComment';
 import { hashSource } from '../src/runtime/documentSecurity';
+import { graphqlAt } from '../src/runtime/testing/postingClients';
 
 // /embed/stream with the thread on the page (the stream's server build, from `npm run build`):
 // the first page's comments are in the HTML the browser receives, with the answer the frame
@@ -164,25 +165,19 @@ describe('the stream page, rendered on the server', () => {
   });
 
   it('allows the custom stylesheet’s origin on the stream’s pages, and only there', async () => {
-    const signIn = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        query:
-          'mutation { signIn(input: { email: "admin@example.com", password: "correct horse battery" }) { token } }',
-      }),
-    }).then((r) => r.json() as Promise<{ data: { signIn: { token: string } } }>);
-    const saved = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${signIn.data.signIn.token}`,
-      },
-      body: JSON.stringify({
-        query:
-          'mutation { updateSettings(input: { customCssUrl: "https://cdn.example/theme.css" }) { settings { customCssUrl } } }',
-      }),
-    }).then((r) => r.json() as Promise<{ errors?: unknown }>);
+    const signIn = await graphqlAt(
+      url,
+      'mutation { signIn(input: { email: "admin@example.com", password: "correct horse battery" }) { token } }',
+    );
+    const asAdmin = { authorization: `Bearer ${signIn.data.signIn.token as string}` };
+    const setCustomCss = (address: string) =>
+      graphqlAt(
+        url,
+        'mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { customCssUrl } } }',
+        { input: { customCssUrl: address } },
+        asAdmin,
+      );
+    const saved = await setCustomCss('https://cdn.example/theme.css');
     expect(saved.errors).toBeUndefined();
     try {
       const rendered = await fetch(frameUrl(url, STORY));
@@ -199,17 +194,7 @@ describe('the stream page, rendered on the server', () => {
       const console = await fetch(`${url}/admin`);
       expect(console.headers.get('content-security-policy')).toContain("style-src 'self';");
     } finally {
-      await fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${signIn.data.signIn.token}`,
-        },
-        body: JSON.stringify({
-          query:
-            'mutation { updateSettings(input: { customCssUrl: "" }) { settings { customCssUrl } } }',
-        }),
-      });
+      await setCustomCss('');
     }
   });
 

@@ -103,224 +103,216 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
   // Before the database: a production start without PARLEY_SECRET fails here, before anything is
   // written into the database (the data folder has been made, and secureDataDir has run).
   const { tokenSecret, box } = await loadServerSecrets(config);
-  const database = await createDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    migrate: config.migrate,
-  });
-  // PARLEY_MIGRATE=false: the deployment migrates (`parley migrate`); code newer than the schema
-  // would fail request by request, so it does not start at all.
-  const pending = config.migrate ? [] : await pendingMigrations(database.db);
-  if (pending.length > 0) {
-    await database.close();
-    throw new Error(
-      `The database has ${pending.length} pending migrations (${pending.join(', ')}) and ` +
-        'PARLEY_MIGRATE=false: run parley migrate first.',
-    );
-  }
-  // On SQLite this is the only process: what waits to be sealed is sealed now. On PostgreSQL
-  // other instances may still read it with the old code or secret: `parley seal-secrets` does it
-  // once they all run this one (storedSecrets.ts).
-  const secrets = await (database.dialect === 'sqlite' ? sealStoredSecrets : surveyStoredSecrets)(
-    database.db,
-    box,
-    { smtpFromEnvironment: config.smtpUrl !== undefined },
-  ).catch(async (error: unknown) => {
-    await database.close();
-    throw error;
-  });
-  if (secrets.unreadable.length > 0) {
-    await database.close();
-    throw new Error(
-      `${secrets.unreadable.length} stored secret(s) were sealed with another PARLEY_SECRET: ` +
-        `${secrets.unreadable.map((s) => s.what).join('; ')}. Set PARLEY_SECRET_PREVIOUS to the ` +
-        'value they were sealed with, or, if it is lost, see parley forget-secrets --help.',
-    );
-  }
-  if (secrets.pending > 0 && database.dialect === 'sqlite') {
-    logger.info({ sealed: secrets.pending }, 'Stored secrets sealed under the current key');
-  } else if (secrets.pending > 0) {
-    logger.warn(
-      { pending: secrets.pending },
-      `${secrets.pending} stored secret(s) are in clear or sealed under PARLEY_SECRET_PREVIOUS: ` +
-        'once every instance runs this version with this PARLEY_SECRET, run parley seal-secrets.',
-    );
-  }
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: true, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
-    : undefined;
-  // Without a listener ioredis reports every reconnect as an unhandled error event; the log is
-  // where a Redis outage belongs (rate-limited mutations then fail at once with
-  // SERVICE_UNAVAILABLE until it is back, and /healthz and /readyz say so).
-  redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
-  // Connected before the server answers anything: the client queues nothing, so a rate-limited
-  // post or a read-cache lookup sent meanwhile would fail (and the cache, distrusting Redis
-  // after a failed read, would be read around for a second).
-  // ioredis' connect() resolves on 'ready' (checkRedis above has said it can be reached).
-  await redis?.connect().catch(async (error: unknown) => {
-    redis.disconnect();
-    await database.close();
-    throw error;
-  });
-  const metrics = createMetrics();
-  const redisPrefix = options.redisPrefix ?? config.redisPrefix;
-  const pubsub = createPubSub({
-    redisUrl: config.redisUrl,
-    prefix: redisPrefix,
-    logger,
-    onDelivered: (topic, lagSeconds) => metrics.pubsubLag.observe({ topic }, lagSeconds),
-  });
-  // Both pub/sub connections up before anyone can subscribe: a reader whose socket comes back to
-  // a server just started (a rolling restart) subscribes at once, and a SUBSCRIBE sent while the
-  // subscriber connection was still connecting was lost now and then (the rolling-restart test).
-  await pubsub.ready().catch(async (error: unknown) => {
-    await pubsub.close();
-    redis?.disconnect();
-    await database.close();
-    throw error;
-  });
-  if (database.poolStats) metrics.watch({ pool: database.poolStats });
-  const mailer = countDeliveries(
-    metrics,
-    createMailer({
-      smtpUrl: config.smtpUrl,
-      // Read per send, so what an admin saves in Configure › Email applies without a restart.
-      loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
+  // What start-up has opened, closed again (newest first) when it fails half-way: a process
+  // that embeds the server lives on.
+  const opened: (() => unknown)[] = [];
+  try {
+    const database = await createDatabase({
+      url: config.databaseUrl,
       dataDir: config.dataDir,
-      from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
-      logger,
-      production: config.production,
-    }),
-  );
-  // Anonymous reads, shared through Redis when there is one (with the fail-fast client: a Redis
-  // outage reads around the cache instead of waiting on it).
-  const readCache = createReadCache({
-    store: redis
-      ? createRedisReadStore({
-          redis,
-          prefix: `${redisPrefix}read:`,
-          maxMemoBytes: READ_CACHE.maxBytes,
-        })
-      : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
-    logger,
-    onLookup: (hit) => metrics.readCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
-  });
-  // A dropped connection (Redis restarted, or away): what other instances changed meanwhile may
-  // not have been dropped from the shared cache, so it is emptied before it is read again.
-  const lostRedis = () => readCache.lost();
-  redis?.on('close', lostRedis);
-  const deps: ServerDeps = {
-    db: database.db,
-    tokens: createTokenService({ secret: tokenSecret, issuer: config.publicUrl }),
-    box,
-    pubsub,
-    rateLimiter: createRateLimiter({
-      store: redis
-        ? createRedisRateLimitStore({ redis, prefix: `${redisPrefix}rate:` })
-        : createMemoryRateLimitStore(),
-      onRefused: (action) => metrics.rateLimitRefusals.inc({ action }),
-    }),
-    mailer,
-    logger,
-    publicUrl: config.publicUrl,
-    dataDir: config.dataDir,
-    now: options.now ?? (() => new Date()),
-    readCache,
-  };
-
-  // What /healthz asks, and /readyz with the disk besides: the services this process needs answer.
-  const dependencyChecks: Record<string, () => Promise<void>> = {
-    database: async () => void (await sql`select 1`.execute(database.db)),
-    ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
-  };
-  const http = createHttpServer({
-    schema: createParleySchema(),
-    context: createContextFactory(deps),
-    getAllowedOrigins: async () => (await listSites(database.db)).flatMap((s) => s.allowedOrigins),
-    publicUrl: config.publicUrl,
-    customStylesheets: async () => {
-      const { customCssUrl } = await getSettings(database.db);
-      return customCssUrl ? [customCssUrl] : [];
-    },
-    staticRoutes: { '/uploads/': join(config.dataDir, 'uploads'), ...options.staticRoutes },
-    // Where the clients are served, the stream's page comes rendered (when its build exists).
-    streamPage: options.staticRoutes?.[STREAM_PAGE_PATH] ? STREAM_PAGE_FILES : undefined,
-    logger,
-    metrics,
-    production: config.production,
-    trustedDocuments: trustedDocumentsFor(config.production, config.allowArbitraryDocuments),
-    readCache: {
-      cache: readCache,
-      ttlMs: READ_CACHE.ttlMs,
-      sharedMaxAgeSeconds: READ_CACHE.sharedMaxAgeSeconds,
-    },
-    trustedProxies: config.trustedProxies,
-    metricsToken: config.metricsToken,
-    healthCheck: async () => {
-      await Promise.all(Object.values(dependencyChecks).map((check) => check()));
-    },
-    // No check of migrations: a running server has applied them, or refused to start.
-    readinessChecks: { ...dependencyChecks, disk: () => checkDataDirRoom(config.dataDir) },
-  });
-
-  // A site changed somewhere (this process or another, through Redis): its origins apply now.
-  const sitesChanged = pubsub.subscribe('sitesChanged');
-  void (async () => {
-    for await (const _event of sitesChanged) http.originPolicy.invalidate();
-  })();
-
-  // A start that fails from here on closes what it opened (an embedding process lives on).
-  await sweepOrphanAvatars({ ...deps, logger }).catch(async (error: unknown) => {
-    await sitesChanged.return?.();
-    await pubsub.close().catch(() => undefined);
-    mailer.close();
-    redis?.disconnect();
-    await database.close().catch(() => undefined);
-    throw error;
-  });
-  const accountDeletion = startAccountDeletionJob({
-    db: database.db,
-    logger,
-    dataDir: config.dataDir,
-    publicUrl: config.publicUrl,
-    onRun: (result) => metrics.jobRuns.inc({ job: 'account_deletion', result }),
-  });
-
-  return {
-    http,
-    deps,
-    dialect: database.dialect,
-    listen: () => http.listen(config.port, config.host),
-    async close() {
-      const started = Date.now();
-      const deadline = started + SHUTDOWN_DEADLINE_MS - SHUTDOWN_FINAL_STEPS_MS;
-      // How long each step took, in ms: the log line says what a slow stop waited on.
-      const steps: Record<string, number> = {};
-      const step = async (name: string, work: () => Promise<unknown>) => {
-        const from = Date.now();
-        await work();
-        steps[name] = Date.now() - from;
-      };
-      await step('jobs', async () => {
-        await accountDeletion.stop();
-        await sitesChanged.return?.();
-      });
-      await step('http', () => http.close());
-      await step('pubsub', () => pubsub.close());
-      // Emails the last requests started: sent, or filed in the outbox; none lost.
-      await step('mail', () =>
-        mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now()))),
+      migrate: config.migrate,
+    });
+    opened.push(() => database.close());
+    // PARLEY_MIGRATE=false: the deployment migrates (`parley migrate`); code newer than the schema
+    // would fail request by request, so it does not start at all.
+    const pending = config.migrate ? [] : await pendingMigrations(database.db);
+    if (pending.length > 0) {
+      throw new Error(
+        `The database has ${pending.length} pending migrations (${pending.join(', ')}) and ` +
+          'PARLEY_MIGRATE=false: run parley migrate first.',
       );
-      mailer.close();
-      redis?.off('close', lostRedis);
-      redis?.disconnect();
-      await step('database', () => database.close());
-      const ms = Date.now() - started;
-      // Slow: something held on (a request, a socket, an email); the steps say which.
-      if (ms > SLOW_STOP_MS) logger.warn({ ms, steps }, `Stopped, slowly (${ms} ms)`);
-      else logger.info({ ms, steps }, 'Stopped');
-    },
-  };
+    }
+    // On SQLite this is the only process: what waits to be sealed is sealed now. On PostgreSQL
+    // other instances may still read it with the old code or secret: `parley seal-secrets` does it
+    // once they all run this one (storedSecrets.ts).
+    const secrets = await (database.dialect === 'sqlite' ? sealStoredSecrets : surveyStoredSecrets)(
+      database.db,
+      box,
+      { smtpFromEnvironment: config.smtpUrl !== undefined },
+    );
+    if (secrets.unreadable.length > 0) {
+      throw new Error(
+        `${secrets.unreadable.length} stored secret(s) were sealed with another PARLEY_SECRET: ` +
+          `${secrets.unreadable.map((s) => s.what).join('; ')}. Set PARLEY_SECRET_PREVIOUS to the ` +
+          'value they were sealed with, or, if it is lost, see parley forget-secrets --help.',
+      );
+    }
+    if (secrets.pending > 0 && database.dialect === 'sqlite') {
+      logger.info({ sealed: secrets.pending }, 'Stored secrets sealed under the current key');
+    } else if (secrets.pending > 0) {
+      logger.warn(
+        { pending: secrets.pending },
+        `${secrets.pending} stored secret(s) are in clear or sealed under PARLEY_SECRET_PREVIOUS: ` +
+          'once every instance runs this version with this PARLEY_SECRET, run parley seal-secrets.',
+      );
+    }
+    const redis = config.redisUrl
+      ? new Redis(config.redisUrl, { lazyConnect: true, ...REDIS_RATE_LIMIT_CLIENT_OPTIONS })
+      : undefined;
+    // Without a listener ioredis reports every reconnect as an unhandled error event; the log is
+    // where a Redis outage belongs (rate-limited mutations then fail at once with
+    // SERVICE_UNAVAILABLE until it is back, and /healthz and /readyz say so).
+    redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis (rate limits) error'));
+    // Connected before the server answers anything: the client queues nothing, so a rate-limited
+    // post or a read-cache lookup sent meanwhile would fail (and the cache, distrusting Redis
+    // after a failed read, would be read around for a second).
+    // ioredis' connect() resolves on 'ready' (checkRedis above has said it can be reached).
+    if (redis) opened.push(() => redis.disconnect());
+    await redis?.connect();
+    const metrics = createMetrics();
+    const redisPrefix = options.redisPrefix ?? config.redisPrefix;
+    const pubsub = createPubSub({
+      redisUrl: config.redisUrl,
+      prefix: redisPrefix,
+      logger,
+      onDelivered: (topic, lagSeconds) => metrics.pubsubLag.observe({ topic }, lagSeconds),
+    });
+    opened.push(() => pubsub.close());
+    // Both pub/sub connections up before anyone can subscribe: a reader whose socket comes back to
+    // a server just started (a rolling restart) subscribes at once, not on a connection still
+    // connecting.
+    await pubsub.ready();
+    if (database.poolStats) metrics.watch({ pool: database.poolStats });
+    const mailer = countDeliveries(
+      metrics,
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        // Read per send, so what an admin saves in Configure › Email applies without a restart.
+        loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
+        dataDir: config.dataDir,
+        from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
+        logger,
+        production: config.production,
+      }),
+    );
+    opened.push(() => mailer.close());
+    // Anonymous reads, shared through Redis when there is one (with the fail-fast client: a Redis
+    // outage reads around the cache instead of waiting on it).
+    const readCache = createReadCache({
+      store: redis
+        ? createRedisReadStore({
+            redis,
+            prefix: `${redisPrefix}read:`,
+            maxMemoBytes: READ_CACHE.maxBytes,
+          })
+        : createMemoryReadStore({ maxBytes: READ_CACHE.maxBytes }),
+      logger,
+      onLookup: (hit) => metrics.readCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
+    });
+    // A dropped connection (Redis restarted, or away): what other instances changed meanwhile may
+    // not have been dropped from the shared cache, so it is emptied before it is read again.
+    const lostRedis = () => readCache.lost();
+    redis?.on('close', lostRedis);
+    const deps: ServerDeps = {
+      db: database.db,
+      tokens: createTokenService({ secret: tokenSecret, issuer: config.publicUrl }),
+      box,
+      pubsub,
+      rateLimiter: createRateLimiter({
+        store: redis
+          ? createRedisRateLimitStore({ redis, prefix: `${redisPrefix}rate:` })
+          : createMemoryRateLimitStore(),
+        onRefused: (action) => metrics.rateLimitRefusals.inc({ action }),
+      }),
+      mailer,
+      logger,
+      publicUrl: config.publicUrl,
+      dataDir: config.dataDir,
+      now: options.now ?? (() => new Date()),
+      readCache,
+    };
+
+    // What /healthz asks, and /readyz with the disk besides: the services this process needs answer.
+    const dependencyChecks: Record<string, () => Promise<void>> = {
+      database: async () => void (await sql`select 1`.execute(database.db)),
+      ...(redis === undefined ? {} : { redis: async () => void (await redis.ping()) }),
+    };
+    const http = createHttpServer({
+      schema: createParleySchema(),
+      context: createContextFactory(deps),
+      getAllowedOrigins: async () =>
+        (await listSites(database.db)).flatMap((s) => s.allowedOrigins),
+      publicUrl: config.publicUrl,
+      customStylesheets: async () => {
+        const { customCssUrl } = await getSettings(database.db);
+        return customCssUrl ? [customCssUrl] : [];
+      },
+      staticRoutes: { '/uploads/': join(config.dataDir, 'uploads'), ...options.staticRoutes },
+      // Where the clients are served, the stream's page comes rendered (when its build exists).
+      streamPage: options.staticRoutes?.[STREAM_PAGE_PATH] ? STREAM_PAGE_FILES : undefined,
+      logger,
+      metrics,
+      production: config.production,
+      trustedDocuments: trustedDocumentsFor(config.production, config.allowArbitraryDocuments),
+      readCache: {
+        cache: readCache,
+        ttlMs: READ_CACHE.ttlMs,
+        sharedMaxAgeSeconds: READ_CACHE.sharedMaxAgeSeconds,
+      },
+      trustedProxies: config.trustedProxies,
+      metricsToken: config.metricsToken,
+      healthCheck: async () => {
+        await Promise.all(Object.values(dependencyChecks).map((check) => check()));
+      },
+      // No check of migrations: a running server has applied them, or refused to start.
+      readinessChecks: { ...dependencyChecks, disk: () => checkDataDirRoom(config.dataDir) },
+    });
+
+    // A site changed somewhere (this process or another, through Redis): its origins apply now.
+    const sitesChanged = pubsub.subscribe('sitesChanged');
+    void (async () => {
+      for await (const _event of sitesChanged) http.originPolicy.invalidate();
+    })();
+
+    opened.push(() => sitesChanged.return?.());
+    await sweepOrphanAvatars({ ...deps, logger });
+    const accountDeletion = startAccountDeletionJob({
+      db: database.db,
+      logger,
+      dataDir: config.dataDir,
+      publicUrl: config.publicUrl,
+      onRun: (result) => metrics.jobRuns.inc({ job: 'account_deletion', result }),
+    });
+
+    return {
+      http,
+      deps,
+      dialect: database.dialect,
+      listen: () => http.listen(config.port, config.host),
+      async close() {
+        const started = Date.now();
+        const deadline = started + SHUTDOWN_DEADLINE_MS - SHUTDOWN_FINAL_STEPS_MS;
+        // How long each step took, in ms: the log line says what a slow stop waited on.
+        const steps: Record<string, number> = {};
+        const step = async (name: string, work: () => Promise<unknown>) => {
+          const from = Date.now();
+          await work();
+          steps[name] = Date.now() - from;
+        };
+        await step('jobs', async () => {
+          await accountDeletion.stop();
+          await sitesChanged.return?.();
+        });
+        await step('http', () => http.close());
+        await step('pubsub', () => pubsub.close());
+        // Emails the last requests started: sent, or filed in the outbox; none lost.
+        await step('mail', () =>
+          mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now()))),
+        );
+        mailer.close();
+        redis?.off('close', lostRedis);
+        redis?.disconnect();
+        await step('database', () => database.close());
+        const ms = Date.now() - started;
+        // Slow: something held on (a request, a socket, an email); the steps say which.
+        if (ms > SLOW_STOP_MS) logger.warn({ ms, steps }, `Stopped, slowly (${ms} ms)`);
+        else logger.info({ ms, steps }, 'Stopped');
+      },
+    };
+  } catch (error) {
+    for (const close of opened.reverse()) await Promise.resolve(close()).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Rejects, saying how much is left, when the data folder's disk is nearly full. */

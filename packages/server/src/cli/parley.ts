@@ -34,7 +34,8 @@ const code = await runParley(process.argv.slice(2), {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
-  version: packageVersion(),
+  // Read only for --version: every other command, `start` first, skips the folder walk.
+  version: packageVersion,
   async start(config) {
     const { parley, banner } = await startServer(config);
     console.log(banner);

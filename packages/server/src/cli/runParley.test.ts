@@ -24,7 +24,7 @@ async function parley(
     out: (text) => out.push(text),
     err: (text) => err.push(text),
     readStdin: async () => stdin,
-    version: '1.2.3',
+    version: () => '1.2.3',
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

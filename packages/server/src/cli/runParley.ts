@@ -37,7 +37,7 @@ export interface CliIo {
   /** The whole of standard input, for a password piped in. */
   readStdin(): Promise<string>;
   /** The package's version (`parley --version`). */
-  version: string;
+  version(): string;
   /**
    * Runs the server until it is stopped (`parley start`); resolves its exit code. The command
    * line's entry passes the real one; tests of the other commands need none.
@@ -130,7 +130,7 @@ export async function runParley(argv: readonly string[], io: CliIo): Promise<num
     return 0;
   }
   if (name === '--version' || name === '-v') {
-    io.out(io.version);
+    io.out(io.version());
     return 0;
   }
   try {

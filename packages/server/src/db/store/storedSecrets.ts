@@ -50,15 +50,20 @@ function check(box: SecretBox, stored: string, purpose: SealPurpose): boolean | 
   }
 }
 
+/** What {@link visit} does with what it finds. */
+type Action = 'survey' | 'seal' | 'forget';
+
 /**
- * Looks at every stored secret (and, with `reseal`, seals what is pending under the current key),
- * in one transaction: the organization row is locked first (PostgreSQL), so two sealers, or a
- * sealer and a settings save, take turns; keys are taken in id order.
+ * Looks at every stored secret in one transaction — and, by `action`, seals what is pending under
+ * the current key, or gives up what no key opens. The organization row is locked first
+ * (PostgreSQL), so two sealers, or a sealer and a settings save, take turns; keys are taken in id
+ * order. A key that is revoked or past its overlap is never read again: not one to stop for.
  */
 async function visit(
   db: Db,
   box: SecretBox,
-  options: SurveyOptions & { reseal: boolean },
+  action: Action,
+  options: SurveyOptions = {},
 ): Promise<SecretsSurvey> {
   const now = options.now ?? isoTime();
   return inTransaction(db, async (trx) => {
@@ -73,48 +78,62 @@ async function visit(
       .orderBy('id')
       .execute();
     for (const key of keys) {
-      if (key.secret === '') continue; // given up (forgetUnreadableSecrets)
+      if (key.secret === '') continue; // given up before
       const purpose = ssoKeyPurpose(key.id);
       const needs = check(box, key.secret, purpose);
       if (needs === undefined) {
-        // A revoked key, or one past its overlap, is never read again: no reason to stop for it.
         const inUse = key.revoked === 0 && (key.expires_at === null || key.expires_at > now);
-        if (inUse) survey.unreadable.push({ what: `SSO key ${key.id} of site ${key.site_id}` });
+        if (!inUse) continue;
+        const what = `SSO key ${key.id} of site ${key.site_id}`;
+        survey.unreadable.push({ what: action === 'forget' ? `${what} (revoked)` : what });
+        if (action === 'forget') {
+          // The unopenable value goes too: it is of no use, and revoked keys are never read.
+          await trx
+            .updateTable('sso_keys')
+            .set({ revoked: 1, secret: '' })
+            .where('id', '=', key.id)
+            .execute();
+        }
         continue;
       }
       survey.readable++;
       if (!needs) continue;
       survey.pending++;
-      if (options.reseal) {
+      if (action === 'seal') {
         const secret = box.seal(box.open(key.secret, purpose), purpose);
         await trx.updateTable('sso_keys').set({ secret }).where('id', '=', key.id).execute();
       }
     }
-    if (organization !== undefined) {
-      const stored = parseJson<Partial<Settings>>(organization.settings, {});
-      const password = stored.smtpPassword ?? DEFAULT_SETTINGS.smtpPassword;
-      const needs = check(box, password, 'settings.smtpPassword');
-      if (needs === undefined) {
-        if (options.smtpFromEnvironment !== true) {
-          survey.unreadable.push({ what: 'the SMTP password (Configure › Email)' });
-        }
-      } else if (password !== '') {
-        survey.readable++;
-        if (needs) {
-          survey.pending++;
-          if (options.reseal) {
-            const smtpPassword = box.seal(
-              box.open(password, 'settings.smtpPassword'),
-              'settings.smtpPassword',
-            );
-            await trx
-              .updateTable('organization')
-              .set({ settings: JSON.stringify({ ...stored, smtpPassword }) })
-              .where('id', '=', organization.id)
-              .execute();
-          }
-        }
+    if (organization === undefined) return survey;
+    const stored = parseJson<Partial<Settings>>(organization.settings, {});
+    const password = stored.smtpPassword ?? DEFAULT_SETTINGS.smtpPassword;
+    const purpose = 'settings.smtpPassword';
+    const needs = check(box, password, purpose);
+    let smtpPassword: string | undefined;
+    if (needs === undefined) {
+      // With SMTP_URL set the stored password is not used: an unreadable one stops nothing.
+      if (action === 'forget' || options.smtpFromEnvironment !== true) {
+        survey.unreadable.push({
+          what:
+            action === 'forget'
+              ? 'the SMTP password (cleared)'
+              : 'the SMTP password (Configure › Email)',
+        });
       }
+      if (action === 'forget') smtpPassword = '';
+    } else if (password !== '') {
+      survey.readable++;
+      if (needs) {
+        survey.pending++;
+        if (action === 'seal') smtpPassword = box.seal(box.open(password, purpose), purpose);
+      }
+    }
+    if (smtpPassword !== undefined) {
+      await trx
+        .updateTable('organization')
+        .set({ settings: JSON.stringify({ ...stored, smtpPassword }) })
+        .where('id', '=', organization.id)
+        .execute();
     }
     return survey;
   });
@@ -126,7 +145,7 @@ export function surveyStoredSecrets(
   box: SecretBox,
   options: SurveyOptions = {},
 ): Promise<SecretsSurvey> {
-  return visit(db, box, { ...options, reseal: false });
+  return visit(db, box, 'survey', options);
 }
 
 /**
@@ -138,7 +157,7 @@ export function sealStoredSecrets(
   box: SecretBox,
   options: SurveyOptions = {},
 ): Promise<SecretsSurvey> {
-  return visit(db, box, { ...options, reseal: true });
+  return visit(db, box, 'seal', options);
 }
 
 /**
@@ -147,40 +166,6 @@ export function sealStoredSecrets(
  * the new secret) and such an SMTP password is cleared (an admin enters it again). Resolves what
  * it gave up.
  */
-export function forgetUnreadableSecrets(db: Db, box: SecretBox): Promise<StoredSecret[]> {
-  return inTransaction(db, async (trx) => {
-    const forgotten: StoredSecret[] = [];
-    const keys = await trx
-      .selectFrom('sso_keys')
-      .select(['id', 'site_id', 'secret'])
-      .where('revoked', '=', 0)
-      .orderBy('id')
-      .execute();
-    for (const key of keys) {
-      if (check(box, key.secret, ssoKeyPurpose(key.id)) !== undefined) continue;
-      await trx
-        .updateTable('sso_keys')
-        .set({ revoked: 1, secret: '' })
-        .where('id', '=', key.id)
-        .execute();
-      forgotten.push({ what: `SSO key ${key.id} of site ${key.site_id} (revoked)` });
-    }
-    const organization = await trx
-      .selectFrom('organization')
-      .select(['id', 'settings'])
-      .executeTakeFirst();
-    if (organization !== undefined) {
-      const stored = parseJson<Partial<Settings>>(organization.settings, {});
-      const password = stored.smtpPassword ?? '';
-      if (check(box, password, 'settings.smtpPassword') === undefined) {
-        await trx
-          .updateTable('organization')
-          .set({ settings: JSON.stringify({ ...stored, smtpPassword: '' }) })
-          .where('id', '=', organization.id)
-          .execute();
-        forgotten.push({ what: 'the SMTP password (cleared)' });
-      }
-    }
-    return forgotten;
-  });
+export async function forgetUnreadableSecrets(db: Db, box: SecretBox): Promise<StoredSecret[]> {
+  return (await visit(db, box, 'forget')).unreadable;
 }

@@ -32,15 +32,25 @@ export interface RunningParley {
   output(): string;
 }
 
+/** Where {@link startParley} finds the command. */
+export interface StartParleyOptions {
+  /** An installed `parley` (its `node_modules/.bin` link). @default the build's, run by node */
+  bin?: string;
+  /** Working folder. @default this process's */
+  cwd?: string;
+  /** Longest wait for it to say it is running; past it, it is killed. @default 30 s */
+  timeoutMs?: number;
+}
+
 /** Starts `parley start` on `port` with `env`; resolves once it says it is running. */
 export async function startParley(
   name: string,
   port: number,
   env: Record<string, string>,
+  { bin, cwd, timeoutMs = 30_000 }: StartParleyOptions = {},
 ): Promise<RunningParley> {
-  const child = spawn(process.execPath, [PARLEY_BIN, 'start'], {
-    env: { ...env, PORT: String(port) },
-  });
+  const [command, args] = bin ? [bin, ['start']] : [process.execPath, [PARLEY_BIN, 'start']];
+  const child = spawn(command, args, { cwd, env: { ...env, PORT: String(port) } });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
@@ -51,6 +61,10 @@ export async function startParley(
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     void exited.then((code) => reject(new Error(`${name} exited (${code}):\n${output}`)));
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: not running within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs).unref();
   });
   return { name, port, url: `http://127.0.0.1:${port}`, child, exited, output: () => output };
 }
