@@ -61,7 +61,15 @@ test('a moderator gets the navigation, without Configure (admins only)', async (
     installed(true),
     graphql.query('ConsoleViewer', () =>
       HttpResponse.json({
-        data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR' } },
+        data: {
+          viewer: {
+            id: 'u1',
+            username: 'mo',
+            email: null,
+            role: 'MODERATOR',
+            staffAccess: 'GRANTED',
+          },
+        },
       }),
     ),
   );
@@ -70,13 +78,64 @@ test('a moderator gets the navigation, without Configure (admins only)', async (
   expect(screen.queryByRole('link', { name: 'Configure' })).toBeNull();
 });
 
+/** A moderator whose session may (or may not yet) act as staff. */
+function moderatorWith(staffAccess: string) {
+  return graphql.query('ConsoleViewer', () =>
+    HttpResponse.json({
+      data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR', staffAccess } },
+    }),
+  );
+}
+
+test('a moderator who must set up two-factor sign-in is taken to Security, and nowhere else', async () => {
+  server.use(
+    installed(true),
+    moderatorWith('ENROLMENT_NEEDED'),
+    graphql.query('ConsoleSecurity', () =>
+      HttpResponse.json({
+        data: {
+          viewer: {
+            id: 'u1',
+            twoFactorEnabled: false,
+            recoveryCodesLeft: 0,
+            staffAccess: 'ENROLMENT_NEEDED',
+            sessions: [],
+          },
+        },
+      }),
+    ),
+  );
+  const { location } = await renderAt('/admin/moderate', 'token');
+  expect(await screen.findByRole('heading', { name: 'Security' })).toBeTruthy();
+  expect(location.history.at(-1)).toBe('/admin/security');
+  expect(screen.queryByRole('link', { name: 'Moderate' })).toBeNull();
+  expect(await screen.findByText(/requires two-factor sign-in for staff/)).toBeTruthy();
+  expect(screen.getByRole('button', { name: 'Set up two-factor sign-in' })).toBeTruthy();
+});
+
+test('a session that skipped the second factor is asked to sign in again', async () => {
+  server.use(installed(true), moderatorWith('SECOND_FACTOR_NEEDED'));
+  await renderAt('/admin/moderate', 'token');
+  expect((await screen.findByRole('alert')).textContent).toMatch(/without your authenticator app/);
+  expect(screen.queryByRole('link', { name: 'Moderate' })).toBeNull();
+  expect(screen.getByRole('button', { name: 'Sign in again' })).toBeTruthy();
+});
+
 test('Sign out ends the session on the server with its token, then forgets it', async () => {
   const sent: (string | null)[] = [];
   server.use(
     installed(true),
     graphql.query('ConsoleViewer', () =>
       HttpResponse.json({
-        data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR' } },
+        data: {
+          viewer: {
+            id: 'u1',
+            username: 'mo',
+            email: null,
+            role: 'MODERATOR',
+            staffAccess: 'GRANTED',
+          },
+        },
       }),
     ),
     graphql.mutation('ConsoleSignOut', ({ request }) => {

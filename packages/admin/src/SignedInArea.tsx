@@ -17,6 +17,8 @@ const CommunityPage = lazyRoute(() => import('./routes/community/CommunityPage')
 const StoriesPage = lazyRoute(() => import('./routes/stories/StoriesPage'), 'StoriesPage');
 const ConfigurePage = lazyRoute(() => import('./routes/configure/ConfigurePage'), 'ConfigurePage');
 const DashboardPage = lazyRoute(() => import('./routes/dashboard/DashboardPage'), 'DashboardPage');
+const SecurityPage = lazyRoute(() => import('./routes/security/SecurityPage'), 'SecurityPage');
+const AuditLogPage = lazyRoute(() => import('./routes/audit/AuditLogPage'), 'AuditLogPage');
 
 /** The signed-in user, as the console needs them. */
 export const CONSOLE_VIEWER_QUERY = graphql(
@@ -94,6 +96,20 @@ function Guarded() {
       </main>
     );
   }
+  if (viewer.staffAccess === 'SECOND_FACTOR_NEEDED') {
+    return (
+      <main className="page narrow">
+        <h1>Sign in again</h1>
+        <p role="alert">
+          This session was signed in without your authenticator app (from an emailed link, or before
+          two-factor sign-in was set up). Sign in again with its code to use the console.
+        </p>
+        <button type="button" className="primary" onClick={() => void signOut()}>
+          Sign in again
+        </button>
+      </main>
+    );
+  }
   return (
     <ViewerContext.Provider value={viewer}>
       <Layout viewer={viewer} />
@@ -105,13 +121,19 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
   const { notices } = useConsoleEnv();
   const signOut = useSignOut();
   const admin = isAdmin(viewer);
-  const nav: [string, string][] = [
-    ['/moderate', 'Moderate'],
-    ['/community', 'Community'],
-    ['/stories', 'Stories'],
-    ...(admin ? [['/configure', 'Configure'] as [string, string]] : []),
-    ['/dashboard', 'Dashboard'],
-  ];
+  // Required and not set up yet: Security is the one page that works.
+  const enrolling = viewer.staffAccess === 'ENROLMENT_NEEDED';
+  const nav: [string, string][] = enrolling
+    ? [['/security', 'Security']]
+    : [
+        ['/moderate', 'Moderate'],
+        ['/community', 'Community'],
+        ['/stories', 'Stories'],
+        ...(admin ? [['/configure', 'Configure'] as [string, string]] : []),
+        ['/dashboard', 'Dashboard'],
+        ...(admin ? [['/audit', 'Audit log'] as [string, string]] : []),
+        ['/security', 'Security'],
+      ];
   return (
     <div className="shell">
       <header className="topbar">
@@ -131,26 +153,43 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
         </span>
       </header>
       <NoticeList notices={notices} />
-      <Switch>
-        <Route path="/moderate/*?">
-          <ModeratePage />
-        </Route>
-        <Route path="/community">
-          <CommunityPage />
-        </Route>
-        <Route path="/stories">
-          <StoriesPage />
-        </Route>
-        <Route path="/configure/*?">
-          {admin ? <ConfigurePage /> : <Redirect to="/moderate" replace />}
-        </Route>
-        <Route path="/dashboard">
-          <DashboardPage />
-        </Route>
-        <Route>
-          <Redirect to="/moderate" replace />
-        </Route>
-      </Switch>
+      {enrolling ? (
+        <Switch>
+          <Route path="/security">
+            <SecurityPage />
+          </Route>
+          <Route>
+            <Redirect to="/security" replace />
+          </Route>
+        </Switch>
+      ) : (
+        <Switch>
+          <Route path="/moderate/*?">
+            <ModeratePage />
+          </Route>
+          <Route path="/community">
+            <CommunityPage />
+          </Route>
+          <Route path="/stories">
+            <StoriesPage />
+          </Route>
+          <Route path="/configure/*?">
+            {admin ? <ConfigurePage /> : <Redirect to="/moderate" replace />}
+          </Route>
+          <Route path="/dashboard">
+            <DashboardPage />
+          </Route>
+          <Route path="/security">
+            <SecurityPage />
+          </Route>
+          <Route path="/audit">
+            {admin ? <AuditLogPage /> : <Redirect to="/moderate" replace />}
+          </Route>
+          <Route>
+            <Redirect to="/moderate" replace />
+          </Route>
+        </Switch>
+      )}
     </div>
   );
 }

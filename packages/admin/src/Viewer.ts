@@ -4,7 +4,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 
 /** What the console reads of the signed-in user (SignedInArea's `ConsoleViewer` query). */
 export const ConsoleViewerFields = graphql(
-  `fragment ConsoleViewerFields on User { id username email role }`,
+  `fragment ConsoleViewerFields on User { id username email role staffAccess }`,
 );
 
 /** The signed-in moderator or admin. */

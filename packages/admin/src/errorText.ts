@@ -32,6 +32,13 @@ export const ERROR_TEXT: Record<ErrorCode, string> = {
   CODE_INVALID: 'That code is not right, or it has expired.',
   CHALLENGE_REQUIRED: 'Checking this browser after many failed sign-ins…',
   DOCUMENT_NOT_TRUSTED: 'Parley was updated since this page loaded. Reload the page.',
+  TWO_FACTOR_CODE_REQUIRED: 'Enter the code from your authenticator app.',
+  TWO_FACTOR_CODE_INVALID:
+    'That code is not right or was used already. Enter the code your app shows now, or a recovery code.',
+  SECOND_FACTOR_REQUIRED:
+    'This session was signed in without your authenticator app. Sign out, then sign in again with its code.',
+  TWO_FACTOR_ENROLMENT_REQUIRED:
+    'Set up two-factor sign-in for your account first, under Security.',
   UNSUPPORTED_MEDIA_TYPE: 'The request was refused: it was not sent as JSON.',
   INTERNAL: 'Something went wrong on the server. Try again.',
   NETWORK_ERROR: 'Cannot reach the server. Check the connection.',

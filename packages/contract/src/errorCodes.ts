@@ -41,6 +41,17 @@ export const SERVER_ERROR_CODES = [
    * or sent query text to a server that runs only its clients' documents.
    */
   'DOCUMENT_NOT_TRUSTED',
+  /**
+   * The password was right and the account has two-factor sign-in: finish with
+   * `signInSecondFactor` and `extensions.ticket`.
+   */
+  'TWO_FACTOR_CODE_REQUIRED',
+  /** A two-factor code (or recovery code) is wrong, used already, or the ticket has expired. */
+  'TWO_FACTOR_CODE_INVALID',
+  /** A staff operation from a session that skipped the account's second factor: sign in again. */
+  'SECOND_FACTOR_REQUIRED',
+  /** The organization requires two-factor sign-in of staff: set it up before moderating. */
+  'TWO_FACTOR_ENROLMENT_REQUIRED',
   'INTERNAL',
 ] as const;
 

@@ -22,6 +22,8 @@ export interface ParleyErrorDetails {
   bits?: number;
   /** CHALLENGE_REQUIRED: milliseconds before an answer is accepted. */
   retryAfterMs?: number;
+  /** TWO_FACTOR_CODE_REQUIRED: what `signInSecondFactor` takes with the code. */
+  ticket?: string;
 }
 
 /**

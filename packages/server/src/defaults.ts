@@ -83,6 +83,13 @@ export const DEFAULT_SETTINGS = Object.freeze({
   smtpPassword: '' as string,
   /** Sender address of every email; empty for `no-reply@<public host>`. */
   smtpFrom: '' as string,
+  /**
+   * Whether moderators and admins must use two-factor sign-in: without it their sessions are
+   * readers' until they set it up (TWO_FACTOR_ENROLMENT_REQUIRED).
+   */
+  requireStaffTwoFactor: false,
+  /** Days the audit log keeps an entry (db/store/auditLog.ts): a year. */
+  auditRetentionDays: 365,
 });
 
 /** Rate limits (DESIGN.md): attempts allowed per window. */
@@ -147,7 +154,19 @@ export const RATE_LIMITS = Object.freeze({
   avatarUpload: { limit: 10, windowSeconds: 3600 },
   /** Avatar uploads per IP: 30 per hour (shared addresses). */
   avatarUploadPerIp: { limit: 30, windowSeconds: 3600 },
+  /**
+   * Two-factor codes tried per account, right or wrong: 10 per 15 minutes, then none is tried
+   * until the window moves on. Counted before each check, so parallel guesses count too. Only
+   * someone who knows the password (or holds a session) gets this far, so a hard limit locks out
+   * nobody else; 10 tries among a million codes every 15 minutes is decades of guessing.
+   */
+  twoFactorAttempts: { limit: 10, windowSeconds: 900 },
+  /** A second-factor ticket is good once (`limit` unused, as for signInChallengeUse). */
+  twoFactorTicketUse: { limit: 1, windowSeconds: 600 },
 });
+
+/** How long the ticket of a sign-in waiting for its two-factor code lasts, in seconds. */
+export const SECOND_FACTOR_TICKET_SECONDS = 300;
 
 /**
  * Sign-in challenges (11 wrong passwords from 2 addresses used to lock the owner

@@ -13,6 +13,7 @@ export { createUser } from './db/store/users';
 export { findOrCreateStory } from './db/store/stories';
 export { createComment } from './db/store/comments';
 export { hashPassword } from './auth/passwords';
+export { totpCode } from './auth/twoFactor';
 export { renderComment } from './markdown/renderComment';
 export { SIGN_UP_CODE_LINE, signUpCodeFromOutbox } from './runtime/testing/readOutbox';
 export { freePort } from './runtime/testing/freePort';

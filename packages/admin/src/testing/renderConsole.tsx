@@ -33,6 +33,7 @@ export const TEST_MODERATOR: ConsoleViewer = {
   username: 'moderator',
   email: 'moderator@example.com',
   role: 'MODERATOR',
+  staffAccess: 'GRANTED',
 };
 
 /**

@@ -18,7 +18,8 @@ export const SEALED_PREFIX = 'sealed:v1:';
  * Where a sealed value lives, bound into its tag: a value copied to another column, or to another
  * row (one site's key onto another's), does not open.
  */
-export type SealPurpose = `sso_keys.secret:${string}` | 'settings.smtpPassword';
+export type SealPurpose =
+  `sso_keys.secret:${string}` | `users.totp_secret:${string}` | 'settings.smtpPassword';
 
 /** The purpose of the secret of SSO key `id`. */
 export function ssoKeyPurpose(id: string): SealPurpose {

@@ -129,8 +129,24 @@ describe('createTokenService', () => {
     await expect(service.verifyFor('device', session)).resolves.toBeUndefined();
     const foreign = await setup().service.signFor('device', { sub: 'u1' }, 60);
     await expect(service.verifyFor('device', foreign)).resolves.toBeUndefined();
+    // A second-factor ticket is no device token either, and a device token no ticket.
+    const ticket = await service.signFor('secondFactor', { sub: 'u1', ep: 0 }, 60);
+    await expect(service.verifyFor('device', ticket)).resolves.toBeUndefined();
+    await expect(service.verifyFor('secondFactor', device)).resolves.toBeUndefined();
+    await expect(service.verifyFor('secondFactor', ticket)).resolves.toMatchObject({ sub: 'u1' });
     advance(61);
     await expect(service.verifyFor('device', device)).resolves.toBeUndefined();
+    await expect(service.verifyFor('secondFactor', ticket)).resolves.toBeUndefined();
+  });
+
+  it('carries whether the sign-in passed a second factor, and a chosen token id', async () => {
+    const { service } = setup();
+    const plain = await service.verify(await service.sign({ userId: 'u1', role: 'ADMIN' }));
+    expect(plain.secondFactor).toBe(false);
+    const strong = await service.verify(
+      await service.sign({ userId: 'u1', role: 'ADMIN', secondFactor: true, tokenId: 'jti-1' }),
+    );
+    expect(strong).toMatchObject({ secondFactor: true, tokenId: 'jti-1' });
   });
 
   it('refuses a secret shorter than 32 bytes', () => {

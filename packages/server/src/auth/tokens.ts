@@ -26,6 +26,20 @@ export interface SessionClaims {
   tokenId: string;
   /** The user's session epoch when signed (`ep`; 0 for tokens from before epochs existed). */
   epoch: number;
+  /** Whether the sign-in passed a second factor (`mfa`): staff operations may need it. */
+  secondFactor: boolean;
+}
+
+/** Who a session token is for (see {@link TokenService.sign}). */
+export interface SessionSubject {
+  userId: string;
+  role: SessionRole;
+  /** @default 0 */
+  epoch?: number;
+  /** @default false */
+  secondFactor?: boolean;
+  /** The token's `jti`, when the caller records the session under it. @default a random UUID */
+  tokenId?: string;
 }
 
 /** Options of {@link createTokenService}. */
@@ -41,10 +55,7 @@ export interface TokenServiceOptions {
 /** Signs and verifies Parley session tokens. */
 export interface TokenService {
   /** Signs a token for `userId` valid for `ttlSeconds`. @default ttlSeconds DEFAULT_SETTINGS.sessionSeconds */
-  sign(
-    subject: { userId: string; role: SessionRole; epoch?: number },
-    ttlSeconds?: number,
-  ): Promise<string>;
+  sign(subject: SessionSubject, ttlSeconds?: number): Promise<string>;
   /** The token's claims; throws ParleyError `TOKEN_EXPIRED` or `TOKEN_INVALID`. */
   verify(token: string): Promise<SessionClaims>;
   /**
@@ -61,7 +72,7 @@ export interface TokenService {
 }
 
 /** What a non-session token is for: its audience. */
-export type TokenPurpose = 'device' | 'signInChallenge';
+export type TokenPurpose = 'device' | 'signInChallenge' | 'secondFactor';
 
 function invalid(reason: string): ParleyError {
   return new ParleyError('TOKEN_INVALID', `The session token is not valid (${reason}).`, {
@@ -83,15 +94,18 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   }
 
   return {
-    async sign({ userId, role, epoch = 0 }, ttlSeconds = DEFAULT_SETTINGS.sessionSeconds) {
+    async sign(
+      { userId, role, epoch = 0, secondFactor = false, tokenId = randomUUID() },
+      ttlSeconds = DEFAULT_SETTINGS.sessionSeconds,
+    ) {
       const issuedAt = Math.floor(now().getTime() / 1000);
-      return new SignJWT({ role, ep: epoch })
+      return new SignJWT({ role, ep: epoch, ...(secondFactor ? { mfa: true } : {}) })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(issuer)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ttlSeconds)
-        .setJti(randomUUID())
+        .setJti(tokenId)
         .sign(secret);
     },
 
@@ -113,7 +127,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         if (error instanceof errors.JOSEError) throw invalid(error.code);
         throw invalid('malformed');
       }
-      const { sub, role, iat, exp, jti, ep, aud } = payload;
+      const { sub, role, iat, exp, jti, ep, aud, mfa } = payload;
       if (
         aud !== undefined ||
         typeof sub !== 'string' ||
@@ -132,6 +146,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         expiresAt: exp,
         tokenId: jti,
         epoch: typeof ep === 'number' ? ep : 0,
+        secondFactor: mfa === true,
       };
     },
 

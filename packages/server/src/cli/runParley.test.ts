@@ -6,6 +6,7 @@ import { verifyPassword } from '../auth/passwords';
 import { SQLITE_FILE_NAME, createDatabase } from '../db/createDatabase';
 import { MIGRATIONS } from '../db/migrations';
 import { getOrganization } from '../db/store/organization';
+import { replaceRecoveryCodes } from '../db/store/twoFactor';
 import { consumeToken } from '../db/store/tokens';
 import { createUser, findUserByEmail } from '../db/store/users';
 import { FAILURE, USAGE_ERROR, runParley } from './runParley';
@@ -62,7 +63,15 @@ describe('parley', () => {
     const help = await parley(dir, ['--help']);
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/^Usage: parley <command>/);
-    for (const command of ['start', 'migrate', 'install', 'reset-password', 'backup', 'export']) {
+    for (const command of [
+      'start',
+      'migrate',
+      'install',
+      'reset-password',
+      'reset-two-factor',
+      'backup',
+      'export',
+    ]) {
       expect(help.out).toContain(`  ${command}`);
     }
     expect((await parley(dir, ['install', '--help'])).out).toMatch(/^Usage/);
@@ -206,6 +215,33 @@ describe('parley', () => {
       'x',
     );
     expect(weak.err).toMatch(/^parley: INVALID_INPUT \(--password-stdin\)/);
+  });
+
+  it('turns off the two-factor sign-in of an admin who lost the app and the recovery codes', async () => {
+    await parley(dir, ['migrate']);
+    await parley(dir, INSTALL);
+    const off = await parley(dir, ['reset-two-factor', 'editor@news.example']);
+    expect(off).toMatchObject({ code: FAILURE, out: '' });
+    expect(off.err).toMatch(/does not use two-factor sign-in$/);
+    await look(async (db) => {
+      const admin = await findUserByEmail(db, 'editor@news.example');
+      await db
+        .updateTable('users')
+        .set({ totp_secret: 'sealed:v1:x', totp_enabled_at: '2026-11-01T00:00:00.000Z' })
+        .where('id', '=', admin!.id)
+        .execute();
+      await replaceRecoveryCodes(db, admin!.id, new Date());
+    });
+    const reset = await parley(dir, ['reset-two-factor', 'EDITOR@news.example']);
+    expect(reset.code).toBe(0);
+    expect(reset.out).toMatch(/is off and their sessions are ended/);
+    await look(async (db) => {
+      const admin = await findUserByEmail(db, 'editor@news.example');
+      expect(admin).toMatchObject({ twoFactorEnabled: false, sessionEpoch: 1 });
+      expect(await db.selectFrom('recovery_codes').selectAll().execute()).toEqual([]);
+      const audited = await db.selectFrom('audit_log').select(['action', 'actor_name']).execute();
+      expect(audited).toEqual([{ action: 'TWO_FACTOR_RESET', actor_name: 'parley' }]);
+    });
   });
 
   it('backs up the SQLite database to a file that opens on its own', async () => {

@@ -21,6 +21,10 @@ import {
   surveyStoredSecrets,
 } from '../db/store/storedSecrets';
 import { findUserByEmail, updateUser } from '../db/store/users';
+import { forgetSessions } from '../db/store/sessions';
+import { disableTwoFactor } from '../db/store/twoFactor';
+import { REDACTED, recordAudit } from '../db/store/auditLog';
+import { inTransaction } from '../db/inTransaction';
 import { RESET_PASSWORD_TOKEN_TTL_SECONDS } from '../defaults';
 import { ParleyError } from '../ParleyError';
 import { ConfigError, loadConfig } from '../runtime/loadConfig';
@@ -67,6 +71,9 @@ Commands:
                         installed" from its read cache for up to 5 minutes).
   reset-password EMAIL  Print a one-time link to choose a new password (valid 1 hour), or with
                         --password-stdin set the password read from standard input.
+  reset-two-factor EMAIL
+                        Turn off the two-factor sign-in of an account whose app and recovery
+                        codes are both lost (its sessions are ended; it enrols again).
   backup FILE           Copy the SQLite database to FILE while the server runs (on PostgreSQL,
                         use pg_dump).
   seal-secrets          Seal the stored secrets (SSO keys, the SMTP password) that are in clear
@@ -103,6 +110,7 @@ const COMMANDS = {
     positionals: 0,
   },
   'reset-password': { options: { 'password-stdin': { type: 'boolean' } }, positionals: 1 },
+  'reset-two-factor': { options: {}, positionals: 1 },
   backup: { options: {}, positionals: 1 },
   'seal-secrets': { options: {}, positionals: 0 },
   'forget-secrets': {
@@ -357,21 +365,83 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
         throw new Error(`${user.username} signs in through their site (SSO) and has no password`);
       }
       if (password === undefined) {
-        const link = await tokenLink(
-          { db, publicUrl: config.publicUrl },
-          user,
-          'RESET_PASSWORD',
-          ACCOUNT_PATHS.resetPassword,
-        );
+        const link = await inTransaction(db, async (trx) => {
+          const made = await tokenLink(
+            { db: trx, publicUrl: config.publicUrl },
+            user,
+            'RESET_PASSWORD',
+            ACCOUNT_PATHS.resetPassword,
+          );
+          await recordAudit(
+            trx,
+            {
+              actor: null,
+              action: 'PASSWORD_RESET',
+              target: { type: 'user', id: user.id, label: user.username },
+              changes: [{ field: 'resetLink', before: null, after: 'printed' }],
+            },
+            new Date(),
+          );
+          return made;
+        });
         io.out(
           `A link for ${user.username} to choose a new password (valid ${duration(RESET_PASSWORD_TOKEN_TTL_SECONDS)}, once):\n${link}`,
         );
         return 0;
       }
       // As a reset link does: the new password ends every other session, and older links die.
-      await updateUser(db, user.id, { passwordHash: await hashPassword(password) });
-      await withdrawTokens(db, user.id, 'RESET_PASSWORD', new Date().toISOString());
+      const passwordHash = await hashPassword(password);
+      await inTransaction(db, async (trx) => {
+        await updateUser(trx, user.id, { passwordHash });
+        await withdrawTokens(trx, user.id, 'RESET_PASSWORD', new Date().toISOString());
+        await recordAudit(
+          trx,
+          {
+            actor: null,
+            action: 'PASSWORD_RESET',
+            target: { type: 'user', id: user.id, label: user.username },
+            changes: [{ field: 'password', before: REDACTED, after: REDACTED }],
+          },
+          new Date(),
+        );
+      });
       io.out(`The password of ${user.username} is changed; their other sessions are ended.`);
+      return 0;
+    });
+  },
+
+  async 'reset-two-factor'(config, _values, [email = ''], io) {
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      const user = await findUserByEmail(db, email.trim());
+      if (!user) throw new Error(`no account has the email address ${email}`);
+      if (!user.twoFactorEnabled) {
+        throw new Error(`${user.username} does not use two-factor sign-in`);
+      }
+      // Whoever held a session of theirs signed in with the lost app: those end too.
+      await inTransaction(db, async (trx) => {
+        await disableTwoFactor(trx, user.id);
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+          .where('id', '=', user.id)
+          .execute();
+        await forgetSessions(trx, user.id);
+        await recordAudit(
+          trx,
+          {
+            actor: null,
+            action: 'TWO_FACTOR_RESET',
+            target: { type: 'user', id: user.id, label: user.username },
+            changes: [{ field: 'twoFactorEnabled', before: true, after: false }],
+          },
+          new Date(),
+        );
+      });
+      io.out(
+        `Two-factor sign-in of ${user.username} is off and their sessions are ended: they sign ` +
+          'in with their password and set it up again (at once, if the organization requires it).',
+      );
       return 0;
     });
   },

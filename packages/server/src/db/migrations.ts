@@ -409,6 +409,61 @@ async function reviewedReportsBackfill(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * Two-factor sign-in for staff (a TOTP secret and its recovery codes) and the list of signed-in
+ * sessions their owners see and end.
+ */
+async function twoFactorAndSessions(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('users').addColumn('totp_secret', 'text').execute();
+  await db.schema.alterTable('users').addColumn('totp_enabled_at', 'text').execute();
+  await db.schema.alterTable('users').addColumn('totp_last_step', 'integer').execute();
+  await db.schema
+    .createTable('recovery_codes')
+    .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('code_hash', 'text', (col) => col.notNull())
+    .addColumn('used_at', 'text')
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
+    .execute();
+  await db.schema
+    .createTable('sessions')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('epoch', 'integer', (col) => col.notNull())
+    .addColumn('second_factor', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('device', 'text', (col) => col.notNull())
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('last_used_at', 'text', (col) => col.notNull())
+    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
+  await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+}
+
+/** The audit log of staff actions (db/store/auditLog.ts). No foreign key: entries outlive people. */
+async function auditLog(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('audit_log')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('actor_id', 'text')
+    .addColumn('actor_name', 'text', (col) => col.notNull())
+    .addColumn('action', 'text', (col) => col.notNull())
+    .addColumn('target_type', 'text', (col) => col.notNull())
+    .addColumn('target_id', 'text')
+    .addColumn('target_label', 'text', (col) => col.notNull())
+    .addColumn('changes', 'text', (col) => col.notNull())
+    .addColumn('ip', 'text')
+    .execute();
+  await db.schema
+    .createIndex('audit_log_created_at')
+    .on('audit_log')
+    .columns(['created_at', 'id'])
+    .execute();
+  await db.schema.createIndex('audit_log_actor_id').on('audit_log').column('actor_id').execute();
+  await db.schema.createIndex('audit_log_target_id').on('audit_log').column('target_id').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -421,6 +476,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0009_username_skeleton': { up: usernameSkeletons },
   '0010_pending_sign_ups': { up: pendingSignUps },
   '0011_reviewed_reports_backfill': { up: reviewedReportsBackfill },
+  '0012_two_factor_and_sessions': { up: twoFactorAndSessions },
+  '0013_audit_log': { up: auditLog },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

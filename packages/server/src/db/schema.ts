@@ -163,6 +163,15 @@ export interface UsersTable {
   badges: Generated<string>;
   /** When the deletion job emptied this account (see store/accountDeletion.ts); null otherwise. */
   deleted_at: string | null;
+  /**
+   * The TOTP secret (base32), sealed (auth/secretBox.ts, purpose `users.totp_secret:<id>`): set
+   * by an enrolment, in use once `totp_enabled_at` is set too. Null without two-factor sign-in.
+   */
+  totp_secret: string | null;
+  /** When the enrolment was confirmed with a first code; null while pending or off. */
+  totp_enabled_at: string | null;
+  /** The 30-second step of the last code accepted: a code is good once, and never an older one. */
+  totp_last_step: number | null;
 }
 
 /** A user hides another user's comments. */
@@ -274,6 +283,53 @@ export interface RevokedSessionsTable {
   expires_at: string;
 }
 
+/** A staff member's one-time recovery codes (auth/twoFactor.ts), by SHA-256. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  /** When it was used (it is then spent); null while it is still good. */
+  used_at: string | null;
+  created_at: string;
+}
+
+/**
+ * A session signed in (db/store/sessions.ts), listed to its owner as a signed-in device. The token
+ * stays stateless: this row is what the owner sees and can end; ending one also records its token
+ * id in `revoked_sessions`, which is what refuses the token.
+ */
+export interface SessionsTable {
+  /** The token's `jti`. */
+  id: string;
+  user_id: string;
+  /** The user's session epoch when signed: a row of an older epoch is a session already ended. */
+  epoch: number;
+  /** Whether the sign-in passed the second factor. */
+  second_factor: IntBool;
+  /** "Firefox on Linux"; empty when the request carried no user agent. */
+  device: string;
+  created_at: string;
+  /** Updated at most every few minutes (SESSION_TOUCH_MS), not on every request. */
+  last_used_at: string;
+  expires_at: string;
+}
+
+/** A staff action that changed policy or people (db/store/auditLog.ts). */
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  /** Null for the `parley` command and the system. */
+  actor_id: string | null;
+  /** The actor's username when written (kept if the account goes). */
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  target_label: string;
+  /** JSON array of { field, before, after }; secrets redacted. */
+  changes: string;
+  ip: string | null;
+}
+
 /** Host SSO tokens already exchanged, by SHA-256; pruned once the token has expired. */
 export interface SsoTokenUsesTable {
   token_hash: string;
@@ -302,6 +358,9 @@ export interface Database {
   revoked_sessions: RevokedSessionsTable;
   sso_token_uses: SsoTokenUsesTable;
   pending_sign_ups: PendingSignUpsTable;
+  recovery_codes: RecoveryCodesTable;
+  sessions: SessionsTable;
+  audit_log: AuditLogTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -338,4 +397,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'revoked_sessions',
   'sso_token_uses',
   'pending_sign_ups',
+  'recovery_codes',
+  'sessions',
+  'audit_log',
 ];

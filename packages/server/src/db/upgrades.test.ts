@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
 import { ssoKeyPurpose } from '../auth/secretBox';
+import { totpPurpose } from '../auth/twoFactor';
 import type { Kysely } from 'kysely';
 import { DEFAULT_SETTINGS } from '../defaults';
 import type { DialectName } from './createDatabase';
@@ -31,13 +32,17 @@ import { getOrganization } from './store/organization';
 import { listReports, reactedCommentIds, reportRecord } from './store/reactions';
 import { isSessionRevoked } from './store/sessionRevocation';
 import { findSiteByOrigin, listActiveSsoKeys } from './store/sites';
+import { listAuditLog } from './store/auditLog';
+import { listSessions } from './store/sessions';
 import { sealStoredSecrets } from './store/storedSecrets';
+import { spendRecoveryCode, twoFactorState } from './store/twoFactor';
 import { countStoryComments, findStoryByUrl } from './store/stories';
 import { consumeToken, getIdempotencyKey } from './store/tokens';
 import { listIgnoredIds, listUserHistory, listUsers } from './store/userModeration';
 import {
   createUser,
   findUserByEmail,
+  findUserById,
   findUserByUsername,
   isUsernameFree,
   upsertSsoUser,
@@ -105,6 +110,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const SEALED_SMTP_PASSWORD = testBox.seal('smtp-password', 'settings.smtpPassword');
 const SEALED_CURRENT_KEY = testBox.seal('current-secret', ssoKeyPurpose('key-2-current'));
 const SEALED_REVOKED_KEY = testBox.seal('leaked-secret', ssoKeyPurpose('key-0-revoked'));
+const SEALED_TOTP_SECRET = testBox.seal('JBSWY3DPEHPK3PXP', totpPurpose('u-b-admin'));
 
 const STORED_SETTINGS = {
   premod: 'LINKS',
@@ -238,6 +244,10 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         badges: added('0003_badges', '[]', '[]'),
         deleted_at: added('0005_deleted_accounts', null, null),
         username_skeleton: added('0009_username_skeleton', 'adrnin', 'adrnin'),
+        // Two-factor sign-in on, with its sealed secret (store/twoFactor.ts).
+        totp_secret: added('0012_two_factor_and_sessions', SEALED_TOTP_SECRET, null),
+        totp_enabled_at: added('0012_two_factor_and_sessions', '2026-05-02T00:00:00.000Z', null),
+        totp_last_step: added('0012_two_factor_and_sessions', 59_000_000, null),
       },
       {
         // Signs in by email typed in any case.
@@ -262,6 +272,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         badges: added('0003_badges', '[]', '[]'),
         deleted_at: added('0005_deleted_accounts', null, null),
         username_skeleton: added('0009_username_skeleton', 'loislane', 'loislane'),
+        totp_secret: added('0012_two_factor_and_sessions', null, null),
+        totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
+        totp_last_step: added('0012_two_factor_and_sessions', null, null),
       },
       {
         // An SSO reader whose host name, in Cyrillic, looks like the older `Admin`: it keeps its
@@ -287,6 +300,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         badges: added('0003_badges', '["Subscriber"]', '[]'),
         deleted_at: added('0005_deleted_accounts', null, null),
         username_skeleton: added('0009_username_skeleton', null, null),
+        totp_secret: added('0012_two_factor_and_sessions', null, null),
+        totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
+        totp_last_step: added('0012_two_factor_and_sessions', null, null),
       },
       {
         // Suspended, premoderated, and waiting out the grace period of her deletion request.
@@ -311,6 +327,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         badges: added('0003_badges', '[]', '[]'),
         deleted_at: added('0005_deleted_accounts', null, null),
         username_skeleton: added('0009_username_skeleton', 'zoe\u0308', 'zoe\u0308'),
+        totp_secret: added('0012_two_factor_and_sessions', null, null),
+        totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
+        totp_last_step: added('0012_two_factor_and_sessions', null, null),
       },
       new Later('0005_deleted_accounts', {
         // An emptied account (store/accountDeletion.ts): no skeleton, its name frees nothing.
@@ -335,6 +354,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         badges: '[]',
         deleted_at: '2026-05-20T00:00:00.000Z',
         username_skeleton: added('0009_username_skeleton', null, null),
+        totp_secret: added('0012_two_factor_and_sessions', null, null),
+        totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
+        totp_last_step: added('0012_two_factor_and_sessions', null, null),
       }),
     ],
   },
@@ -665,6 +687,58 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  recovery_codes: {
+    since: '0012_two_factor_and_sessions',
+    key: ['user_id', 'code_hash'],
+    rows: [
+      {
+        user_id: 'u-b-admin',
+        code_hash: sha256('abcdefghjk'),
+        used_at: null,
+        created_at: '2026-05-02T00:00:00.000Z',
+      },
+      {
+        user_id: 'u-b-admin',
+        code_hash: sha256('mnpqrstuvw'),
+        used_at: '2026-05-03T00:00:00.000Z',
+        created_at: '2026-05-02T00:00:00.000Z',
+      },
+    ],
+  },
+  audit_log: {
+    since: '0013_audit_log',
+    key: ['id'],
+    rows: [
+      {
+        id: 'audit-1',
+        created_at: '2026-05-04T00:00:00.000Z',
+        actor_id: 'u-b-admin',
+        actor_name: 'Admin',
+        action: 'USER_BAN',
+        target_type: 'user',
+        target_id: 'u-zoe',
+        target_label: 'Zo\u00eb',
+        changes: '[{"field":"banned","before":false,"after":true}]',
+        ip: '203.0.113.9',
+      },
+    ],
+  },
+  sessions: {
+    since: '0012_two_factor_and_sessions',
+    key: ['id'],
+    rows: [
+      {
+        id: 'jti-admin-laptop',
+        user_id: 'u-b-admin',
+        epoch: 2,
+        second_factor: 1,
+        device: 'Firefox on Linux',
+        created_at: '2026-05-02T00:00:00.000Z',
+        last_used_at: '2026-05-30T00:00:00.000Z',
+        expires_at: FAR,
+      },
+    ],
+  },
 };
 
 /**
@@ -830,6 +904,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         createdAt: '2026-01-10T00:00:00.000Z',
         sessionEpoch: writtenAfter('0002_session_epoch') ? 5 : 0,
         badges: [],
+        twoFactorEnabled: false,
       });
       expect((await findUserByUsername(db(), 'ADMIN'))?.id).toBe('u-b-admin');
 
@@ -894,7 +969,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
       expect(await sealStoredSecrets(db(), testBox)).toEqual({
         unreadable: [],
         pending: 1,
-        readable: 4,
+        readable: writtenAfter('0012_two_factor_and_sessions') ? 5 : 4,
       });
       expect(await listUsableSsoKeysBySite(db(), testBox, NOW)).toEqual(usable);
 
@@ -996,6 +1071,41 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
       });
       expect(await isSessionRevoked(db(), 'jti-signed-out')).toBe(
         writtenAfter('0007_session_revocation'),
+      );
+      // The admin's two-factor sign-in, its one unused recovery code and signed-in laptop.
+      const admin = await findUserById(db(), 'u-b-admin');
+      const enrolled = writtenAfter('0012_two_factor_and_sessions');
+      expect(admin?.twoFactorEnabled).toBe(enrolled);
+      expect(await twoFactorState(db(), 'u-b-admin')).toEqual({
+        enabled: enrolled,
+        recoveryCodesLeft: enrolled ? 1 : 0,
+      });
+      expect(await spendRecoveryCode(db(), 'u-b-admin', 'ABCDE-FGHJK', new Date(NOW))).toBe(
+        enrolled,
+      );
+      expect(
+        (await listSessions(db(), { id: 'u-b-admin', sessionEpoch: 2 }, new Date(NOW))).map(
+          (session) => [session.id, session.device, session.secondFactor],
+        ),
+      ).toEqual(enrolled ? [['jti-admin-laptop', 'Firefox on Linux', true]] : []);
+      const audited = await listAuditLog(db(), { targetId: 'u-zoe' }, {});
+      expect(audited.edges.map((edge) => edge.node)).toEqual(
+        writtenAfter('0013_audit_log')
+          ? [
+              {
+                id: 'audit-1',
+                createdAt: '2026-05-04T00:00:00.000Z',
+                actorId: 'u-b-admin',
+                actorName: 'Admin',
+                action: 'USER_BAN',
+                targetType: 'user',
+                targetId: 'u-zoe',
+                targetLabel: 'Zo\u00eb',
+                changes: [{ field: 'banned', before: false, after: true }],
+                ip: '203.0.113.9',
+              },
+            ]
+          : [],
       );
     });
 

@@ -15,7 +15,9 @@ import type { User } from '../db/store/users';
 import type { SecretBox } from '../auth/secretBox';
 import type { SessionClaims, TokenService } from '../auth/tokens';
 import { isSessionRevoked } from '../db/store/sessionRevocation';
+import { sessionLastUsed, touchSession } from '../db/store/sessions';
 import { ParleyError } from '../ParleyError';
+import { isModerator } from './permissions';
 import type { ParleyPubSub } from '../pubsub/createPubSub';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
 import type { ReadCache } from '../readCache/createReadCache';
@@ -66,6 +68,16 @@ export interface ParleyContext extends ServerDeps {
   viewer: User | null;
   /** The session token's claims when one was sent (what signOut ends), else null. */
   session: SessionClaims | null;
+  /**
+   * The viewer when they are staff and may act as staff; null otherwise. A staff member whose
+   * sign-in skipped the second factor they have (or that the organization requires of staff) is
+   * a reader here: see {@link ParleyContext.staffAccess} for why.
+   */
+  staff: User | null;
+  /** Whether the viewer may act as staff, and if not, what is missing. */
+  staffAccess: StaffAccess;
+  /** The request's User-Agent (the signed-in devices list names the browser); undefined in process. */
+  userAgent: string | undefined;
   /** Caller's IP (per-IP rate limits); undefined in process. */
   ip: string | undefined;
   /**
@@ -89,6 +101,45 @@ export interface ParleyContext extends ServerDeps {
   settings(): Promise<Settings>;
 }
 
+/**
+ * Whether a viewer may act as staff: `GRANTED`; `NOT_STAFF`; `SECOND_FACTOR_NEEDED` (they have
+ * two-factor sign-in, and this session was signed in without it: an emailed reset link, a session
+ * from before enrolment); `ENROLMENT_NEEDED` (the organization requires it of staff, and they have
+ * none yet).
+ */
+export type StaffAccess = 'GRANTED' | 'NOT_STAFF' | 'SECOND_FACTOR_NEEDED' | 'ENROLMENT_NEEDED';
+
+/** Whether `user`, signed in with `claims`, may act as staff. */
+async function staffAccessOf(
+  user: User | null,
+  claims: SessionClaims | null,
+  settings: () => Promise<Settings>,
+): Promise<StaffAccess> {
+  if (user === null || claims === null || !isModerator(user)) return 'NOT_STAFF';
+  // Signed in by their site (SSO): the site answers for their second factor, and they could not
+  // enrol here (enrolment follows a password).
+  if (user.passwordHash === null) return 'GRANTED';
+  if (user.twoFactorEnabled) return claims.secondFactor ? 'GRANTED' : 'SECOND_FACTOR_NEEDED';
+  return (await settings()).requireStaffTwoFactor ? 'ENROLMENT_NEEDED' : 'GRANTED';
+}
+
+/**
+ * Whether the session of a long-lived operation (a subscription) may still act as staff now:
+ * not ended since (sign-out, an epoch moved on), and granted staff access by the stored user and
+ * settings of now, not of when it started.
+ */
+export async function staffSessionHolds(ctx: ParleyContext): Promise<boolean> {
+  const claims = ctx.session;
+  if (claims === null) return false;
+  const [[user], revoked] = await Promise.all([
+    findUsersByIds(ctx.db, [claims.userId]),
+    isSessionRevoked(ctx.db, claims.tokenId),
+  ]);
+  if (user === undefined || revoked || user.sessionEpoch !== claims.epoch) return false;
+  const settings = async () => (await getOrganization(ctx.db))?.settings ?? DEFAULT_SETTINGS;
+  return (await staffAccessOf(user, claims, settings)) === 'GRANTED';
+}
+
 /** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
 export function createContextFactory(deps: ServerDeps): ContextFactory {
   return async (init: ContextInit): Promise<ParleyContext> => {
@@ -96,10 +147,15 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
     const viewer = signedIn?.user ?? null;
     let organization: Promise<Organization | undefined> | undefined;
     const loadOrganization = () => (organization ??= getOrganization(deps.db));
+    const settings = async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS };
+    const staffAccess = await staffAccessOf(viewer, signedIn?.claims ?? null, settings);
     return {
       ...deps,
       viewer,
       session: signedIn?.claims ?? null,
+      staff: staffAccess === 'GRANTED' ? viewer : null,
+      staffAccess,
+      userAgent: init.request?.headers.get('user-agent') ?? undefined,
       ip: init.ip,
       idempotencyKey: init.request?.headers.get('idempotency-key') ?? undefined,
       loaders: createLoaders(deps.db, viewer),
@@ -107,7 +163,7 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
         init.request?.method === 'GET' &&
         init.request.headers.get('sec-fetch-site') !== 'same-origin',
       organization: loadOrganization,
-      settings: async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS },
+      settings,
     };
   };
 }
@@ -121,9 +177,10 @@ async function viewerOf(
   token: string,
 ): Promise<{ user: User; claims: SessionClaims }> {
   const claims = await deps.tokens.verify(token);
-  const [[user], revoked] = await Promise.all([
+  const [[user], revoked, lastUsed] = await Promise.all([
     findUsersByIds(deps.db, [claims.userId]),
     isSessionRevoked(deps.db, claims.tokenId),
+    sessionLastUsed(deps.db, claims.tokenId),
   ]);
   if (!user) throw new ParleyError('TOKEN_INVALID', 'The session token names no user.');
   if (claims.epoch !== user.sessionEpoch) {
@@ -135,6 +192,7 @@ async function viewerOf(
   if (revoked) {
     throw new ParleyError('TOKEN_INVALID', 'This session was signed out; sign in again.');
   }
+  if (lastUsed !== undefined) await touchSession(deps.db, claims.tokenId, lastUsed, deps.now());
   return { user, claims };
 }
 

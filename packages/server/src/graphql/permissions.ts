@@ -16,13 +16,35 @@ export function requireViewer(ctx: ParleyContext): User {
   return ctx.viewer;
 }
 
-/** The signed-in user if they have `role` or higher; else `UNAUTHENTICATED` / `FORBIDDEN`. */
+/**
+ * The signed-in user if they have `role` or higher; else `UNAUTHENTICATED` / `FORBIDDEN`. A staff
+ * role counts only from a session that may act as staff (see `StaffAccess`): else
+ * `SECOND_FACTOR_REQUIRED` (sign in again with the app's code) or `TWO_FACTOR_ENROLMENT_REQUIRED` (set up
+ * two-factor sign-in first).
+ */
 export function requireRole(ctx: ParleyContext, role: UserRole): User {
   const viewer = requireViewer(ctx);
   if (!hasRole(viewer, role)) {
     throw new ParleyError('FORBIDDEN', `Only ${role.toLowerCase()}s and above may do this.`);
   }
+  if (role !== 'COMMENTER') requireStaffAccess(ctx);
   return viewer;
+}
+
+/** Throws unless the viewer may act as staff in this session (see `StaffAccess`). */
+export function requireStaffAccess(ctx: ParleyContext): void {
+  if (ctx.staffAccess === 'SECOND_FACTOR_NEEDED') {
+    throw new ParleyError(
+      'SECOND_FACTOR_REQUIRED',
+      'This session was signed in without your authenticator app: sign in again with its code to moderate.',
+    );
+  }
+  if (ctx.staffAccess === 'ENROLMENT_NEEDED') {
+    throw new ParleyError(
+      'TWO_FACTOR_ENROLMENT_REQUIRED',
+      'Your organization requires two-factor sign-in for staff: set it up in the console first.',
+    );
+  }
 }
 
 /** Moderators and admins. */

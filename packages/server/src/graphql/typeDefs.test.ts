@@ -75,6 +75,12 @@ describe('the GraphQL contract', () => {
       'cancelAccountDeletion',
       'ignoreUser',
       'unignoreUser',
+      'signInSecondFactor',
+      'startTwoFactorEnrolment',
+      'confirmTwoFactorEnrolment',
+      'regenerateRecoveryCodes',
+      'disableTwoFactor',
+      'endSession',
     ];
     expect(Object.keys(mutations)).toEqual(expect.arrayContaining(expected));
     for (const field of Object.values(mutations)) {

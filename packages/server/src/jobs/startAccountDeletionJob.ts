@@ -2,7 +2,10 @@ import { unlink } from 'node:fs/promises';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
 import type { Db } from '../db/inTransaction';
-import { ACCOUNT_DELETION_SWEEP_MS } from '../defaults';
+import { ACCOUNT_DELETION_SWEEP_MS, DEFAULT_SETTINGS } from '../defaults';
+import { pruneAuditLog } from '../db/store/auditLog';
+import { pruneSessions } from '../db/store/sessions';
+import { getOrganization } from '../db/store/organization';
 import { ACCOUNT_DELETION_GRACE_SECONDS } from '../graphql/resolvers/account/accountEmails';
 import { ownAvatarFile } from '../graphql/resolvers/account/profileMutations';
 import type { Logger } from '../runtime/createLogger';
@@ -34,7 +37,8 @@ export interface AccountDeletionJob {
 }
 
 /**
- * Deletes accounts whose grace period has passed: one sweep at start, then every `intervalMs`.
+ * Deletes accounts whose grace period has passed, and prunes the audit log to its retention: one
+ * sweep at start, then every `intervalMs`.
  * Several server processes may run it at once: each account is emptied in one transaction that
  * first re-checks it is still due, so a second runner (or a cancel in between) changes nothing.
  * A failing account is logged and retried on the next sweep; it does not stop the others.
@@ -66,6 +70,20 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
         logger.error({ err: error, userId }, 'Account deletion failed; retrying next sweep');
         failures += 1;
       }
+    }
+    // The same sweep keeps the audit log to its retention and the sessions list to live sessions
+    // (they have no job of their own).
+    try {
+      const retention =
+        (await getOrganization(db))?.settings.auditRetentionDays ??
+        DEFAULT_SETTINGS.auditRetentionDays;
+      const pruned = await pruneAuditLog(db, retention, at);
+      if (pruned > 0) logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
+      // And the signed-in devices list to the sessions that can still be used.
+      await pruneSessions(db, at);
+    } catch (error) {
+      logger.error({ err: error }, 'Audit log pruning failed; retrying next sweep');
+      failures += 1;
     }
     options.onRun?.(failures > 0 ? 'failed' : 'ok');
     return done;

@@ -82,6 +82,8 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   usernameChange: 'username changes',
   avatarUpload: 'avatar uploads',
   avatarUploadPerIp: 'avatar uploads from this network',
+  twoFactorAttempts: 'two-factor codes',
+  twoFactorTicketUse: 'uses of this sign-in ticket',
 };
 
 /** Creates a rate limiter over a counter store. */

@@ -223,6 +223,72 @@ test('signs in and hands the token over', async () => {
   ]);
 });
 
+test('asks a staff account with two-factor sign-in for its code, then hands the token over', async () => {
+  const second: Record<string, unknown>[] = [];
+  server.use(
+    graphql.mutation('SignIn', () =>
+      HttpResponse.json({
+        data: null,
+        errors: [
+          { message: 'code', extensions: { code: 'TWO_FACTOR_CODE_REQUIRED', ticket: 'tkt' } },
+        ],
+      }),
+    ),
+    graphql.mutation('SignInSecondFactor', ({ variables }) => {
+      second.push(variables);
+      return variables.input.code === '111111'
+        ? HttpResponse.json({
+            data: null,
+            errors: [{ message: 'no', extensions: { code: 'TWO_FACTOR_CODE_INVALID' } }],
+          })
+        : HttpResponse.json({
+            data: { signInSecondFactor: { token: 'strong-token', deviceToken: null } },
+          });
+    }),
+  );
+  const { win, opener } = await renderPopup('signin');
+  type('Email', 'mod@example.com');
+  type('Password', 'x');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+  expect((await screen.findByRole('status')).textContent).toBe(
+    'Enter the code from your authenticator app.',
+  );
+  type('Code', '111111');
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText(/not right or was used already/)).toBeTruthy();
+  expect(win.close).not.toHaveBeenCalled();
+  type('Code', '222222');
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+  await waitFor(() => expect(win.close).toHaveBeenCalled());
+  expect(second).toEqual([
+    { input: { ticket: 'tkt', code: '111111' } },
+    { input: { ticket: 'tkt', code: '222222' } },
+  ]);
+  expect(opener!.postMessage.mock.calls[0]?.[0]).toMatchObject({
+    payload: { token: 'strong-token' },
+  });
+});
+
+test('the code step can go back to the password (its ticket lasts five minutes)', async () => {
+  server.use(
+    graphql.mutation('SignIn', () =>
+      HttpResponse.json({
+        data: null,
+        errors: [
+          { message: 'code', extensions: { code: 'TWO_FACTOR_CODE_REQUIRED', ticket: 'tkt' } },
+        ],
+      }),
+    ),
+  );
+  await renderPopup('signin');
+  type('Email', 'mod@example.com');
+  type('Password', 'x');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+  await screen.findByLabelText('Code');
+  fireEvent.click(screen.getByRole('button', { name: 'Start again' }));
+  expect(await screen.findByLabelText('Password')).toBeTruthy();
+});
+
 test.each([
   ['signin', 'INVALID_CREDENTIALS', {}, 'That email and password do not match.'],
   ['signup', 'USERNAME_TAKEN', { field: 'username' }, 'That username is taken.'],

@@ -1,5 +1,7 @@
+import { useState } from 'preact/hooks';
+import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
-import { signInWithDevice } from '@parley/transport/sign-in';
+import { rememberDevice, signInWithDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
 import { emailProblem, passwordProblem } from './validateAccount';
@@ -14,9 +16,58 @@ export const SIGN_IN = graphql(`
   }
 `);
 
-/** The Sign in form: Email, Password. */
+/** The second step of an account with two-factor sign-in: the app's code, or a recovery code. */
+export const SIGN_IN_SECOND_FACTOR = graphql(`
+  mutation SignInSecondFactor($input: SecondFactorInput!) {
+    signInSecondFactor(input: $input) {
+      token
+      deviceToken
+    }
+  }
+`);
+
+/**
+ * The Sign in form: Email, Password; then, for an account with two-factor sign-in (staff), the
+ * code from its authenticator app.
+ */
 export function SignInForm({ env, onToken }: AuthFormProps) {
   const { t, client } = env;
+  const [second, setSecond] = useState<{ email: string; ticket: string } | null>(null);
+  if (second !== null) {
+    return (
+      <>
+        <p class="parley-notice" role="status">
+          {t('error.TWO_FACTOR_CODE_REQUIRED')}
+        </p>
+        <AuthFieldsForm
+          env={env}
+          submitLabel={t('auth.submit.confirm')}
+          fields={{
+            code: {
+              label: t('auth.code'),
+              type: 'text',
+              autoComplete: 'one-time-code',
+              rule: (value) =>
+                value.trim() === '' ? { key: 'error.TWO_FACTOR_CODE_REQUIRED' } : undefined,
+            },
+          }}
+          request={({ code }) =>
+            client
+              .mutation(SIGN_IN_SECOND_FACTOR, { input: { ticket: second.ticket, code } })
+              .toPromise()
+          }
+          onData={(data) => {
+            rememberDevice(second.email, data.signInSecondFactor.deviceToken);
+            onToken(data.signInSecondFactor.token);
+          }}
+        />
+        {/* The ticket lasts five minutes: past it, the password again. */}
+        <button type="button" class="parley-link" onClick={() => setSecond(null)}>
+          {t('auth.signUp.restart')}
+        </button>
+      </>
+    );
+  }
   return (
     <AuthFieldsForm
       env={env}
@@ -32,9 +83,17 @@ export function SignInForm({ env, onToken }: AuthFormProps) {
       }}
       // A device this account signed in on before goes straight through; an unknown one may
       // have a challenge to answer, which happens while the button shows the form as busy.
-      request={(credentials) =>
-        signInWithDevice(credentials, (input) => client.mutation(SIGN_IN, { input }).toPromise())
-      }
+      request={async (credentials) => {
+        const result = await signInWithDevice(credentials, (input) =>
+          client.mutation(SIGN_IN, { input }).toPromise(),
+        );
+        const error = result.error && toTransportError(result.error);
+        const ticket = error?.extensions['ticket'];
+        if (error?.code === 'TWO_FACTOR_CODE_REQUIRED' && typeof ticket === 'string') {
+          setSecond({ email: credentials.email, ticket });
+        }
+        return result;
+      }}
       onData={(data) => onToken(data.signIn.token)}
     />
   );

@@ -21,6 +21,22 @@ const viewer: Record<string, unknown> = {
   deletionRequestedAt: null,
   notificationSettings: { onReply: true, onFeatured: false, onModeration: true },
   ignoredUsers: [{ id: 'u2', username: 'alice' }],
+  sessions: [
+    {
+      id: 's-here',
+      device: 'Firefox on Linux',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      lastUsedAt: '2026-11-26T09:00:00.000Z',
+      current: true,
+    },
+    {
+      id: 's-phone',
+      device: 'Mobile Safari on iOS',
+      createdAt: '2026-10-01T10:00:00.000Z',
+      lastUsedAt: '2026-11-20T09:00:00.000Z',
+      current: false,
+    },
+  ],
 };
 
 const data: StreamData = makeStreamData([], {
@@ -294,11 +310,35 @@ test('signs out everywhere, then forgets this frame’s token too', async () => 
   await env.session.ready;
   await env.session.signIn('session-token');
   await renderPanel(env);
-  const form = section('Sign out everywhere');
+  const form = section('Signed-in devices');
   fireEvent.click(within(form).getByRole('button', { name: 'Sign out everywhere' }));
   expect(await within(form).findByText('Every session is ended.')).toBeTruthy();
   expect(calls).toHaveLength(1);
   await waitFor(() => expect(env.session.getToken()).toBeNull());
+});
+
+test('lists the signed-in devices and signs out another one, never this one', async () => {
+  answerQueries();
+  const calls = answerMutation('EndSession', { data: { endSession: { ok: true } } });
+  await renderPanel();
+  const devices = section('Signed-in devices');
+  const list = within(devices).getByRole('list', { name: 'Signed-in devices' });
+  expect(
+    within(list)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent),
+  ).toEqual([
+    expect.stringMatching(/^Firefox on Linux · this device last used /),
+    expect.stringMatching(/^Mobile Safari on iOS last used .*Sign out$/),
+  ]);
+  // Only the other device has a button.
+  expect(within(list).getAllByRole('button')).toHaveLength(1);
+  fireEvent.click(
+    within(list).getByRole('button', { name: /^Sign out Mobile Safari on iOS, signed in / }),
+  );
+  expect(await within(devices).findByText('That device is signed out.')).toBeTruthy();
+  expect(calls).toEqual([{ input: { id: 's-phone' } }]);
+  expect(within(list).getAllByRole('listitem')).toHaveLength(1);
 });
 
 test('stops ignoring a user and takes them off the list', async () => {

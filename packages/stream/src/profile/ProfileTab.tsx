@@ -50,6 +50,13 @@ export const PROFILE_QUERY = graphql(`
         id
         username
       }
+      sessions {
+        id
+        device
+        createdAt
+        lastUsedAt
+        current
+      }
     }
   }
 `);
@@ -100,7 +107,7 @@ export function Panel() {
       <PasswordForm />
       <AvatarForm current={viewer.avatarUrl} />
       <DownloadData />
-      <SignOutEverywhere />
+      <SignOutEverywhere initial={viewer.sessions ?? []} />
       <IgnoredUsers initial={viewer.ignoredUsers ?? []} />
       <DeleteAccount username={viewer.username} requestedAt={viewer.deletionRequestedAt} />
     </div>

@@ -9,6 +9,7 @@ const HOUR_SECONDS = 3600;
 export interface AuthenticationValues {
   signUpOpen: boolean;
   sessionHours: string;
+  requireStaffTwoFactor: boolean;
 }
 
 function fromSettings(s: ConsoleSettings): AuthenticationValues {
@@ -16,6 +17,7 @@ function fromSettings(s: ConsoleSettings): AuthenticationValues {
     signUpOpen: s.signUpOpen,
     // Hours with up to two decimals: the server's minimum of 300 s is 0.08 h.
     sessionHours: String(Math.round((s.sessionSeconds / HOUR_SECONDS) * 100) / 100),
+    requireStaffTwoFactor: s.requireStaffTwoFactor ?? false,
   };
 }
 
@@ -24,10 +26,17 @@ function toInput(v: AuthenticationValues) {
   if (v.sessionHours.trim() === '' || !Number.isFinite(hours)) {
     throw new FieldProblem('sessionHours', 'Enter a number of hours.');
   }
-  return { signUpOpen: v.signUpOpen, sessionSeconds: Math.round(hours * HOUR_SECONDS) };
+  return {
+    signUpOpen: v.signUpOpen,
+    sessionSeconds: Math.round(hours * HOUR_SECONDS),
+    requireStaffTwoFactor: v.requireStaffTwoFactor,
+  };
 }
 
-/** Configure › Authentication: whether anyone may sign up, and how long a session lasts. */
+/**
+ * Configure › Authentication: whether anyone may sign up, how long a session lasts, and whether
+ * staff must use two-factor sign-in.
+ */
 export function AuthenticationSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
   // The server names `sessionSeconds`; this form edits it as `sessionHours`.
@@ -52,6 +61,12 @@ export function AuthenticationSettings({ settings }: { settings: ConsoleSettings
         min={0.1}
         step="any"
         hint="Hours a sign-in lasts (720 is 30 days); at least 5 minutes."
+      />
+      <CheckboxField
+        form={shown}
+        name="requireStaffTwoFactor"
+        label="Require two-factor sign-in for staff"
+        hint="Moderators and admins without it can only set it up (under Security) until they do. Turn it on for your own account first."
       />
       <FormFooter form={shown} />
     </form>

@@ -39,6 +39,8 @@ const SETTINGS: ConsoleSettings = {
   smtpPasswordSet: false,
   smtpFrom: '',
   smtpFromEnvironment: false,
+  requireStaffTwoFactor: false,
+  auditRetentionDays: 365,
   organization: {
     name: 'News',
     contactEmail: 'a@example.com',
@@ -205,4 +207,38 @@ test('the guidelines preview is the server’s rendering of the draft', async ()
   expect((screen.getByLabelText('Community guidelines') as HTMLTextAreaElement).value).toBe(
     '**Be** nice',
   );
+});
+
+test('Authentication requires two-factor sign-in of staff, and says why when refused', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  let refuse = true;
+  server.use(
+    ...settingsHandlers(inputs, () =>
+      refuse
+        ? {
+            data: null,
+            errors: [
+              {
+                message: 'Set it up first.',
+                extensions: {
+                  code: 'TWO_FACTOR_ENROLMENT_REQUIRED',
+                  field: 'requireStaffTwoFactor',
+                },
+              },
+            ],
+          }
+        : undefined,
+    ),
+  );
+  await renderAt('/configure/authentication');
+  const box = await screen.findByLabelText('Require two-factor sign-in for staff');
+  fireEvent.click(box);
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'Not saved: Set up two-factor sign-in for your account first, under Security.',
+  );
+  refuse = false;
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Saved.')).toBeTruthy();
+  expect(inputs.map((input) => input['requireStaffTwoFactor'])).toEqual([true, true]);
 });

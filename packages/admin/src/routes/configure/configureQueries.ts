@@ -13,7 +13,7 @@ export const SettingsFields = graphql(`
     guidelines guidelinesHtml maxCommentLength editWindowSeconds closeAfterDays reactionLabel
     featuredTab locale premod newCommenterApprovals reportThreshold bannedWords suspectWords
     liveUpdates signUpOpen sessionSeconds customCssUrl smtpHost smtpPort smtpSecure smtpUser
-    smtpPasswordSet smtpFrom smtpFromEnvironment
+    smtpPasswordSet smtpFrom smtpFromEnvironment requireStaffTwoFactor auditRetentionDays
     organization { name contactEmail url locale }
   }
 `);

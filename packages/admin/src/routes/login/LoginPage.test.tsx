@@ -92,3 +92,59 @@ test('forgot password sends the address and answers the same for every address',
   fireEvent.click(screen.getByRole('button', { name: 'Back to sign in' }));
   expect(screen.getByRole('button', { name: 'Forgot password?' })).toBe(document.activeElement);
 });
+
+test('asks for the authenticator code after a right password, and signs in with the ticket', async () => {
+  const second: unknown[] = [];
+  server.use(
+    graphql.mutation('ConsoleSignIn', () =>
+      HttpResponse.json({
+        data: null,
+        errors: [
+          { message: 'code', extensions: { code: 'TWO_FACTOR_CODE_REQUIRED', ticket: 'tkt-1' } },
+        ],
+      }),
+    ),
+    graphql.mutation('ConsoleSignInSecondFactor', ({ variables }) => {
+      second.push(variables);
+      if (variables.input.code === '000000') {
+        return HttpResponse.json({
+          data: null,
+          errors: [{ message: 'no', extensions: { code: 'TWO_FACTOR_CODE_INVALID' } }],
+        });
+      }
+      return HttpResponse.json({
+        data: {
+          signInSecondFactor: {
+            token: 'tok-2fa',
+            deviceToken: 'dev-1',
+            user: { id: 'u1', role: 'ADMIN' },
+          },
+        },
+      });
+    }),
+  );
+  const { env, location } = await renderLogin();
+  fill('Email', 'ada@example.com');
+  fill('Password', 'secret pass');
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+  const code = await screen.findByLabelText('Authentication code');
+  expect(env.session.getToken()).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  expect(code.getAttribute('aria-invalid')).toBe('true');
+  expect(second).toEqual([]);
+  fill('Authentication code', '000000');
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await waitFor(() =>
+    expect(screen.getByText(/That code is not right or was used already/)).toBeTruthy(),
+  );
+  fill('Authentication code', '123456');
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await waitFor(() => expect(location.history.at(-1)).toBe('/admin'));
+  expect(second).toEqual([
+    { input: { ticket: 'tkt-1', code: '000000' } },
+    { input: { ticket: 'tkt-1', code: '123456' } },
+  ]);
+  expect(env.session.getToken()).toBe('tok-2fa');
+  // This browser is remembered for the account, as after a sign-in without a code.
+  expect(window.localStorage.getItem('parley.devices')).toContain('dev-1');
+});

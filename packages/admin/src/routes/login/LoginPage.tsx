@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '@parley/transport/graphql';
-import { signInWithDevice } from '@parley/transport/sign-in';
+import { toTransportError } from '@parley/transport';
+import { rememberDevice, signInWithDevice } from '@parley/transport/sign-in';
 import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
@@ -17,11 +18,20 @@ export const SIGN_IN_MUTATION = graphql(`
   }
 `);
 
+/** The second step of a sign-in with two-factor sign-in on: the app's code or a recovery code. */
+export const SECOND_FACTOR_MUTATION = graphql(`
+  mutation ConsoleSignInSecondFactor($input: SecondFactorInput!) {
+    signInSecondFactor(input: $input) { token deviceToken user { id role } }
+  }
+`);
+
 /** `/admin/login`: email and password, and the way to a password reset. */
 export function LoginPage() {
   const { session } = useConsoleEnv();
   const [, navigate] = useLocation();
   const [, signIn] = useMutation(SIGN_IN_MUTATION);
+  // After a right password, for an account with two-factor sign-in: the code's step.
+  const [ticket, setTicket] = useState<string | null>(null);
   // Busy across a whole sign-in, challenge rounds included (see signInWithDevice).
   const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
@@ -55,12 +65,35 @@ export function LoginPage() {
     const result = await signInWithDevice({ email, password }, (input) => signIn({ input }));
     setFetching(false);
     if (!result.data) {
+      const error = result.error && toTransportError(result.error);
+      const second = error?.extensions['ticket'];
+      if (error?.code === 'TWO_FACTOR_CODE_REQUIRED' && typeof second === 'string') {
+        setTicket(second);
+        return;
+      }
       setFailure(errorText(errorCodeOf(result.error)));
       return;
     }
     await session.signIn(result.data.signIn.token);
     // The guard under /admin checks the role, and tells a commenter why they cannot enter.
     navigate('~/admin');
+  }
+
+  if (ticket !== null) {
+    return (
+      <SecondFactorStep
+        ticket={ticket}
+        onSignedIn={async (token, deviceToken) => {
+          rememberDevice(email, deviceToken);
+          await session.signIn(token);
+          navigate('~/admin');
+        }}
+        onRestart={() => {
+          setTicket(null);
+          setPassword('');
+        }}
+      />
+    );
   }
 
   return (
@@ -99,6 +132,62 @@ export function LoginPage() {
           </button>
         </p>
       )}
+    </main>
+  );
+}
+
+/** The code step of a sign-in: the authenticator app's code, or one of the recovery codes. */
+function SecondFactorStep({
+  ticket,
+  onSignedIn,
+  onRestart,
+}: {
+  ticket: string;
+  onSignedIn: (token: string, deviceToken: string | null | undefined) => Promise<void>;
+  onRestart: () => void;
+}) {
+  const [{ fetching }, send] = useMutation(SECOND_FACTOR_MUTATION);
+  const [code, setCode] = useState('');
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (fetching) return;
+    if (code.trim() === '') {
+      setFailure('Enter the code from your authenticator app.');
+      return;
+    }
+    const result = await send({ input: { ticket, code } });
+    if (!result.data) {
+      setFailure(errorText(errorCodeOf(result.error)));
+      return;
+    }
+    const { token, deviceToken } = result.data.signInSecondFactor;
+    await onSignedIn(token, deviceToken);
+  }
+  return (
+    <main className="page narrow auth-page">
+      <h1>Two-factor sign-in</h1>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label="Authentication code"
+          hint="The six-digit code your authenticator app shows, or one of your recovery codes."
+          autoComplete="one-time-code"
+          autoFocus
+          value={code}
+          error={failure}
+          onChange={(event) => setCode(event.target.value)}
+        />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={fetching}>
+            Verify
+          </button>
+        </div>
+      </form>
+      <p>
+        <button type="button" className="link" onClick={onRestart}>
+          Start again
+        </button>
+      </p>
     </main>
   );
 }

@@ -18,6 +18,7 @@
  */
 import { sql } from 'kysely';
 import { inTransaction, isoTime } from '../inTransaction';
+import { recordAudit } from './auditLog';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 
@@ -64,7 +65,7 @@ export function deleteAccount(
   return inTransaction(db, async (trx) => {
     const user = await trx
       .selectFrom('users')
-      .select(['id', 'avatar_url'])
+      .select(['id', 'avatar_url', 'deletion_requested_at'])
       .where('id', '=', userId)
       .executeTakeFirst();
     // The claim comes first and is conditional: on PostgreSQL it takes the row lock and its WHERE
@@ -168,9 +169,41 @@ export function deleteAccount(
         suspended_until: null,
         deleted_at: isoTime(now),
         session_epoch: eb('session_epoch', '+', 1),
+        totp_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
       }))
       .where('id', '=', userId)
       .execute();
+    await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    // The log keeps that the account went, not who it was: its name goes with it, from the
+    // entries written before too.
+    await trx
+      .updateTable('audit_log')
+      .set({ target_label: name })
+      .where('target_type', '=', 'user')
+      .where('target_id', '=', userId)
+      .execute();
+    await trx
+      .updateTable('audit_log')
+      .set({ actor_name: name })
+      .where('actor_id', '=', userId)
+      .execute();
+    await recordAudit(
+      trx,
+      {
+        actor: null,
+        actorName: 'system',
+        action: 'USER_ERASE',
+        target: { type: 'user', id: userId, label: name },
+        changes: [
+          { field: 'deletionRequestedAt', before: null, after: user.deletion_requested_at },
+          { field: 'comments', before: null, after: 'erased' },
+        ],
+      },
+      now,
+    );
 
     // Counted after the fact so the figure is what was actually erased.
     const erased = await trx

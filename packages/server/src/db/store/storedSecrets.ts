@@ -11,6 +11,9 @@
  */
 import { PostgresAdapter } from 'kysely';
 import { UnreadableSecretError, ssoKeyPurpose } from '../../auth/secretBox';
+import { totpPurpose } from '../../auth/twoFactor';
+import { disableTwoFactor } from './twoFactor';
+import { recordAudit } from './auditLog';
 import type { SealPurpose, SecretBox } from '../../auth/secretBox';
 import { DEFAULT_SETTINGS } from '../../defaults';
 import { inTransaction, isoTime, parseJson } from '../inTransaction';
@@ -48,6 +51,21 @@ function check(box: SecretBox, stored: string, purpose: SealPurpose): boolean | 
     if (error instanceof UnreadableSecretError) return undefined;
     throw error;
   }
+}
+
+/** Records in the audit log what forgetting gave up (nothing is recorded for a survey). */
+async function auditForgetting(db: Db, action: Action, survey: SecretsSurvey): Promise<void> {
+  if (action !== 'forget' || survey.unreadable.length === 0) return;
+  await recordAudit(
+    db,
+    {
+      actor: null,
+      action: 'SECRETS_FORGET',
+      target: { type: 'settings', id: null, label: 'stored secrets' },
+      changes: [{ field: 'forgotten', before: null, after: survey.unreadable.map((u) => u.what) }],
+    },
+    new Date(),
+  );
 }
 
 /** What {@link visit} does with what it finds. */
@@ -104,7 +122,42 @@ async function visit(
         await trx.updateTable('sso_keys').set({ secret }).where('id', '=', key.id).execute();
       }
     }
-    if (organization === undefined) return survey;
+    const enrolled = await trx
+      .selectFrom('users')
+      .select(['id', 'totp_secret', 'totp_enabled_at'])
+      .where('totp_secret', 'is not', null)
+      .orderBy('id')
+      .execute();
+    for (const user of enrolled) {
+      const purpose = totpPurpose(user.id);
+      const needs = check(box, user.totp_secret ?? '', purpose);
+      if (needs === undefined) {
+        // A pending enrolment is nothing to stop for: the user starts it again.
+        if (user.totp_enabled_at === null && action !== 'forget') continue;
+        const what = `the two-factor secret of user ${user.id}`;
+        survey.unreadable.push({ what: action === 'forget' ? `${what} (turned off)` : what });
+        if (action === 'forget') {
+          // Their sign-ins ask for no code until they enrol again (required of staff: at once).
+          await disableTwoFactor(trx, user.id);
+        }
+        continue;
+      }
+      survey.readable++;
+      if (!needs) continue;
+      survey.pending++;
+      if (action === 'seal') {
+        const secret = box.seal(box.open(user.totp_secret ?? '', purpose), purpose);
+        await trx
+          .updateTable('users')
+          .set({ totp_secret: secret })
+          .where('id', '=', user.id)
+          .execute();
+      }
+    }
+    if (organization === undefined) {
+      await auditForgetting(trx, action, survey);
+      return survey;
+    }
     const stored = parseJson<Partial<Settings>>(organization.settings, {});
     const password = stored.smtpPassword ?? DEFAULT_SETTINGS.smtpPassword;
     const purpose = 'settings.smtpPassword';
@@ -135,6 +188,7 @@ async function visit(
         .where('id', '=', organization.id)
         .execute();
     }
+    await auditForgetting(trx, action, survey);
     return survey;
   });
 }
@@ -163,7 +217,8 @@ export function sealStoredSecrets(
 /**
  * Gives up the stored secrets no key opens (their `PARLEY_SECRET` is lost): such SSO keys are
  * revoked, their secret dropped (an admin rotates the site's key in the console and gives the host
- * the new secret) and such an SMTP password is cleared (an admin enters it again). Resolves what
+ * the new secret), such an SMTP password is cleared (an admin enters it again), and such a
+ * two-factor secret is turned off with its recovery codes (its owner enrols again). Resolves what
  * it gave up.
  */
 export async function forgetUnreadableSecrets(db: Db, box: SecretBox): Promise<StoredSecret[]> {

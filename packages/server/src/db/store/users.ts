@@ -30,6 +30,8 @@ export interface User {
   sessionEpoch: number;
   /** Badges from the host's SSO token (`"Subscriber"`). */
   badges: string[];
+  /** Whether sign-ins ask for a code from an authenticator app (store/twoFactor.ts). */
+  twoFactorEnabled: boolean;
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -52,6 +54,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     createdAt: row.created_at,
     sessionEpoch: row.session_epoch,
     badges: parseJson<string[]>(row.badges, []),
+    twoFactorEnabled: row.totp_enabled_at !== null,
   };
 }
 

@@ -118,7 +118,7 @@ export const accountResolvers = {
         ctx.db,
         {
           authorId: user.id,
-          includeHidden: ctx.viewer?.id === user.id || isModerator(ctx.viewer),
+          includeHidden: ctx.viewer?.id === user.id || isModerator(ctx.staff),
           status: args.status,
         },
         { first: args.first, after: args.after },

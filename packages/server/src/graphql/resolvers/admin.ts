@@ -1,3 +1,4 @@
+import { auditLogResolvers } from './admin/auditLogQuery';
 import { consoleActionResolvers } from './admin/consoleActions';
 import { dashboardResolvers } from './admin/dashboard';
 import { siteAdminResolvers } from './admin/siteAdmin';
@@ -7,13 +8,15 @@ import type { Resolvers } from './resolverTypes.generated';
 
 /**
  * Running the install: settings (ADMIN), sites and SSO keys (ADMIN; the list for moderators),
- * stories and the dashboard (MODERATOR and above). Every resolver checks the role itself.
+ * stories and the dashboard (MODERATOR and above), the audit log (ADMIN). Every resolver checks
+ * the role itself.
  */
 export const adminResolvers = {
   Query: {
     ...siteAdminResolvers.Query,
     ...storyAdminResolvers.Query,
     ...dashboardResolvers.Query,
+    ...auditLogResolvers.Query,
   },
   Mutation: {
     ...updateSettingsResolvers.Mutation,
@@ -23,4 +26,5 @@ export const adminResolvers = {
   },
   SsoKey: siteAdminResolvers.SsoKey,
   Story: consoleActionResolvers.Story,
+  AuditEntry: auditLogResolvers.AuditEntry,
 } satisfies Resolvers;

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { challengeCost, checkAnswer, issueChallenge } from '../../auth/signInChallenge';
 import { DEVICE_TOKEN_SECONDS, RATE_LIMITS } from '../../defaults';
 import { alreadyInstalled, getOrganization, install } from '../../db/store/organization';
-import { createUser, findUserByEmail, isUsernameFree } from '../../db/store/users';
+import { createUser, findUserByEmail, findUserById, isUsernameFree } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
 import { checkSignUpCode, finishSignUp, startSignUp } from '../../db/store/pendingSignUps';
@@ -15,6 +16,14 @@ import {
 import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
 import { revokeSession } from '../../db/store/sessionRevocation';
+import { forgetSessions, recordSession } from '../../db/store/sessions';
+import {
+  readSecondFactorTicket,
+  secondFactorTicket,
+  spendSecondFactor,
+  ticketUsed,
+  useTicket,
+} from './account/secondFactor';
 import { requireViewer } from '../permissions';
 import { settingsView } from './admin/updateSettings';
 import { invalidateEveryRead } from '../events';
@@ -24,14 +33,33 @@ import type { Resolvers, SignInInput } from './resolverTypes.generated';
 /**
  * What every successful sign-in answers: a session token and the user. The rest of the operation
  * runs as that user (mutations run one at a time), so the payload shows them their own private
- * fields (email, status) rather than what an anonymous caller sees.
+ * fields (email, status) rather than what an anonymous caller sees. The session is recorded, for
+ * its owner's list of signed-in devices. `secondFactor`: the sign-in passed a code from the
+ * user's authenticator app (staff operations may ask for that).
  */
-export async function authPayload(ctx: ParleyContext, user: User) {
+export async function authPayload(ctx: ParleyContext, user: User, secondFactor = false) {
   const { sessionSeconds } = await ctx.settings();
+  const tokenId = randomUUID();
   const token = await ctx.tokens.sign(
-    { userId: user.id, role: user.role, epoch: user.sessionEpoch },
+    { userId: user.id, role: user.role, epoch: user.sessionEpoch, secondFactor, tokenId },
     sessionSeconds,
   );
+  // An SSO reader is signed in again by the host on every page view: those are not devices to
+  // list (and would be one row per view); their site manages their sign-in.
+  if (user.ssoSiteId === null) {
+    await recordSession(
+      ctx.db,
+      {
+        id: tokenId,
+        userId: user.id,
+        epoch: user.sessionEpoch,
+        secondFactor,
+        userAgent: ctx.userAgent,
+        expiresAt: new Date(ctx.now().getTime() + sessionSeconds * 1000),
+      },
+      ctx.now(),
+    );
+  }
   ctx.viewer = user;
   // Whoever just proved the password here is remembered on this device (see signIn).
   const device = user.passwordHash === null ? null : await deviceToken(ctx, user);
@@ -153,7 +181,42 @@ export const authResolvers = {
         await ctx.rateLimiter.record('signInFailures', account);
         throw new ParleyError('INVALID_CREDENTIALS', 'That email and password do not match.');
       }
+      // The password was right: with two-factor sign-in on, a code from the app finishes it
+      // (signInSecondFactor, with this ticket).
+      if (user.twoFactorEnabled) {
+        throw new ParleyError(
+          'TWO_FACTOR_CODE_REQUIRED',
+          'Enter the code from your authenticator app, or a recovery code.',
+          { ticket: await secondFactorTicket(ctx, user) },
+        );
+      }
       return authPayload(ctx, user);
+    },
+
+    // The second step of a password sign-in with two-factor sign-in on: the ticket says the
+    // password was right (minutes ago, for this user, before any password change), the code that
+    // the app or a recovery sheet holds. A ticket finishes one sign-in.
+    signInSecondFactor: async (_root, { input }, ctx) => {
+      const ticket = await readSecondFactorTicket(ctx, input.ticket);
+      const user = await findUserById(ctx.db, ticket.userId);
+      if (!user || user.sessionEpoch !== ticket.epoch || !user.twoFactorEnabled) {
+        throw new ParleyError(
+          'TWO_FACTOR_CODE_INVALID',
+          'This sign-in has expired: enter your email and password again.',
+          { field: 'ticket' },
+        );
+      }
+      const finished = () =>
+        new ParleyError(
+          'TWO_FACTOR_CODE_INVALID',
+          'This sign-in was finished already: enter your email and password again.',
+          { field: 'ticket' },
+        );
+      // Checked before the code is spent, so a used ticket burns no recovery code.
+      if (await ticketUsed(ctx, ticket.ticketId)) throw finished();
+      await spendSecondFactor(ctx, user, input.code, 'appOrRecovery');
+      if (!(await useTicket(ctx, ticket.ticketId))) throw finished();
+      return authPayload(ctx, user, true);
     },
 
     // Ends this session on the server too (its token id is remembered until it would have
@@ -167,6 +230,7 @@ export const authResolvers = {
           new Date(ctx.session.expiresAt * 1000),
           ctx.now(),
         );
+        await ctx.db.deleteFrom('sessions').where('id', '=', ctx.session.tokenId).execute();
       }
       return { ok: true };
     },
@@ -180,6 +244,7 @@ export const authResolvers = {
         .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
         .where('id', '=', viewer.id)
         .execute();
+      await forgetSessions(ctx.db, viewer.id);
       return { ok: true };
     },
   },

@@ -1,4 +1,5 @@
 import { accountResolvers } from './account';
+import { twoFactorResolvers } from './account/twoFactor';
 import { adminResolvers } from './admin';
 import { authResolvers } from './auth';
 import { commentsResolvers } from './comments';
@@ -13,6 +14,7 @@ export const RESOLVER_MAPS = [
   typeResolvers,
   authResolvers,
   accountResolvers,
+  twoFactorResolvers,
   commentsResolvers,
   storiesResolvers,
   subscriptionsResolvers,

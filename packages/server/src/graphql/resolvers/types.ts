@@ -19,7 +19,7 @@ import type { Resolvers, UserStatus } from './resolverTypes.generated';
 const adminOnly =
   <T>(read: (settings: Settings, ctx: ParleyContext) => T) =>
   (settings: Settings, _args: unknown, ctx: ParleyContext): T | null =>
-    hasRole(ctx.viewer, 'ADMIN') ? read(settings, ctx) : null;
+    hasRole(ctx.staff, 'ADMIN') ? read(settings, ctx) : null;
 
 // No `smtpPassword` resolver and no such field in the schema: the password is write-only.
 const smtpResolvers = {
@@ -30,6 +30,9 @@ const smtpResolvers = {
   smtpPasswordSet: adminOnly((s) => s.smtpPassword !== ''),
   smtpFrom: adminOnly((s) => s.smtpFrom),
   smtpFromEnvironment: adminOnly((_s, ctx) => ctx.mailer.smtpFromEnvironment),
+  // Not secrets, but how the install guards itself: an admin's business.
+  requireStaffTwoFactor: adminOnly((s) => s.requireStaffTwoFactor),
+  auditRetentionDays: adminOnly((s) => s.auditRetentionDays),
 };
 
 /** A user's status as the API shows it; a suspension in the past is over. */
@@ -44,23 +47,23 @@ export function userStatus(user: User, now: Date): UserStatus {
 const privately =
   <T>(read: (user: User, ctx: ParleyContext) => T) =>
   (user: User, _args: unknown, ctx: ParleyContext): T | null =>
-    ctx.viewer && (ctx.viewer.id === user.id || isModerator(ctx.viewer)) ? read(user, ctx) : null;
+    ctx.viewer && (ctx.viewer.id === user.id || isModerator(ctx.staff)) ? read(user, ctx) : null;
 
 /** Moderators only; null for everyone else. */
 const forModerators =
   <T>(read: (comment: Comment, ctx: ParleyContext) => T) =>
   (comment: Comment, _args: unknown, ctx: ParleyContext): T | null =>
-    isModerator(ctx.viewer) ? read(comment, ctx) : null;
+    isModerator(ctx.staff) ? read(comment, ctx) : null;
 
 /** Whether the viewer may see a comment that readers may not (held, rejected). */
 export function canSeeComment(comment: Comment, ctx: ParleyContext): boolean {
   // An erased comment (its author's account deleted) is gone for everyone but moderators.
-  if (comment.deletedAt !== null) return isModerator(ctx.viewer);
+  if (comment.deletedAt !== null) return isModerator(ctx.staff);
   return (
     comment.status === 'NONE' ||
     comment.status === 'APPROVED' ||
     ctx.viewer?.id === comment.authorId ||
-    isModerator(ctx.viewer)
+    isModerator(ctx.staff)
   );
 }
 
@@ -132,14 +135,14 @@ export const typeResolvers = {
     // removed: no body, no author.
     body: (comment, _args, ctx) => (canSeeComment(comment, ctx) ? comment.bodyHtml : ''),
     author: (comment, _args, ctx) =>
-      (isRemoved(comment) && !isModerator(ctx.viewer)) || comment.deletedAt !== null
+      (isRemoved(comment) && !isModerator(ctx.staff)) || comment.deletedAt !== null
         ? null
         : ctx.loaders.user.load(comment.authorId),
     removed: (comment) => isRemoved(comment),
     // Why a comment left the thread (rejected, withheld, pending) is for its author and the
     // moderators; anyone else sees a removed comment as NONE, with `removed` set.
     status: (comment, _args, ctx) =>
-      isRemoved(comment) && ctx.viewer?.id !== comment.authorId && !isModerator(ctx.viewer)
+      isRemoved(comment) && ctx.viewer?.id !== comment.authorId && !isModerator(ctx.staff)
         ? 'NONE'
         : comment.status,
     parent: async (comment, _args, ctx) => {
@@ -162,7 +165,7 @@ export const typeResolvers = {
     },
     // The author needs the source to edit; moderators to judge.
     bodySource: (comment, _args, ctx) =>
-      ctx.viewer?.id === comment.authorId || isModerator(ctx.viewer) ? comment.bodySource : null,
+      ctx.viewer?.id === comment.authorId || isModerator(ctx.staff) ? comment.bodySource : null,
     heldBecause: forModerators((comment) => comment.heldBecause ?? []),
     reports: forModerators((comment, ctx) => listReports(ctx.db, comment.id)),
     revisions: forModerators(async (comment, ctx) =>
@@ -182,7 +185,7 @@ export const typeResolvers = {
   Site: {
     embedSnippet: (_site, _args, ctx) => embedSnippet(ctx.publicUrl),
     ssoKeys: async (site, _args, ctx) =>
-      hasRole(ctx.viewer, 'ADMIN')
+      hasRole(ctx.staff, 'ADMIN')
         ? (await listActiveSsoKeys(ctx.db, site.id, ctx.now().toISOString())).map((key) => ({
             id: key.id,
             createdAt: key.createdAt,
@@ -195,9 +198,8 @@ export const typeResolvers = {
 
   Settings: {
     guidelinesHtml: (settings) => (settings.guidelines ? renderComment(settings.guidelines) : ''),
-    bannedWords: (settings, _args, ctx) => (isModerator(ctx.viewer) ? settings.bannedWords : null),
-    suspectWords: (settings, _args, ctx) =>
-      isModerator(ctx.viewer) ? settings.suspectWords : null,
+    bannedWords: (settings, _args, ctx) => (isModerator(ctx.staff) ? settings.bannedWords : null),
+    suspectWords: (settings, _args, ctx) => (isModerator(ctx.staff) ? settings.suspectWords : null),
     ...smtpResolvers,
   },
 } satisfies Resolvers;

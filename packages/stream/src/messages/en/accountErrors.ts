@@ -11,6 +11,9 @@ export const messages: Record<`error.${AccountErrorCode}`, Message> = {
   'error.CODE_INVALID':
     'That code is not right, or it has expired. Check the latest email, or start again for a new code.',
   'error.CHALLENGE_REQUIRED': 'Checking this browser after many failed sign-ins…',
+  'error.TWO_FACTOR_CODE_REQUIRED': 'Enter the code from your authenticator app.',
+  'error.TWO_FACTOR_CODE_INVALID':
+    'That code is not right or was used already. Enter the code your app shows now, or a recovery code.',
   'error.UNSUPPORTED_MEDIA_TYPE': 'The request was refused: it was not sent as JSON.',
   'error.UPLOAD_TYPE_NOT_ALLOWED': 'That kind of file is not allowed. Use PNG, JPEG, GIF or WebP.',
 };

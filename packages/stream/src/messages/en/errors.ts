@@ -19,7 +19,9 @@ export type AccountErrorCode =
   | 'ALREADY_INSTALLED'
   | 'CHALLENGE_REQUIRED'
   | 'CODE_INVALID'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TWO_FACTOR_CODE_REQUIRED'
+  | 'TWO_FACTOR_CODE_INVALID';
 
 /** English error messages of the first render: every code but the account forms'. */
 export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, Message> = {
@@ -33,6 +35,8 @@ export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, M
     'Your comment contains a word this community does not allow. Please edit it and post again.',
   'error.EDIT_WINDOW_EXPIRED': 'The time to edit this comment has passed.',
   'error.DOCUMENT_NOT_TRUSTED': 'Parley was updated. Reload the page.',
+  'error.SECOND_FACTOR_REQUIRED': 'Sign in again with your authenticator app to moderate.',
+  'error.TWO_FACTOR_ENROLMENT_REQUIRED': 'Set up two-factor sign-in in the console to moderate.',
   'error.STORY_CLOSED': 'Comments on this story are closed.',
   'error.USER_BANNED': 'Your account is banned from commenting.',
   'error.USER_SUSPENDED': 'Your account is suspended until {until}.',

@@ -8,6 +8,9 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.INVALID_CREDENTIALS': 'El correo y la contraseña no coinciden.',
   'error.ALREADY_INSTALLED': 'Parley ya está instalado.',
   'error.UPLOAD_TOO_LARGE': 'Ese archivo es demasiado grande.',
+  'error.TWO_FACTOR_CODE_REQUIRED': 'Escribe el código de tu app de autenticación.',
+  'error.TWO_FACTOR_CODE_INVALID':
+    'Ese código no es correcto o ya se usó. Escribe el que muestra tu app ahora, o un código de recuperación.',
   'error.CODE_INVALID':
     'Ese código no es correcto o ha caducado. Revisa el último correo o empieza de nuevo para recibir otro.',
   'error.CHALLENGE_REQUIRED': 'Comprobando este navegador tras muchos intentos fallidos…',

@@ -13,6 +13,10 @@ export const messages: Record<keyof typeof en, Message> = {
     'Tu comentario contiene una palabra que esta comunidad no permite. Edítalo y publícalo de nuevo.',
   'error.EDIT_WINDOW_EXPIRED': 'El tiempo para editar este comentario ha terminado.',
   'error.DOCUMENT_NOT_TRUSTED': 'Parley se ha actualizado. Recarga la página.',
+  'error.SECOND_FACTOR_REQUIRED':
+    'Vuelve a iniciar sesión con tu app de autenticación para moderar.',
+  'error.TWO_FACTOR_ENROLMENT_REQUIRED':
+    'Activa el inicio de sesión en dos pasos en la consola para moderar.',
   'error.STORY_CLOSED': 'Los comentarios de este artículo están cerrados.',
   'error.USER_BANNED': 'Tu cuenta tiene prohibido comentar.',
   'error.USER_SUSPENDED': 'Tu cuenta está suspendida hasta el {until}.',

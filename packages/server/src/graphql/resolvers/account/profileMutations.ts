@@ -48,7 +48,7 @@ export function requirePasswordAccount(ctx: ParleyContext): User {
  * account's sessions: strangers failing to sign in to the account cannot block the owner's
  * password or email change.
  */
-async function checkPassword(
+export async function checkPassword(
   ctx: ParleyContext,
   user: User,
   password: string,
@@ -145,7 +145,9 @@ export const profileMutations = {
     const passwordHash = await hashPassword(input.newPassword);
     // Sessions are stateless JWTs: other devices stay signed in until their token expires.
     // The password change ends every other session; this one continues with a fresh token.
-    return authPayload(ctx, await updateUser(ctx.db, viewer.id, { passwordHash }));
+    // The new session keeps this one's second factor: the change proved the password, not less.
+    const secondFactor = ctx.session?.secondFactor ?? false;
+    return authPayload(ctx, await updateUser(ctx.db, viewer.id, { passwordHash }), secondFactor);
   },
 
   updateNotificationSettings: async (_root, { input }, ctx) => {

@@ -53,6 +53,18 @@ describe.each(testDialects())('signInWithSso on %s', (dialect) => {
       .where('sso_id', '=', 'host-42')
       .execute();
     expect(row.map((r) => [r.sso_site_id, r.email])).toEqual([[siteId, 'ada.l@host.example']]);
+    // The host signs its reader in again on every page view: those are no devices to list.
+    expect(await api.db.selectFrom('sessions').selectAll().execute()).toEqual([
+      expect.objectContaining({
+        user_id: (
+          await api.db
+            .selectFrom('users')
+            .select('id')
+            .where('role', '=', 'ADMIN')
+            .executeTakeFirstOrThrow()
+        ).id,
+      }),
+    ]);
   });
 
   it('shows the host’s badges beside the user, refreshed at each sign-in', async () => {

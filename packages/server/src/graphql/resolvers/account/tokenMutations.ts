@@ -7,6 +7,7 @@ import { consumeToken } from '../../../db/store/tokens';
 import { recordSsoTokenUse } from '../../../db/store/sessionRevocation';
 import { findSiteById } from '../../../db/store/sites';
 import { SSO_TOKEN_MAX_LIFETIME_SECONDS } from '../../../defaults';
+import { recordAudit } from '../../../db/store/auditLog';
 import { inTransaction } from '../../../db/inTransaction';
 import { USER_ACTIONS } from '../../../db/store/dashboardQueries';
 import { moderateUser } from '../../../db/store/userModeration';
@@ -202,13 +203,29 @@ export const tokenMutations = {
     const user = await inTransaction(ctx.db, async (trx) => {
       const updated = await updateUser(trx, invitee.id, { passwordHash, emailVerified: true });
       if (!BELOW_MODERATOR.has(updated.role)) return updated;
-      return moderateUser(trx, {
+      const promoted = await moderateUser(trx, {
         userId: updated.id,
         actorId: admin.id,
         action: USER_ACTIONS.ROLE,
         role: 'MODERATOR',
         message: `${updated.role} → MODERATOR (invitation accepted)`,
       });
+      // The admin's word, taken up now: the role is theirs to answer for.
+      await recordAudit(
+        trx,
+        {
+          actor: { id: admin.id, username: admin.username },
+          action: 'USER_ROLE',
+          target: { type: 'user', id: promoted.id, label: promoted.username },
+          changes: [
+            { field: 'role', before: updated.role, after: promoted.role },
+            { field: 'invitationAccepted', before: null, after: true },
+          ],
+          ip: ctx.ip,
+        },
+        ctx.now(),
+      );
+      return promoted;
     });
     return authPayload(ctx, user);
   },

@@ -119,6 +119,21 @@ describe.each(testDialects())('console admin actions on %s', (dialect) => {
       role: 'MODERATOR',
     });
     expect(await roleOf('new.mod@example.com')).toBe('MODERATOR');
+    // The audit log has the invitation and its acceptance, both the admin's word.
+    const audited = await api.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_name', 'target_label', 'changes'])
+      .orderBy('created_at')
+      .execute();
+    expect(audited.map((row) => [row.action, row.actor_name, row.target_label])).toEqual([
+      ['USER_INVITE', 'admin', 'New.Mod'],
+      ['USER_ROLE', 'admin', 'New.Mod'],
+    ]);
+    expect(JSON.parse(audited[1]!.changes)).toContainEqual({
+      field: 'role',
+      before: 'COMMENTER',
+      after: 'MODERATOR',
+    });
     // The password chosen on the page is the account's.
     await api.ok(SIGN_IN, { input: { email: 'new.mod@example.com', password: 'moderating now' } });
     // Single use.

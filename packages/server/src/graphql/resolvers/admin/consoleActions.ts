@@ -20,6 +20,9 @@ import { isModerator, requireRole } from '../../permissions';
 import { ACCOUNT_PATHS, deliverNotice } from '../account/accountEmails';
 import { queueCounts } from '../moderation/queueQueries';
 import type { Resolvers } from '../resolverTypes.generated';
+import { inTransaction } from '../../../db/inTransaction';
+import { audit, userTarget } from '../../audit';
+import { siteTarget } from './siteAdmin';
 
 /** Roles an invitation raises to moderator; a moderator or admin keeps their role. */
 export const BELOW_MODERATOR = new Set(['COMMENTER', 'STAFF']);
@@ -64,7 +67,12 @@ export const consoleActionResolvers = {
           field: 'keyId',
         });
       }
-      await revokeSsoKey(ctx.db, input.keyId);
+      await inTransaction(ctx.db, async (trx) => {
+        await revokeSsoKey(trx, input.keyId);
+        await audit(ctx, trx, 'SSO_KEY_REVOKE', siteTarget(site), [
+          { field: 'revokedKeyIds', before: null, after: [input.keyId] },
+        ]);
+      });
       return { site };
     },
 
@@ -106,11 +114,17 @@ export const consoleActionResolvers = {
       }
       if (existing !== undefined && !BELOW_MODERATOR.has(existing.role)) return { user: existing };
       const user = existing ?? (await createInvitedUser(ctx, address));
-      const { token } = await createToken(ctx.db, {
-        purpose: 'MODERATOR_INVITE',
-        userId: user.id,
-        ttlSeconds: MODERATOR_INVITE_TOKEN_TTL_SECONDS,
-        createdBy: admin.id,
+      const { token } = await inTransaction(ctx.db, async (trx) => {
+        const created = await createToken(trx, {
+          purpose: 'MODERATOR_INVITE',
+          userId: user.id,
+          ttlSeconds: MODERATOR_INVITE_TOKEN_TTL_SECONDS,
+          createdBy: admin.id,
+        });
+        await audit(ctx, trx, 'USER_INVITE', userTarget(user), [
+          { field: 'invitedAs', before: user.role, after: 'MODERATOR' },
+        ]);
+        return created;
       });
       await deliverNotice(ctx, {
         to: user.email,
@@ -129,6 +143,6 @@ export const consoleActionResolvers = {
 
   Story: {
     moderationCounts: (story, _args, ctx) =>
-      isModerator(ctx.viewer) ? queueCounts(ctx.db, { storyId: story.id }) : null,
+      isModerator(ctx.staff) ? queueCounts(ctx.db, { storyId: story.id }) : null,
   },
 } satisfies Resolvers;

@@ -25,6 +25,18 @@ import { requireRole } from '../../permissions';
 import type { Resolvers } from '../resolverTypes.generated';
 import { allowedOrigins, httpUrl, required } from '../../../validation/validateInput';
 import { invalidateEveryRead } from '../../events';
+import { REDACTED, diff } from '../../../db/store/auditLog';
+import type { AuditTarget } from '../../../db/store/auditLog';
+import type { Site } from '../../../db/store/sites';
+import { audit } from '../../audit';
+
+/** What the audit log compares of a site. */
+const SITE_FIELDS = ['name', 'url', 'allowedOrigins', 'ssoTokenMaxLifetimeSeconds'] as const;
+
+/** A site as an audit target. */
+export function siteTarget(site: Site): AuditTarget {
+  return { type: 'site', id: site.id, label: site.name };
+}
 
 /** Secrets of keys created during a request, by key id; see the file comment. */
 const freshSecrets = new WeakMap<ParleyContext, Map<string, string>>();
@@ -54,15 +66,19 @@ export const siteAdminResolvers = {
     createSite: async (_root, { input }, ctx) => {
       requireRole(ctx, 'ADMIN');
       const url = httpUrl(input.url, 'url');
-      const { site, key } = await createSite(
-        ctx.db,
-        {
-          name: required(input.name, 'name'),
-          url,
-          allowedOrigins: allowedOrigins(input.allowedOrigins, url, 'allowedOrigins'),
-        },
-        ctx.box,
-      );
+      const fields = {
+        name: required(input.name, 'name'),
+        url,
+        allowedOrigins: allowedOrigins(input.allowedOrigins, url, 'allowedOrigins'),
+      };
+      const { site, key } = await inTransaction(ctx.db, async (trx) => {
+        const created = await createSite(trx, fields, ctx.box);
+        await audit(ctx, trx, 'SITE_CREATE', siteTarget(created.site), [
+          ...diff(undefined, created.site, SITE_FIELDS),
+          { field: 'ssoKey', before: null, after: REDACTED },
+        ]);
+        return created;
+      });
       // Every process (through Redis) forgets its permitted origins: the new ones apply at once.
       ctx.pubsub.publish('sitesChanged', { siteId: site.id });
       invalidateEveryRead(ctx);
@@ -98,7 +114,7 @@ export const siteAdminResolvers = {
           : url !== undefined
             ? current.allowedOrigins
             : undefined;
-      const site = await updateSite(ctx.db, input.siteId, {
+      const patch = {
         ...(input.name === undefined || input.name === null
           ? {}
           : { name: required(input.name, 'name') }),
@@ -108,6 +124,12 @@ export const siteAdminResolvers = {
         ...(origins === undefined
           ? {}
           : { allowedOrigins: allowedOrigins(origins, url ?? current.url, 'allowedOrigins') }),
+      };
+      const site = await inTransaction(ctx.db, async (trx) => {
+        const updated = await updateSite(trx, input.siteId, patch);
+        const changes = diff(current, updated, SITE_FIELDS);
+        if (changes.length > 0) await audit(ctx, trx, 'SITE_UPDATE', siteTarget(updated), changes);
+        return updated;
       });
       ctx.pubsub.publish('sitesChanged', { siteId: site.id });
       invalidateEveryRead(ctx);
@@ -122,6 +144,13 @@ export const siteAdminResolvers = {
         const created = await rotateSsoKey(trx, site.id, ctx.box);
         // Revoking is for a leaked secret: the overlap would keep the leak usable for days.
         if (input.revokeOld === true) for (const k of old) await revokeSsoKey(trx, k.id);
+        await audit(ctx, trx, 'SSO_KEY_ROTATE', siteTarget(site), [
+          { field: 'ssoKey', before: old.length > 0 ? REDACTED : null, after: REDACTED },
+          { field: 'newKeyId', before: null, after: created.id },
+          ...(input.revokeOld === true
+            ? [{ field: 'revokedKeyIds', before: null, after: old.map((k) => k.id) }]
+            : []),
+        ]);
         return created;
       });
       showOnce(ctx, key);

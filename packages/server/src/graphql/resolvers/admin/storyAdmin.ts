@@ -1,5 +1,8 @@
 /** Stories as moderators manage them: the list, open/close and per-story overrides. */
-import { listStories, updateStory } from '../../../db/store/stories';
+import { findStoryById, listStories, updateStory } from '../../../db/store/stories';
+import { inTransaction } from '../../../db/inTransaction';
+import { diff } from '../../../db/store/auditLog';
+import { audit } from '../../audit';
 import type { StoryPatch } from '../../../db/store/stories';
 import { requireRole } from '../../permissions';
 import type { Resolvers, UpdateStoryInput } from '../resolverTypes.generated';
@@ -35,7 +38,21 @@ export const storyAdminResolvers = {
     // widget reads the story's settings when it loads.
     updateStory: async (_root, { input }, ctx) => {
       requireRole(ctx, 'MODERATOR');
-      const story = await updateStory(ctx.db, input.storyId, storyPatch(input));
+      const story = await inTransaction(ctx.db, async (trx) => {
+        const before = await findStoryById(trx, input.storyId);
+        const updated = await updateStory(trx, input.storyId, storyPatch(input));
+        const changes = diff(before, updated, ['status', 'premod', 'liveUpdates']);
+        if (changes.length > 0) {
+          await audit(
+            ctx,
+            trx,
+            'STORY_UPDATE',
+            { type: 'story', id: updated.id, label: updated.url },
+            changes,
+          );
+        }
+        return updated;
+      });
       ctx.loaders.story.clear(story.id);
       return { story };
     },

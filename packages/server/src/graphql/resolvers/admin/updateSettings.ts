@@ -18,6 +18,8 @@ import { requireRole } from '../../permissions';
 import type { OrganizationInput, Resolvers, UpdateSettingsInput } from '../resolverTypes.generated';
 import { httpUrl, required } from '../../../validation/validateInput';
 import { invalidateEveryRead } from '../../events';
+import { diff } from '../../../db/store/auditLog';
+import { audit } from '../../audit';
 
 /** Bounds of the numeric settings, inclusive; a value outside is `INVALID_INPUT` on its field. */
 export const SETTING_RANGES = Object.freeze({
@@ -29,6 +31,8 @@ export const SETTING_RANGES = Object.freeze({
   // Five minutes at least: a shorter session would sign moderators out mid-queue.
   sessionSeconds: { min: 300, max: 31_536_000 },
   smtpPort: { min: 1, max: 65_535 },
+  // A month at least: long enough to look back on an incident noticed late.
+  auditRetentionDays: { min: 30, max: 3650 },
 });
 
 /** Longest SMTP user name or password, in characters. */
@@ -135,7 +139,13 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     const value = input[field];
     if (value !== undefined && value !== null) patch[field] = inRange(value, field);
   }
-  for (const field of ['signUpOpen', 'anonymousReading', 'liveUpdates', 'featuredTab'] as const) {
+  for (const field of [
+    'signUpOpen',
+    'anonymousReading',
+    'liveUpdates',
+    'featuredTab',
+    'requireStaffTwoFactor',
+  ] as const) {
     const value = input[field];
     if (value !== undefined && value !== null) patch[field] = value;
   }
@@ -204,8 +214,17 @@ export function settingsView(
 export const updateSettingsResolvers = {
   Mutation: {
     updateSettings: async (_root, { input }, ctx) => {
-      requireRole(ctx, 'ADMIN');
+      const admin = requireRole(ctx, 'ADMIN');
       const patch = settingsPatch(input);
+      // Whoever requires two-factor sign-in of staff uses it: else the save would lock its own
+      // author out of the console until they set it up.
+      if (patch.requireStaffTwoFactor === true && !admin.twoFactorEnabled) {
+        throw new ParleyError(
+          'TWO_FACTOR_ENROLMENT_REQUIRED',
+          'Set up two-factor sign-in for your own account before requiring it of all staff.',
+          { field: 'requireStaffTwoFactor' },
+        );
+      }
       // The stored password goes only to the server it was given for: a new host or user without
       // a new password drops it (else an admin could point the host at their own server and read
       // the write-only password from the test email's login).
@@ -219,12 +238,32 @@ export const updateSettingsResolvers = {
         patch.smtpPassword = ctx.box.seal(patch.smtpPassword, 'settings.smtpPassword');
       }
       const orgPatch = input.organization ? organizationPatch(input.organization) : undefined;
-      const { settings, organization } = await inTransaction(ctx.db, async (trx) => ({
-        organization: orgPatch
-          ? await updateOrganization(trx, orgPatch)
-          : await getOrganization(trx),
-        settings: await updateSettings(trx, patch),
-      }));
+      const { settings, organization } = await inTransaction(ctx.db, async (trx) => {
+        const before = await getOrganization(trx);
+        const saved = {
+          organization: orgPatch
+            ? await updateOrganization(trx, orgPatch)
+            : await getOrganization(trx),
+          settings: await updateSettings(trx, patch),
+        };
+        const changes = [
+          ...diff(
+            before?.settings,
+            saved.settings,
+            Object.keys(saved.settings) as (keyof Settings)[],
+            ['smtpPassword'],
+          ),
+          ...(saved.organization === undefined
+            ? []
+            : diff(before, saved.organization, ['name', 'contactEmail', 'url', 'locale'])
+          ).map((change) => ({ ...change, field: `organization.${change.field}` })),
+        ];
+        if (changes.length > 0) {
+          const label = saved.organization?.name ?? 'Parley';
+          await audit(ctx, trx, 'SETTINGS_UPDATE', { type: 'settings', id: null, label }, changes);
+        }
+        return saved;
+      });
       invalidateEveryRead(ctx);
       // Not ctx.settings()/ctx.organization(): they were read once for this request, before
       // the change; the payload must show what is stored now.

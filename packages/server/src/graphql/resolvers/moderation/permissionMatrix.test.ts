@@ -1,6 +1,7 @@
 /**
  * The permission matrix of moderation.ts and admin.ts: every mutation and moderator query × every
- * role → UNAUTHENTICATED, FORBIDDEN or success. One row per cell, so a failure names the cell.
+ * role → UNAUTHENTICATED, FORBIDDEN or success; and each refused to an admin session that skipped
+ * the account's second factor. One row per cell, so a failure names the cell.
  * (`moderationQueueUpdated` is checked in queueSubscription.test.ts: it needs a stream.)
  */
 import type { Comment } from '../../../db/store/comments';
@@ -89,6 +90,11 @@ const OPERATIONS: Record<string, Operation> = {
     `query ($siteId: ID) { stories(siteId: $siteId) { edges { node { id } } } }`,
   ),
   dashboard: moderatorQuery(`query { dashboard { today { newComments } } }`),
+  auditLog: {
+    least: 'ADMIN',
+    query: `query { auditLog { edges { node { id } } } }`,
+    variables: () => ({}),
+  },
   user: {
     least: 'MODERATOR',
     query: `query ($id: ID!) { user(id: $id) { id } }`,
@@ -170,4 +176,23 @@ describe.each(testDialects())('permission matrix on %s', (dialect) => {
       expect(answer.errors?.map((e) => e.extensions?.code)).toEqual([outcome]);
     }
   });
+
+  // An admin with two-factor sign-in whose session skipped it (an emailed link, a session from
+  // before enrolment) may do none of it: the staff powers need the second factor.
+  it.each(Object.keys(OPERATIONS))(
+    '%s as an admin whose session skipped the second factor → SECOND_FACTOR_REQUIRED',
+    async (name) => {
+      const c = await seedCommunity(api);
+      const comment = await c.comment({ status: 'PREMOD' });
+      const op = OPERATIONS[name]!;
+      const variables = await op.variables(c, comment, api);
+      await api.db
+        .updateTable('users')
+        .set({ totp_secret: 'sealed:v1:x', totp_enabled_at: '2026-11-01T00:00:00.000Z' })
+        .where('id', '=', c.admin.user.id)
+        .execute();
+      const answer = await api.request(op.query, variables, c.admin.token);
+      expect(answer.errors?.map((e) => e.extensions?.code)).toEqual(['SECOND_FACTOR_REQUIRED']);
+    },
+  );
 });

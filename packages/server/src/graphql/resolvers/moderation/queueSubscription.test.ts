@@ -93,6 +93,38 @@ describe.each(testDialects())('moderationQueueUpdated on %s', (dialect) => {
     await stream.close();
   });
 
+  it('stops at the next event once the subscriber’s session no longer holds staff powers', async () => {
+    const first = await c.comment({ status: 'PREMOD' });
+    const second = await c.comment({ status: 'PREMOD' });
+    const signedOut = await subscribe({}, c.moderator.token);
+    const needsCode = await subscribe({}, c.admin.token);
+    await api.ok(APPROVE, { id: first.id }, c.admin.token);
+    expect((await signedOut.next()).data.moderationQueueUpdated.comment.id).toBe(first.id);
+    expect((await needsCode.next()).data.moderationQueueUpdated.comment.id).toBe(first.id);
+    // The moderator signs this session out; the admin turns two-factor sign-in on elsewhere, so
+    // this session (signed in without it) is a reader's now.
+    await api.ok(`mutation { signOut { ok } }`, {}, c.moderator.token);
+    await api.db
+      .updateTable('users')
+      .set({ totp_secret: 'sealed:v1:x', totp_enabled_at: '2026-11-01T00:00:00.000Z' })
+      .where('id', '=', c.admin.user.id)
+      .execute();
+    // A moderator still watching gets the next event; neither of the two does.
+    const watcher = await c.member('watcher', 'MODERATOR');
+    const watching = await subscribe({}, watcher.token);
+    await api.ok(APPROVE, { id: second.id }, watcher.token);
+    expect((await watching.next()).data.moderationQueueUpdated.comment.id).toBe(second.id);
+    const nothing = Symbol('nothing');
+    const late = (stream: Stream) =>
+      Promise.race([
+        stream.next(),
+        new Promise((resolve) => setTimeout(() => resolve(nothing), 200)),
+      ]);
+    expect(await late(signedOut)).toBe(nothing);
+    expect(await late(needsCode)).toBe(nothing);
+    await Promise.all([signedOut.close(), needsCode.close(), watching.close()]);
+  });
+
   it('filters by site: an event of another site does not arrive', async () => {
     const { site: other } = await createSite(
       api.db,

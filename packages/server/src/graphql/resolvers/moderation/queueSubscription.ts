@@ -8,9 +8,9 @@
  */
 import { filter, map, pipe } from 'graphql-yoga';
 import { findCommentById } from '../../../db/store/comments';
-import { findUsersByIds } from '../../../db/store/users';
 import type { ModerationQueueEvent } from '../../../pubsub/createPubSub';
-import { isModerator, requireRole } from '../../permissions';
+import { staffSessionHolds } from '../../context';
+import { requireRole } from '../../permissions';
 import type { Resolvers, ResolversParentTypes } from '../resolverTypes.generated';
 import { queueCounts } from './queueQueries';
 
@@ -23,14 +23,16 @@ export const queueSubscriptionResolvers = {
     moderationQueueUpdated: {
       subscribe: (_root, { siteId }, ctx) => {
         // Thrown here, before any listener exists: the client gets the coded error at once.
-        const moderator = requireRole(ctx, 'MODERATOR');
+        requireRole(ctx, 'MODERATOR');
+        const staffSessionStillHolds = () => staffSessionHolds(ctx);
         const mine = (event: ModerationQueueEvent) =>
           siteId === undefined || siteId === null || event.siteId === siteId;
         return pipe(
           ctx.pubsub.subscribe('moderationQueueUpdated'),
           filter(mine),
-          // A moderator demoted after subscribing stops receiving at the next event.
-          filter(async () => isModerator((await findUsersByIds(ctx.db, [moderator.id]))[0])),
+          // A moderator demoted, signed out or needing a second factor since subscribing stops
+          // receiving at the next event.
+          filter(staffSessionStillHolds),
           map(async (event): Promise<QueueUpdate | undefined> => {
             for (const loader of Object.values(ctx.loaders)) loader.clearAll();
             const comment = await findCommentById(ctx.db, event.commentId);

@@ -18,6 +18,9 @@ import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { hasRole, requireRole } from '../../permissions';
 import type { Resolvers } from '../resolverTypes.generated';
+import { diff } from '../../../db/store/auditLog';
+import type { AuditAction } from '../../../db/store/auditLog';
+import { audit, userTarget } from '../../audit';
 
 const RANK: Record<UserRole, number> = { COMMENTER: 0, STAFF: 1, MODERATOR: 2, ADMIN: 3 };
 
@@ -40,20 +43,37 @@ async function actionable(
   return { actor, target };
 }
 
-/** Applies `change` to the target with a history entry, and emails them the message if any. */
+/**
+ * Applies `change` to the target with a history entry and an audit entry (`audited`), and emails
+ * them the message if any.
+ */
 async function act(
   ctx: ParleyContext,
   userId: string,
   change: Omit<ModerateUserInput, 'userId' | 'actorId'>,
+  audited: AuditAction,
   subject?: string,
 ) {
   const { actor } = await actionable(ctx, userId);
   const message = change.message?.trim() ?? '';
-  const user = await moderateUser(ctx.db, {
-    ...change,
-    userId,
-    actorId: actor.id,
-    message: message === '' ? null : message,
+  const user = await inTransaction(ctx.db, async (trx) => {
+    // Read in the transaction: what the change replaces, not what it was a moment ago.
+    const before = await requireUser(trx, userId);
+    const changed = await moderateUser(trx, {
+      ...change,
+      userId,
+      actorId: actor.id,
+      message: message === '' ? null : message,
+    });
+    // Banning the banned changes nothing: nothing to record.
+    const changes = diff(before, changed, ['banned', 'suspendedUntil', 'premod']);
+    if (changes.length > 0) {
+      await audit(ctx, trx, audited, userTarget(changed), [
+        ...changes,
+        ...(message === '' ? [] : [{ field: 'message', before: null, after: message }]),
+      ]);
+    }
+    return changed;
   });
   // Only a message a moderator wrote is sent: the change itself shows in the widget (a banned
   // user sees why they cannot post), and an email per click would spam someone being corrected.
@@ -85,13 +105,19 @@ export const userActionResolvers = {
         ctx,
         input.userId,
         { action: USER_ACTIONS.BAN, banned: true, message: input.message },
+        'USER_BAN',
         'your account is banned',
       ),
 
     // Lifts a ban and a suspension alike: the contract has no separate "unsuspend", and the
     // console's one "restore" action should leave the user able to post. Premod stays as set.
     unbanUser: (_root, { input }, ctx) =>
-      act(ctx, input.userId, { action: USER_ACTIONS.UNBAN, banned: false, suspendedUntil: null }),
+      act(
+        ctx,
+        input.userId,
+        { action: USER_ACTIONS.UNBAN, banned: false, suspendedUntil: null },
+        'USER_UNBAN',
+      ),
 
     suspendUser: (_root, { input }, ctx) => {
       if (input.until <= ctx.now()) {
@@ -107,6 +133,7 @@ export const userActionResolvers = {
           suspendedUntil: input.until.toISOString(),
           message: input.message,
         },
+        'USER_SUSPEND',
         `your account is suspended until ${input.until.toISOString()}`,
       );
     },
@@ -120,6 +147,7 @@ export const userActionResolvers = {
           premod: input.premod,
           message: input.message,
         },
+        'USER_PREMOD',
         input.premod
           ? 'your comments will be reviewed before they appear'
           : 'your comments appear without review again',
@@ -138,13 +166,15 @@ export const userActionResolvers = {
           }
         }
         changed = true;
-        return moderateUser(trx, {
+        const updated = await moderateUser(trx, {
           userId: target.id,
           actorId: admin.id,
           action: USER_ACTIONS.ROLE,
           role: input.role,
           message: `${target.role} → ${input.role}`,
         });
+        await audit(ctx, trx, 'USER_ROLE', userTarget(updated), diff(target, updated, ['role']));
+        return updated;
       });
       // The history keeps the change itself ('A → B'); a moderator's words only go by email.
       const message = input.message?.trim() ?? '';

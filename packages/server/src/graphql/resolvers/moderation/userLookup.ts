@@ -35,7 +35,7 @@ export const userLookupResolvers = {
   User: {
     // Null, not an error, for others: a reader's query of a user must not fail on this field.
     history: (user, _args, ctx) =>
-      isModerator(ctx.viewer) ? listUserHistory(ctx.db, user.id) : null,
+      isModerator(ctx.staff) ? listUserHistory(ctx.db, user.id) : null,
   },
 
   UserHistoryEntry: {
