@@ -260,7 +260,7 @@ describe('the widget and the console (an installed Parley)', () => {
       expectNoSeriousViolations(checks);
     }));
 
-  it('every console route: login, queues with cards, community, stories, configure, dashboard, account pages', () =>
+  it('every console route: login, queues with cards, community, stories, configure, dashboard, security, audit log, account pages', () =>
     journey('a11y-console', async (pages) => {
       const checks: AxeCheck[] = [];
       const consolePage = await h.openUrl(`${h.parleyUrl}/admin/login`);
@@ -315,6 +315,14 @@ describe('the widget and the console (an installed Parley)', () => {
         await visit(`console /admin/configure/${path}`, `/admin/configure/${path}`, heading(title));
       }
       await visit('console /admin/dashboard', '/admin/dashboard', heading('Dashboard'));
+      await visit('console /admin/security', '/admin/security', async () => {
+        await heading('Security')();
+        await page.getByRole('table').waitFor();
+      });
+      await visit('console /admin/audit', '/admin/audit', async () => {
+        await heading('Audit log')();
+        await page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1).waitFor();
+      });
 
       // The account pages emails link to (a made-up token: the pages' forms and their answers).
       for (const path of [
