@@ -28,6 +28,15 @@ async function renderAt(path: string, token: string | null = null) {
   return { env, location };
 }
 
+/** A moderator whose session may (or may not yet) act as staff. */
+function moderatorWith(staffAccess: string) {
+  return graphql.query('ConsoleViewer', () =>
+    HttpResponse.json({
+      data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR', staffAccess } },
+    }),
+  );
+}
+
 test('before install, /admin leads to the install wizard', async () => {
   server.use(installed(false));
   const { location } = await renderAt('/admin/moderate');
@@ -57,35 +66,11 @@ test('a commenter who signs in is told why the console is closed to them', async
 });
 
 test('a moderator gets the navigation, without Configure (admins only)', async () => {
-  server.use(
-    installed(true),
-    graphql.query('ConsoleViewer', () =>
-      HttpResponse.json({
-        data: {
-          viewer: {
-            id: 'u1',
-            username: 'mo',
-            email: null,
-            role: 'MODERATOR',
-            staffAccess: 'GRANTED',
-          },
-        },
-      }),
-    ),
-  );
+  server.use(installed(true), moderatorWith('GRANTED'));
   await renderAt('/admin/dashboard', 'token');
   expect(await screen.findByRole('link', { name: 'Moderate' })).toBeTruthy();
   expect(screen.queryByRole('link', { name: 'Configure' })).toBeNull();
 });
-
-/** A moderator whose session may (or may not yet) act as staff. */
-function moderatorWith(staffAccess: string) {
-  return graphql.query('ConsoleViewer', () =>
-    HttpResponse.json({
-      data: { viewer: { id: 'u1', username: 'mo', email: null, role: 'MODERATOR', staffAccess } },
-    }),
-  );
-}
 
 test('a moderator who must set up two-factor sign-in is taken to Security, and nowhere else', async () => {
   server.use(
@@ -125,19 +110,7 @@ test('Sign out ends the session on the server with its token, then forgets it', 
   const sent: (string | null)[] = [];
   server.use(
     installed(true),
-    graphql.query('ConsoleViewer', () =>
-      HttpResponse.json({
-        data: {
-          viewer: {
-            id: 'u1',
-            username: 'mo',
-            email: null,
-            role: 'MODERATOR',
-            staffAccess: 'GRANTED',
-          },
-        },
-      }),
-    ),
+    moderatorWith('GRANTED'),
     graphql.mutation('ConsoleSignOut', ({ request }) => {
       sent.push(request.headers.get('authorization'));
       return HttpResponse.json({ data: { signOut: { ok: true } } });

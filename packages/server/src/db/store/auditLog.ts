@@ -10,7 +10,9 @@
  * no entry for a change that did not happen. Entries older than the organization's
  * `auditRetentionDays` are pruned by the periodic sweep (jobs/startAccountDeletionJob.ts).
  */
+import type { Selectable } from 'kysely';
 import { isoTime, newId, parseJson } from '../inTransaction';
+import type { AuditLogTable } from '../schema';
 import type { Db } from '../inTransaction';
 import { paginate } from './paginate';
 import type { Connection, PageArgs } from './paginate';
@@ -149,18 +151,7 @@ export interface AuditFilter {
   until?: string | null;
 }
 
-function toEntry(row: {
-  id: string;
-  created_at: string;
-  actor_id: string | null;
-  actor_name: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  target_label: string;
-  changes: string;
-  ip: string | null;
-}): AuditEntry {
+function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
   return {
     id: row.id,
     createdAt: row.created_at,

@@ -21,6 +21,19 @@ describe.each(testDialects())('the audit log on %s', (dialect) => {
     c = await seedCommunity(api);
   });
 
+  /** One run of the hourly sweep (account deletions, audit-log and session pruning). */
+  async function sweep() {
+    const job = startAccountDeletionJob({
+      db: api.db,
+      logger: createLogger({ level: 'silent' }),
+      dataDir: '/nonexistent',
+      publicUrl: 'http://127.0.0.1',
+      intervalMs: 3_600_000,
+    });
+    await job.sweep();
+    await job.stop();
+  }
+
   /** The log as the admin reads it, newest first. */
   async function log(variables: Record<string, unknown> = {}) {
     const data = await api.ok(LOG, variables, c.admin.token);
@@ -232,15 +245,7 @@ describe.each(testDialects())('the audit log on %s', (dialect) => {
     // Default retention: a year.
     expect(await pruneAuditLog(api.db, 365, now)).toBe(1);
     await api.ok(SETTINGS, { input: { auditRetentionDays: 30 } }, c.admin.token);
-    const job = startAccountDeletionJob({
-      db: api.db,
-      logger: createLogger({ level: 'silent' }),
-      dataDir: '/nonexistent',
-      publicUrl: 'http://127.0.0.1',
-      intervalMs: 3_600_000,
-    });
-    await job.sweep();
-    await job.stop();
+    await sweep();
     const left = await listAuditLog(api.db, {}, {});
     // The settings change itself (now) and last week's stay.
     expect(left.edges.map((e) => e.node.targetLabel)).toEqual(['Example News', 'last week']);
@@ -272,15 +277,7 @@ describe.each(testDialects())('the audit log on %s', (dialect) => {
       .set({ deletion_requested_at: '2026-01-01T00:00:00.000Z' })
       .where('id', '=', c.target.user.id)
       .execute();
-    const job = startAccountDeletionJob({
-      db: api.db,
-      logger: createLogger({ level: 'silent' }),
-      dataDir: '/nonexistent',
-      publicUrl: 'http://127.0.0.1',
-      intervalMs: 3_600_000,
-    });
-    await job.sweep();
-    await job.stop();
+    await sweep();
     const [entry] = await log({ action: 'USER_ERASE' });
     expect(entry).toMatchObject({
       actor: null,
