@@ -27,7 +27,10 @@ describe.each(testDialects())('migrations on %s', (dialect) => {
           ).rows;
     const all = names.map((r) => r.name);
     for (const index of [
-      'comments_story_status_created',
+      'comments_story_status_created_id',
+      'comments_story_parent_created',
+      'comments_pending',
+      'comments_reportable',
       'comments_parent_created',
       'comments_author_created',
       'comments_status_created',

@@ -6,7 +6,8 @@
  */
 import { Migrator, sql } from 'kysely';
 import { usernameSkeleton } from '../validation/lookalikes';
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider, SqlBool } from 'kysely';
+import { PENDING_SQL, REPORTABLE_SQL } from './schema';
 
 /** The UNIQUE indexes 0001_initial creates (it must keep creating exactly these). */
 const INITIAL_UNIQUE_INDEXES = {
@@ -464,6 +465,56 @@ async function auditLog(db: AnyDb): Promise<void> {
   await db.schema.createIndex('audit_log_target_id').on('audit_log').column('target_id').execute();
 }
 
+/**
+ * Big stories (a story of 100,000 comments answers as one of 100): counters of each story's
+ * comments by status (db/store/storyCounts.ts), filled from the comments; an index that lists a
+ * story's top-level comments in order without sorting them; partial indexes of the comments the
+ * Pending and Reported queues can hold, in order, so listing and counting them reads only those;
+ * the one-status queues' index extended to the id, their last sort key.
+ */
+async function bigStories(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('story_comment_counts')
+    .addColumn('story_id', 'text', (col) =>
+      col.notNull().references('stories.id').onDelete('cascade'),
+    )
+    .addColumn('status', 'text', (col) => col.notNull())
+    .addColumn('count', 'integer', (col) => col.notNull())
+    .addPrimaryKeyConstraint('story_comment_counts_pk', ['story_id', 'status'])
+    .execute();
+  await sql`
+    insert into story_comment_counts (story_id, status, count)
+    select story_id, status, count(*) from comments
+    where deleted_at is null
+    group by story_id, status
+  `.execute(db);
+  await db.schema
+    .createIndex('comments_story_parent_created')
+    .on('comments')
+    .columns(['story_id', 'parent_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('comments_reportable')
+    .on('comments')
+    .columns(['story_id', 'created_at', 'id'])
+    .where(sql<SqlBool>`${sql.raw(REPORTABLE_SQL)}`)
+    .execute();
+  // The Pending queue holds two statuses, which an index on the status cannot give in time order.
+  await db.schema
+    .createIndex('comments_pending')
+    .on('comments')
+    .columns(['story_id', 'created_at', 'id'])
+    .where(sql<SqlBool>`${sql.raw(PENDING_SQL)}`)
+    .execute();
+  // The one-status queues, in order to the last key (the id breaks ties), so nothing is sorted.
+  await db.schema.dropIndex('comments_story_status_created').execute();
+  await db.schema
+    .createIndex('comments_story_status_created_id')
+    .on('comments')
+    .columns(['story_id', 'status', 'created_at', 'id'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -478,6 +529,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0011_reviewed_reports_backfill': { up: reviewedReportsBackfill },
   '0012_two_factor_and_sessions': { up: twoFactorAndSessions },
   '0013_audit_log': { up: auditLog },
+  '0014_big_stories': { up: bigStories },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

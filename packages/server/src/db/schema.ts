@@ -313,6 +313,23 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/**
+ * What the Reported queue can hold: comments with unreviewed reports, or flagged with a suspect
+ * word. The condition of the partial index 0014_big_stories builds, and a term of the queue's
+ * condition (store/commentQueries.ts), so that the planners use that index.
+ */
+/** What the Pending queue holds; the condition of its partial index (0014_big_stories) too. */
+export const PENDING_SQL = `status in ('PREMOD', 'SYSTEM_WITHHELD')`;
+
+export const REPORTABLE_SQL = `(report_count > reviewed_report_count or held_because like '%"SUSPECT_WORD"%')`;
+
+/** Comments not erased, per story and status (db/store/storyCounts.ts). */
+export interface StoryCommentCountsTable {
+  story_id: string;
+  status: CommentStatus;
+  count: number;
+}
+
 /** A staff action that changed policy or people (db/store/auditLog.ts). */
 export interface AuditLogTable {
   id: string;
@@ -361,6 +378,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
+  story_comment_counts: StoryCommentCountsTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -400,4 +418,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'recovery_codes',
   'sessions',
   'audit_log',
+  'story_comment_counts',
 ];

@@ -5,6 +5,7 @@ import type { Db } from '../db/inTransaction';
 import { ACCOUNT_DELETION_SWEEP_MS, DEFAULT_SETTINGS } from '../defaults';
 import { pruneAuditLog } from '../db/store/auditLog';
 import { pruneSessions } from '../db/store/sessions';
+import { refreshPlannerStatistics } from '../db/plannerStatistics';
 import { getOrganization } from '../db/store/organization';
 import { ACCOUNT_DELETION_GRACE_SECONDS } from '../graphql/resolvers/account/accountEmails';
 import { ownAvatarFile } from '../graphql/resolvers/account/profileMutations';
@@ -71,8 +72,8 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
         failures += 1;
       }
     }
-    // The same sweep keeps the audit log to its retention and the sessions list to live sessions
-    // (they have no job of their own).
+    // The same sweep keeps the audit log to its retention, the sessions list to live sessions and
+    // the planners' statistics fresh (they have no job of their own).
     try {
       const retention =
         (await getOrganization(db))?.settings.auditRetentionDays ??
@@ -81,8 +82,10 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       if (pruned > 0) logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
       // And the signed-in devices list to the sessions that can still be used.
       await pruneSessions(db, at);
+      // And the query planners' statistics to what the tables hold now.
+      await refreshPlannerStatistics(db);
     } catch (error) {
-      logger.error({ err: error }, 'Audit log pruning failed; retrying next sweep');
+      logger.error({ err: error }, 'Housekeeping failed; retrying next sweep');
       failures += 1;
     }
     options.onRun?.(failures > 0 ? 'failed' : 'ok');

@@ -19,6 +19,8 @@
 import { sql } from 'kysely';
 import { inTransaction, isoTime } from '../inTransaction';
 import { recordAudit } from './auditLog';
+import { adjustStoryCount } from './storyCounts';
+import type { CommentStatus } from '../schema';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 
@@ -83,10 +85,25 @@ export function deleteAccount(
 
     const comments = await trx
       .selectFrom('comments')
-      .select(['id', 'parent_id', 'status'])
+      .select(['id', 'parent_id', 'status', 'story_id'])
       .where('author_id', '=', userId)
       .where('deleted_at', 'is', null)
       .execute();
+    // The stories' counters lose the erased comments (storyCounts.ts).
+    const erasedByStory = new Map<string, { storyId: string; status: CommentStatus; n: number }>();
+    for (const comment of comments) {
+      const key = `${comment.story_id}\n${comment.status}`;
+      const entry = erasedByStory.get(key) ?? {
+        storyId: comment.story_id,
+        status: comment.status,
+        n: 0,
+      };
+      entry.n += 1;
+      erasedByStory.set(key, entry);
+    }
+    for (const { storyId, status, n } of erasedByStory.values()) {
+      await adjustStoryCount(trx, storyId, status, -n);
+    }
     // Parents lose one visible reply for each of this user's visible replies (reply-count rule
     // in comments.ts).
     const lost = new Map<string, number>();

@@ -1,12 +1,13 @@
 /** Comments: reading — threads, replies and the moderation queues, with Relay paging. */
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../inTransaction';
-import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import { PENDING_SQL, REPORTABLE_SQL, VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { CommentStatus, Database } from '../schema';
 import { toComment } from './comments';
 import type { Comment } from './comments';
 import { paginate } from './paginate';
+import { statusCounts, storyStatusCounts } from './storyCounts';
 import type { Connection, PageArgs, SortKey } from './paginate';
 
 /** Orders of a thread. */
@@ -161,8 +162,11 @@ function scoped(db: Db, filter: QueueFilter) {
  * queued as reported", with no reporter).
  */
 const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
-  PENDING: sql<boolean>`comments.status in ('PREMOD', 'SYSTEM_WITHHELD')`,
-  REPORTED: sql<boolean>`((comments.status in ('NONE', 'APPROVED') and comments.report_count > comments.reviewed_report_count) or (comments.status = 'NONE' and comments.held_because like '%"SUSPECT_WORD"%'))`,
+  // Word for word the partial index's condition (0014_big_stories), so the planners use it.
+  PENDING: sql<boolean>`${sql.raw(PENDING_SQL)}`,
+  // The first term is the partial index's condition (0014_big_stories): implied by the rest, but
+  // written out so that the planners use that index.
+  REPORTED: sql<boolean>`(${sql.raw(REPORTABLE_SQL)} and ((comments.status in ('NONE', 'APPROVED') and comments.report_count > comments.reviewed_report_count) or (comments.status = 'NONE' and comments.held_because like '%"SUSPECT_WORD"%')))`,
   UNMODERATED: sql<boolean>`comments.status = 'NONE'`,
   APPROVED: sql<boolean>`comments.status = 'APPROVED'`,
   REJECTED: sql<boolean>`comments.status = 'REJECTED'`,
@@ -180,20 +184,63 @@ export function moderationQueue(
   return paginate(q, SORT_KEYS[orderBy], page, toComment);
 }
 
-/** How many comments wait in each queue, in one query. */
+/**
+ * How many comments the Reported queue holds, over the partial index of the comments it can hold
+ * (0014_big_stories). SQLite's planner, even with fresh statistics, prefers the story's wide index
+ * (one equality on each): measured on a 100,000-comment story, 36 ms against 0.5 ms. For a story
+ * it is told which index to use.
+ */
+async function countReported(db: Db, filter: QueueFilter): Promise<number> {
+  const storyId = filter.storyId ?? null;
+  if (storyId !== null && !(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const siteId = filter.siteId ?? null;
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from comments indexed by comments_reportable
+      where comments.story_id = ${storyId} and comments.deleted_at is null
+        and ${QUEUE_SQL.REPORTED}
+        ${siteId === null ? sql`` : sql`and comments.story_id in (select id from stories where site_id = ${siteId})`}
+    `.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+  const row = await scoped(db, filter)
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where(QUEUE_SQL.REPORTED)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * How many comments wait in each queue. The status queues come from the stories' counters
+ * (storyCounts.ts); Reported is counted, over the partial index of the comments it can hold.
+ */
 export async function moderationCounts(
   db: Db,
   filter: QueueFilter,
 ): Promise<Record<ModerationQueue, number>> {
-  const row = await scoped(db, filter)
-    .select(
-      MODERATION_QUEUES.map((queue) =>
-        sql<number | string>`sum(case when ${QUEUE_SQL[queue]} then 1 else 0 end)`.as(queue),
-      ),
-    )
-    .executeTakeFirstOrThrow();
-  // SUM is NULL over no rows, and a numeric string on pg.
-  const counts = {} as Record<ModerationQueue, number>;
-  for (const queue of MODERATION_QUEUES) counts[queue] = Number(row[queue] ?? 0);
-  return counts;
+  const storyId = filter.storyId ?? null;
+  const siteId = filter.siteId ?? null;
+  const [byStatus, reported] = await Promise.all([
+    storyId !== null
+      ? storyStatusCounts(db, [storyId]).then((counts) => counts.get(storyId) ?? {})
+      : statusCounts(db, siteId),
+    countReported(db, filter),
+  ]);
+  // A site filter with a story filter: the story's counts only if it is the site's.
+  const inSite =
+    storyId === null || siteId === null
+      ? true
+      : (await db
+          .selectFrom('stories')
+          .select('id')
+          .where('id', '=', storyId)
+          .where('site_id', '=', siteId)
+          .executeTakeFirst()) !== undefined;
+  const of = (status: CommentStatus) => (inSite ? (byStatus[status] ?? 0) : 0);
+  return {
+    PENDING: of('PREMOD') + of('SYSTEM_WITHHELD'),
+    REPORTED: reported,
+    UNMODERATED: of('NONE'),
+    APPROVED: of('APPROVED'),
+    REJECTED: of('REJECTED'),
+  };
 }

@@ -4,13 +4,15 @@
  * Reply-count rule: a comment's `reply_count` is the number of its *direct* replies whose status
  * is visible to readers (NONE or APPROVED, see `VISIBLE_COMMENT_STATUSES`). It changes only when a
  * reply enters or leaves that set — created visible, approved from PREMOD, rejected, withheld — in
- * the same transaction as that change, so it always equals what the thread shows.
+ * the same transaction as that change, so it always equals what the thread shows. The story's
+ * counters by status (storyCounts.ts) are kept the same way.
  */
 import type { Selectable } from 'kysely';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import { adjustStoryCount } from './storyCounts';
 import type {
   CommentRevisionsTable,
   CommentStatus,
@@ -142,6 +144,7 @@ export async function createComment(
     if (row.parent_id !== null && isVisibleStatus(status)) {
       await adjustReplyCount(trx, row.parent_id, 1);
     }
+    await adjustStoryCount(trx, row.story_id, status, 1);
     return { comment: toComment(row), created: true };
   });
 }
@@ -314,6 +317,10 @@ async function changeStatus(trx: Db, input: SetCommentStatusInput) {
     const wasVisible = isVisibleStatus(current.status);
     if (row.parent_id !== null && wasVisible !== isVisibleStatus(input.status)) {
       await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
+    }
+    if (row.deleted_at === null && current.status !== input.status) {
+      await adjustStoryCount(trx, row.story_id, current.status, -1);
+      await adjustStoryCount(trx, row.story_id, input.status, 1);
     }
     return { comment: toComment(row), previousStatus: current.status, changed: true };
   }

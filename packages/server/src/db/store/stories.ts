@@ -4,6 +4,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { ParleyError } from '../../ParleyError';
 import { escapeLike, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
+import { storyStatusCounts } from './storyCounts';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { StoriesTable, StoryStatus } from '../schema';
 import type { PremodMode } from '../../moderation/evaluateComment';
@@ -192,17 +193,12 @@ export async function countStoryComments(
   db: Db,
   storyIds: readonly string[],
 ): Promise<Map<string, number>> {
-  const counts = new Map(storyIds.map((id) => [id, 0]));
-  if (storyIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom('comments')
-    .select(['story_id', (eb) => eb.fn.countAll().as('count')])
-    .where('story_id', 'in', storyIds)
-    .where('status', 'in', VISIBLE_COMMENT_STATUSES)
-    .where('deleted_at', 'is', null)
-    .groupBy('story_id')
-    .execute();
-  // pg returns COUNT as a bigint string; SQLite as a number.
-  for (const row of rows) counts.set(row.story_id, Number(row.count));
-  return counts;
+  // Read from the counters (storyCounts.ts): a few rows per story, whatever its size.
+  const byStatus = await storyStatusCounts(db, storyIds);
+  return new Map(
+    storyIds.map((id) => {
+      const counts = byStatus.get(id) ?? {};
+      return [id, VISIBLE_COMMENT_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0)];
+    }),
+  );
 }
