@@ -108,9 +108,7 @@ function openSqlite(url: string | undefined, dataDir: string): Kysely<Database> 
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  // The planner's statistics as the connection opens, a bounded analysis of what changed (see
-  // plannerStatistics.ts); the periodic sweep refreshes them.
+  // A bounded analysis whenever the planner's statistics are refreshed (plannerStatistics.ts).
   sqlite.pragma('analysis_limit = 1000');
-  sqlite.pragma('optimize = 0x10002');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }

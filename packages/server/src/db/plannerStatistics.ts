@@ -4,9 +4,10 @@
  * them SQLite counts a 100,000-comment story's Reported queue through the story's whole index
  * (49 ms instead of 1 ms, measured by bench:scale).
  *
- * SQLite: `PRAGMA optimize=0x10002` as a connection opens (it analyzes what has changed, within
- * `analysis_limit`), then `PRAGMA optimize` at each periodic sweep, as SQLite's documentation
- * advises for long-lived connections. PostgreSQL: autovacuum analyzes on its own; the sweep also
+ * Refreshed by the periodic sweep, which runs as the server starts and then hourly (never by a
+ * start that is refused: that one must leave the database as it found it). SQLite:
+ * `PRAGMA optimize=0x10002`, which analyzes the tables whose contents changed, within the
+ * connection's `analysis_limit`. PostgreSQL: autovacuum analyzes on its own; the sweep also
  * analyzes the comment tables, which costs a sample, not a scan.
  */
 import { PostgresAdapter, sql } from 'kysely';
