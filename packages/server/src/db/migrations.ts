@@ -473,6 +473,12 @@ async function auditLog(db: AnyDb): Promise<void> {
  * the one-status queues' index extended to the id, their last sort key.
  */
 async function bigStories(db: AnyDb): Promise<void> {
+  // Kysely runs SQLite's migrations outside a transaction (no transactional DDL in its adapter);
+  // this one backfills and swaps an index, so a crash half-way must leave nothing behind.
+  if (!db.isTransaction) {
+    await db.transaction().execute((trx) => bigStories(trx));
+    return;
+  }
   await db.schema
     .createTable('story_comment_counts')
     .addColumn('story_id', 'text', (col) =>

@@ -314,13 +314,17 @@ export interface SessionsTable {
 }
 
 /**
+ * What the Pending queue holds; word for word the condition of its partial index
+ * (0014_big_stories), so that the planners use that index. Columns are unqualified, as in the
+ * index: a query joining another table with a `status` (stories) must not use it as is.
+ */
+export const PENDING_SQL = `status in ('PREMOD', 'SYSTEM_WITHHELD')`;
+
+/**
  * What the Reported queue can hold: comments with unreviewed reports, or flagged with a suspect
  * word. The condition of the partial index 0014_big_stories builds, and a term of the queue's
  * condition (store/commentQueries.ts), so that the planners use that index.
  */
-/** What the Pending queue holds; the condition of its partial index (0014_big_stories) too. */
-export const PENDING_SQL = `status in ('PREMOD', 'SYSTEM_WITHHELD')`;
-
 export const REPORTABLE_SQL = `(report_count > reviewed_report_count or held_because like '%"SUSPECT_WORD"%')`;
 
 /** Comments not erased, per story and status (db/store/storyCounts.ts). */

@@ -19,8 +19,7 @@
 import { sql } from 'kysely';
 import { inTransaction, isoTime } from '../inTransaction';
 import { recordAudit } from './auditLog';
-import { adjustStoryCount } from './storyCounts';
-import type { CommentStatus } from '../schema';
+import { adjustStoryCounts } from './storyCounts';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 
@@ -83,49 +82,16 @@ export function deleteAccount(
       .executeTakeFirst();
     if (!user || Number(claimed.numUpdatedRows) === 0) return undefined;
 
-    const comments = await trx
-      .selectFrom('comments')
-      .select(['id', 'parent_id', 'status', 'story_id'])
-      .where('author_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .execute();
-    // The stories' counters lose the erased comments (storyCounts.ts).
-    const erasedByStory = new Map<string, { storyId: string; status: CommentStatus; n: number }>();
-    for (const comment of comments) {
-      const key = `${comment.story_id}\n${comment.status}`;
-      const entry = erasedByStory.get(key) ?? {
-        storyId: comment.story_id,
-        status: comment.status,
-        n: 0,
-      };
-      entry.n += 1;
-      erasedByStory.set(key, entry);
-    }
-    for (const { storyId, status, n } of erasedByStory.values()) {
-      await adjustStoryCount(trx, storyId, status, -n);
-    }
-    // Parents lose one visible reply for each of this user's visible replies (reply-count rule
-    // in comments.ts).
-    const lost = new Map<string, number>();
-    for (const comment of comments) {
-      if (comment.parent_id === null) continue;
-      if (!(VISIBLE_COMMENT_STATUSES as readonly string[]).includes(comment.status)) continue;
-      lost.set(comment.parent_id, (lost.get(comment.parent_id) ?? 0) + 1);
-    }
-    for (const [parentId, count] of lost) {
-      await trx
-        .updateTable('comments')
-        .set((eb) => ({ reply_count: eb('reply_count', '-', count) }))
-        .where('id', '=', parentId)
-        .execute();
-    }
+    // Erased first, and what was erased read back from the erasing statement: on PostgreSQL
+    // that UPDATE waits for, and then sees, a status change or a post committed meanwhile, so the
+    // counts below are of exactly what it erased (a separate SELECT before could miss either).
     await trx
       .deleteFrom('comment_revisions')
       .where('comment_id', 'in', (eb) =>
         eb.selectFrom('comments').select('id').where('author_id', '=', userId),
       )
       .execute();
-    await trx
+    const comments = await trx
       .updateTable('comments')
       .set({
         body_source: '',
@@ -136,7 +102,28 @@ export function deleteAccount(
       })
       .where('author_id', '=', userId)
       .where('deleted_at', 'is', null)
+      .returning(['id', 'parent_id', 'status', 'story_id'])
       .execute();
+    // Parents lose one visible reply for each of this user's visible replies (reply-count rule
+    // in comments.ts). In id order: the same lock order as every other writer's.
+    const lost = new Map<string, number>();
+    for (const comment of comments) {
+      if (comment.parent_id === null) continue;
+      if (!(VISIBLE_COMMENT_STATUSES as readonly string[]).includes(comment.status)) continue;
+      lost.set(comment.parent_id, (lost.get(comment.parent_id) ?? 0) + 1);
+    }
+    for (const [parentId, count] of [...lost].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      await trx
+        .updateTable('comments')
+        .set((eb) => ({ reply_count: eb('reply_count', '-', count) }))
+        .where('id', '=', parentId)
+        .execute();
+    }
+    // The stories' counters lose the erased comments (storyCounts.ts), last, as everywhere.
+    await adjustStoryCounts(
+      trx,
+      comments.map((comment) => ({ storyId: comment.story_id, status: comment.status, delta: -1 })),
+    );
 
     const reactions = await trx
       .selectFrom('reactions')

@@ -77,6 +77,37 @@ describe.each(testDialects())('big stories on %s', (dialect) => {
     });
   });
 
+  it('takes decisions crossing each other’s statuses at once without a deadlock, counts exact', async () => {
+    const { story, users } = await seedBasics(t.db, { userCount: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const { comment } = await createComment(t.db, {
+        storyId: story.id,
+        authorId: users[i % 2]!.id,
+        bodySource: `c${i}`,
+        bodyHtml: `<p>c${i}</p>`,
+        status: i % 2 === 0 ? 'APPROVED' : 'REJECTED',
+      });
+      ids.push(comment.id);
+    }
+    // Every comment flips at once, some APPROVED→REJECTED while others go REJECTED→APPROVED: on
+    // PostgreSQL each takes the two counter rows, in one order for all (else 40P01 deadlocks).
+    for (let round = 0; round < 3; round += 1) {
+      await Promise.all(
+        ids.map((id, i) =>
+          setCommentStatus(t.db, {
+            commentId: id,
+            status: (i + round) % 2 === 0 ? 'REJECTED' : 'APPROVED',
+            moderatorId: null,
+          }),
+        ),
+      );
+    }
+    expect((await storyStatusCounts(t.db, [story.id])).get(story.id)).toEqual(
+      await recount(story.id),
+    );
+  });
+
   /** The planner's plan for `query` with `storyId`, as lines of text. */
   async function plan(query: ReturnType<typeof sql>): Promise<string[]> {
     if (dialect === 'postgres') {

@@ -12,7 +12,7 @@ import { ParleyError } from '../../ParleyError';
 import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
-import { adjustStoryCount } from './storyCounts';
+import { adjustStoryCounts } from './storyCounts';
 import type {
   CommentRevisionsTable,
   CommentStatus,
@@ -144,7 +144,7 @@ export async function createComment(
     if (row.parent_id !== null && isVisibleStatus(status)) {
       await adjustReplyCount(trx, row.parent_id, 1);
     }
-    await adjustStoryCount(trx, row.story_id, status, 1);
+    await adjustStoryCounts(trx, [{ storyId: row.story_id, status, delta: 1 }]);
     return { comment: toComment(row), created: true };
   });
 }
@@ -318,9 +318,11 @@ async function changeStatus(trx: Db, input: SetCommentStatusInput) {
     if (row.parent_id !== null && wasVisible !== isVisibleStatus(input.status)) {
       await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
     }
-    if (row.deleted_at === null && current.status !== input.status) {
-      await adjustStoryCount(trx, row.story_id, current.status, -1);
-      await adjustStoryCount(trx, row.story_id, input.status, 1);
+    if (row.deleted_at === null) {
+      await adjustStoryCounts(trx, [
+        { storyId: row.story_id, status: current.status, delta: -1 },
+        { storyId: row.story_id, status: input.status, delta: 1 },
+      ]);
     }
     return { comment: toComment(row), previousStatus: current.status, changed: true };
   }

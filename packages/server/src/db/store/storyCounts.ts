@@ -5,29 +5,53 @@
  *
  * Counted: comments not erased (`deleted_at` null), by status. Every write that adds a comment,
  * changes its status or erases it adjusts the counters in its own transaction (comments.ts,
- * accountDeletion.ts), as the reply counts are kept.
+ * accountDeletion.ts), as the reply counts are kept, as its last step (see adjustStoryCounts).
+ *
+ * A rolling upgrade across 0014_big_stories: an instance of an older version still running posts
+ * without counting. Stop the old instances before starting new ones (or run `parley migrate`
+ * with every instance stopped), as for any migration that changes how rows are written.
  */
 import { sql } from 'kysely';
 import type { Db } from '../inTransaction';
 import type { CommentStatus } from '../schema';
 
-/** Adds `delta` to the count of `storyId`'s comments in `status` (in the caller's transaction). */
-export async function adjustStoryCount(
+/** A change to one counter. */
+export interface StoryCountChange {
+  storyId: string;
+  status: CommentStatus;
+  delta: number;
+}
+
+/**
+ * Applies counter changes in the caller's transaction: summed per counter, then in one fixed
+ * order (story, then status), after every other row the caller locks. On PostgreSQL each upsert
+ * holds its counter row until commit; writers that all take their counters last and in the same
+ * order cannot deadlock (two decisions crossing APPROVED→REJECTED and REJECTED→APPROVED would,
+ * taking them in their own order).
+ */
+export async function adjustStoryCounts(
   trx: Db,
-  storyId: string,
-  status: CommentStatus,
-  delta: number,
+  changes: readonly StoryCountChange[],
 ): Promise<void> {
-  if (delta === 0) return;
-  await trx
-    .insertInto('story_comment_counts')
-    .values({ story_id: storyId, status, count: delta })
-    .onConflict((oc) =>
-      oc
-        .columns(['story_id', 'status'])
-        .doUpdateSet({ count: sql<number>`story_comment_counts.count + ${delta}` }),
-    )
-    .execute();
+  const summed = new Map<string, StoryCountChange>();
+  for (const change of changes) {
+    const key = `${change.storyId}\u0000${change.status}`;
+    const entry = summed.get(key);
+    summed.set(key, { ...change, delta: (entry?.delta ?? 0) + change.delta });
+  }
+  const ordered = [...summed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [, { storyId, status, delta }] of ordered) {
+    if (delta === 0) continue;
+    await trx
+      .insertInto('story_comment_counts')
+      .values({ story_id: storyId, status, count: delta })
+      .onConflict((oc) =>
+        oc
+          .columns(['story_id', 'status'])
+          .doUpdateSet({ count: sql<number>`story_comment_counts.count + ${delta}` }),
+      )
+      .execute();
+  }
 }
 
 /** Counts by status of each of `storyIds` (a story without comments: no entry). */
