@@ -21,10 +21,12 @@ import {
   surveyStoredSecrets,
 } from '../db/store/storedSecrets';
 import { findUserByEmail, updateUser } from '../db/store/users';
-import { forgetSessions } from '../db/store/sessions';
+import { endEverySession } from '../db/store/sessions';
 import { disableTwoFactor } from '../db/store/twoFactor';
 import { REDACTED, recordAudit } from '../db/store/auditLog';
+import type { AuditAction, AuditChange } from '../db/store/auditLog';
 import { inTransaction } from '../db/inTransaction';
+import type { Db } from '../db/inTransaction';
 import { RESET_PASSWORD_TOKEN_TTL_SECONDS } from '../defaults';
 import { ParleyError } from '../ParleyError';
 import { ConfigError, loadConfig } from '../runtime/loadConfig';
@@ -51,6 +53,17 @@ export interface CliIo {
 
 /** better-sqlite3's `progress` answer that copies every remaining page in the next step. */
 const ALL_PAGES = 0x7fffffff;
+
+/** Records in the audit log what the command did to `user` (the actor is `parley`). */
+function auditCommand(
+  db: Db,
+  user: { id: string; username: string },
+  action: AuditAction,
+  changes: AuditChange[],
+): Promise<void> {
+  const target = { type: 'user', id: user.id, label: user.username };
+  return recordAudit(db, { actor: null, action, target, changes }, new Date());
+}
 
 /** Exit code of a command used wrongly (unknown command or option, missing argument). */
 export const USAGE_ERROR = 2;
@@ -372,16 +385,9 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
             'RESET_PASSWORD',
             ACCOUNT_PATHS.resetPassword,
           );
-          await recordAudit(
-            trx,
-            {
-              actor: null,
-              action: 'PASSWORD_RESET',
-              target: { type: 'user', id: user.id, label: user.username },
-              changes: [{ field: 'resetLink', before: null, after: 'printed' }],
-            },
-            new Date(),
-          );
+          await auditCommand(trx, user, 'PASSWORD_RESET', [
+            { field: 'resetLink', before: null, after: 'printed' },
+          ]);
           return made;
         });
         io.out(
@@ -394,16 +400,9 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
       await inTransaction(db, async (trx) => {
         await updateUser(trx, user.id, { passwordHash });
         await withdrawTokens(trx, user.id, 'RESET_PASSWORD', new Date().toISOString());
-        await recordAudit(
-          trx,
-          {
-            actor: null,
-            action: 'PASSWORD_RESET',
-            target: { type: 'user', id: user.id, label: user.username },
-            changes: [{ field: 'password', before: REDACTED, after: REDACTED }],
-          },
-          new Date(),
-        );
+        await auditCommand(trx, user, 'PASSWORD_RESET', [
+          { field: 'password', before: REDACTED, after: REDACTED },
+        ]);
       });
       io.out(`The password of ${user.username} is changed; their other sessions are ended.`);
       return 0;
@@ -421,22 +420,10 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
       // Whoever held a session of theirs signed in with the lost app: those end too.
       await inTransaction(db, async (trx) => {
         await disableTwoFactor(trx, user.id);
-        await trx
-          .updateTable('users')
-          .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
-          .where('id', '=', user.id)
-          .execute();
-        await forgetSessions(trx, user.id);
-        await recordAudit(
-          trx,
-          {
-            actor: null,
-            action: 'TWO_FACTOR_RESET',
-            target: { type: 'user', id: user.id, label: user.username },
-            changes: [{ field: 'twoFactorEnabled', before: true, after: false }],
-          },
-          new Date(),
-        );
+        await endEverySession(trx, user.id);
+        await auditCommand(trx, user, 'TWO_FACTOR_RESET', [
+          { field: 'twoFactorEnabled', before: true, after: false },
+        ]);
       });
       io.out(
         `Two-factor sign-in of ${user.username} is off and their sessions are ended: they sign ` +

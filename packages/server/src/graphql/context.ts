@@ -129,15 +129,32 @@ async function staffAccessOf(
  * settings of now, not of when it started.
  */
 export async function staffSessionHolds(ctx: ParleyContext): Promise<boolean> {
-  const claims = ctx.session;
-  if (claims === null) return false;
-  const [[user], revoked] = await Promise.all([
-    findUsersByIds(ctx.db, [claims.userId]),
-    isSessionRevoked(ctx.db, claims.tokenId),
-  ]);
-  if (user === undefined || revoked || user.sessionEpoch !== claims.epoch) return false;
+  if (ctx.session === null) return false;
+  const standing = await sessionStanding(ctx.db, ctx.session);
+  if (typeof standing === 'string') return false;
   const settings = async () => (await getOrganization(ctx.db))?.settings ?? DEFAULT_SETTINGS;
-  return (await staffAccessOf(user, claims, settings)) === 'GRANTED';
+  return (await staffAccessOf(standing.user, ctx.session, settings)) === 'GRANTED';
+}
+
+/**
+ * The user of a session whose token verified, and when it was last marked used; or why the
+ * session no longer stands (its user gone, its epoch moved on, signed out), as a message.
+ */
+async function sessionStanding(
+  db: Db,
+  claims: SessionClaims,
+): Promise<{ user: User; lastUsed: string | undefined } | string> {
+  const [[user], revoked, lastUsed] = await Promise.all([
+    findUsersByIds(db, [claims.userId]),
+    isSessionRevoked(db, claims.tokenId),
+    sessionLastUsed(db, claims.tokenId),
+  ]);
+  if (!user) return 'The session token names no user.';
+  if (claims.epoch !== user.sessionEpoch) {
+    return 'This session was ended (the password changed, or its owner signed out everywhere); sign in again.';
+  }
+  if (revoked) return 'This session was signed out; sign in again.';
+  return { user, lastUsed };
 }
 
 /** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
@@ -177,21 +194,9 @@ async function viewerOf(
   token: string,
 ): Promise<{ user: User; claims: SessionClaims }> {
   const claims = await deps.tokens.verify(token);
-  const [[user], revoked, lastUsed] = await Promise.all([
-    findUsersByIds(deps.db, [claims.userId]),
-    isSessionRevoked(deps.db, claims.tokenId),
-    sessionLastUsed(deps.db, claims.tokenId),
-  ]);
-  if (!user) throw new ParleyError('TOKEN_INVALID', 'The session token names no user.');
-  if (claims.epoch !== user.sessionEpoch) {
-    throw new ParleyError(
-      'TOKEN_INVALID',
-      'This session was ended (the password changed, or its owner signed out everywhere); sign in again.',
-    );
-  }
-  if (revoked) {
-    throw new ParleyError('TOKEN_INVALID', 'This session was signed out; sign in again.');
-  }
+  const standing = await sessionStanding(deps.db, claims);
+  if (typeof standing === 'string') throw new ParleyError('TOKEN_INVALID', standing);
+  const { user, lastUsed } = standing;
   if (lastUsed !== undefined) await touchSession(deps.db, claims.tokenId, lastUsed, deps.now());
   return { user, claims };
 }

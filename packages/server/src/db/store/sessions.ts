@@ -5,7 +5,7 @@
  * Tokens signed before this table existed have no row: they work on, unlisted, until they expire.
  */
 import UAParser from 'ua-parser-js';
-import { isoTime } from '../inTransaction';
+import { inTransaction, isoTime } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { revokeSession } from './sessionRevocation';
 
@@ -124,14 +124,33 @@ export async function endSession(db: Db, userId: string, id: string, now: Date):
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!row) return false;
-  await revokeSession(db, id, new Date(row.expires_at), now);
-  await db.deleteFrom('sessions').where('id', '=', id).execute();
+  await endSignedInSession(db, { tokenId: id, expiresAt: new Date(row.expires_at) }, now);
   return true;
 }
 
-/** Forgets every session row of the user (their epoch moved on: the tokens are refused already). */
-export async function forgetSessions(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/**
+ * Ends every session of the user: their epoch moves on, so every token signed before is refused,
+ * and the signed-in devices list empties.
+ */
+export async function endEverySession(db: Db, userId: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+      .where('id', '=', userId)
+      .execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  });
+}
+
+/** Ends the session of a token its holder signs out with (its row, if it has one, goes too). */
+export async function endSignedInSession(
+  db: Db,
+  session: { tokenId: string; expiresAt: Date },
+  now: Date,
+): Promise<void> {
+  await revokeSession(db, session.tokenId, session.expiresAt, now);
+  await db.deleteFrom('sessions').where('id', '=', session.tokenId).execute();
 }
 
 /** Deletes the rows of expired sessions, every user's (the periodic sweep). */

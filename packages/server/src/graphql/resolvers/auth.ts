@@ -15,8 +15,7 @@ import {
 } from '../../validation/validateAccount';
 import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
-import { revokeSession } from '../../db/store/sessionRevocation';
-import { forgetSessions, recordSession } from '../../db/store/sessions';
+import { endEverySession, endSignedInSession, recordSession } from '../../db/store/sessions';
 import {
   readSecondFactorTicket,
   secondFactorTicket,
@@ -224,13 +223,12 @@ export const authResolvers = {
     // Signed out already, or never signed in: nothing to end, and no error.
     signOut: async (_root, _args, ctx) => {
       if (ctx.session !== null) {
-        await revokeSession(
+        const { tokenId, expiresAt } = ctx.session;
+        await endSignedInSession(
           ctx.db,
-          ctx.session.tokenId,
-          new Date(ctx.session.expiresAt * 1000),
+          { tokenId, expiresAt: new Date(expiresAt * 1000) },
           ctx.now(),
         );
-        await ctx.db.deleteFrom('sessions').where('id', '=', ctx.session.tokenId).execute();
       }
       return { ok: true };
     },
@@ -238,13 +236,7 @@ export const authResolvers = {
     // Every session of the account, on every device: its epoch moves on, so every token signed
     // before is refused. The one way out for SSO accounts, which have no password to change.
     signOutEverywhere: async (_root, _args, ctx) => {
-      const viewer = requireViewer(ctx);
-      await ctx.db
-        .updateTable('users')
-        .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
-        .where('id', '=', viewer.id)
-        .execute();
-      await forgetSessions(ctx.db, viewer.id);
+      await endEverySession(ctx.db, requireViewer(ctx).id);
       return { ok: true };
     },
   },

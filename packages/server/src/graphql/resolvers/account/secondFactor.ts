@@ -74,25 +74,25 @@ export async function spendSecondFactor(
 }
 
 /**
- * Whether the ticket `ticketId` finished a sign-in already. A ticket lives
- * SECOND_FACTOR_TICKET_SECONDS, less than the use record's window: any earlier use is in this
- * window or the one before.
+ * How many times the ticket `ticketId` finished a sign-in, with this use when `record`. A ticket
+ * lives SECOND_FACTOR_TICKET_SECONDS, less than the use record's window: any earlier use is in
+ * this window or the one before.
  */
-export async function ticketUsed(ctx: ParleyContext, ticketId: string): Promise<boolean> {
-  const windowMs = RATE_LIMITS.twoFactorTicketUse.windowSeconds * 1000;
+async function ticketUses(ctx: ParleyContext, ticketId: string, record: boolean): Promise<number> {
   const now = Date.now();
-  const uses =
-    (await ctx.rateLimiter.count('twoFactorTicketUse', ticketId, now)) +
-    (await ctx.rateLimiter.count('twoFactorTicketUse', ticketId, now - windowMs));
-  return uses > 0;
+  const previous = now - RATE_LIMITS.twoFactorTicketUse.windowSeconds * 1000;
+  const current = record
+    ? await ctx.rateLimiter.record('twoFactorTicketUse', ticketId, now)
+    : await ctx.rateLimiter.count('twoFactorTicketUse', ticketId, now);
+  return current + (await ctx.rateLimiter.count('twoFactorTicketUse', ticketId, previous));
+}
+
+/** Whether the ticket finished a sign-in already. */
+export async function ticketUsed(ctx: ParleyContext, ticketId: string): Promise<boolean> {
+  return (await ticketUses(ctx, ticketId, false)) > 0;
 }
 
 /** Records that the ticket finished a sign-in; false when another request did meanwhile. */
 export async function useTicket(ctx: ParleyContext, ticketId: string): Promise<boolean> {
-  const windowMs = RATE_LIMITS.twoFactorTicketUse.windowSeconds * 1000;
-  const now = Date.now();
-  const uses =
-    (await ctx.rateLimiter.record('twoFactorTicketUse', ticketId, now)) +
-    (await ctx.rateLimiter.count('twoFactorTicketUse', ticketId, now - windowMs));
-  return uses === 1;
+  return (await ticketUses(ctx, ticketId, true)) === 1;
 }
