@@ -15,6 +15,8 @@ import { createTestDatabase } from '../packages/server/src/db/testDatabases';
 import { seedStory } from './support/seedStory';
 import { writeBigStory } from './support/bigStory';
 import { refreshPlannerStatistics } from '../packages/server/src/db/plannerStatistics';
+import { arrivalsOf, openReaders, percentile, post, startLive } from './support/liveFanOut';
+import type { LiveSetup } from './support/liveFanOut';
 
 const SITE = 'https://site.example';
 const SMALL = 100;
@@ -165,15 +167,140 @@ async function bigStories(
   }
 }
 
+/** Comments timed per fan-out, after {@link FAN_OUT_WARM_UP} untimed ones. */
+const FAN_OUT_COMMENTS = 10;
+const FAN_OUT_WARM_UP = 2;
+/** Readers per loopback address: under the server's bound of sockets per address. */
+const READERS_PER_ADDRESS = 40;
+
+/**
+ * `count` readers of one story over `setup`'s servers (in turn), `FAN_OUT_COMMENTS` comments
+ * posted on the first server one after another, each waited for by every reader: the delays from
+ * the post leaving to each reader having it.
+ */
+async function fanOut(setup: LiveSetup, count: number, label: string, targetP95: number) {
+  const readers = await openReaders({
+    urls: setup.servers.map((server) => `${server.url.replace('http', 'ws')}/graphql`),
+    storyIds: [setup.storyIds[0]!],
+    count,
+    perAddress: READERS_PER_ADDRESS,
+    addressGroup: 1,
+  });
+  try {
+    const delays: number[] = [];
+    const lasts: number[] = [];
+    let lost = 0;
+    const errors: string[] = [];
+    for (let n = 0; n < FAN_OUT_WARM_UP + FAN_OUT_COMMENTS; n++) {
+      const { id, sentAt } = await post(setup, setup.servers[0]!, setup.storyIds[0]!, n);
+      const got = await arrivalsOf([readers], id, sentAt, count);
+      errors.push(...got.errors);
+      if (n < FAN_OUT_WARM_UP) continue;
+      lost += count - got.delays.length;
+      delays.push(...got.delays);
+      lasts.push(Math.max(...got.delays));
+    }
+    const p95 = percentile(delays, 95);
+    console.log(
+      `   ${label.padEnd(44)} p50 ${ms(percentile(delays, 50))}  p95 ${ms(p95)}  last reader ${ms(percentile(lasts, 50))} (median)  target p95 ≤ ${targetP95} ms  ${p95 <= targetP95 && lost === 0 ? 'ok' : 'MISSED'}${lost > 0 ? `  ${lost} deliveries missing` : ''}`,
+    );
+    if (errors.length > 0) console.log(`     readers' errors: ${errors.slice(0, 3).join('; ')}`);
+    console.log(
+      `     (${count.toLocaleString('en')} readers connected in ${(readers.openedMs / 1000).toFixed(1)} s)`,
+    );
+  } finally {
+    await readers.close();
+  }
+}
+
+/** Idle readers spread over stories: the server's memory and CPU while only keep-alives flow. */
+async function idleReaders(setup: LiveSetup, count: number) {
+  const readers = await openReaders({
+    urls: [`${setup.servers[0]!.url.replace('http', 'ws')}/graphql`],
+    storyIds: setup.storyIds,
+    count,
+    perAddress: READERS_PER_ADDRESS,
+    addressGroup: 1,
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+    const [before] = setup.usage();
+    const start = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+    const [after] = setup.usage();
+    const cpu = ((after!.cpuMs - before!.cpuMs) / (performance.now() - start)) * 100;
+    const rss = Math.max(before!.rssMb, after!.rssMb);
+    console.log(
+      `   ${`${count.toLocaleString('en')} idle readers over ${setup.storyIds.length.toLocaleString('en')} stories`.padEnd(44)} RSS ${rss.toFixed(0)} MB (target ≤ 300)  CPU ${cpu.toFixed(1)} % of a core over ${IDLE_WINDOW_MS / 1000} s (target ≤ 5 %)  ${rss <= 300 && cpu <= 5 ? 'ok' : 'MISSED'}`,
+    );
+  } finally {
+    await readers.close();
+  }
+}
+/** Idle readers: time to settle after connecting, then the window measured. */
+const IDLE_SETTLE_MS = 5_000;
+const IDLE_WINDOW_MS = 20_000;
+
+const ms = (value: number) => `${value.toFixed(0).padStart(5)} ms`;
+
+/** Section 1: one instance on SQLite; two on PostgreSQL + Redis; idle readers. */
+async function liveFanOutSection() {
+  console.log(
+    `1. Live fan-out (graphql-ws readers in another process, the compiled server; ${FAN_OUT_COMMENTS} comments, each awaited by every reader; delay from the post leaving to a reader having it)`,
+  );
+  if (runs('1a')) {
+    const sqlite = await startLive({});
+    try {
+      await fanOut(sqlite, 1_000, '1,000 readers, one instance, SQLite', 100);
+      await fanOut(sqlite, 10_000, '10,000 readers, one instance, SQLite', 500);
+    } finally {
+      await sqlite.close();
+    }
+  }
+  if (!runs('1b')) {
+    // Left out by BENCH_SCALE_ONLY.
+  } else if (process.env['DATABASE_URL'] && process.env['REDIS_URL']) {
+    const database = await createTestDatabase('postgres');
+    const two = await startLive(
+      { DATABASE_URL: database.url, REDIS_URL: process.env['REDIS_URL'] },
+      { instances: 2 },
+    );
+    try {
+      await fanOut(two, 10_000, '10,000 readers over two instances, PG + Redis', 600);
+    } finally {
+      await two.close();
+      await database.close();
+    }
+  } else {
+    console.log('   two instances: skipped (set DATABASE_URL and REDIS_URL)');
+  }
+  if (runs('1c')) {
+    const idle = await startLive({}, { stories: 1_000 });
+    try {
+      await idleReaders(idle, 10_000);
+    } finally {
+      await idle.close();
+    }
+  }
+}
+
+/**
+ * BENCH_SCALE_ONLY=1,3 (or 1a, 1b, 1c: a part of section 1) runs only those; unset runs all.
+ * For profiling one case; the figures of a note come from a whole run.
+ */
+const only = process.env['BENCH_SCALE_ONLY']?.split(',');
+const runs = (section: string) =>
+  only === undefined || only.some((name) => section === name || section.startsWith(name));
+
 console.log('npm run bench:scale — the scale issue, section by section\n');
-console.log(
-  '1. Live fan-out: not built yet (targets: 1,000 subscribers p95 ≤ 100 ms; 10,000 ≤ 500 ms).',
-);
+if (['1a', '1b', '1c'].some(runs)) await liveFanOutSection();
 console.log(
   '2. Reconnect storm: not built yet (target: 1,000 back within 15 s, none missing a comment).',
 );
-await bigStories('SQLite', async () => ({ env: {}, close: async () => undefined }));
-if (process.env['DATABASE_URL']) {
+if (runs('3')) await bigStories('SQLite', async () => ({ env: {}, close: async () => undefined }));
+if (!runs('3')) {
+  // BENCH_SCALE_ONLY left section 3 out.
+} else if (process.env['DATABASE_URL']) {
   await bigStories('PostgreSQL', async () => {
     const database = await createTestDatabase('postgres');
     return { env: { DATABASE_URL: database.url }, close: () => database.close() };

@@ -13,7 +13,7 @@ import { createMailer } from './email/createMailer';
 import type { Mailer } from './email/createMailer';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
-import { createContextFactory } from './graphql/context';
+import { createContextFactory, viewerClassOf } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
 import { createParleySchema } from './graphql/createParleySchema';
 import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
@@ -230,6 +230,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     const http = createHttpServer({
       schema: createParleySchema(),
       context: createContextFactory(deps),
+      viewerClass: viewerClassOf,
       getAllowedOrigins: async () =>
         (await listSites(database.db)).flatMap((s) => s.allowedOrigins),
       publicUrl: config.publicUrl,

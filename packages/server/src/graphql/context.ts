@@ -157,6 +157,18 @@ async function sessionStanding(
   return { user, lastUsed };
 }
 
+/**
+ * The viewer class whose live results are the same for every member, for sharing one execution
+ * of a subscription among them: anonymous readers. What the Comment type shows depends on the
+ * viewer and on their staff powers alone (body, author, status, parent, viewerReacted,
+ * bodySource), both null for every anonymous reader, who has no ignore list either. A signed-in
+ * reader's subscription executes on its own.
+ */
+export function viewerClassOf(context: unknown): string | undefined {
+  const { viewer, staff } = context as Pick<ParleyContext, 'viewer' | 'staff'>;
+  return viewer === null && staff === null ? 'anonymous' : undefined;
+}
+
 /** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
 export function createContextFactory(deps: ServerDeps): ContextFactory {
   return async (init: ContextInit): Promise<ParleyContext> => {

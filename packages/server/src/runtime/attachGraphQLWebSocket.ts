@@ -11,6 +11,7 @@ import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
 import { clientIp } from './clientIp';
+import { createSubscriptionSharing } from './shareSubscriptions';
 import { WS_LIMITS } from '../defaults';
 import type { ServerErrorCode } from '@parley/contract';
 
@@ -49,6 +50,13 @@ export interface AttachGraphQLWebSocketOptions {
   isOriginAllowed?: (origin: string) => Promise<boolean>;
   /** The documents run by id, and whether other text may run (as over HTTP). */
   trustedDocuments: TrustedDocumentsOptions;
+  /**
+   * The class of viewers an operation's context belongs to whose subscription results are the
+   * same for every member (e.g. anonymous readers); undefined for a context whose results are
+   * its own. Subscribers of one class, document and variables share one execution
+   * (shareSubscriptions.ts). @default none: every subscription executes on its own
+   */
+  viewerClass?: (context: unknown) => string | undefined;
 }
 
 /** HTTP status refusing the upgrade of a page whose origin is not permitted. */
@@ -63,7 +71,7 @@ export type WebSocketLimits = { [K in keyof typeof WS_LIMITS]: number };
 type Run = (
   args: ExecutionArgs,
 ) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>> | ExecutionResult;
-type Enveloped = { execute: Run; subscribe: Run };
+type Enveloped = { execute: Run; subscribe: Run; shareKey: string | undefined };
 
 /**
  * graphql-ws on the server's `/graphql`, running every operation through yoga's envelop (the
@@ -79,10 +87,13 @@ export function attachGraphQLWebSocket({
   isOriginAllowed = async () => true,
   limits: given = {},
   trustedDocuments,
+  viewerClass = () => undefined,
 }: AttachGraphQLWebSocketOptions): {
   close(): Promise<void>;
   /** Operations running on the open sockets now (for the metric). */
   subscriptions(): number;
+  /** Executions shared by several subscribers running now. */
+  sharedExecutions(): number;
 } {
   const limits: WebSocketLimits = { ...WS_LIMITS, ...given };
   // Counted from the upgrade's acceptance to the socket's close, per client address.
@@ -122,11 +133,23 @@ export function attachGraphQLWebSocket({
   // The running operations of each open socket (graphql-ws keeps them on its context).
   const running = new Map<object, Record<string, unknown>>();
 
+  const sharing = createSubscriptionSharing();
+
   const graphqlWs = useServer<Record<string, unknown>>(
     {
       connectionInitWaitTimeout: limits.connectionInitTimeoutMs,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      subscribe: async (args) => {
+        const root = args.rootValue as Enveloped;
+        const results = await sharing.subscribe(root.shareKey, () => root.subscribe(args));
+        if (root.shareKey !== undefined) {
+          // graphql-ws keeps each operation's arguments while it runs (for `onNext`, which reads
+          // only the result). A shared subscriber's own context — its loaders, its request, its
+          // organization row — would then stay alive for nothing: ~20 KB per idle reader.
+          Object.assign(args, { contextValue: undefined, rootValue: undefined });
+        }
+        return results;
+      },
       onConnect: (ctx) => {
         const socket = ctx.extra.socket;
         running.set(socket, ctx.subscriptions);
@@ -161,13 +184,28 @@ export function attachGraphQLWebSocket({
           // Validation errors are coded by the validation plugin (graphql-armor's too).
           const errors = validate(schema, document);
           if (errors.length > 0) return errors;
+          const contextValue = await contextFactory();
+          const viewers = viewerClass(contextValue);
+          const root: Enveloped = {
+            execute,
+            subscribe,
+            shareKey:
+              viewers === undefined
+                ? undefined
+                : JSON.stringify([
+                    viewers,
+                    payload.operationName,
+                    trusted.query,
+                    payload.variables,
+                  ]),
+          };
           return {
             schema,
             operationName: payload.operationName,
             document,
             variableValues: payload.variables,
-            contextValue: await contextFactory(),
-            rootValue: { execute, subscribe },
+            contextValue,
+            rootValue: root,
           };
         } catch (error) {
           // graphql-ws would close the whole socket (4500) on a throw; an error message for this
@@ -190,6 +228,7 @@ export function attachGraphQLWebSocket({
   );
 
   return {
+    sharedExecutions: () => sharing.executions(),
     subscriptions: () => {
       let count = 0;
       for (const operations of running.values()) count += Object.keys(operations).length;

@@ -71,6 +71,8 @@ export interface CreateHttpServerOptions {
   maxRequestBodyBytes?: number;
   /** WebSocket bounds (sockets per address, operations, message size…). @default WS_LIMITS */
   webSocketLimits?: Partial<WebSocketLimits>;
+  /** Viewers whose live results are alike share one execution (see attachGraphQLWebSocket). */
+  viewerClass?: (context: unknown) => string | undefined;
   /** Extra readiness check for `/healthz` (database ping); a rejection answers 503. */
   healthCheck?: () => Promise<void>;
   /**
@@ -133,6 +135,7 @@ export function createHttpServer({
   trustedProxies = 0,
   metricsToken,
   webSocketLimits,
+  viewerClass,
   trustedDocuments = trustedDocumentsFor(production),
   readCache,
   streamPage: streamPageFiles,
@@ -322,8 +325,12 @@ export function createHttpServer({
     trustedDocuments,
     isOriginAllowed: (origin) => originPolicy.isAllowed(origin),
     limits: webSocketLimits,
+    viewerClass,
   });
-  metrics.watch({ subscriptions: webSocket.subscriptions });
+  metrics.watch({
+    subscriptions: webSocket.subscriptions,
+    sharedExecutions: webSocket.sharedExecutions,
+  });
 
   return {
     server,

@@ -45,6 +45,11 @@ export interface Metrics {
   jobRuns: Counter<'job' | 'result'>;
   /** `parley_graphql_subscriptions_active`: running operations on sockets, counted when scraped. */
   activeSubscriptions: Gauge;
+  /**
+   * `parley_graphql_subscription_executions_shared`: executions fanned out to several readers
+   * (one per story and operation for its anonymous readers), counted when scraped.
+   */
+  sharedExecutions: Gauge;
   /** `parley_db_pool_connections{state}` (PostgreSQL): `total`, `idle`, `waiting` clients. */
   dbPool: Gauge<'state'>;
   /**
@@ -52,9 +57,10 @@ export interface Metrics {
    * arrival in this one, once per event (createPubSub's `onDelivered`).
    */
   pubsubLag: Histogram<'topic'>;
-  /** What the two scraped gauges read (each set once by whoever owns the numbers). */
+  /** What the scraped gauges read (each set once by whoever owns the numbers). */
   watch(sources: {
     subscriptions?(): number;
+    sharedExecutions?(): number;
     pool?(): Record<'total' | 'idle' | 'waiting', number>;
   }): void;
 }
@@ -73,6 +79,7 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
   const registry = new Registry();
   if (defaultMetrics) collectDefaultMetrics({ register: registry, prefix: METRICS_PREFIX });
   let countSubscriptions: (() => number) | undefined;
+  let countShared: (() => number) | undefined;
   let readPool: (() => Record<'total' | 'idle' | 'waiting', number>) | undefined;
   return {
     registry,
@@ -127,6 +134,14 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
         this.set(countSubscriptions?.() ?? 0);
       },
     }),
+    sharedExecutions: new Gauge({
+      name: `${METRICS_PREFIX}graphql_subscription_executions_shared`,
+      help: 'Subscription executions whose results go to every anonymous reader of a story.',
+      registers: [registry],
+      collect() {
+        this.set(countShared?.() ?? 0);
+      },
+    }),
     dbPool: new Gauge({
       name: `${METRICS_PREFIX}db_pool_connections`,
       help: 'PostgreSQL pool clients, by state (total, idle, waiting for a client).',
@@ -147,6 +162,7 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
     }),
     watch(sources) {
       countSubscriptions = sources.subscriptions ?? countSubscriptions;
+      countShared = sources.sharedExecutions ?? countShared;
       readPool = sources.pool ?? readPool;
     },
   };

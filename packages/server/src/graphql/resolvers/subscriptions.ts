@@ -41,13 +41,29 @@ async function freshComments(
     events,
     map(async (event: CommentEvent) => {
       for (const loader of Object.values(ctx.loaders)) loader.clearAll();
-      return findCommentById(ctx.db, event.commentId);
+      return commentOf(ctx, event);
     }),
     filter(
       (comment): comment is Comment =>
         comment !== undefined && !ignored.has(comment.authorId) && keep(comment),
     ),
   );
+}
+
+/**
+ * The comment an event is about, read once per event and database however many subscriptions
+ * of this process receive it: every listener gets the same event object (in process and from
+ * Redis alike), and the row is the same for all — what each viewer may see of it is decided as
+ * their selection resolves.
+ */
+const loaded = new WeakMap<object, WeakMap<CommentEvent, Promise<Comment | undefined>>>();
+function commentOf(ctx: ParleyContext, event: CommentEvent): Promise<Comment | undefined> {
+  let byEvent = loaded.get(ctx.db);
+  if (byEvent === undefined) loaded.set(ctx.db, (byEvent = new WeakMap()));
+  let comment = byEvent.get(event);
+  if (comment === undefined)
+    byEvent.set(event, (comment = findCommentById(ctx.db, event.commentId)));
+  return comment;
 }
 
 export const subscriptionsResolvers = {

@@ -54,17 +54,21 @@ export async function startParley(
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await new Promise<void>((resolve, reject) => {
+    // Cleared once it runs: a server that lives past `timeoutMs` is not one that failed to start.
+    const late = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: not running within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    late.unref();
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Parley is running')) resolve();
+      if (!output.includes('Parley is running')) return;
+      clearTimeout(late);
+      resolve();
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     void exited.then((code) => reject(new Error(`${name} exited (${code}):\n${output}`)));
-    setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${name}: not running within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs).unref();
   });
   return { name, port, url: `http://127.0.0.1:${port}`, child, exited, output: () => output };
 }

@@ -1,0 +1,125 @@
+import type { ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { SHARED_RESULTS_BEHIND_MAX, createSubscriptionSharing } from './shareSubscriptions';
+
+/** A hand-fed stream of results that records whether it was returned (ended by its consumer). */
+function source() {
+  const pending: ((result: IteratorResult<ExecutionResult>) => void)[] = [];
+  const queued: IteratorResult<ExecutionResult>[] = [];
+  const state = { returned: false, nexts: 0 };
+  const deliver = (result: IteratorResult<ExecutionResult>) => {
+    const waiting = pending.shift();
+    if (waiting) waiting(result);
+    else queued.push(result);
+  };
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    next: () => {
+      state.nexts++;
+      const ready = queued.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => pending.push(resolve));
+    },
+    return: () => {
+      state.returned = true;
+      deliver({ value: undefined, done: true });
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return {
+    iterator,
+    state,
+    emit: (n: number) => deliver({ value: { data: { n } }, done: false }),
+    end: () => deliver({ value: undefined, done: true }),
+  };
+}
+
+const take = async (results: unknown, count: number) => {
+  const iterator = (results as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
+  const values: unknown[] = [];
+  for (let i = 0; i < count; i++) values.push((await iterator.next()).value);
+  return { values, iterator };
+};
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('shared subscription executions', () => {
+  it('runs every subscriber’s own checks, then fans one execution out to all of a key', async () => {
+    const sharing = createSubscriptionSharing();
+    const first = source();
+    const second = source();
+    const a = await sharing.subscribe('k', () => first.iterator);
+    const b = await sharing.subscribe('k', () => second.iterator);
+    // The second execution was returned before it began: it never read its pub/sub.
+    expect(second.state).toEqual({ returned: true, nexts: 0 });
+    expect(sharing.executions()).toBe(1);
+    first.emit(1);
+    first.emit(2);
+    expect((await take(a, 2)).values).toEqual([{ data: { n: 1 } }, { data: { n: 2 } }]);
+    expect((await take(b, 2)).values).toEqual([{ data: { n: 1 } }, { data: { n: 2 } }]);
+  });
+
+  it('keeps a refused subscriber’s error and an unkeyed subscriber’s results their own', async () => {
+    const sharing = createSubscriptionSharing();
+    const refusal = { errors: [new GraphQLError('Live updates are off for this story.')] };
+    expect(await sharing.subscribe('k', () => refusal)).toBe(refusal);
+    const own = source();
+    expect(await sharing.subscribe(undefined, () => own.iterator)).toBe(own.iterator);
+    expect(sharing.executions()).toBe(0);
+  });
+
+  it('ends the execution (its pub/sub listener) when the last follower leaves', async () => {
+    const sharing = createSubscriptionSharing();
+    const first = source();
+    const a = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
+    const b = (await sharing.subscribe('k', () => source().iterator)) as AsyncIterator<unknown>;
+    await a.return!();
+    await tick();
+    expect(first.state.returned).toBe(false);
+    first.emit(1);
+    expect((await b.next()).value).toEqual({ data: { n: 1 } });
+    await b.return!();
+    expect(first.state.returned).toBe(true);
+    expect(sharing.executions()).toBe(0);
+    // A newcomer of the same key starts a fresh execution.
+    const again = source();
+    await sharing.subscribe('k', () => again.iterator);
+    expect(again.state.returned).toBe(false);
+    expect(sharing.executions()).toBe(1);
+  });
+
+  it('drops a follower that falls too far behind with a coded error, not the others', async () => {
+    const sharing = createSubscriptionSharing();
+    const first = source();
+    const slow = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
+    const quick = (await sharing.subscribe('k', () => source().iterator)) as AsyncIterator<unknown>;
+    for (let n = 0; n <= SHARED_RESULTS_BEHIND_MAX; n++) {
+      first.emit(n);
+      expect((await quick.next()).value).toEqual({ data: { n } });
+    }
+    const seen: unknown[] = [];
+    for (;;) {
+      const { value, done } = await slow.next();
+      if (done) break;
+      seen.push(value);
+    }
+    expect(seen).toHaveLength(SHARED_RESULTS_BEHIND_MAX + 1);
+    expect(seen.at(-1)).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
+    // The quick one still follows; the execution still runs for it.
+    first.emit(999);
+    expect((await quick.next()).value).toEqual({ data: { n: 999 } });
+    expect(first.state.returned).toBe(false);
+  });
+
+  it('ends every follower when the execution ends, and forgets it', async () => {
+    const sharing = createSubscriptionSharing();
+    const first = source();
+    const a = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
+    const b = (await sharing.subscribe('k', () => source().iterator)) as AsyncIterator<unknown>;
+    first.emit(1);
+    first.end();
+    expect(await a.next()).toEqual({ value: { data: { n: 1 } }, done: false });
+    expect(await a.next()).toEqual({ value: undefined, done: true });
+    expect(await b.next()).toEqual({ value: { data: { n: 1 } }, done: false });
+    expect(await b.next()).toEqual({ value: undefined, done: true });
+    expect(sharing.executions()).toBe(0);
+  });
+});

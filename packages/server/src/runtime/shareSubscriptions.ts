@@ -1,0 +1,175 @@
+import type { ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql';
+import type { ServerErrorCode } from '@parley/contract';
+
+/**
+ * Results a subscriber may fall behind by before it is dropped: it gets a `RATE_LIMITED` error
+ * and its subscription ends (the transport subscribes again). A socket that stopped reading must
+ * not make the server hold every later comment for it.
+ */
+export const SHARED_RESULTS_BEHIND_MAX = 100;
+
+/** What `subscribe` gives back for one subscriber: its results, or the error that refused it. */
+type Subscribed = ExecutionResult | AsyncIterable<ExecutionResult>;
+
+/**
+ * One execution of a subscription, its results fanned out to every subscriber of the same
+ * operation, variables and viewer class: with 10,000 anonymous readers of one story, a new
+ * comment is loaded, resolved and masked once, not 10,000 times.
+ */
+export interface SubscriptionSharing {
+  /**
+   * Runs `run()` for this subscriber (its own access checks: a refused subscriber gets its own
+   * error). When `key` is set and an execution with that key is live, this subscriber's
+   * execution is returned at once (it had not started: it held nothing) and the subscriber
+   * receives the live one's results from now on; else its execution becomes the shared one.
+   * Without a key, `run()`'s results are the subscriber's own.
+   */
+  subscribe(
+    key: string | undefined,
+    run: () => Promise<Subscribed> | Subscribed,
+  ): Promise<Subscribed>;
+  /** Live shared executions (for tests and the metric). */
+  executions(): number;
+}
+
+/** Creates an empty registry of shared subscription executions. */
+export function createSubscriptionSharing(): SubscriptionSharing {
+  const live = new Map<string, SharedExecution>();
+  return {
+    async subscribe(key, run) {
+      const own = await run();
+      if (key === undefined || !isAsyncIterable(own)) return own;
+      const existing = live.get(key);
+      if (existing !== undefined) {
+        void own[Symbol.asyncIterator]().return?.();
+        return existing.join();
+      }
+      const shared = new SharedExecution(own, () => live.delete(key));
+      live.set(key, shared);
+      return shared.join();
+    },
+    executions: () => live.size,
+  };
+}
+
+/** An execution pumped once while anyone follows it; ended when its last follower leaves. */
+class SharedExecution {
+  private readonly followers = new Set<Follower>();
+  private readonly source: AsyncIterator<ExecutionResult>;
+  private ended = false;
+
+  constructor(
+    results: AsyncIterable<ExecutionResult>,
+    private readonly forget: () => void,
+  ) {
+    this.source = results[Symbol.asyncIterator]();
+    void this.pump();
+  }
+
+  join(): AsyncIterableIterator<ExecutionResult> {
+    const follower = new Follower(() => this.leave(follower));
+    this.followers.add(follower);
+    return follower;
+  }
+
+  private leave(follower: Follower): void {
+    this.followers.delete(follower);
+    if (this.followers.size > 0 || this.ended) return;
+    this.end();
+    // Unsubscribes from the pub/sub, and resolves the pending `next()` of the pump as done.
+    void this.source.return?.();
+  }
+
+  private end(): void {
+    this.ended = true;
+    this.forget();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for (;;) {
+        const { value, done } = await this.source.next();
+        if (done) break;
+        for (const follower of this.followers) follower.push(value);
+      }
+    } catch (error) {
+      // Masked by the envelop before it gets here in practice; each follower is told once.
+      const failure: ExecutionResult = {
+        errors: [error instanceof GraphQLError ? error : new GraphQLError('Unexpected error.')],
+      };
+      for (const follower of this.followers) follower.push(failure);
+    } finally {
+      if (!this.ended) this.end();
+      for (const follower of this.followers) follower.finish();
+    }
+  }
+}
+
+/** One subscriber's view of a shared execution: the results it has not taken yet. */
+class Follower implements AsyncIterableIterator<ExecutionResult> {
+  private readonly queue: ExecutionResult[] = [];
+  private waiting: ((result: IteratorResult<ExecutionResult>) => void) | undefined;
+  private finished = false;
+
+  constructor(private readonly leave: () => void) {}
+
+  push(value: ExecutionResult): void {
+    if (this.finished) return;
+    if (this.waiting !== undefined) {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting({ value, done: false });
+      return;
+    }
+    if (this.queue.length < SHARED_RESULTS_BEHIND_MAX) {
+      this.queue.push(value);
+      return;
+    }
+    this.queue.push(TOO_SLOW);
+    this.finish();
+    this.leave();
+  }
+
+  finish(): void {
+    this.finished = true;
+    if (this.waiting !== undefined && this.queue.length === 0) {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting({ value: undefined, done: true });
+    }
+  }
+
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    const value = this.queue.shift();
+    if (value !== undefined) return Promise.resolve({ value, done: false });
+    if (this.finished) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  return(): Promise<IteratorResult<ExecutionResult>> {
+    this.queue.length = 0;
+    if (!this.finished) {
+      this.finish();
+      this.leave();
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<ExecutionResult> {
+    return this;
+  }
+}
+
+const TOO_SLOW: ExecutionResult = {
+  errors: [
+    new GraphQLError(
+      `This connection fell ${SHARED_RESULTS_BEHIND_MAX} updates behind; subscribe again.`,
+      { extensions: { code: 'RATE_LIMITED' satisfies ServerErrorCode } },
+    ),
+  ],
+};
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
