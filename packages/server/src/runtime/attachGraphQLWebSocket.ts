@@ -11,7 +11,7 @@ import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
 import { clientIp } from './clientIp';
-import { createSubscriptionSharing } from './shareSubscriptions';
+import { ACCESS_CHECK_ONLY, createSubscriptionSharing } from './shareSubscriptions';
 import { WS_LIMITS } from '../defaults';
 import type { ServerErrorCode } from '@parley/contract';
 
@@ -141,7 +141,11 @@ export function attachGraphQLWebSocket({
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: async (args) => {
         const root = args.rootValue as Enveloped;
-        const results = await sharing.subscribe(root.shareKey, () => root.subscribe(args));
+        const results = await sharing.subscribe(root.shareKey, (checkOnly) =>
+          root.subscribe(
+            checkOnly ? { ...args, rootValue: { ...root, [ACCESS_CHECK_ONLY]: true } } : args,
+          ),
+        );
         if (root.shareKey !== undefined) {
           // graphql-ws keeps each operation's arguments while it runs (for `onNext`, which reads
           // only the result). A shared subscriber's own context — its loaders, its request, its

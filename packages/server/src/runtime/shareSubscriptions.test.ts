@@ -1,6 +1,10 @@
 import type { ExecutionResult } from 'graphql';
 import { GraphQLError } from 'graphql';
-import { SHARED_RESULTS_BEHIND_MAX, createSubscriptionSharing } from './shareSubscriptions';
+import {
+  SHARED_RESULTS_BEHIND_MAX,
+  createSubscriptionSharing,
+  noResults,
+} from './shareSubscriptions';
 
 /** A hand-fed stream of results that records whether it was returned (ended by its consumer). */
 function source() {
@@ -45,11 +49,11 @@ describe('shared subscription executions', () => {
   it('runs every subscriber’s own checks, then fans one execution out to all of a key', async () => {
     const sharing = createSubscriptionSharing();
     const first = source();
-    const second = source();
-    const a = await sharing.subscribe('k', () => first.iterator);
-    const b = await sharing.subscribe('k', () => second.iterator);
-    // The second execution was returned before it began: it never read its pub/sub.
-    expect(second.state).toEqual({ returned: true, nexts: 0 });
+    const runs: boolean[] = [];
+    const a = await sharing.subscribe('k', (checkOnly) => (runs.push(checkOnly), first.iterator));
+    const b = await sharing.subscribe('k', (checkOnly) => (runs.push(checkOnly), noResults()));
+    // The second ran its access checks only: no execution, no pub/sub listener of its own.
+    expect(runs).toEqual([false, true]);
     expect(sharing.executions()).toBe(1);
     first.emit(1);
     first.emit(2);
@@ -64,13 +68,18 @@ describe('shared subscription executions', () => {
     const own = source();
     expect(await sharing.subscribe(undefined, () => own.iterator)).toBe(own.iterator);
     expect(sharing.executions()).toBe(0);
+    // Refused at the checks while another's execution of the key is live: refused still.
+    await sharing.subscribe('k', () => source().iterator);
+    expect(await sharing.subscribe('k', (checkOnly) => (checkOnly ? refusal : own.iterator))).toBe(
+      refusal,
+    );
   });
 
   it('ends the execution (its pub/sub listener) when the last follower leaves', async () => {
     const sharing = createSubscriptionSharing();
     const first = source();
     const a = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
-    const b = (await sharing.subscribe('k', () => source().iterator)) as AsyncIterator<unknown>;
+    const b = (await sharing.subscribe('k', () => noResults())) as AsyncIterator<unknown>;
     await a.return!();
     await tick();
     expect(first.state.returned).toBe(false);
@@ -86,11 +95,29 @@ describe('shared subscription executions', () => {
     expect(sharing.executions()).toBe(1);
   });
 
+  it('starts a fresh execution when the live one ended while the checks ran', async () => {
+    const sharing = createSubscriptionSharing();
+    const first = source();
+    const a = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
+    const second = source();
+    const runs: boolean[] = [];
+    const b = await sharing.subscribe('k', async (checkOnly) => {
+      runs.push(checkOnly);
+      // The last follower of the live execution leaves while this one is being checked.
+      if (checkOnly) await a.return!();
+      return checkOnly ? noResults() : second.iterator;
+    });
+    expect(runs).toEqual([true, false]);
+    expect(first.state.returned).toBe(true);
+    second.emit(7);
+    expect((await take(b, 1)).values).toEqual([{ data: { n: 7 } }]);
+  });
+
   it('drops a follower that falls too far behind with a coded error, not the others', async () => {
     const sharing = createSubscriptionSharing();
     const first = source();
     const slow = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
-    const quick = (await sharing.subscribe('k', () => source().iterator)) as AsyncIterator<unknown>;
+    const quick = (await sharing.subscribe('k', () => noResults())) as AsyncIterator<unknown>;
     for (let n = 0; n <= SHARED_RESULTS_BEHIND_MAX; n++) {
       first.emit(n);
       expect((await quick.next()).value).toEqual({ data: { n } });
@@ -113,7 +140,7 @@ describe('shared subscription executions', () => {
     const sharing = createSubscriptionSharing();
     const first = source();
     const a = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
-    const b = (await sharing.subscribe('k', () => source().iterator)) as AsyncIterator<unknown>;
+    const b = (await sharing.subscribe('k', () => noResults())) as AsyncIterator<unknown>;
     first.emit(1);
     first.end();
     expect(await a.next()).toEqual({ value: { data: { n: 1 } }, done: false });

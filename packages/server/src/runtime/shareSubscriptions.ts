@@ -13,21 +13,36 @@ export const SHARED_RESULTS_BEHIND_MAX = 100;
 type Subscribed = ExecutionResult | AsyncIterable<ExecutionResult>;
 
 /**
+ * Set on the root value of a subscriber about to join a live shared execution: its resolver
+ * runs its access checks and returns {@link noResults} instead of following the pub/sub. (A
+ * pub/sub stream returned before it was first read would stay pending, and with it the
+ * subscriber's whole execution: ~10 KB per reader.)
+ */
+export const ACCESS_CHECK_ONLY = 'parleyAccessCheckOnly';
+
+/** Whether a subscription resolver's root value asks for its access checks only. */
+export function accessCheckOnly(root: unknown): boolean {
+  return typeof root === 'object' && root !== null && ACCESS_CHECK_ONLY in root;
+}
+
+/** The results of an access check that passed: none, at once. */
+export async function* noResults(): AsyncGenerator<never> {}
+
+/**
  * One execution of a subscription, its results fanned out to every subscriber of the same
  * operation, variables and viewer class: with 10,000 anonymous readers of one story, a new
  * comment is loaded, resolved and masked once, not 10,000 times.
  */
 export interface SubscriptionSharing {
   /**
-   * Runs `run()` for this subscriber (its own access checks: a refused subscriber gets its own
-   * error). When `key` is set and an execution with that key is live, this subscriber's
-   * execution is returned at once (it had not started: it held nothing) and the subscriber
-   * receives the live one's results from now on; else its execution becomes the shared one.
-   * Without a key, `run()`'s results are the subscriber's own.
+   * Runs this subscriber's execution, `run(false)`, or — when `key` is set and an execution with
+   * that key is live — only its access checks, `run(true)` (a refused subscriber gets its own
+   * error), then has it follow the live one's results from now on. A keyed execution that
+   * starts becomes the shared one. Without a key, `run(false)`'s results are the subscriber's.
    */
   subscribe(
     key: string | undefined,
-    run: () => Promise<Subscribed> | Subscribed,
+    run: (accessCheckOnly: boolean) => Promise<Subscribed> | Subscribed,
   ): Promise<Subscribed>;
   /** Live shared executions (for tests and the metric). */
   executions(): number;
@@ -38,13 +53,18 @@ export function createSubscriptionSharing(): SubscriptionSharing {
   const live = new Map<string, SharedExecution>();
   return {
     async subscribe(key, run) {
-      const own = await run();
-      if (key === undefined || !isAsyncIterable(own)) return own;
-      const existing = live.get(key);
-      if (existing !== undefined) {
-        void own[Symbol.asyncIterator]().return?.();
-        return existing.join();
+      if (key === undefined) return run(false);
+      if (live.has(key)) {
+        const checked = await run(true);
+        if (!isAsyncIterable(checked)) return checked;
+        // Still live after the checks' await? Else this subscriber starts its own, below.
+        const existing = live.get(key);
+        if (existing !== undefined) return existing.join();
       }
+      const own = await run(false);
+      if (!isAsyncIterable(own)) return own;
+      // Another subscriber of the key started one meanwhile: this one keeps its own.
+      if (live.has(key)) return own;
       const shared = new SharedExecution(own, () => live.delete(key));
       live.set(key, shared);
       return shared.join();

@@ -4,6 +4,7 @@ import type { Comment } from '../../db/store/comments';
 import { listIgnoredIds } from '../../db/store/userModeration';
 import type { CommentEvent } from '../../pubsub/createPubSub';
 import { ParleyError } from '../../ParleyError';
+import { accessCheckOnly, noResults } from '../../runtime/shareSubscriptions';
 import type { ParleyContext } from '../context';
 import { requireReader } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
@@ -69,8 +70,9 @@ function commentOf(ctx: ParleyContext, event: CommentEvent): Promise<Comment | u
 export const subscriptionsResolvers = {
   Subscription: {
     commentCreated: {
-      subscribe: async (_root, { storyId }, ctx) => {
+      subscribe: async (root, { storyId }, ctx) => {
         await checkLiveAccess(ctx, storyId);
+        if (accessCheckOnly(root)) return noResults();
         return freshComments(ctx, ctx.pubsub.subscribe('commentCreated', storyId), (comment) =>
           isVisibleStatus(comment.status),
         );
@@ -80,8 +82,9 @@ export const subscriptionsResolvers = {
     // Every change goes out, removals included (a rejected comment leaves the stream); the
     // Comment type hides the body of a comment the reader may not see.
     commentUpdated: {
-      subscribe: async (_root, { storyId }, ctx) => {
+      subscribe: async (root, { storyId }, ctx) => {
         await checkLiveAccess(ctx, storyId);
+        if (accessCheckOnly(root)) return noResults();
         return freshComments(ctx, ctx.pubsub.subscribe('commentUpdated', storyId));
       },
       resolve: (comment: Comment) => comment,
