@@ -19,6 +19,8 @@ export default tseslint.config(
       'coverage/**',
       '.parley-data/**',
       'test-output/**',
+      // bench:scale's compiled bench server.
+      'packages/server/.bench/**',
       // Generated (npm run codegen).
       'packages/server/src/graphql/resolvers/resolverTypes.generated.ts',
     ],

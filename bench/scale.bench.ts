@@ -15,7 +15,17 @@ import { createTestDatabase } from '../packages/server/src/db/testDatabases';
 import { seedStory } from './support/seedStory';
 import { writeBigStory } from './support/bigStory';
 import { refreshPlannerStatistics } from '../packages/server/src/db/plannerStatistics';
-import { arrivalsOf, openReaders, percentile, post, startLive } from './support/liveFanOut';
+import autocannon from 'autocannon';
+import { graphqlAt } from '../packages/server/src/runtime/testing/postingClients';
+import {
+  adminToken,
+  arrivalsOf,
+  countStored,
+  openReaders,
+  percentile,
+  post,
+  startLive,
+} from './support/liveFanOut';
 import type { LiveSetup } from './support/liveFanOut';
 
 const SITE = 'https://site.example';
@@ -284,8 +294,119 @@ async function liveFanOutSection() {
   }
 }
 
+/** Section 5: writers posting at a fixed rate, how many got through and how fast. */
+const WRITERS = 200;
+const WRITE_SECONDS = 10;
+
 /**
- * BENCH_SCALE_ONLY=1,3 (or 1a, 1b, 1c: a part of section 1) runs only those; unset runs all.
+ * `WRITERS` signed-in users posting on one story at `rate` comments/s in all (autocannon's
+ * overall rate over one connection per writer) for `WRITE_SECONDS`, with moderation rules on
+ * (banned and suspect words, links held, the report threshold); then every acknowledged comment
+ * is looked for in storage, and storage is checked for comments nobody was told of.
+ */
+async function writeThroughput(name: string, env: Record<string, string>, rate: number) {
+  const setup = await startLive(env, { rateLimitsRaised: true, writerCount: WRITERS });
+  try {
+    const server = setup.servers[0]!;
+    const admin = await adminToken(setup);
+    const settings = await graphqlAt(
+      server.url,
+      `mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { premod } } }`,
+      {
+        input: {
+          premod: 'LINKS',
+          bannedWords: ['spamword', 'scamword'],
+          suspectWords: ['suspicious'],
+          reportThreshold: 3,
+        },
+      },
+      { authorization: `Bearer ${admin}`, origin: SITE },
+    );
+    if (settings.errors) throw new Error(`settings: ${JSON.stringify(settings.errors)}`);
+    const storyId = setup.storyIds[0]!;
+    const acknowledged = new Set<string>();
+    let refused = 0;
+    let firstRefusal = '';
+    let sent = 0;
+    const result = await autocannon({
+      url: `${server.url}/graphql`,
+      connections: WRITERS,
+      overallRate: rate,
+      duration: WRITE_SECONDS,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            const n = sent++;
+            const writer = setup.writers[n % setup.writers.length]!;
+            const key = `w${n}`;
+            return {
+              ...request,
+              headers: {
+                'content-type': 'application/json',
+                origin: SITE,
+                authorization: `Bearer ${writer.token}`,
+                'x-forwarded-for': writer.ip,
+              },
+              body: JSON.stringify({
+                query: `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+                variables: {
+                  input: {
+                    storyId,
+                    body: `Comment ${key}: a thought on the story, and another.`,
+                    clientMutationId: key,
+                  },
+                },
+              }),
+            };
+          },
+          onResponse: (_status, body) => {
+            const data = JSON.parse(body) as {
+              data?: { createComment?: { comment: { id: string } } };
+            };
+            const created = data.data?.createComment;
+            if (created) acknowledged.add(created.comment.id);
+            else if (refused++ === 0) firstRefusal = body.slice(0, 300);
+          },
+        },
+      ],
+    });
+    if (firstRefusal) console.log(`   the first refusal: ${firstRefusal}`);
+    const stored = await countStored(setup, storyId);
+    const lost = [...acknowledged].filter((id) => !stored.ids.has(id)).length;
+    const unannounced = stored.ids.size - acknowledged.size;
+    const perSecond = acknowledged.size / WRITE_SECONDS;
+    const p99 = result.latency.p99;
+    const ok = perSecond >= rate * 0.98 && p99 <= 100 && lost === 0 && unannounced === 0;
+    console.log(
+      `   ${name.padEnd(11)} ${perSecond.toFixed(0).padStart(5)} comments/s of ${rate} asked (target ≥ ${rate})  p99 ${p99} ms (target ≤ 100)  lost ${lost}, duplicated ${stored.duplicates}, unannounced ${unannounced}, refused ${refused}, errors ${result.errors + result.timeouts}  ${ok && stored.duplicates === 0 && refused === 0 ? 'ok' : 'MISSED'}`,
+    );
+  } finally {
+    await setup.close();
+  }
+}
+
+async function writeThroughputSection() {
+  console.log(
+    `\n5. Write throughput (${WRITERS} signed-in writers, one connection each, posting at a fixed overall rate for ${WRITE_SECONDS} s; banned and suspect words, links held, report threshold on)`,
+  );
+  if (runs('5a')) await writeThroughput('SQLite', {}, 500);
+  if (!runs('5b')) {
+    // Left out by BENCH_SCALE_ONLY.
+  } else if (process.env['DATABASE_URL']) {
+    const database = await createTestDatabase('postgres');
+    try {
+      await writeThroughput('PostgreSQL', { DATABASE_URL: database.url }, 1_000);
+    } finally {
+      await database.close();
+    }
+  } else {
+    console.log('   PostgreSQL: skipped (set DATABASE_URL)');
+  }
+}
+
+/**
+ * BENCH_SCALE_ONLY=1,3 (or 1a, 1b, 1c, 5a, 5b: a part of a section) runs only those; unset runs all.
  * For profiling one case; the figures of a note come from a whole run.
  */
 const only = process.env['BENCH_SCALE_ONLY']?.split(',');
@@ -309,6 +430,4 @@ if (!runs('3')) {
   console.log('\n3. Big stories on PostgreSQL: skipped (set DATABASE_URL).');
 }
 console.log('\n4. Several instances: not built yet.');
-console.log(
-  '5. Write throughput: not built yet (targets: ≥ 500 comments/s on SQLite, ≥ 1,000 on PostgreSQL).',
-);
+if (['5a', '5b'].some(runs)) await writeThroughputSection();

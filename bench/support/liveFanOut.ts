@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { build } from 'esbuild';
 import { createParleyServer, loadConfig } from '@parley/server';
 import { findOrCreateStory, freePort, startParley } from '@parley/server/testing';
 import type { RunningParley } from '../../packages/server/src/runtime/testing/postingClients';
@@ -34,6 +35,10 @@ export function commentCreatedDocumentId(): string {
 /** One or more Parley processes on one seeded database, and writers to post with. */
 export interface LiveSetup {
   servers: RunningParley[];
+  /** What the processes were started with. */
+  env: Record<string, string>;
+  /** The admin's session. */
+  adminToken: string;
   storyIds: string[];
   /** Signed-in writers' tokens with an address each (`TRUST_PROXY=1`), posted with in turn. */
   writers: { token: string; ip: string }[];
@@ -49,7 +54,18 @@ export interface LiveSetup {
  */
 export async function startLive(
   env: Record<string, string>,
-  { instances = 1, stories = 1 }: { instances?: number; stories?: number } = {},
+  {
+    instances = 1,
+    stories = 1,
+    rateLimitsRaised = false,
+    writerCount = 30,
+  }: {
+    instances?: number;
+    stories?: number;
+    rateLimitsRaised?: boolean;
+    /** Signed-in writers made (each a reader of the seeded story). */
+    writerCount?: number;
+  } = {},
 ): Promise<LiveSetup> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-live-'));
   const full: Record<string, string> = {
@@ -74,11 +90,12 @@ export async function startLive(
   });
   const storyIds: string[] = [];
   const writers: LiveSetup['writers'] = [];
+  let adminToken = '';
   try {
     const { storyId, authorIds } = await seedStory(seeding.deps, {
       siteUrl: SITE,
       storyUrl: `${SITE}/story-0`,
-      readers: 30,
+      readers: writerCount,
       comments: 20,
       body: (i) => `Comment ${i}`,
     });
@@ -92,6 +109,7 @@ export async function startLive(
       });
       storyIds.push(story.id);
     }
+    adminToken = await seeding.deps.tokens.sign({ userId: authorIds[0]!, role: 'ADMIN' });
     for (const [n, userId] of authorIds.slice(1).entries()) {
       const token = await seeding.deps.tokens.sign({ userId, role: 'COMMENTER' });
       writers.push({ token, ip: `10.9.${Math.floor(n / 250)}.${(n % 250) + 1}` });
@@ -101,10 +119,26 @@ export async function startLive(
   }
   const servers: RunningParley[] = [];
   for (let i = 0; i < instances; i++) {
-    servers.push(await startParley(`parley ${i + 1}`, await freePort(), full));
+    const command = rateLimitsRaised
+      ? {
+          file: process.execPath,
+          args: [
+            // As `parley start` runs (the compiled server's own flag).
+            '--max-semi-space-size=2',
+            // BENCH_CPU_PROF=<folder>: each such server writes a V8 CPU profile there as it stops.
+            ...(process.env['BENCH_CPU_PROF']
+              ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`]
+              : []),
+            await compiledBenchServer(),
+          ],
+        }
+      : undefined;
+    servers.push(await startParley(`parley ${i + 1}`, await freePort(), full, { command }));
   }
   return {
     servers,
+    env: full,
+    adminToken,
     storyIds,
     writers,
     usage: () =>
@@ -251,4 +285,70 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The admin's session of `setup`. */
+export const adminToken = (setup: LiveSetup) => setup.adminToken;
+
+/**
+ * The comments storage holds on `storyId` (read through a server object of the same
+ * configuration, not listening), and how many idempotency keys were stored twice.
+ */
+export async function countStored(
+  setup: LiveSetup,
+  storyId: string,
+): Promise<{ ids: Set<string>; duplicates: number }> {
+  const reading = await createParleyServer({
+    config: loadConfig({ ...setup.env, PORT: '0', LOG_LEVEL: 'error' }),
+  });
+  try {
+    const rows = await reading.deps.db
+      .selectFrom('comments')
+      .select(['id', 'client_mutation_id'])
+      .where('story_id', '=', storyId)
+      .where('client_mutation_id', 'is not', null)
+      .execute();
+    const keys = new Set(rows.map((row) => row.client_mutation_id));
+    return { ids: new Set(rows.map((row) => row.id)), duplicates: rows.length - keys.size };
+  } finally {
+    await reading.close();
+  }
+}
+
+/**
+ * benchServer.ts compiled as `npm run build` compiles the server (Parley's packages bundled,
+ * installed ones imported): measured under tsx, a post cost 6 ms instead of ~2, the loader's
+ * hooks answering dynamic imports on another thread. Built once per run.
+ */
+let compiling: Promise<string> | undefined;
+function compiledBenchServer(): Promise<string> {
+  compiling ??= (async () => {
+    // Where the compiled server sits: the server package's own node_modules come first (its
+    // versions), and REPOSITORY_ROOT, `../../../` of the module, is the repository's.
+    const outfile = join(REPOSITORY_ROOT, 'packages/server/.bench/benchServer.mjs');
+    await build({
+      entryPoints: [join(import.meta.dirname, 'benchServer.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Parley's own packages (workspace links to TypeScript) bundled, every other package
+      // imported, as scripts/buildServer.mjs does.
+      plugins: [
+        {
+          name: 'installed-packages-stay-external',
+          setup(builder) {
+            builder.onResolve({ filter: /^[^./]/ }, ({ path }) =>
+              path.startsWith('@parley/') ? undefined : { path, external: true },
+            );
+          },
+        },
+      ],
+      define: { PARLEY_BUNDLED: 'false' },
+      logLevel: 'warning',
+    });
+    return outfile;
+  })();
+  return compiling;
 }

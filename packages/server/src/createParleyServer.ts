@@ -20,6 +20,7 @@ import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
 import { createPubSub } from './pubsub/createPubSub';
 import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from './rateLimit/createRateLimiter';
+import type { RateLimit, RateLimitedAction } from './rateLimit/createRateLimiter';
 import {
   createRedisRateLimitStore,
   REDIS_RATE_LIMIT_CLIENT_OPTIONS,
@@ -42,6 +43,7 @@ import {
   SHUTDOWN_DEADLINE_MS,
   SHUTDOWN_FINAL_STEPS_MS,
   SLOW_STOP_MS,
+  RATE_LIMITS,
   READ_CACHE,
   READY_MIN_FREE_DISK_BYTES,
   REDIS_READY_TIMEOUT_MS,
@@ -66,6 +68,8 @@ export interface ParleyServerOptions {
   now?: () => Date;
   /** Prefix of every Redis key and channel, over `config.redisPrefix` (`REDIS_PREFIX`). */
   redisPrefix?: string;
+  /** Rate limits over RATE_LIMITS' (benchmarks raise them: never a setting). @default {} */
+  rateLimits?: Partial<Record<RateLimitedAction, RateLimit>>;
 }
 
 /** A Parley server, built and ready to listen. */
@@ -212,6 +216,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         store: redis
           ? createRedisRateLimitStore({ redis, prefix: `${redisPrefix}rate:` })
           : createMemoryRateLimitStore(),
+        limits: { ...RATE_LIMITS, ...options.rateLimits },
         onRefused: (action) => metrics.rateLimitRefusals.inc({ action }),
       }),
       mailer,

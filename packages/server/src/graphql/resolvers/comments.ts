@@ -40,6 +40,9 @@ async function moderate(
   requireHomeSite(author, story);
   const settings = await ctx.settings();
   const now = ctx.now();
+  // Counted only where the "new commenters" rule applies: elsewhere it is a query per post for
+  // nothing (the rule is the only reader).
+  const newCommenterRule = (story.premod ?? settings.premod) === 'NEW_COMMENTERS';
   return evaluateComment({
     body,
     settings,
@@ -48,7 +51,7 @@ async function moderate(
       banned: author.banned,
       suspendedUntil: author.suspendedUntil ? new Date(author.suspendedUntil) : null,
       premod: author.premod,
-      approvedCount: await approvedCount(ctx, author.id),
+      approvedCount: newCommenterRule ? await approvedCount(ctx, author.id) : 0,
       role: author.role,
     },
     now,

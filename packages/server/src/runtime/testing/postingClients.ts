@@ -40,6 +40,8 @@ export interface StartParleyOptions {
   cwd?: string;
   /** Longest wait for it to say it is running; past it, it is killed. @default 30 s */
   timeoutMs?: number;
+  /** Another program that says "Parley is running" once it listens (a bench's). @default parley start */
+  command?: { file: string; args: string[] };
 }
 
 /** Starts `parley start` on `port` with `env`; resolves once it says it is running. */
@@ -47,9 +49,13 @@ export async function startParley(
   name: string,
   port: number,
   env: Record<string, string>,
-  { bin, cwd, timeoutMs = 30_000 }: StartParleyOptions = {},
+  { bin, cwd, timeoutMs = 30_000, command: other }: StartParleyOptions = {},
 ): Promise<RunningParley> {
-  const [command, args] = bin ? [bin, ['start']] : [process.execPath, [PARLEY_BIN, 'start']];
+  const [command, args] = other
+    ? [other.file, other.args]
+    : bin
+      ? [bin, ['start']]
+      : [process.execPath, [PARLEY_BIN, 'start']];
   const child = spawn(command, args, { cwd, env: { ...env, PORT: String(port) } });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
