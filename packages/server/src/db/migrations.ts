@@ -521,6 +521,16 @@ async function bigStories(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/** Several instances: the lease of who runs a periodic job (db/store/jobLeases.ts). */
+async function jobLeases(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('job_leases')
+    .addColumn('name', 'text', (col) => col.primaryKey())
+    .addColumn('holder', 'text', (col) => col.notNull())
+    .addColumn('expires_at', 'text', (col) => col.notNull())
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -536,6 +546,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0012_two_factor_and_sessions': { up: twoFactorAndSessions },
   '0013_audit_log': { up: auditLog },
   '0014_big_stories': { up: bigStories },
+  '0015_job_leases': { up: jobLeases },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

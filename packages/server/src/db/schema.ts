@@ -351,6 +351,17 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/**
+ * Who runs a periodic job for now (db/store/jobLeases.ts): with several server processes on one
+ * database, one of them sweeps; another takes over when the lease runs out unrenewed.
+ */
+export interface JobLeasesTable {
+  name: string;
+  /** The process holding it (an id made at its start). */
+  holder: string;
+  expires_at: string;
+}
+
 /** Host SSO tokens already exchanged, by SHA-256; pruned once the token has expired. */
 export interface SsoTokenUsesTable {
   token_hash: string;
@@ -383,6 +394,7 @@ export interface Database {
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   story_comment_counts: StoryCommentCountsTable;
+  job_leases: JobLeasesTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */

@@ -728,6 +728,11 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  job_leases: {
+    since: '0015_job_leases',
+    key: ['name'],
+    rows: [{ name: 'housekeeping', holder: 'process-a', expires_at: '2026-05-05T00:00:00.000Z' }],
+  },
   story_comment_counts: {
     since: '0014_big_stories',
     key: ['story_id', 'status'],

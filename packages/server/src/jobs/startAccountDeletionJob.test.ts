@@ -54,3 +54,45 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
     }
   });
 });
+
+describe.each(testDialects())('the sweep with several processes on %s', (dialect) => {
+  const t = useTestDatabase(dialect);
+  const until = async (check: () => boolean) => {
+    for (let i = 0; !check(); i++) {
+      if (i > 500) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  it('is run by one of them; another takes over when it stops', async () => {
+    const runs: string[] = [];
+    const start = (holder: string) =>
+      startAccountDeletionJob({
+        db: t.db,
+        logger: createLogger({ level: 'silent' }),
+        dataDir: tmpdir(),
+        publicUrl: 'http://parley.test',
+        holder,
+        intervalMs: 30,
+        // A still clock: a lease runs out only when given up, however late a tick comes.
+        now: () => new Date('2026-11-26T12:00:00Z'),
+        onRun: () => runs.push(holder),
+      });
+    const a = start('a');
+    await until(() => runs.length > 0);
+    const b = start('b');
+    try {
+      // Ticks of both, for a while: every sweep is a's.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(new Set(runs)).toEqual(new Set(['a']));
+      expect(runs.length).toBeGreaterThan(2);
+      await a.stop();
+      await until(() => runs.includes('b'));
+      const after = runs.lastIndexOf('a');
+      expect(runs.slice(after + 1).every((holder) => holder === 'b')).toBe(true);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});

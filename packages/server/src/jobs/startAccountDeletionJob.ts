@@ -1,7 +1,9 @@
 import { unlink } from 'node:fs/promises';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
+import { newId } from '../db/inTransaction';
 import type { Db } from '../db/inTransaction';
+import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
 import { ACCOUNT_DELETION_SWEEP_MS, DEFAULT_SETTINGS } from '../defaults';
 import { pruneAuditLog } from '../db/store/auditLog';
 import { pruneSessions } from '../db/store/sessions';
@@ -27,21 +29,29 @@ export interface AccountDeletionJobOptions {
   onRun?(result: 'ok' | 'failed'): void;
   /** Grace period after a request. @default ACCOUNT_DELETION_GRACE_SECONDS */
   graceSeconds?: number;
+  /** This process, as the holder of the sweep's lease. @default an id of its own */
+  holder?: string;
 }
+
+/** The lease's name (db/store/jobLeases.ts). */
+export const HOUSEKEEPING_JOB = 'housekeeping';
 
 /** A running job. */
 export interface AccountDeletionJob {
   /** Runs one sweep now (also what the timer runs); resolves what it deleted. */
   sweep(): Promise<DeletedAccount[]>;
-  /** Stops the timer and waits for a sweep in progress. */
+  /** Stops the timer, waits for a sweep in progress and gives the lease up. */
   stop(): Promise<void>;
 }
 
 /**
  * Deletes accounts whose grace period has passed, and prunes the audit log to its retention: one
  * sweep at start, then every `intervalMs`.
- * Several server processes may run it at once: each account is emptied in one transaction that
- * first re-checks it is still due, so a second runner (or a cancel in between) changes nothing.
+ * With several server processes on one database, the timer's sweeps are run by one of them: the
+ * holder of the job's lease, renewed at each of its sweeps and lasting 1.5 intervals, so another
+ * process takes over within that time of the holder stopping (at once if it stopped cleanly).
+ * A sweep is safe twice anyway (`sweep()` called by hand): each account is emptied in one
+ * transaction that first re-checks it is still due, so a second runner changes nothing.
  * A failing account is logged and retried on the next sweep; it does not stop the others.
  */
 export function startAccountDeletionJob(options: AccountDeletionJobOptions): AccountDeletionJob {
@@ -92,20 +102,33 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
     return done;
   };
   const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
-  const run = () =>
-    void sweep().catch((error: unknown) => {
-      logger.error({ err: error }, 'Account sweep failed');
-      options.onRun?.('failed');
-    });
+  const holder = options.holder ?? newId();
+  const intervalMs = options.intervalMs ?? ACCOUNT_DELETION_SWEEP_MS;
+  const leased = () =>
+    takeJobLease(db, { name: HOUSEKEEPING_JOB, holder, now: now(), ttlMs: intervalMs * 1.5 });
+  let stopped = false;
+  // The timer's latest tick (asking for the lease, then sweeping), which `stop()` waits for.
+  let ticking: Promise<unknown> | undefined;
+  const run = () => {
+    ticking = leased()
+      .then((mine) => (mine && !stopped ? sweep() : undefined))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'Account sweep failed');
+        options.onRun?.('failed');
+      });
+  };
 
   run();
-  const timer = setInterval(run, options.intervalMs ?? ACCOUNT_DELETION_SWEEP_MS);
+  const timer = setInterval(run, intervalMs);
   timer.unref();
   return {
     sweep,
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      await ticking;
       await running?.catch(() => undefined);
+      await releaseJobLease(db, HOUSEKEEPING_JOB, holder).catch(() => undefined);
     },
   };
 }

@@ -1,11 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
+import { REPOSITORY_ROOT } from '../src/clientBuilds';
 import { createParleyServer } from '../src/createParleyServer';
+import { RATE_LIMITS } from '../src/defaults';
 import type { ParleyServer } from '../src/createParleyServer';
 import { createUser } from '../src/db/store/users';
 import { ignoreUser } from '../src/db/store/userModeration';
@@ -111,10 +113,11 @@ const POST = `mutation ($input: CreateCommentInput!) { createComment(input: $inp
 describe.each([
   ['one server on SQLite', 'sqlite'],
   ['two servers on PostgreSQL + Redis', 'postgres'],
-] as const)('live fan-out: %s', (_name, dialect) => {
+] as const)('scale: %s', (_name, dialect) => {
   let servers: ParleyServer[] = [];
   let urls: string[] = [];
   let cleanUp: (() => Promise<void>)[] = [];
+  let adminToken = '';
 
   beforeAll(async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'parley-fan-out-'));
@@ -139,6 +142,7 @@ describe.each([
       servers.push(server);
       urls.push(`http://127.0.0.1:${await server.listen()}`);
     }
+    adminToken = await installOverHttp(urls[0]!, { site: SITE, password: 'correct horse' });
   });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
@@ -149,7 +153,6 @@ describe.each([
   });
 
   it('delivers each comment once to every reader, anonymous ones sharing one execution', async () => {
-    const adminToken = await installOverHttp(urls[0]!, { site: SITE, password: 'correct horse' });
     const { story } = await graphql(urls[0]!, `query ($url: String!) { story(url: $url) { id } }`, {
       url: `${SITE}/viral`,
     });
@@ -249,5 +252,63 @@ describe.each([
       }
       expect(await sharedExecutions(url)).toBe(0);
     }
+  }, 60_000);
+
+  it('shares one posting limit and one read cache between the servers', async () => {
+    const { db, tokens } = servers[0]!.deps;
+    const user = await createUser(db, {
+      username: 'pat',
+      email: 'pat@example.com',
+      emailVerified: true,
+    });
+    const token = await tokens.sign({ userId: user.id, role: 'COMMENTER' });
+    const storyUrl = `${SITE}/shared`;
+    const { story } = await graphql(urls[0]!, `query ($url: String!) { story(url: $url) { id } }`, {
+      url: storyUrl,
+    });
+    // The widget's first read, as an anonymous GET by document id: the one the read cache keeps.
+    const documents = JSON.parse(
+      await readFile(join(REPOSITORY_ROOT, 'packages/contract/persisted-documents.json'), 'utf8'),
+    ) as Record<string, string>;
+    const documentId = Object.keys(documents).find((id) =>
+      documents[id]!.startsWith('query Stream('),
+    )!;
+    const read = async (url: string): Promise<string[]> => {
+      const query = new URLSearchParams({
+        operationName: 'Stream',
+        variables: JSON.stringify({ first: 20, sort: 'CREATED_AT_DESC', url: storyUrl }),
+        extensions: JSON.stringify({ persistedQuery: { documentId } }),
+      });
+      const response = await fetch(`${url}/graphql?${query.toString()}`, {
+        headers: { origin: SITE },
+      });
+      const body = (await response.json()) as any;
+      return body.data.story.comments.edges.map((edge: any) => edge.node.id as string);
+    };
+    const last = urls[urls.length - 1]!;
+    expect(await read(last)).toEqual([]);
+    // The limit is RATE_LIMITS.post per user, whichever server takes each post.
+    const outcomes: string[] = [];
+    for (let i = 0; i <= RATE_LIMITS.post.limit; i++) {
+      const response = await fetch(`${urls[i % urls.length]!}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: SITE,
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({
+          query: POST,
+          variables: { input: { storyId: story.id, body: `Post ${i}` } },
+        }),
+      });
+      const body = (await response.json()) as any;
+      outcomes.push(body.data?.createComment ? 'ok' : body.errors[0].extensions.code);
+      // Each post is in the next read, on the last server, cached there or not.
+      if (body.data?.createComment) {
+        expect(await read(last)).toContain(body.data.createComment.comment.id);
+      }
+    }
+    expect(outcomes).toEqual([...Array(RATE_LIMITS.post.limit).fill('ok'), 'RATE_LIMITED']);
   }, 60_000);
 });
