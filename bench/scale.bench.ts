@@ -16,6 +16,8 @@ import { seedStory } from './support/seedStory';
 import { writeBigStory } from './support/bigStory';
 import { refreshPlannerStatistics } from '../packages/server/src/db/plannerStatistics';
 import autocannon from 'autocannon';
+import { RATE_LIMITS } from '../packages/server/src/defaults';
+import { startRoundRobin } from './support/roundRobin';
 import { graphqlAt } from '../packages/server/src/runtime/testing/postingClients';
 import {
   adminToken,
@@ -294,6 +296,101 @@ async function liveFanOutSection() {
   }
 }
 
+/** Section 4: comments posted through one port in front of two processes. */
+const ROUND_ROBIN_READERS = 200;
+const ROUND_ROBIN_COMMENTS = 40;
+
+/**
+ * Two `parley start` processes on PostgreSQL + Redis behind a round-robin port: readers follow
+ * live through it (so half are on each process), comments are posted through it (so half go to
+ * each), and after each post a read through it (the other process, every second time) must
+ * show it; then one writer's posts through it meet one limit, and the hourly sweep ran on one.
+ */
+async function severalInstancesSection() {
+  console.log(
+    `\n4. Several instances (two processes on PostgreSQL + Redis behind one round-robin port; ${ROUND_ROBIN_READERS} live readers, ${ROUND_ROBIN_COMMENTS} comments)`,
+  );
+  if (!process.env['DATABASE_URL'] || !process.env['REDIS_URL']) {
+    console.log('   skipped (set DATABASE_URL and REDIS_URL)');
+    return;
+  }
+  const database = await createTestDatabase('postgres');
+  const setup = await startLive(
+    { DATABASE_URL: database.url, REDIS_URL: process.env['REDIS_URL'] },
+    { instances: 2 },
+  );
+  const port = await startRoundRobin(setup.servers.map((server) => server.port));
+  const front = { ...setup.servers[0]!, url: port.url };
+  const readers = await openReaders({
+    urls: [`${port.url.replace('http', 'ws')}/graphql`],
+    storyIds: [setup.storyIds[0]!],
+    count: ROUND_ROBIN_READERS,
+    perAddress: READERS_PER_ADDRESS,
+    addressGroup: 2,
+  });
+  try {
+    const storyUrl = `${SITE}/story-0`;
+    const others = { ...setup, writers: setup.writers.slice(0, -1) };
+    let unreadAfterPost = 0;
+    let missingLive = 0;
+    const delays: number[] = [];
+    for (let n = 0; n < ROUND_ROBIN_COMMENTS; n++) {
+      // Every writer but the last, who is kept for the limit below.
+      const { id, sentAt } = await post(others, front, setup.storyIds[0]!, n);
+      const page = await graphqlAt(
+        port.url,
+        `query ($url: String!) { story(url: $url) { comments(first: 5) { edges { node { id } } } } }`,
+        { url: storyUrl },
+        { origin: SITE },
+      );
+      const ids = (page.data?.story?.comments?.edges ?? []).map((edge: any) => edge.node.id);
+      if (!ids.includes(id)) unreadAfterPost++;
+      const got = await arrivalsOf([readers], id, sentAt, ROUND_ROBIN_READERS, 5_000);
+      missingLive += ROUND_ROBIN_READERS - got.delays.length;
+      delays.push(...got.delays);
+    }
+    const live = `   live: ${ROUND_ROBIN_READERS * ROUND_ROBIN_COMMENTS - missingLive} of ${ROUND_ROBIN_READERS * ROUND_ROBIN_COMMENTS} deliveries, p95 ${ms(percentile(delays, 95))}`;
+    console.log(`${live} (target: all)  ${missingLive === 0 ? 'ok' : 'MISSED'}`);
+    console.log(
+      `   read after post: ${ROUND_ROBIN_COMMENTS - unreadAfterPost} of ${ROUND_ROBIN_COMMENTS} posts in the next read through the port (target: all)  ${unreadAfterPost === 0 ? 'ok' : 'MISSED'}`,
+    );
+    // One writer, posting through the port until refused: one limit over both processes.
+    const writer = { ...setup, writers: [setup.writers.at(-1)!] };
+    let accepted = 0;
+    for (let n = 0; n < RATE_LIMIT_POSTS + 5; n++) {
+      const ok = await post(writer, front, setup.storyIds[0]!, 1000 + n).then(
+        () => true,
+        () => false,
+      );
+      if (!ok) break;
+      accepted++;
+    }
+    console.log(
+      `   one writer alternating processes: ${accepted} posts accepted before the limit (target: ${RATE_LIMIT_POSTS}, the one limit)  ${accepted === RATE_LIMIT_POSTS ? 'ok' : 'MISSED'}`,
+    );
+    const sweeps = await Promise.all(
+      setup.servers.map(async (server) => {
+        const text = await (await fetch(`${server.url}/metrics`)).text();
+        return (
+          /^parley_job_runs_total\{job="account_deletion",result="ok"\} (\d+)/m.exec(text)?.[1] ??
+          '0'
+        );
+      }),
+    );
+    const oneRan = sweeps.filter((count) => count !== '0').length === 1;
+    console.log(
+      `   the hourly sweep at start: runs per process ${sweeps.join(' and ')} (target: on one)  ${oneRan ? 'ok' : 'MISSED'}`,
+    );
+  } finally {
+    await readers.close();
+    await port.close();
+    await setup.close();
+    await database.close();
+  }
+}
+/** Posts a writer may make per minute (RATE_LIMITS.post). */
+const RATE_LIMIT_POSTS = RATE_LIMITS.post.limit;
+
 /** Section 5: writers posting at a fixed rate, how many got through and how fast. */
 const WRITERS = 200;
 const WRITE_SECONDS = 10;
@@ -429,5 +526,5 @@ if (!runs('3')) {
 } else {
   console.log('\n3. Big stories on PostgreSQL: skipped (set DATABASE_URL).');
 }
-console.log('\n4. Several instances: not built yet.');
+if (runs('4')) await severalInstancesSection();
 if (['5a', '5b'].some(runs)) await writeThroughputSection();
