@@ -44,6 +44,8 @@ export interface LiveSetup {
   writers: { token: string; ip: string }[];
   /** Each server's memory and CPU time (from /proc). */
   usage(): { rssMb: number; cpuMs: number }[];
+  /** Stops server `index` (SIGTERM, as a deploy does) and starts it again on its port. */
+  restart(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -118,8 +120,9 @@ export async function startLive(
     await seeding.close();
   }
   const servers: RunningParley[] = [];
+  let command: { file: string; args: string[] } | undefined;
   for (let i = 0; i < instances; i++) {
-    const command = rateLimitsRaised
+    command = rateLimitsRaised
       ? {
           file: process.execPath,
           args: [
@@ -147,6 +150,12 @@ export async function startLive(
           ? processUsage(server.child.pid!)
           : { rssMb: Number.NaN, cpuMs: Number.NaN },
       ),
+    async restart(index) {
+      const server = servers[index]!;
+      server.child.kill('SIGTERM');
+      await server.exited;
+      servers[index] = await startParley(server.name, server.port, full, { command });
+    },
     async close() {
       await Promise.all(
         servers.map((server) => {
@@ -261,9 +270,10 @@ export async function arrivalsOf(
   sentAt: number,
   expected: number,
   timeoutMs = 20_000,
-): Promise<{ delays: number[]; errors: string[] }> {
+): Promise<{ delays: number[]; errors: string[]; reconnectedAt: number[] }> {
   const delays: number[] = [];
   const errors: string[] = [];
+  const reconnectedAt: number[] = [];
   const deadline = Date.now() + timeoutMs;
   while (delays.length < expected && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -271,13 +281,14 @@ export async function arrivalsOf(
       group.tell({ type: 'collect' });
       const report = await group.next('arrivals');
       errors.push(...report.errors);
+      reconnectedAt.push(...report.reconnectedAt);
       for (const [commentId, times] of Object.entries(report.arrivals)) {
         // Arrivals of an earlier comment still in flight when its wait ended are not this one's.
         if (commentId === id) delays.push(...times.map((at) => at - sentAt));
       }
     }
   }
-  return { delays, errors };
+  return { delays, errors, reconnectedAt };
 }
 
 /** The `p`th percentile (0–100) of `values`. */

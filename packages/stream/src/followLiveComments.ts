@@ -1,4 +1,5 @@
 import type { Client } from '@urql/core';
+import type { Transport } from '@parley/transport';
 import type { LiveEvent } from './applyLiveEvent';
 import type { ThreadStore } from './createThreadStore';
 import { graphql } from '@parley/transport/graphql';
@@ -20,14 +21,31 @@ export const COMMENT_UPDATED_SUBSCRIPTION = graphql(
   [CommentFields],
 );
 
+/** Comments published since a time of the server's clock (what a dropped socket missed). */
+export const COMMENTS_SINCE_QUERY = graphql(
+  `query CommentsSince($storyId:ID!,$since:DateTime!){commentsSince(storyId:$storyId,since:$since){...CommentFields}}`,
+  [CommentFields],
+);
+
+/**
+ * How far before the last word heard from the server the catch-up starts: the clock estimate is
+ * off by one trip, and an event may have been on its way when the link dropped. What arrives
+ * twice is shown once.
+ */
+export const CATCH_UP_MARGIN_MS = 5_000;
+/** How long after reconnecting the catch-up is asked: the subscriptions are running again by then. */
+export const CATCH_UP_DELAY_MS = 1_000;
+
 /**
  * Follows `commentCreated` and `commentUpdated` of `storyId`, handing each to `dispatch`, and
  * skips the reader's own new comments (on screen already, from the composer's answer) — but
- * marks a held one of them posted when it arrives (approved). Returns the function that stops
- * following.
+ * marks a held one of them posted when it arrives (approved). When the socket comes back after a
+ * drop, the comments published meanwhile are fetched and handed over as if they had come live.
+ * Returns the function that stops following.
  */
 export function followLiveComments(
   client: Client,
+  transport: Pick<Transport, 'onStatusChange' | 'lastHeard'>,
   thread: ThreadStore,
   storyId: string,
   dispatch: (event: LiveEvent) => void,
@@ -52,5 +70,28 @@ export function followLiveComments(
       .subscription(COMMENT_UPDATED_SUBSCRIPTION, { storyId })
       .subscribe(({ data }) => receive('updated', data?.commentUpdated)),
   ];
-  return () => subscriptions.forEach((s) => s.unsubscribe());
+  // Down since (the server's time of the last word heard), while the socket is not connected.
+  let downSince: number | undefined;
+  let catchUp: ReturnType<typeof setTimeout> | undefined;
+  const stopWatching = transport.onStatusChange((status) => {
+    if (status !== 'connected') {
+      downSince ??= transport.lastHeard();
+      return;
+    }
+    if (downSince === undefined) return;
+    const since = new Date(downSince - CATCH_UP_MARGIN_MS).toISOString();
+    downSince = undefined;
+    clearTimeout(catchUp);
+    catchUp = setTimeout(() => {
+      void client
+        .query(COMMENTS_SINCE_QUERY, { storyId, since }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .then(({ data }) => data?.commentsSince.forEach((c) => receive('created', c)));
+    }, CATCH_UP_DELAY_MS);
+  });
+  return () => {
+    stopWatching();
+    clearTimeout(catchUp);
+    subscriptions.forEach((s) => s.unsubscribe());
+  };
 }

@@ -158,6 +158,7 @@ async function renderOnce(
     status: 'idle',
     reportError: () => undefined,
     onStatusChange: () => () => undefined,
+    lastHeard: () => undefined,
     tokenChanged: () => undefined,
     dispose: async () => undefined,
   };

@@ -3,7 +3,9 @@
 // The reducer itself is tested directly in applyLiveEvent.test.ts.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import type { SocketStatus, Transport } from '@parley/transport';
+import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { CATCH_UP_MARGIN_MS } from './followLiveComments';
 import { createFakeSocketServer } from './testing/createFakeSocket';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
 import { articleBy, disposeLater, disposeThreadEnvs, renderThread } from './testing/renderThread';
@@ -150,4 +152,52 @@ test('says when the live connection is reconnecting, and when it is back', async
   expect(line?.textContent).toBe('You are offline. Your comments will be sent when you are back.');
   act(() => report('connected'));
   expect(line?.textContent).toBe('');
+});
+
+test('after a drop, the comments published meanwhile are fetched and shown as live ones', async () => {
+  const live = createFakeSocketServer();
+  const env = createTestEnv({ transport: { WebSocket: live.WebSocket } });
+  disposeLater(env);
+  let report: (status: SocketStatus) => void = () => {};
+  const heard = Date.parse('2026-11-26T10:00:00.000Z');
+  const transport: Transport = {
+    ...env.transport,
+    client: env.transport.client,
+    status: 'connected',
+    onStatusChange: (listener) => ((report = listener), () => {}),
+    lastHeard: () => heard,
+  };
+  const asked: unknown[] = [];
+  server.use(
+    graphql.query('CommentsSince', ({ variables }) => {
+      asked.push(variables);
+      return HttpResponse.json({
+        data: {
+          commentsSince: [
+            makeComment('missed'),
+            makeComment('missed-reply', { parent: { id: 'c1' } }),
+            // Already here (posted before the drop and delivered): shown once.
+            makeComment('c1'),
+          ],
+        },
+      });
+    }),
+  );
+  renderInStream(
+    <Thread sort="CREATED_AT_DESC" onSortChange={() => {}} />,
+    { ...env, transport },
+    makeStreamData([makeComment('c1')]),
+  );
+  await live.subscribed('commentCreated');
+  act(() => report('reconnecting'));
+  act(() => report('connected'));
+  expect(
+    await screen.findByRole('button', { name: '1 new comment' }, { timeout: 3_000 }),
+  ).toBeTruthy();
+  expect(screen.getByRole('article', { name: 'Comment by user_missed-reply' })).toBeTruthy();
+  expect(screen.getAllByRole('article', { name: 'Comment by user_c1' })).toHaveLength(1);
+  // From the last word heard, less the margin, by the server's clock.
+  expect(asked).toEqual([
+    { storyId: expect.any(String), since: new Date(heard - CATCH_UP_MARGIN_MS).toISOString() },
+  ]);
 });

@@ -14,7 +14,7 @@ export function useLiveComments(
   storyId: string,
   enabled: boolean,
 ): [LiveState, (event: LiveEvent) => void] {
-  const { thread } = useStreamEnv();
+  const { thread, transport } = useStreamEnv();
   const client = useClient();
   const [state, dispatch] = useReducer(applyLiveEvent, EMPTY_LIVE_STATE);
   useEffect(() => {
@@ -25,7 +25,7 @@ export function useLiveComments(
     let ended = false;
     void import('./followLiveComments').then(
       ({ followLiveComments }) => {
-        if (!ended) stop = followLiveComments(client, thread, storyId, dispatch);
+        if (!ended) stop = followLiveComments(client, transport, thread, storyId, dispatch);
       },
       () => undefined,
     );
@@ -33,7 +33,7 @@ export function useLiveComments(
       ended = true;
       stop?.();
     };
-  }, [client, thread, storyId, enabled]);
+  }, [client, transport, thread, storyId, enabled]);
   return [state, dispatch];
 }
 

@@ -679,3 +679,41 @@ describe('createSocket', () => {
     expect(server.connections.every((c) => c.closeCode !== undefined)).toBe(true);
   });
 });
+
+describe('the server time last heard', () => {
+  it('is the acknowledgement’s clock, moved on to the last message received', async () => {
+    // A server whose clock is an hour ahead, as its acknowledgement says.
+    const ahead = 3_600_000;
+    const server = await listen(0, ({ socket }) => {
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { type: string; id?: string };
+        if (message.type === 'connection_init') {
+          socket.send(
+            JSON.stringify({ type: 'connection_ack', payload: { now: Date.now() + ahead } }),
+          );
+        }
+        if (message.type === 'subscribe') {
+          setTimeout(() => {
+            socket.send(
+              JSON.stringify({
+                id: message.id,
+                type: 'next',
+                payload: { data: { greetings: 'hi' } },
+              }),
+            );
+          }, 200);
+        }
+      });
+    });
+    const controller = make(server.url);
+    expect(controller.lastHeard()).toBeUndefined();
+    const sub = subscribeGreetings(controller);
+    await waitFor(() => sub.received.length === 1, 'the greeting');
+    const heard = controller.lastHeard()!;
+    // Heard just now, by the server's clock (give or take the test's own delays).
+    expect(Math.abs(heard - (Date.now() + ahead))).toBeLessThan(150);
+    await sleep(300);
+    // Nothing since: it stays at the last message.
+    expect(controller.lastHeard()).toBe(heard);
+  });
+});

@@ -53,6 +53,8 @@ export interface SocketController {
   readonly status: SocketStatus;
   /** Listens to status changes (each change once); returns the unsubscribe function. */
   onStatusChange(listener: (status: SocketStatus) => void): () => void;
+  /** See {@link Transport.lastHeard}. */
+  lastHeard(): number | undefined;
   /** The token changed (sign in / out): restarts the socket with it; subscriptions carry on. */
   tokenChanged(): void;
   /** Ends every subscription, closes the socket, removes every listener and clears every timer. */
@@ -110,6 +112,10 @@ export function createSocket(options: SocketControllerOptions): SocketController
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
   let wait: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | undefined;
   let closeWaiters: (() => void)[] = [];
+  // The server's clock minus ours, from the latest acknowledgement (its `now`), and when (ours)
+  // the socket last received anything: together, the server's time of the last word heard.
+  let clockOffset = 0;
+  let heardAt: number | undefined;
 
   function update(): void {
     const next = offline ? 'offline' : base;
@@ -224,7 +230,12 @@ export function createSocket(options: SocketControllerOptions): SocketController
         // dispose() ran while this socket was connecting: close it before connection_init.
         if (disposed) closeSocket(NORMAL_CLOSURE_CLOSE_CODE, 'Normal Closure', timeoutMs);
       },
-      connected: () => setBase('connected'),
+      connected: (_socket, payload) => {
+        const now = (payload as { now?: unknown } | undefined)?.now;
+        if (typeof now === 'number') clockOffset = now - Date.now();
+        setBase('connected');
+      },
+      message: () => void (heardAt = Date.now()),
       // graphql-ws keepAlive sends pings but never drops a socket whose pong is missing.
       ping: (received) => {
         if (received) return;
@@ -381,6 +392,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
         listeners.delete(listener);
       };
     },
+    lastHeard: () => (heardAt === undefined ? undefined : heardAt + clockOffset),
     tokenChanged() {
       if (disposed) return;
       tokenGeneration++;

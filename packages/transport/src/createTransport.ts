@@ -199,6 +199,7 @@ export function createTransport(options: TransportOptions): Transport {
       statusListeners.add(listener);
       return () => void statusListeners.delete(listener);
     },
+    lastHeard: () => socket.value?.lastHeard(),
     tokenChanged: () => socket.value?.tokenChanged(),
     async dispose() {
       disposed = true;

@@ -125,6 +125,12 @@ export interface Transport {
   onStatusChange(listener: (status: SocketStatus) => void): () => void;
   /** The socket status now. */
   readonly status: SocketStatus;
+  /**
+   * The server's time (ms since the epoch, by the clock its acknowledgement carried) when the
+   * socket last received anything; undefined before the first. What a reader may have missed
+   * while the socket was down was published after it: the stream asks for that on reconnect.
+   */
+  lastHeard(): number | undefined;
   /** Tells the transport the token changed (sign in / out): the socket reconnects with the new one. */
   tokenChanged(): void;
   /** Closes the socket, clears every timer and flushes reports. */

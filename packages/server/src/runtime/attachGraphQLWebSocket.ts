@@ -158,7 +158,9 @@ export function attachGraphQLWebSocket({
         const socket = ctx.extra.socket;
         running.set(socket, ctx.subscriptions);
         socket.once('close', () => running.delete(socket));
-        return true;
+        // The acknowledgement carries the server's clock: a client that reconnects asks for
+        // what was published since it last heard from the server, by the server's time.
+        return { now: Date.now() };
       },
       onSubscribe: async (ctx, id, payload) => {
         const trusted = resolveTrustedDocument(payload, trustedDocuments);

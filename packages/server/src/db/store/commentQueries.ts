@@ -135,6 +135,31 @@ export async function listReplies(
   return listComments(db, { storyId: parent.story_id, parentId, orderBy }, page);
 }
 
+/**
+ * A story's published comments (replies included) created at or after `since`, oldest first, at
+ * most `limit`: what a reader whose live connection dropped missed meanwhile. Read through the
+ * story's (status, time) index, one range per visible status.
+ */
+export async function listCommentsSince(
+  db: Db,
+  storyId: string,
+  since: Date,
+  limit: number,
+): Promise<Comment[]> {
+  const rows = await db
+    .selectFrom('comments')
+    .selectAll()
+    .where('story_id', '=', storyId)
+    .where('status', 'in', VISIBLE_COMMENT_STATUSES)
+    .where('deleted_at', 'is', null)
+    .where('created_at', '>=', since.toISOString())
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(toComment);
+}
+
 /** Where to look in the queues. */
 export interface QueueFilter {
   siteId?: string | null;

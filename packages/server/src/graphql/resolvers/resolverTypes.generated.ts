@@ -670,6 +670,8 @@ export type Query = {
   comment?: Maybe<Comment>;
   /** Comment counts for many story URLs at once (count.js). */
   commentCounts: Array<Scalars['Int']['output']>;
+  /** Published comments of a story, replies included, created at or after `since` (the server's clock, as the socket's acknowledgement carries it), oldest first, at most 100: what a reader missed while their live connection was down. Comments by users the viewer ignores are left out. */
+  commentsSince: Array<Comment>;
   /** Moderators only. */
   dashboard: Dashboard;
   /** Moderators only. */
@@ -714,6 +716,12 @@ export type QueryCommentArgs = {
 
 export type QueryCommentCountsArgs = {
   urls: Array<Scalars['String']['input']>;
+};
+
+
+export type QueryCommentsSinceArgs = {
+  since: Scalars['DateTime']['input'];
+  storyId: Scalars['ID']['input'];
 };
 
 
@@ -1767,6 +1775,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   auditLog?: Resolver<ResolversTypes['AuditEntryConnection'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
   comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentArgs, 'id'>>;
   commentCounts?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType, RequireFields<QueryCommentCountsArgs, 'urls'>>;
+  commentsSince?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentsSinceArgs, 'since' | 'storyId'>>;
   dashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType>;
   moderationCounts?: Resolver<ResolversTypes['ModerationCounts'], ParentType, ContextType, Partial<QueryModerationCountsArgs>>;
   moderationQueue?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<QueryModerationQueueArgs, 'orderBy' | 'queue'>>;

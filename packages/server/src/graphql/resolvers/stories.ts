@@ -10,6 +10,8 @@ import type { Story } from '../../db/store/stories';
 import type { Settings } from '../../db/store/organization';
 import { STORY_URL_MAX_LENGTH } from '../../defaults';
 import { ParleyError } from '../../ParleyError';
+import { listCommentsSince } from '../../db/store/commentQueries';
+import { listIgnoredIds } from '../../db/store/userModeration';
 import { requireReader } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
 import { canSeeComment } from './types';
@@ -17,6 +19,11 @@ import { ipKey } from '../context';
 
 /** Most URLs count.js may ask about in one request. */
 export const COMMENT_COUNTS_MAX_URLS = 100;
+/**
+ * Most comments `commentsSince` answers. A reader away long enough to miss more than this gets
+ * the oldest ones; the thread's next load has the rest.
+ */
+export const COMMENTS_SINCE_MAX = 100;
 
 const DAY_MS = 86_400_000;
 
@@ -106,6 +113,14 @@ export const storiesResolvers = {
       await requireReader(ctx);
       const comment = await ctx.loaders.comment.load(id);
       return comment && canSeeComment(comment, ctx) ? comment : null;
+    },
+
+    commentsSince: async (_root, { storyId, since }, ctx) => {
+      await requireReader(ctx);
+      const comments = await listCommentsSince(ctx.db, storyId, since, COMMENTS_SINCE_MAX);
+      if (!ctx.viewer) return comments;
+      const ignored = new Set(await listIgnoredIds(ctx.db, ctx.viewer.id));
+      return comments.filter((comment) => !ignored.has(comment.authorId));
     },
 
     commentCounts: async (_root, { urls }, ctx) => {

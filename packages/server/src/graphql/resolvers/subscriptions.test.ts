@@ -161,6 +161,29 @@ describe.each(testDialects())('live updates on %s', (dialect) => {
     await waitFor(() => open === 0);
   });
 
+  it('answers what was published since a time: oldest first, replies included, nothing hidden', async () => {
+    const { reader, writer, storyId } = await setup(api);
+    const post = async (body: string, parentId?: string) =>
+      (await api.ok(POST, { input: { storyId, body, parentId } }, writer.token)).createComment
+        .comment.id as string;
+    const before = await post('Before');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const since = new Date().toISOString();
+    const first = await post('First');
+    const reply = await post('A reply', before);
+    await api.db.updateTable('organization').set({ settings: '{"premod":"ALL"}' }).execute();
+    await post('Held');
+    await api.db.updateTable('organization').set({ settings: '{}' }).execute();
+    const SINCE = `query ($storyId: ID!, $since: DateTime!) { commentsSince(storyId: $storyId, since: $since) { id body } }`;
+    const { commentsSince } = await api.ok(SINCE, { storyId, since }, reader.token);
+    expect(commentsSince.map((c: { id: string }) => c.id)).toEqual([first, reply]);
+    // A reader who ignores the writer is not told of them; a bad time is a coded error.
+    await ignoreUser(api.db, reader.userId, writer.userId);
+    expect((await api.ok(SINCE, { storyId, since }, reader.token)).commentsSince).toEqual([]);
+    const bad = await api.request(SINCE, { storyId, since: 'yesterday' }, reader.token);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+  });
+
   it('refuses to follow a story whose live updates are off', async () => {
     const { reader, storyId } = await setup(api);
     await api.db.updateTable('stories').set({ live_updates: 0 }).execute();
