@@ -27,6 +27,7 @@ import {
   percentile,
   post,
   startLive,
+  writerHeaders,
 } from './support/liveFanOut';
 import type { LiveSetup } from './support/liveFanOut';
 
@@ -501,12 +502,7 @@ async function writeThroughput(name: string, env: Record<string, string>, rate: 
             const key = `w${n}`;
             return {
               ...request,
-              headers: {
-                'content-type': 'application/json',
-                origin: SITE,
-                authorization: `Bearer ${writer.token}`,
-                'x-forwarded-for': writer.ip,
-              },
+              headers: writerHeaders(writer),
               body: JSON.stringify({
                 query: `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
                 variables: {

@@ -230,6 +230,16 @@ export async function openReaders(
   return { ...readers, openedMs: opened.ms };
 }
 
+/** The headers of a writer's request: signed in, from the site, from its own address. */
+export function writerHeaders(writer: LiveSetup['writers'][number]): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    origin: SITE,
+    authorization: `Bearer ${writer.token}`,
+    'x-forwarded-for': writer.ip,
+  };
+}
+
 /** Posts one comment on `storyId` as writer `n` (in turn) on `server`; its id and when it left. */
 export async function post(
   setup: LiveSetup,
@@ -241,12 +251,7 @@ export async function post(
   const sentAt = now();
   const response = await fetch(`${server.url}/graphql`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: SITE,
-      authorization: `Bearer ${writer.token}`,
-      'x-forwarded-for': writer.ip,
-    },
+    headers: writerHeaders(writer),
     body: JSON.stringify({
       query: CREATE,
       variables: {

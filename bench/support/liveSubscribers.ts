@@ -83,6 +83,31 @@ function address(group: number, index: number): string {
   return `127.${group}.${Math.floor(index / 250)}.${(index % 250) + 1}`;
 }
 
+/** Reader `i` follows `commentCreated` of `storyId` on `client`; returns how to stop. */
+function follow(client: Client, i: number, storyId: string, documentId: string): () => void {
+  following++;
+  return client.subscribe(
+    {
+      query: '',
+      variables: { storyId },
+      extensions: { persistedQuery: { version: 1, documentId } },
+    },
+    {
+      next: (result) =>
+        arrived(
+          i,
+          (result.data as { commentCreated?: { id: string } })?.commentCreated?.id,
+          result,
+        ),
+      error: (error) => {
+        following--;
+        errors.push(error instanceof Error ? error.message : JSON.stringify(error));
+      },
+      complete: () => undefined,
+    },
+  );
+}
+
 /** The comments each reader has had: one caught up and delivered live too counts once. */
 const had = new Map<number, Set<string>>();
 
@@ -148,29 +173,7 @@ function openTransportReader(command: Extract<SubscribersCommand, { type: 'open'
           .catch((error: Error) => errors.push(`catch-up: ${error.message}`));
       }, CATCH_UP_DELAY_MS);
     });
-    following++;
-    stops.push(
-      controller.client.subscribe(
-        {
-          query: '',
-          variables: { storyId },
-          extensions: { persistedQuery: { version: 1, documentId: command.documentId } },
-        },
-        {
-          next: (result) =>
-            arrived(
-              i,
-              (result.data as { commentCreated?: { id: string } })?.commentCreated?.id,
-              result,
-            ),
-          error: (error) => {
-            following--;
-            errors.push(error instanceof Error ? error.message : JSON.stringify(error));
-          },
-          complete: () => undefined,
-        },
-      ),
-    );
+    stops.push(follow(controller.client, i, storyId, command.documentId));
     disposers.push(() => controller.dispose());
   });
 }
@@ -194,28 +197,8 @@ function openReader(command: Extract<SubscribersCommand, { type: 'open' }>, i: n
       },
     });
     clients.push(client);
-    following++;
-    const stop = client.subscribe(
-      {
-        query: '',
-        variables: { storyId: command.storyIds[i % command.storyIds.length] },
-        extensions: { persistedQuery: { version: 1, documentId: command.documentId } },
-      },
-      {
-        next: (result) =>
-          arrived(
-            i,
-            (result.data as { commentCreated?: { id: string } })?.commentCreated?.id,
-            result,
-          ),
-        error: (error) => {
-          following--;
-          errors.push(error instanceof Error ? error.message : JSON.stringify(error));
-        },
-        complete: () => undefined,
-      },
-    );
-    stops.push(stop);
+    const storyId = command.storyIds[i % command.storyIds.length]!;
+    stops.push(follow(client, i, storyId, command.documentId));
   });
 }
 
