@@ -326,6 +326,11 @@ export const UNSUBSCRIBE_TOKEN_TTL_SECONDS = 2_592_000;
 
 /** How long SQLite waits for another connection's write lock before failing, in ms. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/**
+ * How often a server process asks for the hourly sweep's lease (db/store/jobLeases.ts): the
+ * holder renews it, the others take it once it has run out (three of these unrenewed).
+ */
+export const JOB_LEASE_TICK_MS = 5 * 60_000;
 /** SQLite statements kept prepared, by their SQL text (the server runs a few hundred kinds). */
 export const SQLITE_STATEMENT_CACHE = 500;
 /** Largest number of PostgreSQL connections one server process opens. */

@@ -35,6 +35,8 @@ export const COMMENTS_SINCE_QUERY = graphql(
 export const CATCH_UP_MARGIN_MS = 5_000;
 /** How long after reconnecting the catch-up is asked: the subscriptions are running again by then. */
 export const CATCH_UP_DELAY_MS = 1_000;
+/** How long after a catch-up that failed (no answer) it is asked again, while connected. */
+export const CATCH_UP_RETRY_MS = 10_000;
 
 /**
  * Follows `commentCreated` and `commentUpdated` of `storyId`, handing each to `dispatch`, and
@@ -70,24 +72,35 @@ export function followLiveComments(
       .subscription(COMMENT_UPDATED_SUBSCRIPTION, { storyId })
       .subscribe(({ data }) => receive('updated', data?.commentUpdated)),
   ];
-  // Down since (the server's time of the last word heard), while the socket is not connected.
-  let downSince: number | undefined;
+  // From when (the server's time of the last word heard before a drop) comments may have been
+  // missed: the earliest of the drops not caught up yet (the link may flap before an answer
+  // comes), kept until a catch-up answers.
+  let missedFrom: number | undefined;
   let catchUp: ReturnType<typeof setTimeout> | undefined;
+  const ask = () => {
+    const from = missedFrom;
+    if (from === undefined) return;
+    const since = new Date(from - CATCH_UP_MARGIN_MS).toISOString();
+    void client
+      .query(COMMENTS_SINCE_QUERY, { storyId, since }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then(({ data }) => {
+        if (!data) {
+          catchUp = setTimeout(ask, CATCH_UP_RETRY_MS);
+          return;
+        }
+        if (missedFrom === from) missedFrom = undefined;
+        data.commentsSince.forEach((c) => receive('created', c));
+      });
+  };
   const stopWatching = transport.onStatusChange((status) => {
+    clearTimeout(catchUp);
     if (status !== 'connected') {
-      downSince ??= transport.lastHeard();
+      const heard = transport.lastHeard();
+      if (heard !== undefined) missedFrom = Math.min(missedFrom ?? heard, heard);
       return;
     }
-    if (downSince === undefined) return;
-    const since = new Date(downSince - CATCH_UP_MARGIN_MS).toISOString();
-    downSince = undefined;
-    clearTimeout(catchUp);
-    catchUp = setTimeout(() => {
-      void client
-        .query(COMMENTS_SINCE_QUERY, { storyId, since }, { requestPolicy: 'network-only' })
-        .toPromise()
-        .then(({ data }) => data?.commentsSince.forEach((c) => receive('created', c)));
-    }, CATCH_UP_DELAY_MS);
+    if (missedFrom !== undefined) catchUp = setTimeout(ask, CATCH_UP_DELAY_MS);
   });
   return () => {
     stopWatching();

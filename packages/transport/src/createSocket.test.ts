@@ -711,7 +711,7 @@ describe('the server time last heard', () => {
     await waitFor(() => sub.received.length === 1, 'the greeting');
     const heard = controller.lastHeard()!;
     // Heard just now, by the server's clock (give or take the test's own delays).
-    expect(Math.abs(heard - (Date.now() + ahead))).toBeLessThan(150);
+    expect(Math.abs(heard - (Date.now() + ahead))).toBeLessThan(1_000);
     await sleep(300);
     // Nothing since: it stays at the last message.
     expect(controller.lastHeard()).toBe(heard);

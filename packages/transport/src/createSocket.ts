@@ -114,7 +114,9 @@ export function createSocket(options: SocketControllerOptions): SocketController
   let closeWaiters: (() => void)[] = [];
   // The server's clock minus ours, from the latest acknowledgement (its `now`), and when (ours)
   // the socket last received anything: together, the server's time of the last word heard.
-  let clockOffset = 0;
+  // Unknown (undefined) until an acknowledgement carries `now` (a server from before it did, in a
+  // rolling deploy): a time on our own clock could be far off the server's.
+  let clockOffset: number | undefined;
   let heardAt: number | undefined;
 
   function update(): void {
@@ -232,7 +234,7 @@ export function createSocket(options: SocketControllerOptions): SocketController
       },
       connected: (_socket, payload) => {
         const now = (payload as { now?: unknown } | undefined)?.now;
-        if (typeof now === 'number') clockOffset = now - Date.now();
+        clockOffset = typeof now === 'number' ? now - Date.now() : undefined;
         setBase('connected');
       },
       message: () => void (heardAt = Date.now()),
@@ -392,7 +394,8 @@ export function createSocket(options: SocketControllerOptions): SocketController
         listeners.delete(listener);
       };
     },
-    lastHeard: () => (heardAt === undefined ? undefined : heardAt + clockOffset),
+    lastHeard: () =>
+      heardAt === undefined || clockOffset === undefined ? undefined : heardAt + clockOffset,
     tokenChanged() {
       if (disposed) return;
       tokenGeneration++;

@@ -4,7 +4,7 @@ import type { DeletedAccount } from '../db/store/accountDeletion';
 import { newId } from '../db/inTransaction';
 import type { Db } from '../db/inTransaction';
 import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
-import { ACCOUNT_DELETION_SWEEP_MS, DEFAULT_SETTINGS } from '../defaults';
+import { ACCOUNT_DELETION_SWEEP_MS, DEFAULT_SETTINGS, JOB_LEASE_TICK_MS } from '../defaults';
 import { pruneAuditLog } from '../db/store/auditLog';
 import { pruneSessions } from '../db/store/sessions';
 import { refreshPlannerStatistics } from '../db/plannerStatistics';
@@ -48,8 +48,9 @@ export interface AccountDeletionJob {
  * Deletes accounts whose grace period has passed, and prunes the audit log to its retention: one
  * sweep at start, then every `intervalMs`.
  * With several server processes on one database, the timer's sweeps are run by one of them: the
- * holder of the job's lease, renewed at each of its sweeps and lasting 1.5 intervals, so another
- * process takes over within that time of the holder stopping (at once if it stopped cleanly).
+ * holder of the job's lease, asked for every JOB_LEASE_TICK_MS (or each interval, if shorter) and
+ * lasting three asks, so another process takes over within that time of the holder stopping (at
+ * its next ask if it stopped cleanly).
  * A sweep is safe twice anyway (`sweep()` called by hand): each account is emptied in one
  * transaction that first re-checks it is still due, so a second runner changes nothing.
  * A failing account is logged and retried on the next sweep; it does not stop the others.
@@ -104,22 +105,35 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
   const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
   const holder = options.holder ?? newId();
   const intervalMs = options.intervalMs ?? ACCOUNT_DELETION_SWEEP_MS;
+  // The lease is asked for (and renewed) more often than the sweep runs, and lasts three asks:
+  // a process that stopped without giving it up is replaced within that, not hours later.
+  const tickMs = Math.min(intervalMs, JOB_LEASE_TICK_MS);
   const leased = () =>
-    takeJobLease(db, { name: HOUSEKEEPING_JOB, holder, now: now(), ttlMs: intervalMs * 1.5 });
+    takeJobLease(db, { name: HOUSEKEEPING_JOB, holder, now: now(), ttlMs: tickMs * 3 });
   let stopped = false;
-  // The timer's latest tick (asking for the lease, then sweeping), which `stop()` waits for.
+  // When this process last swept (its own monotonic clock: `now` may be a test's still one).
+  let sweptAt: number | undefined;
+  // The tick in progress (asking for the lease, then maybe sweeping), which `stop()` waits for;
+  // a tick due while one is in progress is skipped.
   let ticking: Promise<unknown> | undefined;
   const run = () => {
+    if (ticking !== undefined) return;
     ticking = leased()
-      .then((mine) => (mine && !stopped ? sweep() : undefined))
+      .then((mine) => {
+        if (!mine || stopped) return undefined;
+        if (sweptAt !== undefined && performance.now() - sweptAt < intervalMs) return undefined;
+        sweptAt = performance.now();
+        return sweep();
+      })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'Account sweep failed');
         options.onRun?.('failed');
-      });
+      })
+      .finally(() => (ticking = undefined));
   };
 
   run();
-  const timer = setInterval(run, intervalMs);
+  const timer = setInterval(run, tickMs);
   timer.unref();
   return {
     sweep,

@@ -45,7 +45,9 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
       // same URL (a browser revalidating what it kept before sign-in), which must not be a 304.
       enabled: (request) => anonymous(request) || request.method !== 'GET',
       ttl: ttlMs,
-      ttlPerSchemaCoordinate: { 'Query.commentCounts': 0 },
+      // commentsSince: every reconnecting reader asks with a `since` of its own (nothing to
+      // share), and its answer names no story an event would drop it by.
+      ttlPerSchemaCoordinate: { 'Query.commentCounts': 0, 'Query.commentsSince': 0 },
       includeExtensionMetadata: false,
       // Synchronous and cheap (the library's default hashes with WebCrypto, a promise per read).
       buildResponseCacheKey: readCacheKey,

@@ -17,6 +17,11 @@ import type { ServerErrorCode } from '@parley/contract';
 
 /** WebSocket close code "going away" (RFC 6455 §7.4.1): the server is shutting down. */
 export const CLOSE_GOING_AWAY = 1001;
+/**
+ * Close code of a socket that fell too far behind its live results (shareSubscriptions.ts), or
+ * whose shared execution failed: not one of graphql-ws's fatal codes, so the client reconnects.
+ */
+export const CLOSE_FELL_BEHIND = 4110;
 
 /** How long `close()` waits for clients to answer the close frame before cutting them, in ms. */
 export const WS_CLOSE_GRACE_MS = 1000;
@@ -71,7 +76,13 @@ export type WebSocketLimits = { [K in keyof typeof WS_LIMITS]: number };
 type Run = (
   args: ExecutionArgs,
 ) => Promise<ExecutionResult | AsyncIterable<ExecutionResult>> | ExecutionResult;
-type Enveloped = { execute: Run; subscribe: Run; shareKey: string | undefined };
+type Enveloped = {
+  execute: Run;
+  subscribe: Run;
+  shareKey: string | undefined;
+  /** Closes the operation's socket (a shared subscriber that fell behind). */
+  drop: () => void;
+};
 
 /**
  * graphql-ws on the server's `/graphql`, running every operation through yoga's envelop (the
@@ -141,10 +152,13 @@ export function attachGraphQLWebSocket({
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: async (args) => {
         const root = args.rootValue as Enveloped;
-        const results = await sharing.subscribe(root.shareKey, (checkOnly) =>
-          root.subscribe(
-            checkOnly ? { ...args, rootValue: { ...root, [ACCESS_CHECK_ONLY]: true } } : args,
-          ),
+        const results = await sharing.subscribe(
+          root.shareKey,
+          (checkOnly) =>
+            root.subscribe(
+              checkOnly ? { ...args, rootValue: { ...root, [ACCESS_CHECK_ONLY]: true } } : args,
+            ),
+          root.drop,
         );
         if (root.shareKey !== undefined) {
           // graphql-ws keeps each operation's arguments while it runs (for `onNext`, which reads
@@ -192,9 +206,11 @@ export function attachGraphQLWebSocket({
           if (errors.length > 0) return errors;
           const contextValue = await contextFactory();
           const viewers = viewerClass(contextValue);
+          const socket = ctx.extra.socket;
           const root: Enveloped = {
             execute,
             subscribe,
+            drop: () => socket.close(CLOSE_FELL_BEHIND, 'Fell behind its live updates'),
             shareKey:
               viewers === undefined
                 ? undefined

@@ -116,8 +116,17 @@ describe('shared subscription executions', () => {
   it('drops a follower that falls too far behind with a coded error, not the others', async () => {
     const sharing = createSubscriptionSharing();
     const first = source();
-    const slow = (await sharing.subscribe('k', () => first.iterator)) as AsyncIterator<unknown>;
-    const quick = (await sharing.subscribe('k', () => noResults())) as AsyncIterator<unknown>;
+    const dropped: string[] = [];
+    const slow = (await sharing.subscribe(
+      'k',
+      () => first.iterator,
+      () => dropped.push('slow'),
+    )) as AsyncIterator<unknown>;
+    const quick = (await sharing.subscribe(
+      'k',
+      () => noResults(),
+      () => dropped.push('quick'),
+    )) as AsyncIterator<unknown>;
     for (let n = 0; n <= SHARED_RESULTS_BEHIND_MAX; n++) {
       first.emit(n);
       expect((await quick.next()).value).toEqual({ data: { n } });
@@ -130,10 +139,37 @@ describe('shared subscription executions', () => {
     }
     expect(seen).toHaveLength(SHARED_RESULTS_BEHIND_MAX + 1);
     expect(seen.at(-1)).toMatchObject({ errors: [{ extensions: { code: 'RATE_LIMITED' } }] });
+    // Its connection is closed too, so that its client comes back and catches up.
+    expect(dropped).toEqual(['slow']);
     // The quick one still follows; the execution still runs for it.
     first.emit(999);
     expect((await quick.next()).value).toEqual({ data: { n: 999 } });
     expect(first.state.returned).toBe(false);
+  });
+
+  it('drops every follower when the execution fails, and forgets it', async () => {
+    const sharing = createSubscriptionSharing();
+    let fail: (error: Error) => void = () => {};
+    const failing: AsyncIterableIterator<ExecutionResult> = {
+      next: () => new Promise((_resolve, reject) => (fail = reject)),
+      return: () => Promise.resolve({ value: undefined, done: true }),
+      [Symbol.asyncIterator]: () => failing,
+    };
+    const dropped: number[] = [];
+    await sharing.subscribe(
+      'k',
+      () => failing,
+      () => dropped.push(1),
+    );
+    await sharing.subscribe(
+      'k',
+      () => noResults(),
+      () => dropped.push(2),
+    );
+    fail(new Error('the pub/sub went away'));
+    await tick();
+    expect(dropped).toEqual([1, 2]);
+    expect(sharing.executions()).toBe(0);
   });
 
   it('ends every follower when the execution ends, and forgets it', async () => {

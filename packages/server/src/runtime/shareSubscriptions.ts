@@ -3,9 +3,10 @@ import { GraphQLError } from 'graphql';
 import type { ServerErrorCode } from '@parley/contract';
 
 /**
- * Results a subscriber may fall behind by before it is dropped: it gets a `RATE_LIMITED` error
- * and its subscription ends (the transport subscribes again). A socket that stopped reading must
- * not make the server hold every later comment for it.
+ * Results a subscriber may fall behind by before it is dropped: it gets a `RATE_LIMITED` error,
+ * its subscription ends and its connection is closed (`drop`), so that the client reconnects,
+ * subscribes again and asks for what it missed. A socket that stopped reading must not make the
+ * server hold every later comment for it.
  */
 export const SHARED_RESULTS_BEHIND_MAX = 100;
 
@@ -43,6 +44,7 @@ export interface SubscriptionSharing {
   subscribe(
     key: string | undefined,
     run: (accessCheckOnly: boolean) => Promise<Subscribed> | Subscribed,
+    drop?: () => void,
   ): Promise<Subscribed>;
   /** Live shared executions (for tests and the metric). */
   executions(): number;
@@ -52,14 +54,17 @@ export interface SubscriptionSharing {
 export function createSubscriptionSharing(): SubscriptionSharing {
   const live = new Map<string, SharedExecution>();
   return {
-    async subscribe(key, run) {
+    async subscribe(key, run, drop = () => undefined) {
       if (key === undefined) return run(false);
       if (live.has(key)) {
         const checked = await run(true);
         if (!isAsyncIterable(checked)) return checked;
+        void checked[Symbol.asyncIterator]()
+          .return?.()
+          .catch(() => undefined);
         // Still live after the checks' await? Else this subscriber starts its own, below.
         const existing = live.get(key);
-        if (existing !== undefined) return existing.join();
+        if (existing !== undefined) return existing.join(drop);
       }
       const own = await run(false);
       if (!isAsyncIterable(own)) return own;
@@ -67,7 +72,7 @@ export function createSubscriptionSharing(): SubscriptionSharing {
       if (live.has(key)) return own;
       const shared = new SharedExecution(own, () => live.delete(key));
       live.set(key, shared);
-      return shared.join();
+      return shared.join(drop);
     },
     executions: () => live.size,
   };
@@ -87,8 +92,8 @@ class SharedExecution {
     void this.pump();
   }
 
-  join(): AsyncIterableIterator<ExecutionResult> {
-    const follower = new Follower(() => this.leave(follower));
+  join(drop: () => void): AsyncIterableIterator<ExecutionResult> {
+    const follower = new Follower(() => this.leave(follower), drop);
     this.followers.add(follower);
     return follower;
   }
@@ -98,7 +103,7 @@ class SharedExecution {
     if (this.followers.size > 0 || this.ended) return;
     this.end();
     // Unsubscribes from the pub/sub, and resolves the pending `next()` of the pump as done.
-    void this.source.return?.();
+    void this.source.return?.().catch(() => undefined);
   }
 
   private end(): void {
@@ -110,15 +115,18 @@ class SharedExecution {
     try {
       for (;;) {
         const { value, done } = await this.source.next();
-        if (done) break;
+        if (done) {
+          // Forgotten at once: a subscriber arriving before `finally` runs starts a new one.
+          this.end();
+          break;
+        }
         for (const follower of this.followers) follower.push(value);
       }
-    } catch (error) {
-      // Masked by the envelop before it gets here in practice; each follower is told once.
-      const failure: ExecutionResult = {
-        errors: [error instanceof GraphQLError ? error : new GraphQLError('Unexpected error.')],
-      };
-      for (const follower of this.followers) follower.push(failure);
+    } catch {
+      // The execution itself failed (its pub/sub went away): every follower is dropped, so that
+      // each client reconnects, subscribes again and asks for what it missed.
+      if (!this.ended) this.end();
+      for (const follower of this.followers) follower.drop();
     } finally {
       if (!this.ended) this.end();
       for (const follower of this.followers) follower.finish();
@@ -132,7 +140,11 @@ class Follower implements AsyncIterableIterator<ExecutionResult> {
   private waiting: ((result: IteratorResult<ExecutionResult>) => void) | undefined;
   private finished = false;
 
-  constructor(private readonly leave: () => void) {}
+  constructor(
+    private readonly leave: () => void,
+    /** Closes the subscriber's connection (see SHARED_RESULTS_BEHIND_MAX). */
+    readonly drop: () => void,
+  ) {}
 
   push(value: ExecutionResult): void {
     if (this.finished) return;
@@ -149,6 +161,7 @@ class Follower implements AsyncIterableIterator<ExecutionResult> {
     this.queue.push(TOO_SLOW);
     this.finish();
     this.leave();
+    this.drop();
   }
 
   finish(): void {

@@ -24,6 +24,11 @@ export const COMMENT_COUNTS_MAX_URLS = 100;
  * the oldest ones; the thread's next load has the rest.
  */
 export const COMMENTS_SINCE_MAX = 100;
+/**
+ * The furthest back `commentsSince` looks: a reader away longer gets what the last hour brought
+ * (a `since` of 1970 must not read a whole story); the thread's next load has the rest.
+ */
+export const COMMENTS_SINCE_WINDOW_MS = 3_600_000;
 
 const DAY_MS = 86_400_000;
 
@@ -117,7 +122,9 @@ export const storiesResolvers = {
 
     commentsSince: async (_root, { storyId, since }, ctx) => {
       await requireReader(ctx);
-      const comments = await listCommentsSince(ctx.db, storyId, since, COMMENTS_SINCE_MAX);
+      const earliest = new Date(ctx.now().getTime() - COMMENTS_SINCE_WINDOW_MS);
+      const from = since < earliest ? earliest : since;
+      const comments = await listCommentsSince(ctx.db, storyId, from, COMMENTS_SINCE_MAX);
       if (!ctx.viewer) return comments;
       const ignored = new Set(await listIgnoredIds(ctx.db, ctx.viewer.id));
       return comments.filter((comment) => !ignored.has(comment.authorId));

@@ -42,7 +42,12 @@ async function freshComments(
     events,
     map(async (event: CommentEvent) => {
       for (const loader of Object.values(ctx.loaders)) loader.clearAll();
-      return commentOf(ctx, event);
+      // One event that cannot be read (the database away for a moment) is skipped, logged: a
+      // rejection here would end the subscription — for every reader sharing it.
+      return commentOf(ctx, event).catch((error: unknown) => {
+        ctx.logger.error({ err: error, event }, 'A live update could not be read; skipped');
+        return undefined;
+      });
     }),
     filter(
       (comment): comment is Comment =>
@@ -62,8 +67,11 @@ function commentOf(ctx: ParleyContext, event: CommentEvent): Promise<Comment | u
   let byEvent = loaded.get(ctx.db);
   if (byEvent === undefined) loaded.set(ctx.db, (byEvent = new WeakMap()));
   let comment = byEvent.get(event);
-  if (comment === undefined)
+  if (comment === undefined) {
     byEvent.set(event, (comment = findCommentById(ctx.db, event.commentId)));
+    // A failed read is not kept: the next subscriber of the event tries again.
+    comment.catch(() => byEvent.delete(event));
+  }
   return comment;
 }
 

@@ -13,8 +13,16 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../db/store/paginate';
  */
 export const MAX_LIST_COST = 25_000;
 
+/**
+ * Lists without a `first` argument and the most items they answer (each counts that many times
+ * what its items select).
+ */
+const BOUNDED_LISTS: Readonly<Record<string, number>> = { commentsSince: 100 };
+
 /** A paged field (one with a `first` argument) costs its items times what each item selects. */
 const pagedListEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {
+  const bound = BOUNDED_LISTS[field.name];
+  if (bound !== undefined) return 1 + bound * childComplexity;
   if (!field.args.some((arg) => arg.name === 'first')) return undefined;
   const first = typeof args.first === 'number' ? args.first : PAGE_SIZE_DEFAULT;
   return 1 + Math.min(Math.max(first, 0), PAGE_SIZE_MAX) * childComplexity;
