@@ -78,6 +78,10 @@ export async function writeBigStory(
       reviewed_report_count: 0,
       reply_count: 0,
       created_at: new Date(start + i * 1000).toISOString(),
+      published_at:
+        status === 'NONE' || status === 'APPROVED'
+          ? new Date(start + i * 1000).toISOString()
+          : null,
     });
   }
   for (const [index, n] of replies) rows[index]!.reply_count = n;

@@ -531,6 +531,25 @@ async function jobLeases(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * When each comment was published (became visible to readers: posted so, or approved later), for
+ * the catch-up of a reader whose live connection dropped (`commentsSince`): an approval while they
+ * were away is news to them, though the comment is old. Filled from `created_at` for the comments
+ * published now; the held and rejected ones get theirs if they are ever approved.
+ */
+async function publishedAt(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('comments').addColumn('published_at', 'text').execute();
+  await sql`
+    update comments set published_at = created_at
+    where status in ('NONE', 'APPROVED') and deleted_at is null
+  `.execute(db);
+  await db.schema
+    .createIndex('comments_story_published')
+    .on('comments')
+    .columns(['story_id', 'published_at', 'id'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -547,6 +566,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0013_audit_log': { up: auditLog },
   '0014_big_stories': { up: bigStories },
   '0015_job_leases': { up: jobLeases },
+  '0016_published_at': { up: publishedAt },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

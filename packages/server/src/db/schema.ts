@@ -204,6 +204,11 @@ export interface CommentsTable {
   deleted_at: string | null;
   /** Reports a moderator has reviewed (set at each decision); more put it back in REPORTED. */
   reviewed_report_count: Generated<number>;
+  /**
+   * When it was published: posted visible, or approved after a hold (0016_published_at); null
+   * while it never was. What `commentsSince` goes by.
+   */
+  published_at: string | null;
 }
 
 /** Every body a comment has had, the first one included. */
@@ -435,4 +440,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'sessions',
   'audit_log',
   'story_comment_counts',
+  'job_leases',
 ];

@@ -394,6 +394,11 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         deleted_at: null,
         // Reviewed by the moderator's decision after the report (0011 fills it in for old rows).
         reviewed_report_count: added('0004_reviewed_reports', 1, 1),
+        published_at: added(
+          '0016_published_at',
+          '2026-04-01T10:00:00.000Z',
+          '2026-04-01T10:00:00.000Z',
+        ),
       },
       {
         id: 'c-2-reply',
@@ -413,6 +418,11 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         edited_at: null,
         deleted_at: null,
         reviewed_report_count: added('0004_reviewed_reports', 0, 0),
+        published_at: added(
+          '0016_published_at',
+          '2026-04-01T10:05:00.000Z',
+          '2026-04-01T10:05:00.000Z',
+        ),
       },
       {
         id: 'c-3-held',
@@ -432,6 +442,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         edited_at: null,
         deleted_at: null,
         reviewed_report_count: added('0004_reviewed_reports', 0, 0),
+        published_at: added('0016_published_at', null, null),
       },
       {
         // Approved, then reported: nobody has seen that report.
@@ -452,6 +463,11 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         edited_at: null,
         deleted_at: null,
         reviewed_report_count: added('0004_reviewed_reports', 0, 0),
+        published_at: added(
+          '0016_published_at',
+          '2026-04-01T11:00:00.000Z',
+          '2026-04-01T11:00:00.000Z',
+        ),
       },
       {
         id: 'c-5-rejected',
@@ -472,6 +488,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         deleted_at: null,
         // Reviewed by the moderator's decision after the report (0011 fills it in for old rows).
         reviewed_report_count: added('0004_reviewed_reports', 1, 1),
+        published_at: added('0016_published_at', null, null),
       },
       new Later('0005_deleted_accounts', {
         id: 'c-6-erased',
@@ -491,6 +508,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         edited_at: null,
         deleted_at: '2026-05-20T00:00:00.000Z',
         reviewed_report_count: 0,
+        published_at: added('0016_published_at', null, null),
       }),
     ],
   },

@@ -162,6 +162,13 @@ describe.each(testDialects())('big stories on %s', (dialect) => {
       { sorts: false },
     ],
     [
+      'what a reconnecting reader missed (commentsSince)',
+      sql`select * from comments where story_id = ${STORY} and published_at >= ${'2026-01-01'}
+          and status in ('NONE', 'APPROVED') and deleted_at is null
+          order by published_at asc, id asc limit 100`,
+      { sorts: false },
+    ],
+    [
       'the story counters',
       sql`select * from story_comment_counts where story_id = ${STORY}`,
       { sorts: false },

@@ -136,10 +136,10 @@ export async function listReplies(
 }
 
 /**
- * A story's published comments (replies included) created at or after `since`, oldest first, at
- * most `limit`: what a reader whose live connection dropped missed meanwhile. One ordered range
- * of the story's (status, time, id) index per visible status, each stopping at `limit` rows, then
- * merged: never a sort of everything since `since`.
+ * A story's comments published (posted visible, or approved) at or after `since` and visible
+ * still, replies included, in the order they were published, at most `limit`: what a reader
+ * whose live connection dropped missed meanwhile. One ordered range of the story's
+ * (published_at, id) index: never a sort of everything since `since`.
  */
 export async function listCommentsSince(
   db: Db,
@@ -147,28 +147,18 @@ export async function listCommentsSince(
   since: Date,
   limit: number,
 ): Promise<Comment[]> {
-  const ranges = await Promise.all(
-    VISIBLE_COMMENT_STATUSES.map((status) =>
-      db
-        .selectFrom('comments')
-        .selectAll()
-        .where('story_id', '=', storyId)
-        .where('status', '=', status)
-        .where('created_at', '>=', since.toISOString())
-        .where('deleted_at', 'is', null)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(limit)
-        .execute(),
-    ),
-  );
-  return ranges
-    .flat()
-    .sort((a, b) =>
-      a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
-    )
-    .slice(0, limit)
-    .map(toComment);
+  const rows = await db
+    .selectFrom('comments')
+    .selectAll()
+    .where('story_id', '=', storyId)
+    .where('published_at', '>=', since.toISOString())
+    .where('status', 'in', VISIBLE_COMMENT_STATUSES)
+    .where('deleted_at', 'is', null)
+    .orderBy('published_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(toComment);
 }
 
 /** Where to look in the queues. */

@@ -130,6 +130,7 @@ export async function createComment(
         tags: JSON.stringify(input.tags ?? []),
         client_mutation_id: cmid,
         created_at: createdAt,
+        published_at: isVisibleStatus(status) ? createdAt : null,
       })
       .onConflict((oc) => oc.columns(['author_id', 'client_mutation_id']).doNothing())
       .returningAll()
@@ -307,6 +308,10 @@ async function changeStatus(trx: Db, input: SetCommentStatusInput) {
               held_because: input.heldBecause === null ? null : JSON.stringify(input.heldBecause),
             }),
         ...(input.moderatorId === null ? {} : { reviewed_report_count: eb.ref('report_count') }),
+        // Published now, by an approval: news to a reader catching up (commentsSince).
+        ...(!isVisibleStatus(current.status) && isVisibleStatus(input.status)
+          ? { published_at: isoTime() }
+          : {}),
       }))
       .where('id', '=', input.commentId)
       .where('status', '=', current.status)

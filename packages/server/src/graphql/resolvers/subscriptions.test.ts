@@ -1,3 +1,4 @@
+import { setCommentStatus } from '../../db/store/comments';
 import { ignoreUser } from '../../db/store/userModeration';
 import { testDialects } from '../../db/testDatabases';
 import { subscribeSse } from '../testing/subscribeSse';
@@ -173,10 +174,25 @@ describe.each(testDialects())('live updates on %s', (dialect) => {
     const reply = await post('A reply', before);
     await api.db.updateTable('organization').set({ settings: '{"premod":"ALL"}' }).execute();
     await post('Held');
+    const heldBefore = await (async () => {
+      // Held before `since`, approved after it: news to the reader (published_at, not created_at).
+      const id = await post('Held, then approved');
+      await api.db
+        .updateTable('comments')
+        .set({ created_at: '2026-01-01T00:00:00.000Z' })
+        .where('id', '=', id)
+        .execute();
+      return id;
+    })();
     await api.db.updateTable('organization').set({ settings: '{}' }).execute();
+    await setCommentStatus(api.db, {
+      commentId: heldBefore,
+      status: 'APPROVED',
+      moderatorId: null,
+    });
     const SINCE = `query ($storyId: ID!, $since: DateTime!) { commentsSince(storyId: $storyId, since: $since) { id body } }`;
     const { commentsSince } = await api.ok(SINCE, { storyId, since }, reader.token);
-    expect(commentsSince.map((c: { id: string }) => c.id)).toEqual([first, reply]);
+    expect(commentsSince.map((c: { id: string }) => c.id)).toEqual([first, reply, heldBefore]);
     // A reader who ignores the writer is not told of them; a bad time is a coded error.
     await ignoreUser(api.db, reader.userId, writer.userId);
     expect((await api.ok(SINCE, { storyId, since }, reader.token)).commentsSince).toEqual([]);
