@@ -20,7 +20,6 @@ import { RATE_LIMITS } from '../packages/server/src/defaults';
 import { startRoundRobin } from './support/roundRobin';
 import { graphqlAt } from '../packages/server/src/runtime/testing/postingClients';
 import {
-  adminToken,
   arrivalsOf,
   countStored,
   openReaders,
@@ -476,7 +475,7 @@ async function writeThroughput(name: string, env: Record<string, string>, rate: 
   const setup = await startLive(env, { rateLimitsRaised: true, writerCount: WRITERS });
   try {
     const server = setup.servers[0]!;
-    const admin = await adminToken(setup);
+    const admin = setup.adminToken;
     const settings = await graphqlAt(
       server.url,
       `mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { premod } } }`,

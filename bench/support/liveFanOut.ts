@@ -303,9 +303,6 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** The admin's session of `setup`. */
-export const adminToken = (setup: LiveSetup) => setup.adminToken;
-
 /**
  * The comments storage holds on `storyId` (read through a server object of the same
  * configuration, not listening), and how many idempotency keys were stored twice.

@@ -13,6 +13,7 @@ import { createUser } from '../src/db/store/users';
 import { ignoreUser } from '../src/db/store/userModeration';
 import { createTestDatabase } from '../src/db/testDatabases';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { graphqlAt } from '../src/runtime/testing/postingClients';
 import { loadConfig } from '../src/runtime/loadConfig';
 
 // The bench (`npm run bench:scale`, section 1) measures 10,000 readers; this holds what must be
@@ -83,24 +84,18 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   }
 }
 
+/** One request from the site's page (its origin), failing the test on any error. */
 async function graphql(
   url: string,
   query: string,
   variables: Record<string, unknown>,
   token?: string,
 ): Promise<any> {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: SITE,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: any; errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body.data;
+  const headers: Record<string, string> = { origin: SITE };
+  if (token) headers['authorization'] = `Bearer ${token}`;
+  const answer = await graphqlAt(url, query, variables, headers);
+  if (answer.errors) throw new Error(JSON.stringify(answer.errors));
+  return answer.data;
 }
 
 async function sharedExecutions(url: string): Promise<number> {
