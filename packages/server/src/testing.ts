@@ -17,5 +17,5 @@ export { totpCode } from './auth/twoFactor';
 export { renderComment } from './markdown/renderComment';
 export { SIGN_UP_CODE_LINE, signUpCodeFromOutbox } from './runtime/testing/readOutbox';
 export { freePort } from './runtime/testing/freePort';
-export { startParley } from './runtime/testing/postingClients';
+export { parleyNodeFlags, startParley } from './runtime/testing/postingClients';
 export type { RunningParley } from './runtime/testing/postingClients';

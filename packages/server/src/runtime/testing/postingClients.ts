@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashPassword } from '../../auth/passwords';
 import { REPOSITORY_ROOT } from '../../clientBuilds';
@@ -19,6 +20,19 @@ import { installOverHttp } from './installOverHttp';
 
 /** The compiled `parley` command (`npm run build`). */
 export const PARLEY_BIN = join(REPOSITORY_ROOT, 'packages/server/dist/parley.js');
+
+/**
+ * The flags Node runs the compiled `parley` with: its first line's (`#!/usr/bin/env -S node
+ * --max-semi-space-size=2`, scripts/buildServer.mjs). A process started as `node parley.js`
+ * does not read that line; started with these, it runs as the installed command does (the
+ * young generation's bound changes the server's memory and speed).
+ */
+export function parleyNodeFlags(bin: string = PARLEY_BIN): string[] {
+  const [first = ''] = readFileSync(bin, 'utf8').slice(0, 500).split('\n', 1);
+  const words = first.startsWith('#!') ? first.slice(2).trim().split(/\s+/) : [];
+  const node = words.indexOf('node');
+  return node === -1 ? [] : words.slice(node + 1);
+}
 
 /** A `parley start` process. */
 export interface RunningParley {
@@ -34,7 +48,10 @@ export interface RunningParley {
 
 /** Where {@link startParley} finds the command. */
 export interface StartParleyOptions {
-  /** An installed `parley` (its `node_modules/.bin` link). @default the build's, run by node */
+  /**
+   * An installed `parley` (its `node_modules/.bin` link). @default the build's, run by node with
+   * the flags of its first line ({@link parleyNodeFlags})
+   */
   bin?: string;
   /** Working folder. @default this process's */
   cwd?: string;
@@ -55,7 +72,7 @@ export async function startParley(
     ? [other.file, other.args]
     : bin
       ? [bin, ['start']]
-      : [process.execPath, [PARLEY_BIN, 'start']];
+      : [process.execPath, [...parleyNodeFlags(), PARLEY_BIN, 'start']];
   const child = spawn(command, args, { cwd, env: { ...env, PORT: String(port) } });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
