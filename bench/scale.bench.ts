@@ -541,8 +541,10 @@ async function writeThroughput(name: string, env: Record<string, string>, rate: 
       });
     const warm = await postFor(WARM_UP_SECONDS);
     const started = performance.now();
+    const cpuBefore = setup.usage()[0]!.cpuMs;
     const measured = await postFor(WRITE_SECONDS);
     const elapsed = (performance.now() - started) / 1000;
+    const cpuPerComment = (setup.usage()[0]!.cpuMs - cpuBefore) / measured.acknowledged.size;
     const firstRefusal = warm.firstRefusal || measured.firstRefusal;
     if (firstRefusal) console.log(`   the first refusal: ${firstRefusal}`);
     const acknowledged = new Set([...warm.acknowledged, ...measured.acknowledged]);
@@ -566,7 +568,7 @@ async function writeThroughput(name: string, env: Record<string, string>, rate: 
       `   ${name.padEnd(11)} ${perSecond.toFixed(0).padStart(5)} comments/s of ${rate} asked (target ≥ ${rate})  p50 ${percentile(measured.latencies, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target ≤ 100)  lost ${lost}, duplicated ${stored.duplicates}, unannounced ${unannounced}, refused ${refused}, errors ${errors}  ${ok ? 'ok' : 'MISSED'}`,
     );
     console.log(
-      `   ${''.padEnd(11)} (after ${WARM_UP_SECONDS} s of warm-up at the same rate, not counted: p99 ${percentile(warm.latencies, 99).toFixed(0)} ms; the sender was at most ${Math.max(warm.senderLagMs, measured.senderLagMs).toFixed(0)} ms late)`,
+      `   ${''.padEnd(11)} (after ${WARM_UP_SECONDS} s of warm-up at the same rate, not counted: p99 ${percentile(warm.latencies, 99).toFixed(0)} ms; the sender was at most ${Math.max(warm.senderLagMs, measured.senderLagMs).toFixed(0)} ms late; the server's CPU per comment ${cpuPerComment.toFixed(2)} ms)`,
     );
   } finally {
     await setup.close();

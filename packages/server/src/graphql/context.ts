@@ -14,8 +14,7 @@ import { findUsersByIds } from '../db/store/users';
 import type { User } from '../db/store/users';
 import type { SecretBox } from '../auth/secretBox';
 import type { SessionClaims, TokenService } from '../auth/tokens';
-import { isSessionRevoked } from '../db/store/sessionRevocation';
-import { sessionLastUsed, touchSession } from '../db/store/sessions';
+import { findSessionStanding, touchSession } from '../db/store/sessions';
 import { ParleyError } from '../ParleyError';
 import { isModerator } from './permissions';
 import type { ParleyPubSub } from '../pubsub/createPubSub';
@@ -144,12 +143,9 @@ async function sessionStanding(
   db: Db,
   claims: SessionClaims,
 ): Promise<{ user: User; lastUsed: string | undefined } | string> {
-  const [[user], revoked, lastUsed] = await Promise.all([
-    findUsersByIds(db, [claims.userId]),
-    isSessionRevoked(db, claims.tokenId),
-    sessionLastUsed(db, claims.tokenId),
-  ]);
-  if (!user) return 'The session token names no user.';
+  const standing = await findSessionStanding(db, claims.userId, claims.tokenId);
+  if (standing === undefined) return 'The session token names no user.';
+  const { user, revoked, lastUsed } = standing;
   if (claims.epoch !== user.sessionEpoch) {
     return 'This session was ended (the password changed, or its owner signed out everywhere); sign in again.';
   }
