@@ -23,15 +23,17 @@ export const PARLEY_BIN = join(REPOSITORY_ROOT, 'packages/server/dist/parley.js'
 
 /**
  * The flags Node runs the compiled `parley` with: its first line's (`#!/usr/bin/env -S node
- * --max-semi-space-size=2`, scripts/buildServer.mjs). A process started as `node parley.js`
- * does not read that line; started with these, it runs as the installed command does (the
- * young generation's bound changes the server's memory and speed).
+ * <flags>`, scripts/buildServer.mjs). A process started as `node parley.js` does not read that
+ * line; started with these, it runs as the installed command does (the heap's bounds change the
+ * server's memory and speed).
  */
 export function parleyNodeFlags(bin: string = PARLEY_BIN): string[] {
   const [first = ''] = readFileSync(bin, 'utf8').slice(0, 500).split('\n', 1);
-  const words = first.startsWith('#!') ? first.slice(2).trim().split(/\s+/) : [];
-  const node = words.indexOf('node');
-  return node === -1 ? [] : words.slice(node + 1);
+  if (!first.startsWith('#!')) return [];
+  const words = first.slice(2).trim().split(/\s+/);
+  const node = words.findIndex((word) => /(^|\/)node$/.test(word));
+  if (node === -1) throw new Error(`${bin}: its first line runs no node: ${first}`);
+  return words.slice(node + 1);
 }
 
 /** A `parley start` process. */
