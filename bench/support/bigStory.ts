@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ParleyServer } from '@parley/server';
 import type { CommentStatus } from '../../packages/server/src/db/schema';
+import { REPORTED_COUNTER } from '../../packages/server/src/db/store/storyCounts';
+import type { CountedKey } from '../../packages/server/src/db/store/storyCounts';
 
 /** What {@link writeBigStory} made. */
 export interface BigStory {
@@ -29,8 +31,8 @@ const BATCH = 500;
 /**
  * Writes `count` comments on `storyId` by `authorIds`, one second apart ending now: a fifth
  * top-level, the rest replies (mostly to recent comments, so threads run deep); 90 % published,
- * the rest held, approved, rejected or reported. Reply counts and the story's counters are set as
- * the store keeps them.
+ * the rest held, approved, rejected or reported. Reply counts and the story's counters (its
+ * Reported queue's too) are set as the store keeps them.
  */
 export async function writeBigStory(
   { db }: Pick<ParleyServer['deps'], 'db'>,
@@ -43,7 +45,7 @@ export async function writeBigStory(
   const depth: number[] = [];
   const rows = [];
   const replies = new Map<number, number>();
-  const byStatus = new Map<CommentStatus, number>();
+  const byStatus = new Map<CountedKey, number>();
   let deepId: string | undefined;
   const start = Date.now() - count * 1000;
   for (let i = 0; i < count; i++) {
@@ -64,6 +66,7 @@ export async function writeBigStory(
       replies.set(parentIndex, (replies.get(parentIndex) ?? 0) + 1);
     }
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    if (reported) byStatus.set(REPORTED_COUNTER, (byStatus.get(REPORTED_COUNTER) ?? 0) + 1);
     rows.push({
       id,
       story_id: storyId,

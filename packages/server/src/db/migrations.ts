@@ -550,6 +550,22 @@ async function publishedAt(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0017: each story's count of comments in the Reported queue, kept as a counter next to the
+ * statuses' (storyCounts.ts `REPORTED`), filled from the comments. The condition is the queue's
+ * as of this version, written out (a later change to the queue is a migration of its own).
+ */
+async function reportedCounts(db: AnyDb): Promise<void> {
+  await sql`
+    insert into story_comment_counts (story_id, status, count)
+    select story_id, 'REPORTED', count(*) from comments
+    where deleted_at is null
+      and ((status in ('NONE', 'APPROVED') and report_count > reviewed_report_count)
+        or (status = 'NONE' and held_because like '%"SUSPECT_WORD"%'))
+    group by story_id
+  `.execute(db);
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -567,6 +583,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0014_big_stories': { up: bigStories },
   '0015_job_leases': { up: jobLeases },
   '0016_published_at': { up: publishedAt },
+  '0017_reported_counts': { up: reportedCounts },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

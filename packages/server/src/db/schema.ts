@@ -335,7 +335,8 @@ export const REPORTABLE_SQL = `(report_count > reviewed_report_count or held_bec
 /** Comments not erased, per story and status (db/store/storyCounts.ts). */
 export interface StoryCommentCountsTable {
   story_id: string;
-  status: CommentStatus;
+  /** A status, or `REPORTED`: the comments in the Reported queue (storyCounts.ts). */
+  status: CommentStatus | 'REPORTED';
   count: number;
 }
 

@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS } from '../defaults';
 import type { DialectName } from './createDatabase';
 import { MIGRATIONS, migrateToLatest, migrationProvider } from './migrations';
 import { TABLES } from './schema';
-import type { Database } from './schema';
+import type { CommentStatus, Database, HeldReason } from './schema';
 import { createTestDatabase, testDialects } from './testDatabases';
 import type { TestDatabase } from './testDatabases';
 import { countRows, testBox } from './testFixtures';
@@ -35,6 +35,7 @@ import { findSiteByOrigin, listActiveSsoKeys } from './store/sites';
 import { listAuditLog } from './store/auditLog';
 import { listSessions } from './store/sessions';
 import { sealStoredSecrets } from './store/storedSecrets';
+import { REPORTED_COUNTER, isInReportedQueue } from './store/storyCounts';
 import { spendRecoveryCode, twoFactorState } from './store/twoFactor';
 import { countStoryComments, findStoryByUrl } from './store/stories';
 import { consumeToken, getIdempotencyKey } from './store/tokens';
@@ -104,7 +105,7 @@ interface TableFixture {
    * A table its migration fills from the others (counters): its rows as a database at `version`
    * holds them once upgraded, and as written at its own migration and later. Replaces `rows`.
    */
-  derived?: (version: string) => Row[];
+  derived?: (version: string, upgraded: boolean) => Row[];
 }
 
 const NOW = '2026-06-01T00:00:00.000Z';
@@ -755,19 +756,28 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
     since: '0014_big_stories',
     key: ['story_id', 'status'],
     rows: [],
-    // The comments not erased, per story and status, as 0014_big_stories counts them.
-    derived: (version) => {
+    // The comments not erased, per story and status, as 0014_big_stories counts them; and
+    // from 0017_reported_counts those in the Reported queue, by the stores' own condition.
+    derived: (version, upgraded) => {
       const counts = new Map<string, Row>();
-      for (const comment of rowsOf('comments', version, true)) {
-        if (comment['deleted_at'] !== null) continue;
-        const key = `${String(comment['story_id'])} ${String(comment['status'])}`;
-        const row = counts.get(key) ?? {
-          story_id: comment['story_id'],
-          status: comment['status'],
-          count: 0,
-        };
+      const count = (storyId: unknown, status: string) => {
+        const key = `${String(storyId)} ${status}`;
+        const row = counts.get(key) ?? { story_id: storyId, status, count: 0 };
         row['count'] = Number(row['count']) + 1;
         counts.set(key, row);
+      };
+      const reportedToo = upgraded || has(version, '0017_reported_counts');
+      for (const comment of rowsOf('comments', version, true)) {
+        if (comment['deleted_at'] !== null) continue;
+        count(comment['story_id'], String(comment['status']));
+        const inQueue = isInReportedQueue({
+          status: comment['status'] as CommentStatus,
+          reportCount: Number(comment['report_count']),
+          reviewedReportCount: Number(comment['reviewed_report_count']),
+          heldBecause: JSON.parse(String(comment['held_because'] ?? 'null')) as HeldReason[] | null,
+          deletedAt: null,
+        });
+        if (reportedToo && inQueue) count(comment['story_id'], REPORTED_COUNTER);
       }
       return [...counts.values()];
     },
@@ -796,7 +806,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
  */
 function rowsOf(table: keyof Database, version: string, upgraded: boolean): Row[] {
   const { since, rows, derived } = FIXTURE[table];
-  if (derived !== undefined) return has(version, since) || upgraded ? derived(version) : [];
+  if (derived !== undefined) {
+    return has(version, since) || upgraded ? derived(version, upgraded) : [];
+  }
   if (!has(version, since)) return [];
   const present = rows.flatMap((row) => {
     if (!(row instanceof Later)) return [row];

@@ -16,11 +16,12 @@
  * session epoch bumped, so no token of it works again; the email is free for a new sign-up.
  * Everything for one user happens in one transaction.
  */
-import { inTransaction, isoTime } from '../inTransaction';
+import { inTransaction, isoTime, parseJson } from '../inTransaction';
 import { recordAudit } from './auditLog';
-import { adjustStoryCounts } from './storyCounts';
+import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import type { HeldReason } from '../schema';
 
 /** What deleting one account removed. */
 export interface DeletedAccount {
@@ -90,18 +91,33 @@ export function deleteAccount(
         eb.selectFrom('comments').select('id').where('author_id', '=', userId),
       )
       .execute();
+    // Returned as they were but for the erasure (the reason they were held is emptied next):
+    // what decided whether each was in the Reported queue.
     const comments = await trx
       .updateTable('comments')
       .set({
         body_source: '',
         body_html: '',
-        held_because: null,
         client_mutation_id: null,
         deleted_at: isoTime(now),
       })
       .where('author_id', '=', userId)
       .where('deleted_at', 'is', null)
-      .returning(['id', 'parent_id', 'status', 'story_id'])
+      .returning([
+        'id',
+        'parent_id',
+        'status',
+        'story_id',
+        'report_count',
+        'reviewed_report_count',
+        'held_because',
+      ])
+      .execute();
+    await trx
+      .updateTable('comments')
+      .set({ held_because: null })
+      .where('author_id', '=', userId)
+      .where('held_because', 'is not', null)
       .execute();
     // Parents lose one visible reply for each of this user's visible replies (reply-count rule
     // in comments.ts). In id order: the same lock order as every other writer's.
@@ -121,7 +137,20 @@ export function deleteAccount(
     // The stories' counters lose the erased comments (storyCounts.ts), last, as everywhere.
     await adjustStoryCounts(
       trx,
-      comments.map((comment) => ({ storyId: comment.story_id, status: comment.status, delta: -1 })),
+      comments.flatMap((comment) => [
+        { storyId: comment.story_id, status: comment.status, delta: -1 },
+        ...reportedCountChange(
+          comment.story_id,
+          {
+            status: comment.status,
+            reportCount: comment.report_count,
+            reviewedReportCount: comment.reviewed_report_count,
+            heldBecause: parseJson<HeldReason[] | null>(comment.held_because, null),
+            deletedAt: null,
+          },
+          undefined,
+        ),
+      ]),
     );
 
     const reactions = await trx

@@ -156,9 +156,9 @@ describe.each(testDialects())('big stories on %s', (dialect) => {
       { sorts: false },
     ],
     [
-      'the Reported queue’s count of a story',
-      sql`select count(*) from comments indexed by comments_reportable
-          where story_id = ${STORY} and ${sql.raw(REPORTABLE_SQL)}`,
+      'the Reported queue of a story (its count is a counter: storyCounts.ts)',
+      sql`select * from comments where story_id = ${STORY} and ${sql.raw(REPORTABLE_SQL)}
+          order by created_at desc, id desc limit 21`,
       { sorts: false },
     ],
     [

@@ -9,7 +9,12 @@ import {
   moderationQueue,
 } from './commentQueries';
 import type { CommentSort } from './commentQueries';
-import { createComment, setCommentTags } from './comments';
+import { createComment, editComment, setCommentStatus, setCommentTags } from './comments';
+import type { EditCommentInput } from './comments';
+import { deleteAccount } from './accountDeletion';
+import { addReport } from './reactions';
+import { createUser, updateUser } from './users';
+import type { HeldReason } from '../schema';
 import type { Comment } from './comments';
 import { findOrCreateStory } from './stories';
 import { createSite } from './sites';
@@ -147,22 +152,33 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
       url: 'https://b.example/1',
       title: 'B',
     });
+    const reporters = [
+      seeded.users[1]!,
+      ...(await Promise.all(
+        ['r1', 'r2'].map((name) =>
+          createUser(t.db, { username: name, email: `${name}@example.com`, role: 'COMMENTER' }),
+        ),
+      )),
+    ];
+    // Through the stores, as the resolvers write: a comment posted, reported, then decided.
     const add = async (storyId: string, status: Comment['status'], reports = 0) => {
       const { comment } = await createComment(t.db, {
         storyId,
         authorId: seeded.users[0]!.id,
-        status,
+        status: reports > 0 ? 'NONE' : status,
         ...body,
       });
-      if (reports > 0) {
-        // An approved comment's reports were reviewed by the approval (a decision records that);
-        // reports after it would bring it back to REPORTED (tested with the decision resolvers).
-        const reviewed = status === 'APPROVED' ? reports : 0;
-        await t.db
-          .updateTable('comments')
-          .set({ report_count: reports, reviewed_report_count: reviewed })
-          .where('id', '=', comment.id)
-          .execute();
+      for (const reporter of reporters.slice(0, reports)) {
+        await addReport(t.db, { commentId: comment.id, userId: reporter.id, reason: 'SPAM' });
+      }
+      if (reports > 0 && status !== 'NONE') {
+        // An approval is a moderator's decision, which reviews the reports so far (reports
+        // after it would bring it back to REPORTED); the system's hold is not.
+        await setCommentStatus(t.db, {
+          commentId: comment.id,
+          status,
+          moderatorId: status === 'SYSTEM_WITHHELD' ? null : seeded.users[1]!.id,
+        });
       }
       return comment.id;
     };
@@ -205,5 +221,86 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
       REJECTED: 0,
     });
     expect((await moderationCounts(t.db, { storyId: 'none' })).PENDING).toBe(0);
+  });
+
+  it('keeps the Reported counter equal to the Reported queue through every write', async () => {
+    const story = seeded.story.id;
+    const [author, moderator] = [seeded.users[0]!, seeded.users[1]!];
+    const others = await Promise.all(
+      ['q1', 'q2'].map((name) =>
+        createUser(t.db, { username: name, email: `${name}@example.com`, role: 'COMMENTER' }),
+      ),
+    );
+    const queue = async () =>
+      (await moderationQueue(t.db, 'REPORTED', { storyId: story }, { first: 50 })).edges.length;
+    const counted = async () => (await moderationCounts(t.db, { storyId: story })).REPORTED;
+    const steps: number[] = [];
+    const check = async () => {
+      const expected = await queue();
+      expect(await counted()).toBe(expected);
+      steps.push(expected);
+    };
+    const post = async (heldBecause: HeldReason[] | null = null) =>
+      (
+        await createComment(t.db, {
+          storyId: story,
+          authorId: author.id,
+          heldBecause,
+          ...body,
+        })
+      ).comment.id;
+    const report = (commentId: string, userId: string) =>
+      addReport(t.db, { commentId, userId, reason: 'SPAM' });
+    const edit = (commentId: string, changes: Partial<EditCommentInput>) =>
+      editComment(t.db, { commentId, ...body, ...changes });
+
+    const suspect = await post(['SUSPECT_WORD']);
+    await check();
+    const reported = await post();
+    await report(reported, others[0]!.id);
+    await check();
+    await report(reported, others[1]!.id);
+    await report(reported, others[1]!.id); // the same reporter again: not a new report
+    await check();
+    await setCommentStatus(t.db, {
+      commentId: reported,
+      status: 'APPROVED',
+      moderatorId: moderator.id,
+    });
+    await check();
+    await report(reported, moderator.id); // a report after the approval brings it back
+    await check();
+    await edit(suspect, { heldBecause: null }); // the suspect word edited out
+    await check();
+    const plain = await post();
+    await edit(plain, { heldBecause: ['SUSPECT_WORD'] }); // and one edited in
+    await check();
+    // An edit that holds a reported comment (a link under link pre-moderation).
+    await edit(reported, { status: 'PREMOD', heldBecause: ['LINK'] });
+    await check();
+    await setCommentStatus(t.db, {
+      commentId: plain,
+      status: 'REJECTED',
+      moderatorId: moderator.id,
+    });
+    await check();
+    const held = await post();
+    await report(held, others[0]!.id);
+    await setCommentStatus(t.db, {
+      commentId: held,
+      status: 'SYSTEM_WITHHELD',
+      moderatorId: null,
+      heldBecause: ['REPORTS'],
+    });
+    await check();
+    await post(['SUSPECT_WORD']);
+    const last = await post();
+    await report(last, others[1]!.id);
+    await check();
+    await updateUser(t.db, author.id, { deletionRequestedAt: '2026-01-01T00:00:00.000Z' });
+    await deleteAccount(t.db, author.id, new Date('2026-02-01T00:00:00.000Z'));
+    await check();
+    // The sequence went up and down, and ended with every comment erased.
+    expect(steps).toEqual([1, 2, 2, 1, 2, 1, 2, 1, 0, 0, 2, 0]);
   });
 });

@@ -7,12 +7,14 @@
  * the same transaction as that change, so it always equals what the thread shows. The story's
  * counters by status (storyCounts.ts) are kept the same way.
  */
+import { PostgresAdapter } from 'kysely';
 import type { Selectable } from 'kysely';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
-import { adjustStoryCounts } from './storyCounts';
+import { adjustStoryCounts, reportedCountChange } from './storyCounts';
+import type { StoryCountChange } from './storyCounts';
 import type {
   CommentRevisionsTable,
   CommentStatus,
@@ -144,8 +146,12 @@ export async function createComment(
     if (row.parent_id !== null && isVisibleStatus(status)) {
       await adjustReplyCount(trx, row.parent_id, 1);
     }
-    await adjustStoryCounts(trx, [{ storyId: row.story_id, status, delta: 1 }]);
-    return { comment: toComment(row), created: true };
+    const comment = toComment(row);
+    await adjustStoryCounts(trx, [
+      { storyId: row.story_id, status, delta: 1 },
+      ...reportedCountChange(row.story_id, undefined, comment),
+    ]);
+    return { comment, created: true };
   });
 }
 
@@ -185,6 +191,18 @@ export async function findCommentByClientMutationId(
   return row && toComment(row);
 }
 
+/**
+ * The comment with `id`, its row locked until the transaction ends on PostgreSQL (SQLite's
+ * writer holds the whole database), so that what a write changes is reckoned from the state it
+ * changes. In a transaction only.
+ */
+export async function lockedComment(trx: Db, id: string): Promise<Comment | undefined> {
+  let q = trx.selectFrom('comments').selectAll().where('id', '=', id);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row && toComment(row);
+}
+
 /** The comment with `id`, if any. */
 export async function findCommentById(db: Db, id: string): Promise<Comment | undefined> {
   const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -219,6 +237,8 @@ export interface EditCommentInput {
 export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
   return inTransaction(db, async (trx) => {
     const editedAt = isoTime();
+    // Locked first: what the edit changes in the Reported queue is from this state.
+    const before = await lockedComment(trx, input.commentId);
     const row = await trx
       .updateTable('comments')
       .set({
@@ -232,15 +252,24 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
       .where('id', '=', input.commentId)
       .returningAll()
       .executeTakeFirst();
-    if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
+    if (row === undefined || before === undefined) {
+      throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
+    }
     await addRevision(trx, row.id, input.bodySource, input.bodyHtml, editedAt);
+    const edited = toComment(row);
+    const counted = reportedCountChange(row.story_id, before, edited);
     if (input.status !== undefined && input.status !== row.status) {
       // The system's hold on an edit: no moderator, so no review and no decision recorded.
       return (
-        await changeStatus(trx, { commentId: row.id, status: input.status, moderatorId: null })
+        await changeStatus(
+          trx,
+          { commentId: row.id, status: input.status, moderatorId: null },
+          counted,
+        )
       ).comment;
     }
-    return toComment(row);
+    await adjustStoryCounts(trx, counted);
+    return edited;
   });
 }
 
@@ -292,10 +321,17 @@ export function setCommentStatus(
  * reason it is held (when given) and, for a moderator's decision, that every report so far was
  * reviewed (see the REPORTED queue).
  */
-async function changeStatus(trx: Db, input: SetCommentStatusInput) {
+async function changeStatus(
+  trx: Db,
+  input: SetCommentStatusInput,
+  /** Counter changes of the caller's to apply with these (counters last, in one order). */
+  pending: readonly StoryCountChange[] = [],
+) {
   for (;;) {
-    const current = await requireComment(trx, input.commentId);
+    const current = await lockedComment(trx, input.commentId);
+    if (current === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
     if (input.expectedStatus !== undefined && current.status !== input.expectedStatus) {
+      await adjustStoryCounts(trx, pending);
       return { comment: current, previousStatus: current.status, changed: false };
     }
     const row = await trx
@@ -322,13 +358,18 @@ async function changeStatus(trx: Db, input: SetCommentStatusInput) {
     if (row.parent_id !== null && wasVisible !== isVisibleStatus(input.status)) {
       await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
     }
-    if (row.deleted_at === null) {
-      await adjustStoryCounts(trx, [
-        { storyId: row.story_id, status: current.status, delta: -1 },
-        { storyId: row.story_id, status: input.status, delta: 1 },
-      ]);
-    }
-    return { comment: toComment(row), previousStatus: current.status, changed: true };
+    const changed = toComment(row);
+    await adjustStoryCounts(trx, [
+      ...pending,
+      ...(row.deleted_at === null
+        ? [
+            { storyId: row.story_id, status: current.status, delta: -1 },
+            { storyId: row.story_id, status: input.status, delta: 1 },
+          ]
+        : []),
+      ...reportedCountChange(row.story_id, current, changed),
+    ]);
+    return { comment: changed, previousStatus: current.status, changed: true };
   }
 }
 

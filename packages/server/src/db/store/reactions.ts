@@ -7,6 +7,8 @@ import type { Selectable } from 'kysely';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { ReportReason, ReportsTable } from '../schema';
+import { findCommentById } from './comments';
+import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 
 async function bump(
   trx: Db,
@@ -139,6 +141,20 @@ export function addReport(
       inserted === undefined
         ? await currentCount(trx, input.commentId, 'report_count')
         : await bump(trx, input.commentId, 'report_count', 1);
+    if (inserted !== undefined) {
+      // The row is locked by the bump: before it, the same comment with one report fewer.
+      const after = await findCommentById(trx, input.commentId);
+      if (after !== undefined) {
+        await adjustStoryCounts(
+          trx,
+          reportedCountChange(
+            after.storyId,
+            { ...after, reportCount: after.reportCount - 1 },
+            after,
+          ),
+        );
+      }
+    }
     const { total } = await trx
       .selectFrom('reports')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('weight'), eb.lit(0)).as('total'))
