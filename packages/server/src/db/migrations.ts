@@ -563,6 +563,7 @@ async function reportedCounts(db: AnyDb): Promise<void> {
       and ((status in ('NONE', 'APPROVED') and report_count > reviewed_report_count)
         or (status = 'NONE' and held_because like '%"SUSPECT_WORD"%'))
     group by story_id
+    on conflict (story_id, status) do update set count = excluded.count
   `.execute(db);
 }
 

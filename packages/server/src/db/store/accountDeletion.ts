@@ -83,8 +83,9 @@ export function deleteAccount(
     if (!user || Number(claimed.numUpdatedRows) === 0) return undefined;
 
     // Erased first, and what was erased read back from the erasing statement: on PostgreSQL
-    // that UPDATE waits for, and then sees, a status change or a post committed meanwhile, so the
-    // counts below are of exactly what it erased (a separate SELECT before could miss either).
+    // that UPDATE waits for, and then sees, a status change committed meanwhile, so the counts
+    // below are of exactly what it erased (a separate SELECT before could miss it).
+    const erasedAt = isoTime(now);
     await trx
       .deleteFrom('comment_revisions')
       .where('comment_id', 'in', (eb) =>
@@ -99,7 +100,7 @@ export function deleteAccount(
         body_source: '',
         body_html: '',
         client_mutation_id: null,
-        deleted_at: isoTime(now),
+        deleted_at: erasedAt,
       })
       .where('author_id', '=', userId)
       .where('deleted_at', 'is', null)
@@ -117,6 +118,8 @@ export function deleteAccount(
       .updateTable('comments')
       .set({ held_because: null })
       .where('author_id', '=', userId)
+      // The rows just erased: a post committed since this transaction's first statement is not.
+      .where('deleted_at', '=', erasedAt)
       .where('held_because', 'is not', null)
       .execute();
     // Parents lose one visible reply for each of this user's visible replies (reply-count rule
@@ -134,6 +137,23 @@ export function deleteAccount(
         .where('id', '=', parentId)
         .execute();
     }
+    // The comments the user reacted to lose a reaction each, in id order, before the counters
+    // (a report's counter waits behind its comment's row: counters last, as everywhere).
+    const reactions = await trx
+      .selectFrom('reactions')
+      .select('comment_id')
+      .where('user_id', '=', userId)
+      .orderBy('comment_id')
+      .execute();
+    for (const { comment_id } of reactions) {
+      await trx
+        .updateTable('comments')
+        .set((eb) => ({ reaction_count: eb('reaction_count', '-', 1) }))
+        .where('id', '=', comment_id)
+        .where('reaction_count', '>', 0)
+        .execute();
+    }
+    await trx.deleteFrom('reactions').where('user_id', '=', userId).execute();
     // The stories' counters lose the erased comments (storyCounts.ts), last, as everywhere.
     await adjustStoryCounts(
       trx,
@@ -152,21 +172,6 @@ export function deleteAccount(
         ),
       ]),
     );
-
-    const reactions = await trx
-      .selectFrom('reactions')
-      .select('comment_id')
-      .where('user_id', '=', userId)
-      .execute();
-    for (const { comment_id } of reactions) {
-      await trx
-        .updateTable('comments')
-        .set((eb) => ({ reaction_count: eb('reaction_count', '-', 1) }))
-        .where('id', '=', comment_id)
-        .where('reaction_count', '>', 0)
-        .execute();
-    }
-    await trx.deleteFrom('reactions').where('user_id', '=', userId).execute();
 
     await trx
       .deleteFrom('ignored_users')

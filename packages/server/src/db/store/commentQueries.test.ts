@@ -275,6 +275,12 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
     const plain = await post();
     await edit(plain, { heldBecause: ['SUSPECT_WORD'] }); // and one edited in
     await check();
+    // Held on an edit (what the resolver does to a published comment): the edit's own change
+    // and the status change, applied together.
+    const another = await post(['SUSPECT_WORD']);
+    await check();
+    await edit(another, { status: 'PREMOD', heldBecause: ['LINK'] });
+    await check();
     // An edit that holds a reported comment (a link under link pre-moderation).
     await edit(reported, { status: 'PREMOD', heldBecause: ['LINK'] });
     await check();
@@ -301,6 +307,6 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
     await deleteAccount(t.db, author.id, new Date('2026-02-01T00:00:00.000Z'));
     await check();
     // The sequence went up and down, and ended with every comment erased.
-    expect(steps).toEqual([1, 2, 2, 1, 2, 1, 2, 1, 0, 0, 2, 0]);
+    expect(steps).toEqual([1, 2, 2, 1, 2, 1, 2, 3, 2, 1, 0, 0, 2, 0]);
   });
 });

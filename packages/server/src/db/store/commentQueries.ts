@@ -212,12 +212,6 @@ export function moderationQueue(
 }
 
 /**
- * How many comments the Reported queue holds, over the partial index of the comments it can hold
- * (0014_big_stories). SQLite's planner, even with fresh statistics, prefers the story's wide index
- * (one equality on each): measured on a 100,000-comment story, 36 ms against 0.5 ms. For a story
- * it is told which index to use.
- */
-/**
  * How many comments wait in each queue, from the stories' counters (storyCounts.ts): a few rows
  * read whatever the size of the stories.
  */

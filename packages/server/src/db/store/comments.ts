@@ -316,10 +316,11 @@ export function setCommentStatus(
 }
 
 /**
- * One compare-and-set update on the old status, so two moderators deciding at once on PostgreSQL
- * cannot both apply the same visibility change to the parent's count. It writes the status, the
- * reason it is held (when given) and, for a moderator's decision, that every report so far was
- * reviewed (see the REPORTED queue).
+ * The comment's row locked first (lockedComment), then one update on its old status, so two
+ * moderators deciding at once on PostgreSQL cannot both apply the same visibility change to the
+ * parent's count or the counters (the status condition stays as a guard). It writes the status,
+ * the reason it is held (when given) and, for a moderator's decision, that every report so far
+ * was reviewed (see the REPORTED queue).
  */
 async function changeStatus(
   trx: Db,

@@ -12,8 +12,8 @@
  * counted before, and a story of 100,000 comments with 1,809 reported took 1.7 ms on PostgreSQL
  * to count them (a heap visit per comment) against a few rows read for the other queues.
  *
- * A rolling upgrade across 0014_big_stories (and 0017_reported_counts): an instance of an older version still running posts
- * without counting. Stop the old instances before starting new ones (or run `parley migrate`
+ * A rolling upgrade across 0014_big_stories or 0017_reported_counts: an instance of an older
+ * version still running posts (and, across 0017, reports, edits and decides) without counting. Stop the old instances before starting new ones (or run `parley migrate`
  * with every instance stopped), as for any migration that changes how rows are written.
  */
 import { sql } from 'kysely';
@@ -38,15 +38,19 @@ export interface ReportedQueueFields {
 /**
  * Whether a comment is in the console's Reported queue: published (approved too) with reports
  * no moderator has reviewed, or unreviewed with a suspect word. The same condition as the
- * queue's SQL (commentQueries.ts QUEUE_SQL.REPORTED, with `deleted_at` null); a test holds the
- * two equal.
+ * queue's SQL (commentQueries.ts QUEUE_SQL.REPORTED, with `deleted_at` null) for what the
+ * stores write; tests compare the two through every write (commentQueries.test.ts) and on the
+ * upgrades fixture.
  */
 export function isInReportedQueue(comment: ReportedQueueFields): boolean {
   if (comment.deletedAt !== null) return false;
   const unreviewed =
     (comment.status === 'NONE' || comment.status === 'APPROVED') &&
     comment.reportCount > comment.reviewedReportCount;
-  const suspect = comment.status === 'NONE' && (comment.heldBecause ?? []).includes('SUSPECT_WORD');
+  const suspect =
+    comment.status === 'NONE' &&
+    Array.isArray(comment.heldBecause) &&
+    comment.heldBecause.includes('SUSPECT_WORD');
   return unreviewed || suspect;
 }
 
