@@ -192,15 +192,16 @@ export async function findCommentByClientMutationId(
 }
 
 /**
- * The comment with `id`, its row locked until the transaction ends on PostgreSQL (SQLite's
- * writer holds the whole database), so that what a write changes is reckoned from the state it
- * changes. In a transaction only.
+ * The comment with `id`, or `NOT_FOUND`, its row locked until the transaction ends on PostgreSQL
+ * (SQLite's writer holds the whole database), so that what a write changes is reckoned from the
+ * state it changes. In a transaction only.
  */
-export async function lockedComment(trx: Db, id: string): Promise<Comment | undefined> {
+async function requireLockedComment(trx: Db, id: string): Promise<Comment> {
   let q = trx.selectFrom('comments').selectAll().where('id', '=', id);
   if (trx.getExecutor().adapter instanceof PostgresAdapter) q = q.forUpdate();
   const row = await q.executeTakeFirst();
-  return row && toComment(row);
+  if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${id}.`);
+  return toComment(row);
 }
 
 /** The comment with `id`, if any. */
@@ -238,7 +239,7 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
   return inTransaction(db, async (trx) => {
     const editedAt = isoTime();
     // Locked first: what the edit changes in the Reported queue is from this state.
-    const before = await lockedComment(trx, input.commentId);
+    const before = await requireLockedComment(trx, input.commentId);
     const row = await trx
       .updateTable('comments')
       .set({
@@ -252,9 +253,7 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
       .where('id', '=', input.commentId)
       .returningAll()
       .executeTakeFirst();
-    if (row === undefined || before === undefined) {
-      throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
-    }
+    if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
     await addRevision(trx, row.id, input.bodySource, input.bodyHtml, editedAt);
     const edited = toComment(row);
     const counted = reportedCountChange(row.story_id, before, edited);
@@ -316,7 +315,7 @@ export function setCommentStatus(
 }
 
 /**
- * The comment's row locked first (lockedComment), then one update on its old status, so two
+ * The comment's row locked first (requireLockedComment), then one update on its old status, so two
  * moderators deciding at once on PostgreSQL cannot both apply the same visibility change to the
  * parent's count or the counters (the status condition stays as a guard). It writes the status,
  * the reason it is held (when given) and, for a moderator's decision, that every report so far
@@ -328,50 +327,48 @@ async function changeStatus(
   /** Counter changes of the caller's to apply with these (counters last, in one order). */
   pending: readonly StoryCountChange[] = [],
 ) {
-  for (;;) {
-    const current = await lockedComment(trx, input.commentId);
-    if (current === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
-    if (input.expectedStatus !== undefined && current.status !== input.expectedStatus) {
-      await adjustStoryCounts(trx, pending);
-      return { comment: current, previousStatus: current.status, changed: false };
-    }
-    const row = await trx
-      .updateTable('comments')
-      .set((eb) => ({
-        status: input.status,
-        ...(input.heldBecause === undefined
-          ? {}
-          : {
-              held_because: input.heldBecause === null ? null : JSON.stringify(input.heldBecause),
-            }),
-        ...(input.moderatorId === null ? {} : { reviewed_report_count: eb.ref('report_count') }),
-        // Published now, by an approval: news to a reader catching up (commentsSince).
-        ...(!isVisibleStatus(current.status) && isVisibleStatus(input.status)
-          ? { published_at: isoTime() }
-          : {}),
-      }))
-      .where('id', '=', input.commentId)
-      .where('status', '=', current.status)
-      .returningAll()
-      .executeTakeFirst();
-    if (row === undefined) continue;
-    const wasVisible = isVisibleStatus(current.status);
-    if (row.parent_id !== null && wasVisible !== isVisibleStatus(input.status)) {
-      await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
-    }
-    const changed = toComment(row);
-    await adjustStoryCounts(trx, [
-      ...pending,
-      ...(row.deleted_at === null
-        ? [
-            { storyId: row.story_id, status: current.status, delta: -1 },
-            { storyId: row.story_id, status: input.status, delta: 1 },
-          ]
-        : []),
-      ...reportedCountChange(row.story_id, current, changed),
-    ]);
-    return { comment: changed, previousStatus: current.status, changed: true };
+  const current = await requireLockedComment(trx, input.commentId);
+  if (input.expectedStatus !== undefined && current.status !== input.expectedStatus) {
+    await adjustStoryCounts(trx, pending);
+    return { comment: current, previousStatus: current.status, changed: false };
   }
+  const row = await trx
+    .updateTable('comments')
+    .set((eb) => ({
+      status: input.status,
+      ...(input.heldBecause === undefined
+        ? {}
+        : {
+            held_because: input.heldBecause === null ? null : JSON.stringify(input.heldBecause),
+          }),
+      ...(input.moderatorId === null ? {} : { reviewed_report_count: eb.ref('report_count') }),
+      // Published now, by an approval: news to a reader catching up (commentsSince).
+      ...(!isVisibleStatus(current.status) && isVisibleStatus(input.status)
+        ? { published_at: isoTime() }
+        : {}),
+    }))
+    .where('id', '=', input.commentId)
+    .where('status', '=', current.status)
+    .returningAll()
+    .executeTakeFirst();
+  // Locked above: the status cannot have moved since.
+  if (row === undefined) throw new Error(`Comment ${input.commentId} changed under its lock`);
+  const wasVisible = isVisibleStatus(current.status);
+  if (row.parent_id !== null && wasVisible !== isVisibleStatus(input.status)) {
+    await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
+  }
+  const changed = toComment(row);
+  await adjustStoryCounts(trx, [
+    ...pending,
+    ...(row.deleted_at === null
+      ? [
+          { storyId: row.story_id, status: current.status, delta: -1 },
+          { storyId: row.story_id, status: input.status, delta: 1 },
+        ]
+      : []),
+    ...reportedCountChange(row.story_id, current, changed),
+  ]);
+  return { comment: changed, previousStatus: current.status, changed: true };
 }
 
 /** Replaces a comment's tags. */

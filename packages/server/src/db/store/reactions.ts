@@ -7,7 +7,8 @@ import type { Selectable } from 'kysely';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { ReportReason, ReportsTable } from '../schema';
-import { findCommentById } from './comments';
+import { toComment } from './comments';
+import type { Comment } from './comments';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 
 async function bump(
@@ -15,14 +16,14 @@ async function bump(
   commentId: string,
   column: 'reaction_count' | 'report_count',
   delta: 1 | -1,
-): Promise<number> {
+): Promise<Comment> {
   const row = await trx
     .updateTable('comments')
     .set((eb) => ({ [column]: eb(column, '+', delta) }))
     .where('id', '=', commentId)
-    .returning(column)
+    .returningAll()
     .executeTakeFirstOrThrow();
-  return row[column];
+  return toComment(row);
 }
 
 async function currentCount(
@@ -57,7 +58,10 @@ export function addReaction(
         changed: false,
       };
     }
-    return { reactionCount: await bump(trx, commentId, 'reaction_count', 1), changed: true };
+    return {
+      reactionCount: (await bump(trx, commentId, 'reaction_count', 1)).reactionCount,
+      changed: true,
+    };
   });
 }
 
@@ -80,7 +84,10 @@ export function removeReaction(
         changed: false,
       };
     }
-    return { reactionCount: await bump(trx, commentId, 'reaction_count', -1), changed: true };
+    return {
+      reactionCount: (await bump(trx, commentId, 'reaction_count', -1)).reactionCount,
+      changed: true,
+    };
   });
 }
 
@@ -137,23 +144,20 @@ export function addReport(
       .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
+    const bumped =
+      inserted === undefined ? undefined : await bump(trx, input.commentId, 'report_count', 1);
     const reportCount =
-      inserted === undefined
-        ? await currentCount(trx, input.commentId, 'report_count')
-        : await bump(trx, input.commentId, 'report_count', 1);
-    if (inserted !== undefined) {
+      bumped?.reportCount ?? (await currentCount(trx, input.commentId, 'report_count'));
+    if (bumped !== undefined) {
       // The row is locked by the bump: before it, the same comment with one report fewer.
-      const after = await findCommentById(trx, input.commentId);
-      if (after !== undefined) {
-        await adjustStoryCounts(
-          trx,
-          reportedCountChange(
-            after.storyId,
-            { ...after, reportCount: after.reportCount - 1 },
-            after,
-          ),
-        );
-      }
+      await adjustStoryCounts(
+        trx,
+        reportedCountChange(
+          bumped.storyId,
+          { ...bumped, reportCount: bumped.reportCount - 1 },
+          bumped,
+        ),
+      );
     }
     const { total } = await trx
       .selectFrom('reports')

@@ -13,18 +13,19 @@
  * to count them (a heap visit per comment) against a few rows read for the other queues.
  *
  * A rolling upgrade across 0014_big_stories or 0017_reported_counts: an instance of an older
- * version still running posts (and, across 0017, reports, edits and decides) without counting. Stop the old instances before starting new ones (or run `parley migrate`
- * with every instance stopped), as for any migration that changes how rows are written.
+ * version still running posts (and, across 0017, reports, edits and decides) without counting.
+ * Stop the old instances before starting new ones (or run `parley migrate` with every instance
+ * stopped), as for any migration that changes how rows are written.
  */
 import { sql } from 'kysely';
 import type { Db } from '../inTransaction';
-import type { CommentStatus, HeldReason } from '../schema';
+import type { CommentStatus, HeldReason, StoryCommentCountsTable } from '../schema';
 
 /** The counter of the comments in the console's Reported queue, next to the statuses'. */
-export const REPORTED_COUNTER = 'REPORTED';
+export const REPORTED_COUNTER = 'REPORTED' satisfies StoryCommentCountsTable['status'];
 
 /** What a story's counters count: comments by status, and those in the Reported queue. */
-export type CountedKey = CommentStatus | typeof REPORTED_COUNTER;
+export type CountedKey = StoryCommentCountsTable['status'];
 
 /** What decides whether a comment is in the Reported queue. */
 export interface ReportedQueueFields {
