@@ -1,4 +1,4 @@
-import { journey, signUpThroughPopup, useHarness, streamFrame } from '../harness';
+import { journey, screenshot, signUpThroughPopup, useHarness, streamFrame } from '../harness';
 import {
   isFocused,
   newAccount,
@@ -95,6 +95,25 @@ describe('journey 2: commenter', () => {
       await reloaded.locator('.parley-edited').waitFor();
       await reloaded.getByRole('button', { name: 'Liked 1', exact: true }).waitFor();
       await frame.getByRole('article').filter({ hasText: replyText }).waitFor();
+
+      // Delete the comment: asked first, then its text goes and "deleted" stays above the reply.
+      await reloaded.getByRole('button', { name: 'Delete', exact: true }).first().click();
+      const question = frame.getByRole('group', { name: /Delete your comment\?/ });
+      await question.waitFor();
+      await screenshot(page, '02-commenter-delete');
+      await question.getByRole('button', { name: 'Delete', exact: true }).click();
+      await frame.getByText('This comment was deleted.', { exact: true }).waitFor();
+      await frame.getByRole('article').filter({ hasText: edited }).waitFor({ state: 'detached' });
+      await frame.getByRole('article').filter({ hasText: replyText }).waitFor();
+      // Then the reply: with nothing left under it, the thread has neither after a reload.
+      const replyArticle = frame.getByRole('article').filter({ hasText: replyText });
+      await replyArticle.getByRole('button', { name: 'Delete', exact: true }).click();
+      await question.getByRole('button', { name: 'Delete', exact: true }).click();
+      await replyArticle.waitFor({ state: 'detached' });
+      expect(await storedWithText(h, path, edited)).toEqual([]);
+      await page.reload();
+      await frame.getByText(`Signed in as ${account.username}`, { exact: true }).waitFor();
+      await frame.getByText('No comments yet. Start the conversation!').waitFor();
     }));
 
   it('does the same with the keyboard only', () =>

@@ -3,7 +3,7 @@ import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { openAuthPopup } from './auth/openAuthPopup';
 import { articleBy, disposeThreadEnvs, renderThread } from './testing/renderThread';
-import { makeComment, makeStreamData, TEST_VIEWER } from './testing/threadFixtures';
+import { makeComment, makeConnection, makeStreamData, TEST_VIEWER } from './testing/threadFixtures';
 
 jest.mock('./auth/openAuthPopup', () => ({ openAuthPopup: jest.fn() }));
 
@@ -197,4 +197,95 @@ test('readers get no moderation menu', async () => {
   renderThread(makeStreamData([makeComment('c1')], { viewer: TEST_VIEWER }));
   await new Promise((resolve) => setTimeout(resolve, 20));
   expect(screen.queryByRole('button', { name: 'Moderate' })).toBeNull();
+});
+
+describe('deleting one’s own comment', () => {
+  const mine = (id: string, overrides = {}) =>
+    makeComment(id, { author: TEST_VIEWER, ...overrides });
+  const deletedCopy = (id: string, replyCount: number) => ({
+    ...makeComment(id, { author: null, body: '', removed: true, replyCount }),
+    deletedAt: new Date().toISOString(),
+  });
+
+  /** The question's own Delete button, under `article`. */
+  const confirmIn = async (article: HTMLElement) =>
+    within(await within(article).findByRole('group')).getByRole('button', { name: 'Delete' });
+
+  test('Delete shows only on the viewer’s own comment, and asks first', async () => {
+    renderThread(makeStreamData([mine('c1'), makeComment('c2')], { viewer: TEST_VIEWER }));
+    expect(within(articleBy('user_c2')).queryByRole('button', { name: 'Delete' })).toBeNull();
+    fireEvent.click(within(articleBy('me')).getByRole('button', { name: 'Delete' }));
+    const keep = await screen.findByRole('button', { name: 'Keep it' });
+    expect(screen.getByText('Delete your comment?')).toBeTruthy();
+    // The safe choice has the focus; keeping it closes the question and changes nothing.
+    await waitFor(() => expect(keep.ownerDocument.activeElement).toBe(keep));
+    fireEvent.click(keep);
+    await waitFor(() => expect(screen.queryByText('Delete your comment?')).toBeNull());
+    expect(within(articleBy('me')).getByText('Body of c1')).toBeTruthy();
+  });
+
+  test('a deleted comment leaves the thread, or leaves “deleted” above its replies', async () => {
+    const asked: unknown[] = [];
+    server.use(
+      graphql.mutation('DeleteComment', ({ variables }) => {
+        const { commentId } = (variables as { input: { commentId: string } }).input;
+        asked.push(commentId);
+        return HttpResponse.json({
+          data: { deleteComment: { comment: deletedCopy(commentId, commentId === 'c2' ? 1 : 0) } },
+        });
+      }),
+    );
+    const reply = makeComment('r1', { body: '<p>The answer</p>' });
+    const { env } = renderThread(
+      makeStreamData(
+        [
+          mine('c1', { body: '<p>Lonely</p>' }),
+          {
+            ...mine('c2', { body: '<p>Answered</p>' }),
+            replyCount: 1,
+            replies: makeConnection([reply]),
+          },
+        ],
+        { viewer: TEST_VIEWER },
+      ),
+    );
+    const [lonely, answered] = screen.getAllByRole('article', { name: 'Comment by me' });
+    for (const article of [lonely!, answered!]) {
+      fireEvent.click(within(article).getByRole('button', { name: 'Delete' }));
+      fireEvent.click(await confirmIn(article));
+    }
+    await waitFor(() => expect(screen.queryByText('Lonely')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Answered')).toBeNull());
+    expect(screen.getByText('This comment was deleted.')).toBeTruthy();
+    expect(screen.getByText('The answer')).toBeTruthy();
+    expect(asked).toEqual(['c1', 'c2']);
+    expect(env.bridge.sent).toContainEqual({
+      type: 'event',
+      payload: { name: 'commentDeleted', data: { commentId: 'c1' } },
+    });
+  });
+
+  test('a refused delete says why by its code and keeps the comment', async () => {
+    server.use(
+      graphql.mutation('DeleteComment', () =>
+        HttpResponse.json({
+          data: null,
+          errors: [
+            {
+              message: 'Too many deleted comments.',
+              extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 30 },
+            },
+          ],
+        }),
+      ),
+    );
+    renderThread(makeStreamData([mine('c1')], { viewer: TEST_VIEWER }));
+    fireEvent.click(within(articleBy('me')).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Delete your comment?');
+    fireEvent.click(await confirmIn(articleBy('me')));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/30/);
+    expect(within(articleBy('me')).getByText('Body of c1')).toBeTruthy();
+    expect(screen.getByText('Delete your comment?')).toBeTruthy();
+  });
 });

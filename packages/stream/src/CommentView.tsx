@@ -10,6 +10,7 @@ import type { AnyMessagesPart } from './messages';
 import { ReactionButton } from './ReactionButton';
 import { formatAbsolute, RelativeTime } from './RelativeTime';
 // Types only: these are separate chunks, imported on first use.
+import type { DeleteConfirm } from './DeleteConfirm';
 import type { EditForm } from './EditForm';
 import type { ReportDialog } from './ReportDialog';
 import type { CommentThread } from './ReplyList';
@@ -24,7 +25,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 // One line each: template literals keep their whitespace in the bundle, and these are in the
 // first-render budget.
 export const CommentFields = graphql(
-  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount viewerReacted parent{id}author{id username avatarUrl badges}}`,
+  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed deletedAt tags replyCount reactionCount viewerReacted parent{id}author{id username avatarUrl badges}}`,
 );
 
 /** A page of a connection (a thread's page carries each edge's cursor; replies do not). */
@@ -56,17 +57,18 @@ export const IGNORE_USER_MUTATION = graphql(
 export const commentDomId = (id: string) => `parley-c-${id}`;
 
 /** Which on-demand panel is open. */
-type Kind = 'edit' | 'report';
+type Kind = 'edit' | 'report' | 'delete';
 
 /** Panels that are separate chunks, once loaded. */
 interface LazyPanels {
+  DeleteConfirm?: typeof DeleteConfirm;
   EditForm?: typeof EditForm;
   ReportDialog?: typeof ReportDialog;
 }
 
 /**
  * One comment: author, avatar, time, edited marker, the server's sanitized body, and its actions
- * (react, reply, share, report, edit, ignore, moderate). Replies are rendered by the caller.
+ * (react, reply, share, report, edit, delete, ignore, moderate). Replies are rendered by the caller.
  */
 export function CommentView({ comment: c }: { comment: CommentData }) {
   const env = useStreamEnv();
@@ -189,6 +191,15 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
             {t('thread.edit')}
           </button>
         )}
+        {own && (
+          <button
+            type="button"
+            aria-expanded={open === 'delete'}
+            onClick={() => toggle('delete', () => import('./DeleteConfirm'))}
+          >
+            {t('thread.delete')}
+          </button>
+        )}
         {!own && (
           <button
             type="button"
@@ -221,6 +232,15 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
         <panels.ReportDialog
           comment={c}
           onClose={() => (setOpen(undefined), reportButton.current?.focus())}
+        />
+      )}
+      {open === 'delete' && panels.DeleteConfirm && (
+        <panels.DeleteConfirm
+          comment={c}
+          onDone={(deleted) => {
+            setOpen(undefined);
+            if (deleted) dispatch({ type: 'updated', comment: deleted });
+          }}
         />
       )}
       {replying && <Composer storyId={story.id} parentId={c.id} />}

@@ -26,6 +26,7 @@ const comment = (secondsLeft: number): CommentData => ({
   editableUntil: new Date(Date.now() + secondsLeft * 1000).toISOString(),
   status: 'NONE',
   removed: false,
+  deletedAt: null,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

@@ -76,6 +76,7 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   reportPerIp: 'reports from this network',
   storyCreate: 'new stories from this network',
   edit: 'edits',
+  delete: 'deleted comments',
   react: 'reactions',
   reactPerIp: 'reactions from this network',
   emailConfirmation: 'confirmation emails',

@@ -6,6 +6,7 @@ import { en } from './en';
 import type { FirstMessageKey } from './en';
 // Types only: the text of these areas travels with their chunks.
 import type { messages as accountErrors } from './en/accountErrors';
+import type { messages as deleting } from './en/delete';
 import type { messages as edit } from './en/edit';
 import type { messages as moderation } from './en/moderation';
 import type { messages as profile } from './en/profile';
@@ -16,14 +17,15 @@ export { en } from './en';
 
 /**
  * Keys whose text a lazy chunk brings ({@link withMessages}): profile (with the errors only the
- * account forms meet), moderation, report, edit.
+ * account forms meet), moderation, report, edit, delete.
  */
 export type LazyMessageKey =
   | keyof typeof profile
   | keyof typeof accountErrors
   | keyof typeof moderation
   | keyof typeof report
-  | keyof typeof edit;
+  | keyof typeof edit
+  | keyof typeof deleting;
 
 /** Every message key of the stream. */
 export type MessageKey = FirstMessageKey | LazyMessageKey;

@@ -18,6 +18,7 @@ const comment = (overrides: Partial<CommentData> = {}): CommentData => ({
   editableUntil: null,
   status: 'NONE',
   removed: false,
+  deletedAt: null,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

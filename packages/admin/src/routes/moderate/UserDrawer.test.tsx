@@ -29,6 +29,17 @@ const USER: DrawerUser = {
           body: '<p>Kind words</p>',
           status: 'APPROVED',
           createdAt: '2026-11-01T10:00:00.000Z',
+          deletedAt: null,
+          story: { id: 's1', title: 'A story', url: 'https://site.example/a' },
+        },
+      },
+      {
+        node: {
+          id: 'c2',
+          body: '',
+          status: 'NONE',
+          createdAt: '2026-11-03T10:00:00.000Z',
+          deletedAt: '2026-11-04T10:00:00.000Z',
           story: { id: 's1', title: 'A story', url: 'https://site.example/a' },
         },
       },
@@ -42,6 +53,7 @@ const USER: DrawerUser = {
           body: '<p>Rude words</p>',
           status: 'REJECTED',
           createdAt: '2026-11-02T10:00:00.000Z',
+          deletedAt: null,
           story: { id: 's1', title: 'A story', url: 'https://site.example/a' },
         },
       },
@@ -97,12 +109,15 @@ function apply(drawer: ReturnType<typeof within>, action: string, message?: stri
   fireEvent.click(drawer.getByRole('button', { name: 'Apply' }));
 }
 
-test('shows status, role, member since, email, comments (all / rejected) and history', async () => {
+test('shows status, role, member since, email, comments (all / rejected, deleted ones marked) and history', async () => {
   serveUser();
   const { drawer } = await openDrawer();
   expect(drawer.getByText('active')).toBeTruthy();
   expect(drawer.getByText('commenter')).toBeTruthy();
   expect(drawer.getByText('Kind words')).toBeTruthy();
+  // A comment its author deleted: when, and that its text is gone.
+  const deleted = drawer.getByText(/its text was erased/);
+  expect(deleted.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-04T10:00:00.000Z');
   fireEvent.click(drawer.getByRole('button', { name: 'Rejected' }));
   expect(drawer.getByText('Rude words')).toBeTruthy();
   expect(drawer.queryByText('Kind words')).toBeNull();

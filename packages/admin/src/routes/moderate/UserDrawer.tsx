@@ -10,7 +10,7 @@ import { ModerationUserActionsFields, UserActions } from './UserActions';
 
 /** What the drawer's comment lists read of a comment. */
 export const DrawerCommentFields = graphql(
-  `fragment DrawerCommentFields on Comment { id body status createdAt story { id title url } }`,
+  `fragment DrawerCommentFields on Comment { id body status createdAt deletedAt story { id title url } }`,
 );
 
 /** The user drawer: everything about one person. */
@@ -118,7 +118,15 @@ function CommentList({
     <ul className="mod-user-comments">
       {comments.map(({ node }) => (
         <li key={node.id}>
-          <div className="mod-body" dangerouslySetInnerHTML={{ __html: node.body }} />
+          {node.deletedAt ? (
+            // Deleted by its author (or with the account): the text went with it.
+            <p className="mod-deleted">
+              Deleted <time dateTime={node.deletedAt}>{dateTime(node.deletedAt)}</time>; its text
+              was erased.
+            </p>
+          ) : (
+            <div className="mod-body" dangerouslySetInnerHTML={{ __html: node.body }} />
+          )}
           <small>
             {node.status.toLowerCase()} · {date(node.createdAt)} ·{' '}
             <a href={node.story.url} target="_blank" rel="noreferrer">

@@ -22,6 +22,12 @@ export interface UserCommentsFilter {
    * @default false
    */
   includeHidden?: boolean;
+  /**
+   * Deleted ones too (by their author, or with the account), their text erased: for moderators,
+   * who see when each went.
+   * @default false
+   */
+  includeDeleted?: boolean;
   /** Only this status (one a caller without `includeHidden` may see, or none come back). @default all */
   status?: CommentStatus | null;
 }
@@ -43,12 +49,12 @@ export function listUserComments(
   if (statuses.length === 0) {
     return Promise.resolve({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
   }
-  const q = db
+  let q = db
     .selectFrom('comments')
     .selectAll()
     .where('author_id', '=', filter.authorId)
-    .where('status', 'in', statuses)
-    .where('deleted_at', 'is', null);
+    .where('status', 'in', statuses);
+  if (filter.includeDeleted !== true) q = q.where('deleted_at', 'is', null);
   return paginate(
     q,
     [

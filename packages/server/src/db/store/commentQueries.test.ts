@@ -9,7 +9,13 @@ import {
   moderationQueue,
 } from './commentQueries';
 import type { CommentSort } from './commentQueries';
-import { createComment, editComment, setCommentStatus, setCommentTags } from './comments';
+import {
+  createComment,
+  deleteOwnComment,
+  editComment,
+  setCommentStatus,
+  setCommentTags,
+} from './comments';
 import type { EditCommentInput } from './comments';
 import { deleteAccount } from './accountDeletion';
 import { addReport } from './reactions';
@@ -303,10 +309,18 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
     const last = await post();
     await report(last, others[1]!.id);
     await check();
+    // Its author deletes a reported comment, and a suspect one.
+    const deletedReported = await post();
+    await report(deletedReported, others[0]!.id);
+    await check();
+    await deleteOwnComment(t.db, deletedReported, author.id);
+    await check();
+    await deleteOwnComment(t.db, await post(['SUSPECT_WORD']), author.id);
+    await check();
     await updateUser(t.db, author.id, { deletionRequestedAt: '2026-01-01T00:00:00.000Z' });
     await deleteAccount(t.db, author.id, new Date('2026-02-01T00:00:00.000Z'));
     await check();
     // The sequence went up and down, and ended with every comment erased.
-    expect(steps).toEqual([1, 2, 2, 1, 2, 1, 2, 3, 2, 1, 0, 0, 2, 0]);
+    expect(steps).toEqual([1, 2, 2, 1, 2, 1, 2, 3, 2, 1, 0, 0, 2, 3, 2, 2, 0]);
   });
 });

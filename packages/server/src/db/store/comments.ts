@@ -272,6 +272,46 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
   });
 }
 
+/**
+ * A reader deletes their own comment. Deleting means gone, as when an account is erased
+ * (accountDeletion.ts): the text and every revision are erased at once, the data download leaves
+ * it out, it leaves the moderation queues and the story's counts, and its parent loses a visible
+ * reply. The row stays, with `deleted_at`: a tombstone in the thread while it has visible replies
+ * (they keep their place), and the moment of the deletion in the comment's history for
+ * moderators (`Comment.deletedAt`). Its reports stay too. A comment already deleted is answered
+ * as it is (`deleted: false`): a retried delete is not an error.
+ */
+export function deleteOwnComment(
+  db: Db,
+  commentId: string,
+  authorId: string,
+  now: Date = new Date(),
+): Promise<{ comment: Comment; deleted: boolean }> {
+  return inTransaction(db, async (trx) => {
+    // Locked first (as an edit and a decision take it): what leaves the counters is this state.
+    const before = await requireLockedComment(trx, commentId);
+    if (before.authorId !== authorId) {
+      throw new ParleyError('FORBIDDEN', 'Only its author can delete a comment.');
+    }
+    if (before.deletedAt !== null) return { comment: before, deleted: false };
+    await trx.deleteFrom('comment_revisions').where('comment_id', '=', commentId).execute();
+    const row = await trx
+      .updateTable('comments')
+      .set({ body_source: '', body_html: '', held_because: null, deleted_at: isoTime(now) })
+      .where('id', '=', commentId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (row.parent_id !== null && isVisibleStatus(before.status)) {
+      await adjustReplyCount(trx, row.parent_id, -1);
+    }
+    await adjustStoryCounts(trx, [
+      { storyId: row.story_id, status: before.status, delta: -1 },
+      ...reportedCountChange(row.story_id, before, undefined),
+    ]);
+    return { comment: toComment(row), deleted: true };
+  });
+}
+
 /** A moderation decision to apply. */
 export interface SetCommentStatusInput {
   commentId: string;

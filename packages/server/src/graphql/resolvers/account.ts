@@ -110,7 +110,8 @@ export const accountResolvers = {
     /**
      * The user's comments on every story, newest first. Readers see what a thread would show
      * them; the author and moderators also see held and rejected ones (the author to know what
-     * happened to them, moderators to judge the person).
+     * happened to them, moderators to judge the person). Moderators also see deleted ones, as
+     * tombstones with the time they went.
      */
     comments: async (user, args, ctx) => {
       await requireReader(ctx);
@@ -119,6 +120,7 @@ export const accountResolvers = {
         {
           authorId: user.id,
           includeHidden: ctx.viewer?.id === user.id || isModerator(ctx.staff),
+          includeDeleted: isModerator(ctx.staff),
           status: args.status,
         },
         { first: args.first, after: args.after },

@@ -1,4 +1,5 @@
 import { moderationQueue } from '../../db/store/commentQueries';
+import { createComment } from '../../db/store/comments';
 import { RATE_LIMITS } from '../../defaults';
 import { createMemoryRateLimitStore } from '../../rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from '../../rateLimit/createRateLimiter';
@@ -399,6 +400,172 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         'Frist',
         'First',
       ]);
+    });
+  });
+
+  describe('deleting one’s own comment', () => {
+    const DELETE = `mutation ($id: ID!) {
+      deleteComment(input: { commentId: $id }) { comment { id body removed deletedAt author { id } } }
+    }`;
+    const TREE = `query ($id: ID!) {
+      story(id: $id) { commentCount comments { edges { node {
+        id body removed deletedAt replyCount author { username }
+        replies { edges { node { id body removed } } }
+      } } } }
+    }`;
+    const COUNTS = `{ moderationCounts { pending reported } }`;
+
+    it('erases the text, leaves a tombstone only while replies hang from it, and fixes the counts', async () => {
+      const { admin, reader, writer, storyId } = await setup(api);
+      const post = async (body: string, token: string, parentId?: string) =>
+        (await api.ok(POST, { input: { storyId, body, parentId } }, token)).createComment.comment
+          .id as string;
+      const answered = await post('Answered', writer.token);
+      await post('A reply', reader.token, answered);
+      const second = await post('A second reply', reader.token, answered);
+      const lonely = await post('Lonely', writer.token);
+      expect((await api.ok(TREE, { id: storyId })).story.commentCount).toBe(4);
+
+      const gone = await api.ok(DELETE, { id: answered }, writer.token);
+      expect(gone.deleteComment.comment).toMatchObject({
+        id: answered,
+        body: '',
+        removed: true,
+        deletedAt: expect.any(String),
+        author: null,
+      });
+      await api.ok(DELETE, { id: lonely }, writer.token);
+      await api.ok(DELETE, { id: second }, reader.token);
+
+      const { story } = await api.ok(TREE, { id: storyId }, reader.token);
+      expect(story.commentCount).toBe(1);
+      expect(story.comments.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([
+        answered,
+      ]);
+      expect(story.comments.edges[0].node).toMatchObject({
+        body: '',
+        removed: true,
+        author: null,
+        replyCount: 1,
+        replies: { edges: [{ node: { body: '<p>A reply</p>', removed: false } }] },
+      });
+      // Moderators see when it went, and nothing of what it said: no body, no revisions.
+      const seen = await api.ok(
+        `query ($id: ID!) { comment(id: $id) { body bodySource deletedAt revisions { bodySource } } }`,
+        { id: answered },
+        admin.adminToken,
+      );
+      expect(seen.comment).toEqual({
+        body: '',
+        bodySource: '',
+        deletedAt: gone.deleteComment.comment.deletedAt,
+        revisions: [],
+      });
+      const stored = await api.db
+        .selectFrom('comments')
+        .select(['body_source', 'body_html'])
+        .where('id', '=', answered)
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual({ body_source: '', body_html: '' });
+      // Moderators find it among the author's comments, with its time; the author no longer does.
+      const USER_COMMENTS = `query ($id: ID!) { user(id: $id) { comments { edges { node { id deletedAt } } } } }`;
+      const listed = await api.ok(USER_COMMENTS, { id: writer.userId }, admin.adminToken);
+      expect(listed.user.comments.edges.map((e: { node: unknown }) => e.node)).toEqual([
+        { id: lonely, deletedAt: expect.any(String) },
+        { id: answered, deletedAt: gone.deleteComment.comment.deletedAt },
+      ]);
+      const own = await api.ok(
+        `{ viewer { comments { edges { node { id } } } } }`,
+        {},
+        writer.token,
+      );
+      expect(own.viewer.comments.edges).toEqual([]);
+    });
+
+    it('answers a second delete with the deleted comment, counting nothing twice', async () => {
+      const { writer, storyId } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Once' } },
+        writer.token,
+      );
+      const id = createComment.comment.id;
+      const first = await api.ok(DELETE, { id }, writer.token);
+      const again = await api.ok(DELETE, { id }, writer.token);
+      expect(again.deleteComment.comment).toEqual(first.deleteComment.comment);
+      const counts = await api.db
+        .selectFrom('story_comment_counts')
+        .select(['status', 'count'])
+        .where('story_id', '=', storyId)
+        .execute();
+      expect(counts).toEqual([{ status: 'NONE', count: 0 }]);
+    });
+
+    it('is for its author alone: FORBIDDEN for others, moderators included; NOT_FOUND for no comment', async () => {
+      const { admin, reader, writer, storyId } = await setup(api);
+      const { createComment } = await api.ok(
+        POST,
+        { input: { storyId, body: 'Mine' } },
+        writer.token,
+      );
+      const id = createComment.comment.id;
+      expect(codeOf(await api.request(DELETE, { id }, reader.token))).toBe('FORBIDDEN');
+      expect(codeOf(await api.request(DELETE, { id }, admin.adminToken))).toBe('FORBIDDEN');
+      expect(codeOf(await api.request(DELETE, { id }))).toBe('UNAUTHENTICATED');
+      expect(codeOf(await api.request(DELETE, { id: crypto.randomUUID() }, writer.token))).toBe(
+        'NOT_FOUND',
+      );
+      // Still there, untouched.
+      expect((await api.ok(THREAD, { id: storyId })).story.comments.edges).toHaveLength(1);
+      // A banned author may still take their words back.
+      await api.db
+        .updateTable('users')
+        .set({ banned: 1 })
+        .where('id', '=', writer.userId)
+        .execute();
+      expect((await api.ok(DELETE, { id }, writer.token)).deleteComment.comment.removed).toBe(true);
+    });
+
+    it('takes a held or reported comment out of the queues and their counts', async () => {
+      const { admin, writer, storyId } = await setup(api);
+      await setSettings(api, { premod: 'LINKS', suspectWords: ['crypto'] });
+      const held = await api.ok(
+        POST,
+        { input: { storyId, body: 'See https://example.com' } },
+        writer.token,
+      );
+      const suspect = await api.ok(POST, { input: { storyId, body: 'Buy crypto' } }, writer.token);
+      expect(held.createComment.comment.status).toBe('PREMOD');
+      expect((await api.ok(COUNTS, {}, admin.adminToken)).moderationCounts).toEqual({
+        pending: 1,
+        reported: 1,
+      });
+      await api.ok(DELETE, { id: held.createComment.comment.id }, writer.token);
+      await api.ok(DELETE, { id: suspect.createComment.comment.id }, writer.token);
+      expect((await api.ok(COUNTS, {}, admin.adminToken)).moderationCounts).toEqual({
+        pending: 0,
+        reported: 0,
+      });
+      expect((await moderationQueue(api.db, 'PENDING', {}, {})).edges).toEqual([]);
+      expect((await moderationQueue(api.db, 'REPORTED', {}, {})).edges).toEqual([]);
+    });
+
+    it('limits deleting to 20 a minute per user', async () => {
+      const { writer, storyId } = await setup(api);
+      const ids: string[] = [];
+      for (let i = 0; i < 21; i++) {
+        const { comment } = await createComment(api.db, {
+          storyId,
+          authorId: writer.userId,
+          bodySource: `n${i}`,
+          bodyHtml: `<p>n${i}</p>`,
+        });
+        ids.push(comment.id);
+      }
+      for (const id of ids.slice(0, 20)) await api.ok(DELETE, { id }, writer.token);
+      const answer = await api.request(DELETE, { id: ids[20] }, writer.token);
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
+      expect((await api.ok(THREAD, { id: storyId })).story.comments.edges).toHaveLength(1);
     });
   });
 

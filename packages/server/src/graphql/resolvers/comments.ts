@@ -2,6 +2,7 @@ import { characterCount, commentBodyProblem } from '@parley/contract';
 import { sql } from 'kysely';
 import {
   createComment,
+  deleteOwnComment,
   editComment,
   findCommentByClientMutationId,
   isVisibleStatus,
@@ -193,6 +194,33 @@ export const commentsResolvers = {
         await publishQueueUpdated(ctx, edited);
       }
       return { comment: edited };
+    },
+
+    deleteComment: async (_root, { input }, ctx) => {
+      // Signed in is enough: a banned or suspended author may still take their words back.
+      const author = requireViewer(ctx);
+      const comment = await ctx.loaders.comment.load(input.commentId);
+      // The author's own comment is found even once deleted (a retried delete answers with it).
+      if (!comment || (comment.authorId !== author.id && !canSeeComment(comment, ctx))) {
+        throw new ParleyError('NOT_FOUND', 'There is no such comment.', { field: 'commentId' });
+      }
+      if (comment.authorId !== author.id) {
+        throw new ParleyError('FORBIDDEN', 'Only its author can delete a comment.');
+      }
+      if (comment.deletedAt !== null) return { comment };
+      await ctx.rateLimiter.consume('delete', `user:${author.id}`);
+      const { comment: deleted, deleted: changed } = await deleteOwnComment(
+        ctx.db,
+        comment.id,
+        author.id,
+        ctx.now(),
+      );
+      if (changed) {
+        // Readers who could see it watch it go; a held one was only ever in the queues.
+        if (isVisibleStatus(comment.status)) publishCommentUpdated(ctx, deleted);
+        await publishQueueUpdated(ctx, deleted);
+      }
+      return { comment: deleted };
     },
 
     createReaction: (_root, { input }, ctx) => react(ctx, input.commentId, addReaction),

@@ -122,6 +122,11 @@ export type Comment = {
   /** Moderators only: the Markdown the author wrote. */
   bodySource?: Maybe<Scalars['String']['output']>;
   createdAt: Scalars['DateTime']['output'];
+  /**
+   * When the comment was deleted — by its author, or with their account — and its text erased;
+   * null otherwise. A deleted comment stays only as a tombstone (see removed).
+   */
+  deletedAt?: Maybe<Scalars['DateTime']['output']>;
   editableUntil?: Maybe<Scalars['DateTime']['output']>;
   editedAt?: Maybe<Scalars['DateTime']['output']>;
   /** Moderators only. */
@@ -339,6 +344,12 @@ export type Mutation = {
   createComment: CommentPayload;
   createReaction: CommentPayload;
   createSite: SitePayload;
+  /**
+   * The author deletes their own comment: its text and revisions are erased, and it leaves the
+   * thread (a tombstone while it has replies), the queues and the counts. Deleting a comment already
+   * deleted answers with it. FORBIDDEN for anyone but its author; rate-limited.
+   */
+  deleteComment: CommentPayload;
   /** Turns two-factor sign-in off, with the app's code or a recovery code; refused while the organization requires it. */
   disableTwoFactor: UserPayload;
   /** Uses the emailed download link's token (once) and answers the user's comments. */
@@ -441,6 +452,11 @@ export type MutationCreateReactionArgs = {
 
 export type MutationCreateSiteArgs = {
   input: CreateSiteInput;
+};
+
+
+export type MutationDeleteCommentArgs = {
+  input: CommentIdInput;
 };
 
 
@@ -1594,6 +1610,7 @@ export type CommentResolvers<ContextType = ParleyContext, ParentType extends Res
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   bodySource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   editableUntil?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   editedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   heldBecause?: Resolver<Maybe<Array<ResolversTypes['HeldReason']>>, ParentType, ContextType>;
@@ -1705,6 +1722,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   createComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateCommentArgs, 'input'>>;
   createReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateReactionArgs, 'input'>>;
   createSite?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationCreateSiteArgs, 'input'>>;
+  deleteComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationDeleteCommentArgs, 'input'>>;
   disableTwoFactor?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'input'>>;
   downloadCommentsData?: Resolver<ResolversTypes['CommentsDownloadPayload'], ParentType, ContextType, RequireFields<MutationDownloadCommentsDataArgs, 'input'>>;
   editComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationEditCommentArgs, 'input'>>;

@@ -104,6 +104,36 @@ describe.each(testDialects())('live updates on %s', (dialect) => {
     }
   });
 
+  it('tells readers, signed in or not, that a comment its author deleted is gone', async () => {
+    const { reader, writer, storyId } = await setup(api);
+    const { createComment } = await api.ok(
+      POST,
+      { input: { storyId, body: 'Oops' } },
+      writer.token,
+    );
+    const signedIn = await subscribeSse(api.yoga, UPDATED, { storyId }, reader.token);
+    const anonymous = await subscribeSse(api.yoga, UPDATED, { storyId });
+    try {
+      await api.ok(
+        `mutation ($input: CommentIdInput!) { deleteComment(input: $input) { comment { id } } }`,
+        { input: { commentId: createComment.comment.id } },
+        writer.token,
+      );
+      const gone = {
+        id: createComment.comment.id,
+        body: '',
+        status: 'NONE',
+        removed: true,
+        reactionCount: 0,
+      };
+      expect((await signedIn.next()).data?.commentUpdated).toEqual(gone);
+      expect((await anonymous.next()).data?.commentUpdated).toEqual(gone);
+    } finally {
+      signedIn.close();
+      anonymous.close();
+    }
+  });
+
   it('delivers a held comment to readers when a moderator approves it, not its edits before', async () => {
     const { reader, writer, storyId } = await setup(api);
     const admin = await api.ok(
