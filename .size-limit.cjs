@@ -47,6 +47,13 @@ module.exports.push(
     gzip: true,
   },
   {
+    // The latest comments of a site or a story in a host page element (issue 16: ≤ 1.5 KB).
+    name: 'recent.js',
+    path: 'packages/embed/dist/recent.js',
+    limit: '1.5 KB',
+    gzip: true,
+  },
+  {
     // What a reader downloads before the thread is painted: the loader, the frame's page, its
     // script and stylesheet, and the storage chunk (the stored token is read before the first
     // query). Live updates (the socket), the popup, the profile and moderator tabs, the Markdown

@@ -241,6 +241,7 @@ export default [
   },
   embedBuild('embed'),
   embedBuild('count'),
+  embedBuild('recent'),
   streamBuild('stream', [streamPages]),
   streamBuild('auth', [authPages]),
   // The stream for the server: the same components, rendered to HTML (one file, no chunks: the

@@ -231,6 +231,7 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
   let server: ParleyServer | undefined;
   let browser: Browser | undefined;
   let ssoSecret = '';
+  let installedSiteId: string | undefined;
 
   const close = async () => {
     await Promise.allSettled([...contexts].map((c) => c.close()));
@@ -254,6 +255,7 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
       parleyUrl,
       pagesDir: join(REPOSITORY_ROOT, 'examples/host'),
       ssoSecret: () => ssoSecret,
+      siteId: () => installedSiteId,
     });
     const exampleServer = example;
     await new Promise<void>((resolve, reject) => {
@@ -382,6 +384,7 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
       admin.token,
     );
     const siteId: string = sites[0].id;
+    installedSiteId = siteId;
     // The secret is shown once, in the answer of the rotation that created it.
     const rotated = await graphql<any>(
       `

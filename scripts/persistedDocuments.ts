@@ -12,7 +12,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DocumentNode } from '@0no-co/graphql.web';
-import { COUNTS_DOCUMENT_ID, COUNTS_QUERY } from '../packages/embed/src/defaults';
+import {
+  COUNTS_DOCUMENT_ID,
+  COUNTS_QUERY,
+  RECENT_DOCUMENT_ID,
+  RECENT_QUERY,
+} from '../packages/embed/src/defaults';
 import { documentId, documentText, graphql } from '../packages/transport/src/graphql';
 
 /** Client source folders, and the entry modules (they mount an app when imported) to skip. */
@@ -67,13 +72,19 @@ for (const path of SOURCES.flatMap(modules)) {
     manifest.set(id, text);
   }
 }
-// count.js sends its one query by an id written in its source (it carries no GraphQL code).
-const counts = graphql(COUNTS_QUERY);
-if (documentId(counts) !== COUNTS_DOCUMENT_ID)
-  problems.push(
-    `packages/embed/src/defaults.ts: COUNTS_DOCUMENT_ID must be '${documentId(counts)}', the id of COUNTS_QUERY`,
-  );
-manifest.set(COUNTS_DOCUMENT_ID, documentText(counts));
+// count.js and recent.js send their one query each by an id written in their source (they carry
+// no GraphQL code).
+for (const [name, query, id] of [
+  ['COUNTS', COUNTS_QUERY, COUNTS_DOCUMENT_ID],
+  ['RECENT', RECENT_QUERY, RECENT_DOCUMENT_ID],
+] as const) {
+  const document = graphql(query);
+  if (documentId(document) !== id)
+    problems.push(
+      `packages/embed/src/defaults.ts: ${name}_DOCUMENT_ID must be '${documentId(document)}', the id of ${name}_QUERY`,
+    );
+  manifest.set(id, documentText(document));
+}
 if (problems.length) {
   console.error(
     `Every operation must be exported to reach the manifest, under its own id:\n  ${problems.join('\n  ')}`,

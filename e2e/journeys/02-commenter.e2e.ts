@@ -96,13 +96,13 @@ describe('journey 2: commenter', () => {
       await reloaded.getByRole('button', { name: 'Liked 1', exact: true }).waitFor();
       await frame.getByRole('article').filter({ hasText: replyText }).waitFor();
 
-      // Delete the comment: asked first, then its text goes and "deleted" stays above the reply.
+      // Delete the comment: asked first, then its text goes and a tombstone stays above the reply.
       await reloaded.getByRole('button', { name: 'Delete', exact: true }).first().click();
       const question = frame.getByRole('group', { name: /Delete your comment\?/ });
       await question.waitFor();
       await screenshot(page, '02-commenter-delete');
       await question.getByRole('button', { name: 'Delete', exact: true }).click();
-      await frame.getByText('This comment was deleted.', { exact: true }).waitFor();
+      await frame.getByText('This comment was removed.', { exact: true }).waitFor();
       await frame.getByRole('article').filter({ hasText: edited }).waitFor({ state: 'detached' });
       await frame.getByRole('article').filter({ hasText: replyText }).waitFor();
       // Then the reply: with nothing left under it, the thread has neither after a reload.

@@ -45,6 +45,9 @@ export const EXAMPLE_SSO_TOKEN_SECONDS = 3600;
 /** Name of the file in the data folder where `npm run demo` leaves the demo site's SSO secret. */
 export const EXAMPLE_SSO_SECRET_FILE = 'example-sso-secret';
 
+/** Name of the file in the data folder where `npm run demo` leaves the demo site's id. */
+export const EXAMPLE_SITE_ID_FILE = 'example-site-id';
+
 /** Options of {@link createExampleServer}. */
 export interface ExampleServerOptions {
   /** The Parley server's public URL, without a trailing slash. */
@@ -57,6 +60,12 @@ export interface ExampleServerOptions {
    * @default undefined
    */
   ssoSecret?: string | (() => string | undefined | Promise<string | undefined>);
+  /**
+   * The site's id in Parley, or a function asked on every `/list` request: `/list` then shows the
+   * site's latest comments (recent.js). Without one it leaves them out.
+   * @default undefined
+   */
+  siteId?: string | (() => string | undefined | Promise<string | undefined>);
   /** The reader `/sso` signs in. @default EXAMPLE_SSO_USER */
   ssoUser?: ExampleSsoUser;
   /** Articles listed on `/list`. @default EXAMPLE_ARTICLES */
@@ -103,7 +112,8 @@ const scriptValue = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u
 
 /**
  * Creates the example host site's server (not listening yet): `/` and `/articles/:slug` article
- * pages with the pasted snippet, `/list` with comment counts (count.js), `/sso` signed in through
+ * pages with the pasted snippet, `/list` with comment counts (count.js) and the latest comments
+ * (recent.js, when the site's id is known), `/sso` signed in through
  * the host's own SSO token (`?expired=1`: an already-expired one, and no way to refresh it;
  * `?expired=1&refresh=1`: the host can refresh it), `/sso/token` a fresh token for
  * `refreshAccessToken`. Every page's story URL is its canonical link: origin and path, no query.
@@ -113,6 +123,7 @@ export function createExampleServer(options: ExampleServerOptions): Server {
     parleyUrl,
     pagesDir,
     ssoSecret,
+    siteId,
     ssoUser = EXAMPLE_SSO_USER,
     articles = EXAMPLE_ARTICLES,
     now = () => new Date(),
@@ -161,7 +172,13 @@ export function createExampleServer(options: ExampleServerOptions): Server {
             `<span class="parley-count" data-story-url="${escapeHtml(origin + a.path)}"></span></li>`,
         )
         .join('\n      ');
-      return send(200, HTML, await template('list.html', { ARTICLES: items }));
+      const site = typeof siteId === 'function' ? await siteId() : siteId;
+      // The site's latest comments, with the site's own text until they arrive (or if none).
+      const recent = site
+        ? `<h2>Latest comments</h2>\n    <div class="parley-recent" data-site="${escapeHtml(site)}" data-count="5">` +
+          `<p>No comments yet.</p></div>\n    <script src="${escapeHtml(parleyUrl)}/recent.js" async></script>`
+        : '';
+      return send(200, HTML, await template('list.html', { ARTICLES: items, RECENT: recent }));
     }
     if (url.pathname === '/sso' || url.pathname === '/sso/token') {
       const key = await secret();

@@ -31,3 +31,18 @@ export const COUNTS_QUERY = 'query Counts($urls:[String!]!){commentCounts(urls:$
  * trusted documents and fails, naming the right id, if this one no longer matches.
  */
 export const COUNTS_DOCUMENT_ID = '11jgkn0';
+
+/** Elements recent.js fills in. */
+export const RECENT_SELECTOR = '.parley-recent';
+
+/** Comments recent.js lists when the element has no `data-count` (the server allows 1–20). */
+export const RECENT_DEFAULT_COUNT = 5;
+
+/** Characters of a comment's text recent.js shows before "…". */
+export const RECENT_EXCERPT_LENGTH = 160;
+
+/** The one query recent.js runs. */
+export const RECENT_QUERY =
+  'query Recent($siteId:ID,$storyURL:String,$first:Int){recentComments(siteId:$siteId,storyURL:$storyURL,first:$first){id body createdAt author{username}story{id url title}}}';
+/** The id recent.js sends instead of {@link RECENT_QUERY} (as {@link COUNTS_DOCUMENT_ID}). */
+export const RECENT_DOCUMENT_ID = '5qv8h6';

@@ -189,6 +189,46 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
     expect((await read()).reactionLabel).toBe('Respect');
   });
 
+  it('keeps a story’s latest comments (recent.js) until one is removed or added', async () => {
+    const url = `${SITE}/recent-story`;
+    const RECENT = `query ($url: String) {
+      recentComments(storyURL: $url) { id body story { id url title } }
+    }`;
+    const recent = async () => {
+      const search = new URLSearchParams({ query: RECENT, variables: JSON.stringify({ url }) });
+      const response = await fetch(`${reader}/graphql?${search}`);
+      const { data } = (await response.json()) as {
+        data: { recentComments: { body: string }[] };
+      };
+      return {
+        etag: response.headers.get('etag'),
+        bodies: data.recentComments.map((c) => c.body.replace(/<[^>]+>|\n/g, '')),
+      };
+    };
+    const story = (await act(`query ($url: String) { s: story(url: $url) { id } }`, { url }))
+      .s as unknown as { id: string };
+    const post = async (body: string) =>
+      (
+        await act(
+          `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+          { input: { storyId: story.id, body } },
+        )
+      ).createComment?.comment?.id as string;
+    const first = await post('One');
+    await post('Two');
+    const cold = await recent();
+    expect(cold.bodies).toEqual(['Two', 'One']);
+    expect(cold.etag).toEqual(expect.any(String));
+    expect(await recent()).toEqual(cold);
+    await act(
+      `mutation ($id: ID!) { rejectComment(input: { commentId: $id }) { comment { id } } }`,
+      { id: first },
+    );
+    expect((await recent()).bodies).toEqual(['Two']);
+    await post('Three');
+    expect((await recent()).bodies).toEqual(['Three', 'Two']);
+  });
+
   it('answers a kept answer to an anonymous GET of a trusted document before yoga, the same as yoga would', async () => {
     const url = `${SITE}/fast`;
     const created = await act(`query ($url: String) { s: story(url: $url) { id } }`, { url });

@@ -28,6 +28,7 @@ const CONSOLE_APP: AppRoute = {
 export const CLIENT_BUILDS: Readonly<Record<string, string | AppRoute>> = {
   '/embed.js': join(CLIENTS, 'embed/dist/embed.js'),
   '/count.js': join(CLIENTS, 'embed/dist/count.js'),
+  '/recent.js': join(CLIENTS, 'embed/dist/recent.js'),
   '/embed/stream': join(CLIENTS, 'stream/dist/stream.html'),
   // The sign-in popup opens as a window of its own; framed, a site could dress it up to phish.
   '/embed/auth': { root: join(CLIENTS, 'stream/dist/auth.html'), noFraming: true },

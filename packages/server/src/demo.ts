@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   EXAMPLE_ARTICLES,
+  EXAMPLE_SITE_ID_FILE,
   EXAMPLE_SSO_SECRET_FILE,
 } from '../../../examples/host/createExampleServer';
 import { hashPassword } from './auth/passwords';
@@ -59,10 +60,12 @@ async function main(): Promise<void> {
       return;
     }
     const { box } = await loadServerSecrets(config);
-    const ssoSecret = await fill(db, box, config.examplePort, config.host);
+    const { ssoSecret, siteId } = await fill(db, box, config.examplePort, config.host);
     // The example host site signs its SSO tokens with this (`npm start` reads it per request).
     // Demo data: in production the secret lives only in the host site's own configuration.
     writeFileSync(join(config.dataDir, EXAMPLE_SSO_SECRET_FILE), ssoSecret, { mode: 0o600 });
+    // Its list page shows the site's latest comments (recent.js names the site by its id).
+    writeFileSync(join(config.dataDir, EXAMPLE_SITE_ID_FILE), siteId, { mode: 0o600 });
     console.log(`Demo installed. The example host page (http://${config.host}:${config.examplePort}/) is a permitted origin;
 its SSO page (/sso) signs tokens with the demo site's SSO key.
 Accounts (email is <username>@demo.parley.test):
@@ -72,8 +75,13 @@ ${ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.username.padEnd(10)} password:
   }
 }
 
-/** Fills the database; resolves the demo site's SSO secret. */
-async function fill(db: Db, box: SecretBox, examplePort: number, host: string): Promise<string> {
+/** Fills the database; resolves the demo site's SSO secret and id. */
+async function fill(
+  db: Db,
+  box: SecretBox,
+  examplePort: number,
+  host: string,
+): Promise<{ ssoSecret: string; siteId: string }> {
   const example = `http://${host}:${examplePort}`;
   const origins = [example, `http://localhost:${examplePort}`];
   const [admin, ...others] = ACCOUNTS;
@@ -130,7 +138,7 @@ async function fill(db: Db, box: SecretBox, examplePort: number, host: string): 
       posted.push(comment.id);
     }
   }
-  return (await addSsoKey(db, result.site.id, box)).secret;
+  return { ssoSecret: (await addSsoKey(db, result.site.id, box)).secret, siteId: result.site.id };
 }
 
 main().catch((error: unknown) => {

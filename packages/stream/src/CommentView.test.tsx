@@ -204,7 +204,6 @@ describe('deleting one’s own comment', () => {
     makeComment(id, { author: TEST_VIEWER, ...overrides });
   const deletedCopy = (id: string, replyCount: number) => ({
     ...makeComment(id, { author: null, body: '', removed: true, replyCount }),
-    deletedAt: new Date().toISOString(),
   });
 
   /** The question's own Delete button, under `article`. */
@@ -221,10 +220,16 @@ describe('deleting one’s own comment', () => {
     await waitFor(() => expect(keep.ownerDocument.activeElement).toBe(keep));
     fireEvent.click(keep);
     await waitFor(() => expect(screen.queryByText('Delete your comment?')).toBeNull());
+    const deleteButton = within(articleBy('me')).getByRole('button', { name: 'Delete' });
+    expect(deleteButton.ownerDocument.activeElement).toBe(deleteButton);
+    // Escape keeps it too.
+    fireEvent.click(deleteButton);
+    fireEvent.keyDown(await screen.findByRole('button', { name: 'Keep it' }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByText('Delete your comment?')).toBeNull());
     expect(within(articleBy('me')).getByText('Body of c1')).toBeTruthy();
   });
 
-  test('a deleted comment leaves the thread, or leaves “deleted” above its replies', async () => {
+  test('a deleted comment leaves the thread, or leaves a tombstone above its replies', async () => {
     const asked: unknown[] = [];
     server.use(
       graphql.mutation('DeleteComment', ({ variables }) => {
@@ -256,7 +261,7 @@ describe('deleting one’s own comment', () => {
     }
     await waitFor(() => expect(screen.queryByText('Lonely')).toBeNull());
     await waitFor(() => expect(screen.queryByText('Answered')).toBeNull());
-    expect(screen.getByText('This comment was deleted.')).toBeTruthy();
+    expect(screen.getByText('This comment was removed.')).toBeTruthy();
     expect(screen.getByText('The answer')).toBeTruthy();
     expect(asked).toEqual(['c1', 'c2']);
     expect(env.bridge.sent).toContainEqual({

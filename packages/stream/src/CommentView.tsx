@@ -25,7 +25,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 // One line each: template literals keep their whitespace in the bundle, and these are in the
 // first-render budget.
 export const CommentFields = graphql(
-  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed deletedAt tags replyCount reactionCount viewerReacted parent{id}author{id username avatarUrl badges}}`,
+  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount viewerReacted parent{id}author{id username avatarUrl badges}}`,
 );
 
 /** A page of a connection (a thread's page carries each edge's cursor; replies do not). */
@@ -80,6 +80,7 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
   const [open, setOpen] = useState<Kind>();
   const [panels, setPanels] = useState<LazyPanels>({});
   const reportButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<CombinedError>();
   const name = c.author?.username ?? t('thread.deletedUser');
@@ -194,6 +195,7 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
         {own && (
           <button
             type="button"
+            ref={deleteButton}
             aria-expanded={open === 'delete'}
             onClick={() => toggle('delete', () => import('./DeleteConfirm'))}
           >
@@ -240,6 +242,8 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
           onDone={(deleted) => {
             setOpen(undefined);
             if (deleted) dispatch({ type: 'updated', comment: deleted });
+            // Kept: back to the button that asked.
+            else deleteButton.current?.focus();
           }}
         />
       )}

@@ -58,7 +58,6 @@ const serverComment = (input: Record<string, unknown>, status = 'NONE'): Comment
   editableUntil: '2026-01-01T00:00:30.000Z',
   status: status as CommentData['status'],
   removed: false,
-  deletedAt: null,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

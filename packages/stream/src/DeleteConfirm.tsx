@@ -72,13 +72,14 @@ export function DeleteConfirm({ comment, onDone }: DeleteConfirmProps) {
       class="parley-report"
       role="group"
       aria-labelledby={`parley-delete-${comment.id}`}
-      onKeyDown={(event) => event.key === 'Escape' && onDone()}
+      onKeyDown={(event) => event.key === 'Escape' && !busy && onDone()}
     >
       <p id={`parley-delete-${comment.id}`}>
         <strong>{t('thread.delete.title')}</strong> {t('thread.delete.explain')}
       </p>
       <div class="parley-composer-foot">
-        <button type="button" ref={keep} onClick={() => onDone()}>
+        {/* Both wait for the answer: "Keep it" must not close what is being deleted. */}
+        <button type="button" ref={keep} disabled={busy} onClick={() => onDone()}>
           {t('thread.delete.cancel')}
         </button>
         <button type="button" class="parley-primary" disabled={busy} onClick={confirm}>

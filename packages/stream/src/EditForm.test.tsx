@@ -26,7 +26,6 @@ const comment = (secondsLeft: number): CommentData => ({
   editableUntil: new Date(Date.now() + secondsLeft * 1000).toISOString(),
   status: 'NONE',
   removed: false,
-  deletedAt: null,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

@@ -58,7 +58,7 @@ export function CommentItem({ comment, level }: { comment: CommentData; level: n
   return (
     <div class="parley-item">
       {removed ? (
-        <p class="parley-tombstone">{t(c.deletedAt ? 'thread.deleted' : 'thread.removed')}</p>
+        <p class="parley-tombstone">{t('thread.removed')}</p>
       ) : (
         <CommentView comment={c} />
       )}

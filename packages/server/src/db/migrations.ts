@@ -567,6 +567,18 @@ async function reportedCounts(db: AnyDb): Promise<void> {
   `.execute(db);
 }
 
+/**
+ * 0018: a site's latest comments (recent.js, the site's feed) read down one index, newest first,
+ * instead of sorting every published comment of the site.
+ */
+async function recentComments(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('comments_published')
+    .on('comments')
+    .columns(['published_at', 'id'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -585,6 +597,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0015_job_leases': { up: jobLeases },
   '0016_published_at': { up: publishedAt },
   '0017_reported_counts': { up: reportedCounts },
+  '0018_recent_comments': { up: recentComments },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -17,6 +17,9 @@ export interface ReadCacheOptions {
   sharedMaxAgeSeconds: number;
 }
 
+/** Longest a cached list of latest comments (recent.js) goes without a site's newest comment. */
+export const RECENT_TTL_MS = 10_000;
+
 /**
  * Caches anonymous reads (graphql-yoga's response-cache plugin over our stores): a request with
  * no `Authorization` header is answered from the cache when the same document and variables were
@@ -47,7 +50,14 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
       ttl: ttlMs,
       // commentsSince: every reconnecting reader asks with a `since` of its own (nothing to
       // share), and its answer names no story an event would drop it by.
-      ttlPerSchemaCoordinate: { 'Query.commentCounts': 0, 'Query.commentsSince': 0 },
+      // recentComments: a removal or an edit drops a list at once (its comments are entities),
+      // and so does a new comment on a story the list shows; one on another story of the site
+      // shows within RECENT_TTL_MS.
+      ttlPerSchemaCoordinate: {
+        'Query.commentCounts': 0,
+        'Query.commentsSince': 0,
+        'Query.recentComments': RECENT_TTL_MS,
+      },
       includeExtensionMetadata: false,
       // Synchronous and cheap (the library's default hashes with WebCrypto, a promise per read).
       buildResponseCacheKey: readCacheKey,

@@ -18,7 +18,6 @@ const comment = (overrides: Partial<CommentData> = {}): CommentData => ({
   editableUntil: null,
   status: 'NONE',
   removed: false,
-  deletedAt: null,
   tags: [],
   replyCount: 0,
   reactionCount: 0,

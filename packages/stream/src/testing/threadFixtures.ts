@@ -15,7 +15,6 @@ export function makeComment(id: string, overrides: Partial<CommentData> = {}): C
     editableUntil: null,
     status: 'NONE',
     removed: false,
-    deletedAt: null,
     tags: [],
     replyCount: 0,
     reactionCount: 0,

@@ -37,6 +37,7 @@ function site(keys: SsoKey[]): AdminSite {
     url: 'https://blog.example/',
     allowedOrigins: ['https://blog.example'],
     embedSnippet: '<div id="parley-thread"></div>',
+    recentSnippet: '<div class="parley-recent" data-site="s1"></div>',
     ssoKeys: keys,
     ssoTokenMaxLifetimeSeconds: null,
   };
@@ -211,4 +212,18 @@ test('adding a site sends its origins and shows the first key’s secret once', 
     { name: 'Shop', url: 'https://shop.example', allowedOrigins: ['https://www.shop.example'] },
   ]);
   expect(screen.getByRole('rowheader', { name: 'Shop' })).toBeTruthy();
+});
+
+test('a site shows both snippets to copy: the thread and its latest comments', async () => {
+  const writeText = jest.fn(() => Promise.resolve());
+  Object.defineProperty(window.navigator, 'clipboard', {
+    value: { writeText },
+    configurable: true,
+  });
+  const region = within(await renderSites([KEY]));
+  expect(region.getByText('<div class="parley-recent" data-site="s1"></div>')).toBeTruthy();
+  fireEvent.click(region.getByRole('button', { name: 'Copy list snippet' }));
+  await waitFor(() =>
+    expect(writeText).toHaveBeenCalledWith('<div class="parley-recent" data-site="s1"></div>'),
+  );
 });

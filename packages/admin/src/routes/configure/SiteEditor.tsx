@@ -36,8 +36,9 @@ function lifetimeSeconds(hours: string): number | null {
 }
 
 /**
- * One site: name, URL, permitted origins (one per line), its embed snippet and its SSO keys; or,
- * with no `site`, the form that adds one (`onCreated` gets it and its first key's secret).
+ * One site: name, URL, permitted origins (one per line), its embed and latest-comments snippets
+ * and its SSO keys; or, with no `site`, the form that adds one (`onCreated` gets it and its
+ * first key's secret).
  */
 export function SiteEditor({
   site,
@@ -185,6 +186,16 @@ export function SiteEditor({
             <code>{site.embedSnippet}</code>
           </pre>
           <CopyButton text={site.embedSnippet} label="Copy snippet" />
+          <h3>Latest comments</h3>
+          <p className="hint">
+            A list of the site’s latest comments, for a home page or a sidebar (recent.js;
+            <code>data-count</code>: how many, up to 20). Plain markup with
+            <code>parley-recent-…</code> classes, for your own styles.
+          </p>
+          <pre className="snippet">
+            <code>{site.recentSnippet}</code>
+          </pre>
+          <CopyButton text={site.recentSnippet} label="Copy list snippet" />
           <SsoKeys site={site} initial={freshSecret ?? null} />
         </>
       )}

@@ -52,7 +52,7 @@ export const RENDER_MARKDOWN_QUERY = graphql(
 /** A site as its settings page shows it. */
 export const AdminSiteFields = graphql(`
   fragment AdminSiteFields on Site {
-    id name url allowedOrigins embedSnippet ssoTokenMaxLifetimeSeconds
+    id name url allowedOrigins embedSnippet recentSnippet ssoTokenMaxLifetimeSeconds
     ssoKeys { id secret createdAt expiresAt revoked }
   }
 `);

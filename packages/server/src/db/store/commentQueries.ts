@@ -162,6 +162,36 @@ export async function listCommentsSince(
   return rows.map(toComment);
 }
 
+/** Whose latest comments: one site's, or one story's. */
+export type RecentScope = { siteId: string } | { storyId: string };
+
+/**
+ * The latest `limit` comments readers can see of a site or a story, the last published first
+ * (recent.js, feeds). A story's are read down its `(story_id, published_at, id)` index; a site's
+ * down `(published_at, id)` (0018_recent_comments), keeping its stories' comments.
+ */
+export async function listRecentComments(
+  db: Db,
+  scope: RecentScope,
+  limit: number,
+): Promise<Comment[]> {
+  let q = db
+    .selectFrom('comments')
+    .selectAll()
+    .where('published_at', 'is not', null)
+    .where('status', 'in', VISIBLE_COMMENT_STATUSES)
+    .where('deleted_at', 'is', null);
+  if ('storyId' in scope) q = q.where('story_id', '=', scope.storyId);
+  else {
+    const { siteId } = scope;
+    q = q.where('story_id', 'in', (eb) =>
+      eb.selectFrom('stories').select('stories.id').where('stories.site_id', '=', siteId),
+    );
+  }
+  const rows = await q.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toComment);
+}
+
 /** Where to look in the queues. */
 export interface QueueFilter {
   siteId?: string | null;

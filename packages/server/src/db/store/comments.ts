@@ -204,6 +204,21 @@ async function requireLockedComment(trx: Db, id: string): Promise<Comment> {
   return toComment(row);
 }
 
+/**
+ * {@link requireLockedComment}, for a write that needs the comment still there: one its author
+ * deleted (or erased with their account) is `NOT_FOUND`, whatever a caller read before the lock.
+ */
+async function requireLockedLiveComment(trx: Db, id: string): Promise<Comment> {
+  const comment = await requireLockedComment(trx, id);
+  if (comment.deletedAt !== null) throw deletedComment(id);
+  return comment;
+}
+
+/** The error of a write to a deleted comment. */
+export function deletedComment(id: string): ParleyError {
+  return new ParleyError('NOT_FOUND', `Comment ${id} was deleted.`, { field: 'commentId' });
+}
+
 /** The comment with `id`, if any. */
 export async function findCommentById(db: Db, id: string): Promise<Comment | undefined> {
   const row = await db.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -239,7 +254,8 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
   return inTransaction(db, async (trx) => {
     const editedAt = isoTime();
     // Locked first: what the edit changes in the Reported queue is from this state.
-    const before = await requireLockedComment(trx, input.commentId);
+    // A delete that committed since the caller looked: nothing to edit (the text stays erased).
+    const before = await requireLockedLiveComment(trx, input.commentId);
     const row = await trx
       .updateTable('comments')
       .set({
@@ -367,7 +383,8 @@ async function changeStatus(
   /** Counter changes of the caller's to apply with these (counters last, in one order). */
   pending: readonly StoryCountChange[] = [],
 ) {
-  const current = await requireLockedComment(trx, input.commentId);
+  // Deleted: out of every queue and count, so no decision moves it (nor its parent's count).
+  const current = await requireLockedLiveComment(trx, input.commentId);
   if (input.expectedStatus !== undefined && current.status !== input.expectedStatus) {
     await adjustStoryCounts(trx, pending);
     return { comment: current, previousStatus: current.status, changed: false };
@@ -421,9 +438,10 @@ export async function setCommentTags(
     .updateTable('comments')
     .set({ tags: JSON.stringify([...new Set(tags)]) })
     .where('id', '=', commentId)
+    .where('deleted_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${commentId}.`);
+  if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${commentId} to tag.`);
   return toComment(row);
 }
 

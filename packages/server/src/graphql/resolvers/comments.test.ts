@@ -1,5 +1,5 @@
 import { moderationQueue } from '../../db/store/commentQueries';
-import { createComment } from '../../db/store/comments';
+import { createComment, deleteOwnComment, editComment } from '../../db/store/comments';
 import { RATE_LIMITS } from '../../defaults';
 import { createMemoryRateLimitStore } from '../../rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from '../../rateLimit/createRateLimiter';
@@ -548,6 +548,76 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       });
       expect((await moderationQueue(api.db, 'PENDING', {}, {})).edges).toEqual([]);
       expect((await moderationQueue(api.db, 'REPORTED', {}, {})).edges).toEqual([]);
+    });
+
+    it('leaves nothing to decide, feature or edit afterwards, and a held reply’s parent uncounted', async () => {
+      const { admin, reader, writer, storyId } = await setup(api);
+      const parent = (await api.ok(POST, { input: { storyId, body: 'Parent' } }, reader.token))
+        .createComment.comment.id as string;
+      const reply = async (body: string) =>
+        (await api.ok(POST, { input: { storyId, body, parentId: parent } }, writer.token))
+          .createComment.comment.id as string;
+      const visible = await reply('Visible reply');
+      await setSettings(api, { premod: 'ALL' });
+      const held = await reply('Held reply');
+      await setSettings(api, {});
+      const replyCount = async () =>
+        (
+          await api.db
+            .selectFrom('comments')
+            .select('reply_count')
+            .where('id', '=', parent)
+            .executeTakeFirstOrThrow()
+        ).reply_count;
+      expect(await replyCount()).toBe(1);
+      await api.ok(DELETE, { id: held }, writer.token);
+      expect(await replyCount()).toBe(1);
+      await api.ok(DELETE, { id: visible }, writer.token);
+      expect(await replyCount()).toBe(0);
+      // A console card still showing them: every decision is NOT_FOUND, and changes nothing.
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the reply's own email, sent
+      const mailed = api.mail.length;
+      for (const [mutation, id] of [
+        ['rejectComment', visible],
+        ['approveComment', held],
+        ['featureComment', held],
+      ] as const) {
+        const answer = await api.request(
+          `mutation ($id: ID!) { ${mutation}(input: { commentId: $id }) { comment { id } } }`,
+          { id },
+          admin.adminToken,
+        );
+        expect([mutation, codeOf(answer)]).toEqual([mutation, 'NOT_FOUND']);
+      }
+      expect(await replyCount()).toBe(0);
+      const stored = await api.db
+        .selectFrom('comments')
+        .select(['status', 'tags'])
+        .where('id', 'in', [visible, held])
+        .orderBy('created_at')
+        .execute();
+      expect(stored).toEqual([
+        { status: 'NONE', tags: '[]' },
+        { status: 'PREMOD', tags: '[]' },
+      ]);
+      // No "replied" email for a reply approved after its author deleted it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(api.mail).toHaveLength(mailed);
+      // An edit that arrives after the delete (its check ran before): the text stays erased.
+      await expect(
+        editComment(api.db, { commentId: visible, bodySource: 'Back!', bodyHtml: '<p>Back!</p>' }),
+      ).rejects.toMatchObject({ extensions: { code: 'NOT_FOUND' } });
+      expect(
+        await api.db
+          .selectFrom('comment_revisions')
+          .select('id')
+          .where('comment_id', '=', visible)
+          .execute(),
+      ).toEqual([]);
+      // The store answers a second delete with the deleted comment, changing nothing.
+      const again = await deleteOwnComment(api.db, visible, writer.userId);
+      expect(again).toMatchObject({ deleted: false, comment: { id: visible, bodySource: '' } });
+      expect(await replyCount()).toBe(0);
     });
 
     it('limits deleting to 20 a minute per user', async () => {

@@ -217,7 +217,7 @@ export const commentsResolvers = {
       );
       if (changed) {
         // Readers who could see it watch it go; a held one was only ever in the queues.
-        if (isVisibleStatus(comment.status)) publishCommentUpdated(ctx, deleted);
+        if (isVisibleStatus(deleted.status)) publishCommentUpdated(ctx, deleted);
         await publishQueueUpdated(ctx, deleted);
       }
       return { comment: deleted };

@@ -123,8 +123,9 @@ export type Comment = {
   bodySource?: Maybe<Scalars['String']['output']>;
   createdAt: Scalars['DateTime']['output'];
   /**
-   * When the comment was deleted — by its author, or with their account — and its text erased;
-   * null otherwise. A deleted comment stays only as a tombstone (see removed).
+   * Its author and moderators only (null for everyone else): when the comment was deleted — by its
+   * author, or with their account — and its text erased. A deleted comment stays only as a
+   * tombstone (see removed), which tells other readers nothing of why it went.
    */
   deletedAt?: Maybe<Scalars['DateTime']['output']>;
   editableUntil?: Maybe<Scalars['DateTime']['output']>;
@@ -696,6 +697,12 @@ export type Query = {
   moderationQueue: CommentConnection;
   /** Moderators only: the viewer's own latest decisions, newest first (at most 100). */
   myDecisions: Array<ModerationDecision>;
+  /**
+   * The latest published comments, newest first (recent.js): of one site (siteId), or of one story
+   * (storyURL; a story nobody opened yet has none). Exactly one of the two. At most 20; 5 by default.
+   * Never held, rejected or deleted ones; never creates a story.
+   */
+  recentComments: Array<Comment>;
   /** The sanitized HTML a comment body would get (the composer's preview); at most maxCommentLength characters. */
   renderMarkdown: Scalars['String']['output'];
   settings: Settings;
@@ -759,6 +766,13 @@ export type QueryModerationQueueArgs = {
 
 export type QueryMyDecisionsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryRecentCommentsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  siteId?: InputMaybe<Scalars['ID']['input']>;
+  storyURL?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -982,6 +996,8 @@ export type Site = {
   embedSnippet: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** The HTML of recent.js for this site: its latest comments in a page element (data-count: how many, 5 by default, at most 20). */
+  recentSnippet: Scalars['String']['output'];
   /** Admins only. */
   ssoKeys?: Maybe<Array<SsoKey>>;
   /** Longest life (exp - iat) of an SSO token this site accepts, in seconds; null means the default, 24 hours. */
@@ -1798,6 +1814,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   moderationCounts?: Resolver<ResolversTypes['ModerationCounts'], ParentType, ContextType, Partial<QueryModerationCountsArgs>>;
   moderationQueue?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<QueryModerationQueueArgs, 'orderBy' | 'queue'>>;
   myDecisions?: Resolver<Array<ResolversTypes['ModerationDecision']>, ParentType, ContextType, RequireFields<QueryMyDecisionsArgs, 'first'>>;
+  recentComments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, Partial<QueryRecentCommentsArgs>>;
   renderMarkdown?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryRenderMarkdownArgs, 'body'>>;
   settings?: Resolver<ResolversTypes['Settings'], ParentType, ContextType>;
   sites?: Resolver<Array<ResolversTypes['Site']>, ParentType, ContextType>;
@@ -1882,6 +1899,7 @@ export type SiteResolvers<ContextType = ParleyContext, ParentType extends Resolv
   embedSnippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  recentSnippet?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ssoKeys?: Resolver<Maybe<Array<ResolversTypes['SsoKey']>>, ParentType, ContextType>;
   ssoTokenMaxLifetimeSeconds?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

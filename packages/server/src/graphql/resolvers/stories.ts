@@ -1,4 +1,4 @@
-import { findSiteByOrigin } from '../../db/store/sites';
+import { findSiteById, findSiteByOrigin } from '../../db/store/sites';
 import {
   findOrCreateStory,
   findStoriesByUrls,
@@ -10,7 +10,7 @@ import type { Story } from '../../db/store/stories';
 import type { Settings } from '../../db/store/organization';
 import { STORY_URL_MAX_LENGTH } from '../../defaults';
 import { ParleyError } from '../../ParleyError';
-import { listCommentsSince } from '../../db/store/commentQueries';
+import { listCommentsSince, listRecentComments } from '../../db/store/commentQueries';
 import { listIgnoredIds } from '../../db/store/userModeration';
 import { requireReader } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
@@ -29,6 +29,10 @@ export const COMMENTS_SINCE_MAX = 100;
  * (a `since` of 1970 must not read a whole story); the thread's next load has the rest.
  */
 export const COMMENTS_SINCE_WINDOW_MS = 3_600_000;
+
+/** Most comments `recentComments` answers (recent.js's `data-count`), and how many by default. */
+export const RECENT_COMMENTS_MAX = 20;
+export const RECENT_COMMENTS_DEFAULT = 5;
 
 const DAY_MS = 86_400_000;
 
@@ -118,6 +122,42 @@ export const storiesResolvers = {
       await requireReader(ctx);
       const comment = await ctx.loaders.comment.load(id);
       return comment && canSeeComment(comment, ctx) ? comment : null;
+    },
+
+    recentComments: async (_root, { siteId, storyURL, first }, ctx) => {
+      await requireReader(ctx);
+      const limit = first ?? RECENT_COMMENTS_DEFAULT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > RECENT_COMMENTS_MAX) {
+        throw new ParleyError('INVALID_INPUT', `Ask for 1 to ${RECENT_COMMENTS_MAX} comments.`, {
+          field: 'first',
+        });
+      }
+      if (siteId != null && storyURL != null) {
+        throw new ParleyError('INVALID_INPUT', 'Name a site (siteId) or a story, not both.', {
+          field: 'storyURL',
+        });
+      }
+      if (storyURL != null) {
+        let key: string;
+        try {
+          key = canonicalStoryUrl(storyURL).toString();
+        } catch (error) {
+          if (!(error instanceof ParleyError)) throw error;
+          throw new ParleyError(error.code, error.message, { field: 'storyURL' });
+        }
+        const story = await findStoryByUrl(ctx.db, key);
+        return story ? listRecentComments(ctx.db, { storyId: story.id }, limit) : [];
+      }
+      if (siteId == null) {
+        throw new ParleyError('INVALID_INPUT', 'Name a site (siteId) or a story (storyURL).', {
+          field: 'siteId',
+        });
+      }
+      const site = await findSiteById(ctx.db, siteId);
+      if (!site) {
+        throw new ParleyError('NOT_FOUND', 'There is no such site.', { field: 'siteId' });
+      }
+      return listRecentComments(ctx.db, { siteId: site.id }, limit);
     },
 
     commentsSince: async (_root, { storyId, since }, ctx) => {

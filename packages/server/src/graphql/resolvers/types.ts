@@ -82,6 +82,11 @@ export function embedSnippet(publicUrl: string): string {
   return `<div id="parley-thread"></div>\n<script src="${publicUrl}/embed.js" async></script>`;
 }
 
+/** The HTML snippet that lists a site's latest comments (recent.js). */
+export function recentSnippet(publicUrl: string, siteId: string): string {
+  return `<div class="parley-recent" data-site="${siteId}" data-count="5"></div>\n<script src="${publicUrl}/recent.js" async></script>`;
+}
+
 /** Field resolvers of the object types. */
 export const typeResolvers = {
   User: {
@@ -139,6 +144,10 @@ export const typeResolvers = {
         ? null
         : ctx.loaders.user.load(comment.authorId),
     removed: (comment) => isRemoved(comment),
+    // Like the status: why a tombstone is one (its author deleted it, or a moderator removed it)
+    // is for its author and the moderators.
+    deletedAt: (comment, _args, ctx) =>
+      ctx.viewer?.id === comment.authorId || isModerator(ctx.staff) ? comment.deletedAt : null,
     // Why a comment left the thread (rejected, withheld, pending) is for its author and the
     // moderators; anyone else sees a removed comment as NONE, with `removed` set.
     status: (comment, _args, ctx) =>
@@ -184,6 +193,7 @@ export const typeResolvers = {
 
   Site: {
     embedSnippet: (_site, _args, ctx) => embedSnippet(ctx.publicUrl),
+    recentSnippet: (site, _args, ctx) => recentSnippet(ctx.publicUrl, site.id),
     ssoKeys: async (site, _args, ctx) =>
       hasRole(ctx.staff, 'ADMIN')
         ? (await listActiveSsoKeys(ctx.db, site.id, ctx.now().toISOString())).map((key) => ({

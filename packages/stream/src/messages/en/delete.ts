@@ -4,7 +4,7 @@ import type { Message } from '../../i18n/createTranslator';
 export const messages = {
   'thread.delete.title': 'Delete your comment?',
   'thread.delete.explain':
-    'Its text is erased for good. Replies to it stay, under “This comment was deleted.”',
+    'Its text is erased for good. Replies to it stay, under “This comment was removed.”',
   'thread.delete.confirm': 'Delete',
   'thread.delete.cancel': 'Keep it',
 } satisfies Record<string, Message>;

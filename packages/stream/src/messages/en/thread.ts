@@ -7,7 +7,6 @@ export const messages = {
   'thread.edited': 'edited',
   'thread.staff': 'Staff',
   'thread.removed': 'This comment was removed.',
-  'thread.deleted': 'This comment was deleted.',
   'thread.like': 'Like',
   'thread.liked': 'Liked',
   'thread.reply': 'Reply',

@@ -8,7 +8,6 @@ export const messages: Record<keyof typeof en, Message> = {
   'thread.edited': 'editado',
   'thread.staff': 'Equipo',
   'thread.removed': 'Este comentario fue eliminado.',
-  'thread.deleted': 'Este comentario fue borrado.',
   'thread.like': 'Me gusta',
   'thread.liked': 'Te gusta',
   'thread.reply': 'Responder',

@@ -7,6 +7,7 @@
  * `moderationQueueUpdated` (it left a queue, counts changed).
  */
 import {
+  deletedComment,
   isVisibleStatus,
   requireComment,
   setCommentStatus,
@@ -31,6 +32,8 @@ const FEATURED: CommentTag = 'FEATURED';
 async function decide(ctx: ParleyContext, commentId: string, status: CommentStatus) {
   const moderator = requireRole(ctx, 'MODERATOR');
   const current = await requireComment(ctx.db, commentId);
+  // Deleted by its author (a stale card in the console): nothing left to judge.
+  if (current.deletedAt !== null) throw deletedComment(commentId);
   // Deciding again what was decided is a no-op — unless reports came since: approving an
   // approved comment from the REPORTED queue records the review and clears it from there.
   if (current.status === status && current.reportCount <= current.reviewedReportCount) {
@@ -56,6 +59,7 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
 async function setFeatured(ctx: ParleyContext, commentId: string, featured: boolean) {
   requireRole(ctx, 'MODERATOR');
   let comment: Comment = await requireComment(ctx.db, commentId);
+  if (comment.deletedAt !== null) throw deletedComment(commentId);
   // Featuring is the strongest "this is good": it approves the comment too (also one that is
   // held or rejected), because a featured comment readers cannot see would be an empty promise,
   // and in the console `f` on a pending card should not need an `a` first.
