@@ -27,6 +27,7 @@ const ESM_ONLY = [
   'uint8array-extras',
   '@tokenizer',
   '@borewit',
+  'feed',
 ];
 
 const transform: Config['transform'] = {

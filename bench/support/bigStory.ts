@@ -48,6 +48,12 @@ export async function writeBigStory(
   const byStatus = new Map<CountedKey, number>();
   let deepId: string | undefined;
   const start = Date.now() - count * 1000;
+  // Each comment carries its story's site (0018_recent_comments), as the store writes it.
+  const { site_id: siteId } = await db
+    .selectFrom('stories')
+    .select('site_id')
+    .where('id', '=', storyId)
+    .executeTakeFirstOrThrow();
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
     const topLevel = i === 0 || next() < 0.2;
@@ -70,6 +76,7 @@ export async function writeBigStory(
     rows.push({
       id,
       story_id: storyId,
+      site_id: siteId,
       author_id: authorIds[i % authorIds.length]!,
       parent_id: topLevel ? null : ids[parentIndex]!,
       body_source: `Comment ${i} of the big story.`,

@@ -35,8 +35,9 @@ export const COUNTS_DOCUMENT_ID = '11jgkn0';
 /** Elements recent.js fills in. */
 export const RECENT_SELECTOR = '.parley-recent';
 
-/** Comments recent.js lists when the element has no `data-count` (the server allows 1–20). */
+/** Comments recent.js lists when the element has no `data-count`, and at most. */
 export const RECENT_DEFAULT_COUNT = 5;
+export const RECENT_MAX_COUNT = 20;
 
 /** Characters of a comment's text recent.js shows before "…". */
 export const RECENT_EXCERPT_LENGTH = 160;

@@ -1,4 +1,5 @@
 import { COUNT_SELECTOR, COUNTS_DOCUMENT_ID, LOG_PREFIX } from './defaults';
+import { queryTrusted } from './queryTrusted';
 
 /** Options of {@link loadCounts}. */
 export interface LoadCountsOptions {
@@ -17,22 +18,17 @@ export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> 
       (element) => element.dataset.storyUrl,
     );
     if (!elements.length) return;
-    const response = await fetch(`${rootURL}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        extensions: { persistedQuery: { documentId: COUNTS_DOCUMENT_ID } },
-        variables: {
-          urls: elements.map(
-            (element) => new URL(element.dataset.storyUrl as string, document.baseURI).href,
-          ),
-        },
-      }),
-    });
-    const { data, errors } = await response.json();
     // One number per URL, in the order asked.
-    const counts: number[] | undefined = data?.commentCounts;
-    if (!counts) throw errors?.[0]?.extensions?.code ?? response.status;
+    const counts = await queryTrusted<number[]>(
+      rootURL,
+      COUNTS_DOCUMENT_ID,
+      {
+        urls: elements.map(
+          (element) => new URL(element.dataset.storyUrl as string, document.baseURI).href,
+        ),
+      },
+      'commentCounts',
+    );
     elements.forEach((element, index) => {
       const count = counts[index];
       element.textContent =

@@ -47,7 +47,7 @@ beforeEach(() => {
   document.documentElement.lang = 'en';
   document.body.innerHTML = `
     <div id="site" class="parley-recent" data-site="site-1" data-count="2">No comments yet</div>
-    <div id="story" class="parley-recent" data-story-url="/a?p=1"></div>`;
+    <div id="story" class="parley-recent" data-story-url="/a?p=1" data-count="50"></div>`;
 });
 
 const items = (selector: string) => [
@@ -64,8 +64,8 @@ it('lists a site’s latest comments: author, date, the start of the text linkin
     },
     {
       extensions: { persistedQuery: { documentId: RECENT_DOCUMENT_ID } },
-      // Relative story URLs read like links; 5 comments unless data-count says otherwise.
-      variables: { storyURL: 'https://news.example/a?p=1', first: 5 },
+      // Relative story URLs read like links; data-count is capped at the server's 20.
+      variables: { storyURL: 'https://news.example/a?p=1', first: 20 },
     },
   ]);
   const [first, second] = items('#site');
@@ -125,10 +125,12 @@ it('recent.js fills the page on load and Parley.recent.reload() scans again', as
   expect(items('#site')).toHaveLength(2);
   document.body.insertAdjacentHTML(
     'beforeend',
-    '<div id="late" class="parley-recent" data-site="site-1" data-count="1"></div>',
+    '<div id="late" class="parley-recent" data-site="site-1"></div>',
   );
   await recent!.reload();
-  expect(items('#late')).toHaveLength(1);
+  // Without data-count: 5 asked (the server here has 3).
+  expect(requests.at(-1)!.variables).toEqual({ siteId: 'site-1', first: 5 });
+  expect(items('#late')).toHaveLength(3);
   // Each scan asks once per list: the load-time scan's 2, then 2, then 3.
   expect(requests).toHaveLength(7);
   delete (window as { Parley?: ParleyGlobal }).Parley;

@@ -1,10 +1,12 @@
 import {
   LOG_PREFIX,
   RECENT_DEFAULT_COUNT,
+  RECENT_MAX_COUNT,
   RECENT_DOCUMENT_ID,
   RECENT_EXCERPT_LENGTH,
   RECENT_SELECTOR,
 } from './defaults';
+import { queryTrusted } from './queryTrusted';
 
 /** Options of {@link loadRecent}. */
 export interface LoadRecentOptions {
@@ -49,21 +51,17 @@ export async function loadRecent({ rootURL }: LoadRecentOptions): Promise<void> 
     [...document.querySelectorAll<HTMLElement>(RECENT_SELECTOR)].map(async (element) => {
       const { site, storyUrl, count } = element.dataset;
       try {
-        const response = await fetch(`${rootURL}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            extensions: { persistedQuery: { documentId: RECENT_DOCUMENT_ID } },
-            variables: {
-              siteId: site,
-              storyURL: storyUrl && new URL(storyUrl, document.baseURI).href,
-              first: count ? Number(count) : RECENT_DEFAULT_COUNT,
-            },
-          }),
-        });
-        const { data, errors } = await response.json();
-        const comments: RecentComment[] | undefined = data?.recentComments;
-        if (!comments) throw errors?.[0]?.extensions?.code ?? response.status;
+        const comments = await queryTrusted<RecentComment[]>(
+          rootURL,
+          RECENT_DOCUMENT_ID,
+          {
+            siteId: site,
+            storyURL: storyUrl && new URL(storyUrl, document.baseURI).href,
+            // The server lists 1 to 20: more asks for 20, not for an error.
+            first: Math.min(RECENT_MAX_COUNT, Number(count) || RECENT_DEFAULT_COUNT),
+          },
+          'recentComments',
+        );
         if (!comments.length) return;
         const list = document.createElement('ol');
         list.className = 'parley-recent-list';

@@ -189,44 +189,61 @@ describe.each(testDialects())('the read cache on %s', (dialect) => {
     expect((await read()).reactionLabel).toBe('Respect');
   });
 
-  it('keeps a story’s latest comments (recent.js) until one is removed or added', async () => {
+  it('keeps the latest comments (recent.js) until one is removed, or one is added to a listed story', async () => {
     const url = `${SITE}/recent-story`;
-    const RECENT = `query ($url: String) {
-      recentComments(storyURL: $url) { id body story { id url title } }
+    const RECENT = `query ($url: String, $siteId: ID) {
+      recentComments(storyURL: $url, siteId: $siteId) { id body story { id url title } }
     }`;
-    const recent = async () => {
-      const search = new URLSearchParams({ query: RECENT, variables: JSON.stringify({ url }) });
+    const recent = async (variables: Record<string, string>) => {
+      const search = new URLSearchParams({ query: RECENT, variables: JSON.stringify(variables) });
       const response = await fetch(`${reader}/graphql?${search}`);
       const { data } = (await response.json()) as {
         data: { recentComments: { body: string }[] };
       };
-      return {
-        etag: response.headers.get('etag'),
-        bodies: data.recentComments.map((c) => c.body.replace(/<[^>]+>|\n/g, '')),
-      };
+      return data.recentComments.map((c) => c.body.replace(/<[^>]+>|\n/g, ''));
     };
-    const story = (await act(`query ($url: String) { s: story(url: $url) { id } }`, { url }))
-      .s as unknown as { id: string };
-    const post = async (body: string) =>
+    const storyOf = async (storyUrl: string) =>
+      (
+        (await act(`query ($url: String) { s: story(url: $url) { id } }`, { url: storyUrl }))
+          .s as unknown as { id: string }
+      ).id;
+    const storyId = await storyOf(url);
+    const otherStoryId = await storyOf(`${SITE}/another-story`);
+    const post = async (body: string, onStory = storyId) =>
       (
         await act(
           `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
-          { input: { storyId: story.id, body } },
+          { input: { storyId: onStory, body } },
         )
       ).createComment?.comment?.id as string;
+    const { sites } = (await act(`{ sites { id } }`)) as unknown as { sites: { id: string }[] };
+    const site = { siteId: sites[0]!.id };
     const first = await post('One');
     await post('Two');
-    const cold = await recent();
-    expect(cold.bodies).toEqual(['Two', 'One']);
-    expect(cold.etag).toEqual(expect.any(String));
-    expect(await recent()).toEqual(cold);
+    expect(await recent({ url })).toEqual(['Two', 'One']);
+    const siteList = await recent(site);
+    expect(siteList.slice(0, 2)).toEqual(['Two', 'One']);
+    // Kept: a change no event announces (a hand edit) does not show.
+    await database.db
+      .updateTable('comments')
+      .set({ body_html: '<p>Edited by hand</p>' })
+      .where('id', '=', first)
+      .execute();
+    expect(await recent({ url })).toEqual(['Two', 'One']);
+    expect(await recent(site)).toEqual(siteList);
+    // A removal drops both lists at once; a comment on the listed story drops its list.
     await act(
       `mutation ($id: ID!) { rejectComment(input: { commentId: $id }) { comment { id } } }`,
       { id: first },
     );
-    expect((await recent()).bodies).toEqual(['Two']);
+    expect(await recent({ url })).toEqual(['Two']);
+    expect((await recent(site)).slice(0, 1)).toEqual(['Two']);
     await post('Three');
-    expect((await recent()).bodies).toEqual(['Three', 'Two']);
+    expect(await recent({ url })).toEqual(['Three', 'Two']);
+    // One on a story the site list does not show yet waits for the list's 10 s (RECENT_TTL_MS).
+    const listed = await recent(site);
+    await post('Elsewhere', otherStoryId);
+    expect(await recent(site)).toEqual(listed);
   });
 
   it('answers a kept answer to an anonymous GET of a trusted document before yoga, the same as yoga would', async () => {

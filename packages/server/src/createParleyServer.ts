@@ -7,6 +7,7 @@ import { createTokenService } from './auth/tokens';
 import { createDatabase } from './db/createDatabase';
 import type { ParleyDatabase } from './db/createDatabase';
 import { pendingMigrations } from './db/migrations';
+import { createFeeds } from './feeds/atomFeeds';
 import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
@@ -246,6 +247,11 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       staticRoutes: { '/uploads/': join(config.dataDir, 'uploads'), ...options.staticRoutes },
       // Where the clients are served, the stream's page comes rendered (when its build exists).
       streamPage: options.staticRoutes?.[STREAM_PAGE_PATH] ? STREAM_PAGE_FILES : undefined,
+      feeds: createFeeds({
+        db: database.db,
+        publicUrl: config.publicUrl,
+        settings: () => getSettings(database.db),
+      }),
       logger,
       metrics,
       production: config.production,

@@ -324,3 +324,13 @@ test('changing the sort re-runs the root query and shows the new order', async (
   );
   expect(sorts).toEqual(['CREATED_AT_DESC', 'CREATED_AT_ASC']);
 });
+
+test('links the story’s Atom feed, outside the frame', () => {
+  const data = makeStreamData([makeComment('c1')]);
+  renderThread(data);
+  const link = screen.getByRole('link', { name: 'Follow these comments in a feed reader (Atom)' });
+  expect(link.getAttribute('href')).toBe(
+    `/feeds/story.atom?url=${encodeURIComponent(data.story.url)}`,
+  );
+  expect(link.getAttribute('target')).toBe('_blank');
+});

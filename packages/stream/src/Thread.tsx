@@ -187,6 +187,15 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
           </button>
         )}
         {error && <ErrorNote error={error} />}
+        {/* The frame is on Parley's origin: the feed (feeds/atomFeeds.ts) is beside /graphql. */}
+        <a
+          class="parley-feed"
+          href={`/feeds/story.atom?url=${encodeURIComponent(story.url)}`}
+          target="_blank"
+          rel="noopener"
+        >
+          {t('thread.feed')}
+        </a>
       </div>
     </ThreadContext.Provider>
   );

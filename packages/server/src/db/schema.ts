@@ -209,6 +209,11 @@ export interface CommentsTable {
    * while it never was. What `commentsSince` goes by.
    */
   published_at: string | null;
+  /**
+   * Its story's site (0018_recent_comments; stories never change site): a site's latest
+   * comments read down `(site_id, published_at, id)`. Set on every insert.
+   */
+  site_id: string | null;
 }
 
 /** Every body a comment has had, the first one included. */

@@ -400,6 +400,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
           '2026-04-01T10:00:00.000Z',
           '2026-04-01T10:00:00.000Z',
         ),
+        // Which site: 0018 fills it from the story.
+        site_id: added('0018_recent_comments', 'site-news', 'site-news'),
       },
       {
         id: 'c-2-reply',
@@ -424,6 +426,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
           '2026-04-01T10:05:00.000Z',
           '2026-04-01T10:05:00.000Z',
         ),
+        site_id: added('0018_recent_comments', 'site-news', 'site-news'),
       },
       {
         id: 'c-3-held',
@@ -444,6 +447,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         deleted_at: null,
         reviewed_report_count: added('0004_reviewed_reports', 0, 0),
         published_at: added('0016_published_at', null, null),
+        site_id: added('0018_recent_comments', 'site-news', 'site-news'),
       },
       {
         // Approved, then reported: nobody has seen that report.
@@ -469,6 +473,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
           '2026-04-01T11:00:00.000Z',
           '2026-04-01T11:00:00.000Z',
         ),
+        site_id: added('0018_recent_comments', 'site-news', 'site-news'),
       },
       {
         id: 'c-5-rejected',
@@ -490,6 +495,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         // Reviewed by the moderator's decision after the report (0011 fills it in for old rows).
         reviewed_report_count: added('0004_reviewed_reports', 1, 1),
         published_at: added('0016_published_at', null, null),
+        site_id: added('0018_recent_comments', 'site-news', 'site-news'),
       },
       new Later('0005_deleted_accounts', {
         id: 'c-6-erased',
@@ -510,6 +516,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         deleted_at: '2026-05-20T00:00:00.000Z',
         reviewed_report_count: 0,
         published_at: added('0016_published_at', null, null),
+        site_id: added('0018_recent_comments', 'site-news', 'site-news'),
       }),
     ],
   },

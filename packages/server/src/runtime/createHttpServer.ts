@@ -10,6 +10,8 @@ import { GRAPHQL_PATH, createYogaApp } from './createYogaApp';
 import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
 import { trustedDocumentsFor } from './plugins/trustedDocuments';
+import { FEEDS_PREFIX } from '../feeds/atomFeeds';
+import type { FeedHandler } from '../feeds/atomFeeds';
 import { STREAM_PAGE_PATH, createStreamPage } from './streamPage';
 import type { StreamPageFiles, StreamPageHandler } from './streamPage';
 import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
@@ -65,6 +67,8 @@ export interface CreateHttpServerOptions {
   readCache?: ReadCacheOptions;
   /** The stream's built files, to answer its page with the thread rendered (streamPage.ts). */
   streamPage?: StreamPageFiles;
+  /** The Atom feeds under `/feeds/` (feeds/atomFeeds.ts); without it those paths are 404. */
+  feeds?: FeedHandler;
   /** Hide field suggestions and GraphiQL. @default false */
   production?: boolean;
   /** Largest HTTP body, in bytes. @default REQUEST_BODY_MAX_BYTES */
@@ -113,7 +117,7 @@ function pathOf(target: string | undefined): string | undefined {
 const SANE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
 /** Fixed route labels for metrics, so a scan of random URLs cannot explode label cardinality. */
-type RouteLabel = 'graphql' | 'healthz' | 'readyz' | 'metrics' | 'static' | 'not_found';
+type RouteLabel = 'graphql' | 'healthz' | 'readyz' | 'metrics' | 'feed' | 'static' | 'not_found';
 
 /**
  * One process, one port: GraphQL over HTTP and graphql-ws on `/graphql`, static files under the
@@ -139,6 +143,7 @@ export function createHttpServer({
   trustedDocuments = trustedDocumentsFor(production),
   readCache,
   streamPage: streamPageFiles,
+  feeds,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -236,6 +241,20 @@ export function createHttpServer({
       const body = await metrics.registry.metrics();
       res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
       return;
+    }
+    if (
+      feeds &&
+      pathname.startsWith(FEEDS_PREFIX) &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      const answer = await feeds(new URL(req.url ?? pathname, 'http://feeds'));
+      if (answer) {
+        label('feed');
+        res
+          .writeHead(answer.status, answer.headers)
+          .end(req.method === 'HEAD' ? undefined : answer.body);
+        return;
+      }
     }
     label('static');
     if (

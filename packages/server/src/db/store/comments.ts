@@ -7,7 +7,7 @@
  * the same transaction as that change, so it always equals what the thread shows. The story's
  * counters by status (storyCounts.ts) are kept the same way.
  */
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
@@ -133,6 +133,7 @@ export async function createComment(
         client_mutation_id: cmid,
         created_at: createdAt,
         published_at: isVisibleStatus(status) ? createdAt : null,
+        site_id: sql<string>`(select site_id from stories where id = ${input.storyId})`,
       })
       .onConflict((oc) => oc.columns(['author_id', 'client_mutation_id']).doNothing())
       .returningAll()

@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { ReportReason, ReportsTable } from '../schema';
-import { toComment } from './comments';
+import { deletedComment, toComment } from './comments';
 import type { Comment } from './comments';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 
@@ -17,12 +17,15 @@ async function bump(
   column: 'reaction_count' | 'report_count',
   delta: 1 | -1,
 ): Promise<Comment> {
-  const row = await trx
+  let q = trx
     .updateTable('comments')
     .set((eb) => ({ [column]: eb(column, '+', delta) }))
-    .where('id', '=', commentId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .where('id', '=', commentId);
+  // A reaction or a report arriving after its comment was deleted: refused, and the caller's
+  // transaction (its new row) rolled back. Taking one back stays possible.
+  if (delta === 1) q = q.where('deleted_at', 'is', null);
+  const row = await q.returningAll().executeTakeFirst();
+  if (row === undefined) throw deletedComment(commentId);
   return toComment(row);
 }
 

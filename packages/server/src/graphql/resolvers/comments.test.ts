@@ -1,5 +1,12 @@
 import { moderationQueue } from '../../db/store/commentQueries';
-import { createComment, deleteOwnComment, editComment } from '../../db/store/comments';
+import {
+  createComment,
+  deleteOwnComment,
+  editComment,
+  setCommentStatus,
+  setCommentTags,
+} from '../../db/store/comments';
+import { addReaction, addReport } from '../../db/store/reactions';
 import { RATE_LIMITS } from '../../defaults';
 import { createMemoryRateLimitStore } from '../../rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from '../../rateLimit/createRateLimiter';
@@ -604,20 +611,66 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(api.mail).toHaveLength(mailed);
       // An edit that arrives after the delete (its check ran before): the text stays erased.
+      // The stores refuse the others too, whatever a caller checked before: a decision, a tag,
+      // a reaction, a report; nothing of theirs is kept.
+      const refused = { extensions: { code: 'NOT_FOUND' } };
+      const rowsOf = (table: 'comment_revisions' | 'reactions' | 'reports') =>
+        api.db.selectFrom(table).select('comment_id').where('comment_id', '=', visible).execute();
       await expect(
         editComment(api.db, { commentId: visible, bodySource: 'Back!', bodyHtml: '<p>Back!</p>' }),
-      ).rejects.toMatchObject({ extensions: { code: 'NOT_FOUND' } });
-      expect(
-        await api.db
-          .selectFrom('comment_revisions')
-          .select('id')
-          .where('comment_id', '=', visible)
-          .execute(),
-      ).toEqual([]);
+      ).rejects.toMatchObject(refused);
+      await expect(
+        setCommentStatus(api.db, { commentId: visible, status: 'REJECTED', moderatorId: null }),
+      ).rejects.toMatchObject(refused);
+      await expect(setCommentTags(api.db, visible, ['FEATURED'])).rejects.toMatchObject(refused);
+      await expect(addReaction(api.db, visible, reader.userId)).rejects.toMatchObject(refused);
+      await expect(
+        addReport(api.db, { commentId: visible, userId: reader.userId, reason: 'SPAM' }),
+      ).rejects.toMatchObject(refused);
+      for (const table of ['comment_revisions', 'reactions', 'reports'] as const) {
+        expect([table, await rowsOf(table)]).toEqual([table, []]);
+      }
+      // A moderator still sees it, yet cannot react to, report or answer it.
+      for (const [query, variables] of [
+        [
+          `mutation ($id: ID!) { createReaction(input: { commentId: $id }) { comment { id } } }`,
+          { id: visible },
+        ],
+        [
+          `mutation ($id: ID!) { reportComment(input: { commentId: $id, reason: SPAM }) { comment { id } } }`,
+          { id: visible },
+        ],
+        [POST, { input: { storyId, body: 'An answer', parentId: visible } }],
+      ] as const) {
+        expect(codeOf(await api.request(query, variables, admin.adminToken))).toBe('NOT_FOUND');
+      }
       // The store answers a second delete with the deleted comment, changing nothing.
       const again = await deleteOwnComment(api.db, visible, writer.userId);
       expect(again).toMatchObject({ deleted: false, comment: { id: visible, bodySource: '' } });
       expect(await replyCount()).toBe(0);
+    });
+
+    it('emails nobody of a reply approved after the comment it answers was deleted', async () => {
+      const { admin, reader, writer, storyId } = await setup(api);
+      const parent = (await api.ok(POST, { input: { storyId, body: 'Mine' } }, reader.token))
+        .createComment.comment.id as string;
+      await setSettings(api, { premod: 'ALL' });
+      const held = (
+        await api.ok(
+          POST,
+          { input: { storyId, body: 'Held answer', parentId: parent } },
+          writer.token,
+        )
+      ).createComment.comment.id as string;
+      await api.ok(DELETE, { id: parent }, reader.token);
+      const mailed = api.mail.length;
+      await api.ok(
+        `mutation ($id: ID!) { approveComment(input: { commentId: $id }) { comment { id } } }`,
+        { id: held },
+        admin.adminToken,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(api.mail).toHaveLength(mailed);
     });
 
     it('limits deleting to 20 a minute per user', async () => {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   createComment,
   deleteOwnComment,
+  deletedComment,
   editComment,
   findCommentByClientMutationId,
   isVisibleStatus,
@@ -73,6 +74,8 @@ async function approvedCount(ctx: ParleyContext, authorId: string): Promise<numb
 /** A comment `user` may react to or report: one they can see, on their home site's story. */
 async function actionableComment(ctx: ParleyContext, user: User, commentId: string) {
   const comment = await visibleComment(ctx, commentId);
+  // A moderator still sees a deleted comment; nobody reacts to, reports or answers it.
+  if (comment.deletedAt !== null) throw deletedComment(comment.id);
   const story = await ctx.loaders.story.load(comment.storyId);
   if (story) requireHomeSite(user, story);
   return comment;
@@ -135,6 +138,7 @@ export const commentsResolvers = {
       await ctx.rateLimiter.consume('postPerIp', ipKey(ctx));
       if (input.parentId) {
         const parent = await visibleComment(ctx, input.parentId);
+        if (parent.deletedAt !== null) throw deletedComment(parent.id);
         if (parent.storyId !== input.storyId) {
           throw new ParleyError('INVALID_INPUT', 'A reply belongs to its parent’s story.', {
             field: 'parentId',

@@ -66,7 +66,8 @@ const footer = (unsubscribe: string) =>
 export async function notifyReply(ctx: ParleyContext, reply: Comment): Promise<void> {
   if (reply.parentId === null || !isVisibleStatus(reply.status)) return;
   const parent = await ctx.loaders.comment.load(reply.parentId);
-  if (!parent || parent.authorId === reply.authorId) return;
+  // A parent its author deleted (or erased with the account) has nobody left to tell.
+  if (!parent || parent.deletedAt !== null || parent.authorId === reply.authorId) return;
   const to = await recipient(ctx, parent.authorId, 'onReply');
   const [replier, story] = await Promise.all([
     ctx.loaders.user.load(reply.authorId),

@@ -23,6 +23,7 @@ export const messages = {
   'thread.sort.REPLIES_DESC': 'Most replies',
   'thread.sort.REACTIONS_DESC': 'Most reactions',
   'thread.loadMore': 'Load more',
+  'thread.feed': 'Follow these comments in a feed reader (Atom)',
   'thread.moreReplies': 'Show more replies ({count})',
   'thread.continue': 'Continue this thread',
   'thread.newComments': { one: '{count} new comment', other: '{count} new comments' },

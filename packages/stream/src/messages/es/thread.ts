@@ -23,6 +23,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'thread.sort.CREATED_AT_ASC': 'Más antiguos',
   'thread.sort.REPLIES_DESC': 'Más respuestas',
   'thread.sort.REACTIONS_DESC': 'Más reacciones',
+  'thread.feed': 'Sigue estos comentarios en un lector de feeds (Atom)',
   'thread.loadMore': 'Cargar más',
   'thread.moreReplies': 'Ver más respuestas ({count})',
   'thread.continue': 'Seguir este hilo',
