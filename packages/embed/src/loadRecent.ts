@@ -57,8 +57,11 @@ export async function loadRecent({ rootURL }: LoadRecentOptions): Promise<void> 
           {
             siteId: site,
             storyURL: storyUrl && new URL(storyUrl, document.baseURI).href,
-            // The server lists 1 to 20: more asks for 20, not for an error.
-            first: Math.min(RECENT_MAX_COUNT, Number(count) || RECENT_DEFAULT_COUNT),
+            // The server lists 1 to 20: anything else asks for the nearest, not for an error.
+            first: Math.min(
+              RECENT_MAX_COUNT,
+              Math.max(1, Math.trunc(Number(count)) || RECENT_DEFAULT_COUNT),
+            ),
           },
           'recentComments',
         );

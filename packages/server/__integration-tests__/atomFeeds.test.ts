@@ -1,5 +1,6 @@
 import { createParleyServer } from '../src/createParleyServer';
 import type { ParleyServer } from '../src/createParleyServer';
+import { createComment } from '../src/db/store/comments';
 import { createTestDatabase, testDialects } from '../src/db/testDatabases';
 import type { TestDatabase } from '../src/db/testDatabases';
 import { atomProblems } from '../src/feeds/testing/atomProblems';
@@ -67,6 +68,22 @@ describe.each(testDialects())('Atom feeds on %s', (dialect) => {
         id: ids['removed'],
       },
     );
+    await post('deleted', 'Deleted by its author');
+    await act(
+      `mutation ($id: ID!) { deleteComment(input: { commentId: $id }) { comment { id } } }`,
+      {
+        id: ids['deleted'],
+      },
+    );
+    // Held for review: never published.
+    const author = await database.db.selectFrom('users').select('id').executeTakeFirstOrThrow();
+    await createComment(database.db, {
+      storyId: story,
+      authorId: author.id,
+      bodySource: 'Held',
+      bodyHtml: '<p>Held</p>',
+      status: 'PREMOD',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -99,17 +116,45 @@ describe.each(testDialects())('Atom feeds on %s', (dialect) => {
     ]);
     expect(feed.body).toContain('<title>Comments on “https://site.example/a-story”</title>');
     expect(feed.body).toContain('<author>\n        <name>Example</name>');
-    // An entry's title is the start of its text, escaped as the HTML its type says it is.
+    // An entry's title is the start of its text as readers see it (never the Markdown source,
+    // which is the author's and moderators'), escaped as the HTML its type says it is.
     expect(feed.body).toContain(
       '<title type="html"><![CDATA[admin: Ends ]]&gt; here, and a bell too &lt;script&gt;alert(1)&lt;/script&gt;]]></title>',
     );
     expect(feed.body).toContain('<![CDATA[<p>The <strong>first</strong> one</p>]]>');
+    expect(feed.body).toContain('<title type="html"><![CDATA[admin: The first one]]></title>');
+    expect(feed.body).not.toContain('**first**');
+    // Nothing held, rejected or deleted.
+    for (const hidden of ['Held', 'Rejected later', 'Deleted by its author']) {
+      expect(feed.body).not.toContain(hidden);
+    }
     // The server's sanitized HTML: no script, and the text survives as text.
     expect(feed.body).not.toContain('<script>');
     expect(feed.body).toContain(
       // Its own address, on the server's public URL.
       `/feeds/story.atom?url=${encodeURIComponent(STORY_URL)}"/>`,
     );
+    // What a document of Parley's origin goes out with, open to other sites' scripts.
+    const response = await fetch(`${url}/feeds/story.atom?url=${encodeURIComponent(STORY_URL)}`);
+    const headers = [
+      'x-content-type-options',
+      'content-security-policy',
+      'access-control-allow-origin',
+      'cache-control',
+    ];
+    expect(Object.fromEntries(headers.map((name) => [name, response.headers.get(name)]))).toEqual({
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=60',
+    });
+    // A poller holding it is answered 304.
+    const etag = response.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    const again = await fetch(`${url}/feeds/story.atom?url=${encodeURIComponent(STORY_URL)}`, {
+      headers: { 'if-none-match': etag },
+    });
+    expect([again.status, await again.text()]).toEqual([304, '']);
     // HEAD answers the same, without the body.
     const head = await get(`/feeds/story.atom?url=${encodeURIComponent(STORY_URL)}`, 'HEAD');
     expect([head.status, head.type, head.body]).toEqual([200, feed.type, '']);

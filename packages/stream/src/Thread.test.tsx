@@ -330,7 +330,7 @@ test('links the story’s Atom feed, outside the frame', () => {
   renderThread(data);
   const link = screen.getByRole('link', { name: 'Follow these comments in a feed reader (Atom)' });
   expect(link.getAttribute('href')).toBe(
-    `/feeds/story.atom?url=${encodeURIComponent(data.story.url)}`,
+    `../feeds/story.atom?url=${encodeURIComponent(data.story.url)}`,
   );
   expect(link.getAttribute('target')).toBe('_blank');
 });

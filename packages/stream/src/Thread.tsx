@@ -187,10 +187,10 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
           </button>
         )}
         {error && <ErrorNote error={error} />}
-        {/* The frame is on Parley's origin: the feed (feeds/atomFeeds.ts) is beside /graphql. */}
+        {/* Relative to the frame's page (/embed/stream), on Parley's origin and path. */}
         <a
           class="parley-feed"
-          href={`/feeds/story.atom?url=${encodeURIComponent(story.url)}`}
+          href={`../feeds/story.atom?url=${encodeURIComponent(story.url)}`}
           target="_blank"
           rel="noopener"
         >

@@ -13,7 +13,7 @@
  * - **JSON** (settings, origins, tags, …) is text parsed by the stores: portable, and never queried
  *   inside the database except `tags` (see `listComments`).
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { PremodMode } from '../moderation/evaluateComment';
 
 /** Roles, least to most powerful. */
@@ -211,9 +211,10 @@ export interface CommentsTable {
   published_at: string | null;
   /**
    * Its story's site (0018_recent_comments; stories never change site): a site's latest
-   * comments read down `(site_id, published_at, id)`. Set on every insert.
+   * comments read down `(site_id, published_at, id)`. Every insert must give it (null only in
+   * a row written before 0018 that its fill found no story for: none).
    */
-  site_id: string | null;
+  site_id: ColumnType<string | null, string, never>;
 }
 
 /** Every body a comment has had, the first one included. */

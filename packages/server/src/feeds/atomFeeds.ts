@@ -7,8 +7,11 @@
  *
  * Anonymous like a reader without an account: with "anonymous reading" off they answer 401.
  * Errors are plain text, `CODE: what went wrong`, with the HTTP status that fits. Answers may be
- * kept a minute (`max-age=60`): feed readers poll.
+ * kept a minute (`max-age=60`) and carry an ETag (304 to a poller holding it): feed readers poll.
+ * Entry titles are the comment's text as readers see it, from its sanitized HTML, never its
+ * Markdown source (the author's and moderators' alone).
  */
+import { createHash } from 'node:crypto';
 import { Feed } from 'feed';
 import { listRecentComments } from '../db/store/commentQueries';
 import type { RecentScope } from '../db/store/commentQueries';
@@ -27,6 +30,16 @@ export const FEEDS_PREFIX = '/feeds/';
 export const FEED_ENTRIES = 20;
 /** How long a reader or a proxy may keep a feed, in seconds. */
 const FEED_MAX_AGE_SECONDS = 60;
+
+/**
+ * On every answer: a document of Parley's origin that runs nothing and is read as what it says
+ * (as the static files and pages go out), and open to other sites' scripts (a feed is public).
+ */
+const FEED_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox",
+  'access-control-allow-origin': '*',
+};
 
 /** A feed's answer. */
 export interface FeedAnswer {
@@ -51,14 +64,30 @@ export type FeedHandler = (url: URL) => Promise<FeedAnswer | undefined>;
 const SITE_FEED = /^\/feeds\/site\/([\w-]+)\.atom$/;
 const STORY_FEED = '/feeds/story.atom';
 
-// Characters XML 1.0 does not allow in a document, and the end of a CDATA section (titles and
-// content go out as CDATA): a comment could hold either.
+// Characters XML 1.0 does not allow in a document: a comment, a name or a title could hold one.
 // eslint-disable-next-line no-control-regex
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const xmlText = (value: string) => value.replace(NOT_XML, '').replaceAll(']]>', ']]&gt;');
-// An entry's title goes out as HTML (the `feed` package's type="html"): its text escaped.
-const htmlText = (value: string) =>
+const xmlText = (value: string) => value.replace(NOT_XML, '');
+// What goes out as CDATA (an entry's title and content, as HTML): never the section's end, which
+// the `feed` package (xml-js) would leave in place. In HTML, `&gt;` reads as `>`.
+const cdataHtml = (value: string) => xmlText(value).replaceAll(']]>', ']]&gt;');
+const escapeHtml = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+/**
+ * The text of a comment's sanitized HTML (what a signed-out reader is shown: never the Markdown
+ * source, which is the author's and moderators'), on one line. markdown-it and sanitize-html
+ * write only these entities.
+ */
+const textOf = (html: string) =>
+  xmlText(html)
+    .replace(/<[^>]*>/g, ' ')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The feeds' handler. */
 export function createFeeds(deps: FeedDeps): FeedHandler {
@@ -74,7 +103,11 @@ export function createFeeds(deps: FeedDeps): FeedHandler {
         { INVALID_INPUT: 400, UNAUTHENTICATED: 401, NOT_FOUND: 404 }[error.code as string] ?? 500;
       return {
         status,
-        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+        headers: {
+          ...FEED_HEADERS,
+          'content-type': 'text/plain; charset=utf-8',
+          'cache-control': 'no-store',
+        },
         body: `${error.code}: ${error.message}\n`,
       };
     }
@@ -156,11 +189,13 @@ async function render(deps: FeedDeps, of: FeedOf): Promise<FeedAnswer> {
     ]),
   );
   const updatedOf = (c: (typeof comments)[number]) => c.editedAt ?? c.createdAt;
+  // The latest change of any entry (an edit can be newer than the newest comment).
+  const updated = comments.map(updatedOf).sort().at(-1) ?? of.since;
   const feed = new Feed({
     id: of.self,
     title: xmlText(of.title),
     link: of.home,
-    updated: new Date(comments[0] ? updatedOf(comments[0]) : of.since),
+    updated: new Date(updated),
     copyright: '',
     generator: 'Parley',
     feedLinks: { atom: of.self },
@@ -173,24 +208,29 @@ async function render(deps: FeedDeps, of: FeedOf): Promise<FeedAnswer> {
     const permalink = new URL(story.url);
     permalink.searchParams.set('commentID', comment.id);
     const author = authors.get(comment.authorId) ?? 'Deleted user';
-    // The Markdown the author wrote, as plain text on one line.
-    const text = comment.bodySource.replace(NOT_XML, '').replace(/\s+/g, ' ').trim();
+    const text = textOf(comment.bodyHtml);
     feed.addItem({
-      title: xmlText(htmlText(`${author}: ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`)),
+      title: cdataHtml(
+        escapeHtml(`${author}: ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`),
+      ),
       id: permalink.href,
       link: permalink.href,
       date: new Date(updatedOf(comment)),
       published: new Date(comment.createdAt),
-      content: xmlText(comment.bodyHtml),
+      content: cdataHtml(comment.bodyHtml),
       author: [{ name: xmlText(author) }],
     });
   }
+  const body = feed.atom1();
   return {
     status: 200,
     headers: {
+      ...FEED_HEADERS,
       'content-type': 'application/atom+xml; charset=utf-8',
       'cache-control': `public, max-age=${FEED_MAX_AGE_SECONDS}`,
+      // A poller holding this feed is answered 304 (the HTTP route compares).
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
     },
-    body: feed.atom1(),
+    body,
   };
 }

@@ -247,12 +247,16 @@ export function createHttpServer({
       pathname.startsWith(FEEDS_PREFIX) &&
       (req.method === 'GET' || req.method === 'HEAD')
     ) {
+      // Labelled before the answer: a feed that fails is counted as a feed's failure.
+      label('feed');
       const answer = await feeds(new URL(req.url ?? pathname, 'http://feeds'));
       if (answer) {
-        label('feed');
+        const held =
+          answer.headers['etag'] !== undefined &&
+          req.headers['if-none-match'] === answer.headers['etag'];
         res
-          .writeHead(answer.status, answer.headers)
-          .end(req.method === 'HEAD' ? undefined : answer.body);
+          .writeHead(held ? 304 : answer.status, answer.headers)
+          .end(held || req.method === 'HEAD' ? undefined : answer.body);
         return;
       }
     }

@@ -116,6 +116,9 @@ export async function createComment(
   return inTransaction(db, async (trx) => {
     const createdAt = input.createdAt ?? isoTime();
     const status = input.status ?? 'NONE';
+    // A reply's parent, locked and still there: its author may have deleted it since the caller
+    // looked (its reply count must not move, nor a reply hang from nothing new).
+    if (input.parentId) await requireLockedLiveComment(trx, input.parentId);
     // DO NOTHING on the (author, client mutation id) index: a racing twin waits for ours to
     // commit, inserts nothing, and reads ours below — no unique error, no aborted transaction.
     const row = await trx

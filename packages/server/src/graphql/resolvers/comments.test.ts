@@ -623,6 +623,23 @@ describe.each(testDialects())('comments on %s', (dialect) => {
         setCommentStatus(api.db, { commentId: visible, status: 'REJECTED', moderatorId: null }),
       ).rejects.toMatchObject(refused);
       await expect(setCommentTags(api.db, visible, ['FEATURED'])).rejects.toMatchObject(refused);
+      // A reply that was checked before the delete, arriving after it: nothing stored.
+      await expect(
+        createComment(api.db, {
+          storyId,
+          authorId: reader.userId,
+          parentId: visible,
+          bodySource: 'Late answer',
+          bodyHtml: '<p>Late answer</p>',
+        }),
+      ).rejects.toMatchObject(refused);
+      expect(
+        await api.db
+          .selectFrom('comments')
+          .select('id')
+          .where('body_source', '=', 'Late answer')
+          .execute(),
+      ).toEqual([]);
       await expect(addReaction(api.db, visible, reader.userId)).rejects.toMatchObject(refused);
       await expect(
         addReport(api.db, { commentId: visible, userId: reader.userId, reason: 'SPAM' }),

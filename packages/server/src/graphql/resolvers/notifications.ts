@@ -11,7 +11,7 @@ import { listIgnoredIds } from '../../db/store/userModeration';
 import { findUserById } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import type { Comment } from '../../db/store/comments';
-import { isVisibleStatus } from '../../db/store/comments';
+import { findCommentById, isVisibleStatus } from '../../db/store/comments';
 import { DEFAULT_NOTIFICATIONS } from '../../defaults';
 import type { MailMessage } from '../../email/createMailer';
 import type { ParleyContext } from '../context';
@@ -65,7 +65,8 @@ const footer = (unsubscribe: string) =>
 /** Tells a comment's author that someone replied (a visible reply, not their own). */
 export async function notifyReply(ctx: ParleyContext, reply: Comment): Promise<void> {
   if (reply.parentId === null || !isVisibleStatus(reply.status)) return;
-  const parent = await ctx.loaders.comment.load(reply.parentId);
+  // Read now, not from the request's loader: a delete since the reply was checked counts.
+  const parent = await findCommentById(ctx.db, reply.parentId);
   // A parent its author deleted (or erased with the account) has nobody left to tell.
   if (!parent || parent.deletedAt !== null || parent.authorId === reply.authorId) return;
   const to = await recipient(ctx, parent.authorId, 'onReply');
