@@ -38,6 +38,12 @@ const THREAD = `query ($id: ID!) {
   story(id: $id) { commentCount comments { edges { node { id body replyCount } } } }
 }`;
 
+/** Posts as the holder of `token` on `storyId` (a reply under `parentId`); resolves the id. */
+const poster =
+  (api: Api, storyId: string) =>
+  async (body: string, token: string, parentId?: string): Promise<string> =>
+    (await api.ok(POST, { input: { storyId, body, parentId } }, token)).createComment.comment.id;
+
 async function setup(api: Api) {
   const admin = await api.install();
   const reader = await api.signUp('reader');
@@ -141,9 +147,7 @@ describe.each(testDialects())('comments on %s', (dialect) => {
 
     it('keeps a removed comment with replies as an empty tombstone, and drops one without', async () => {
       const { admin, reader, writer, storyId } = await setup(api);
-      const post = async (body: string, token: string, parentId?: string) =>
-        (await api.ok(POST, { input: { storyId, body, parentId } }, token)).createComment.comment
-          .id as string;
+      const post = poster(api, storyId);
       const answered = await post('Answered', writer.token);
       await post('A reply', reader.token, answered);
       const lonely = await post('Lonely', writer.token);
@@ -424,9 +428,7 @@ describe.each(testDialects())('comments on %s', (dialect) => {
 
     it('erases the text, leaves a tombstone only while replies hang from it, and fixes the counts', async () => {
       const { admin, reader, writer, storyId } = await setup(api);
-      const post = async (body: string, token: string, parentId?: string) =>
-        (await api.ok(POST, { input: { storyId, body, parentId } }, token)).createComment.comment
-          .id as string;
+      const post = poster(api, storyId);
       const answered = await post('Answered', writer.token);
       await post('A reply', reader.token, answered);
       const second = await post('A second reply', reader.token, answered);
