@@ -18,11 +18,13 @@ import type { RecentScope } from '../db/store/commentQueries';
 import type { Db } from '../db/inTransaction';
 import type { Settings } from '../db/store/organization';
 import { findSiteById } from '../db/store/sites';
-import { findStoryByUrl } from '../db/store/stories';
+import { findStoriesByIds, findStoryByUrl } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
 import { findUsersByIds } from '../db/store/users';
 import { ParleyError } from '../ParleyError';
+import { requireAnonymousReading } from '../graphql/permissions';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
+import { DOCUMENT_HEADERS } from '../runtime/documentSecurity';
 
 /** Where the feeds are served. */
 export const FEEDS_PREFIX = '/feeds/';
@@ -36,7 +38,7 @@ const FEED_MAX_AGE_SECONDS = 60;
  * (as the static files and pages go out), and open to other sites' scripts (a feed is public).
  */
 const FEED_HEADERS = {
-  'x-content-type-options': 'nosniff',
+  ...DOCUMENT_HEADERS,
   'content-security-policy': "default-src 'none'; sandbox",
   'access-control-allow-origin': '*',
 };
@@ -114,14 +116,8 @@ export function createFeeds(deps: FeedDeps): FeedHandler {
   };
 }
 
-async function requireAnonymousReading(deps: FeedDeps): Promise<void> {
-  if (!(await deps.settings()).anonymousReading) {
-    throw new ParleyError('UNAUTHENTICATED', 'This site’s comments are for signed-in readers.');
-  }
-}
-
 async function siteFeed(deps: FeedDeps, siteId: string): Promise<FeedAnswer> {
-  await requireAnonymousReading(deps);
+  requireAnonymousReading(await deps.settings());
   const site = await findSiteById(deps.db, siteId);
   if (!site) throw new ParleyError('NOT_FOUND', 'There is no such site.');
   return render(deps, {
@@ -135,7 +131,7 @@ async function siteFeed(deps: FeedDeps, siteId: string): Promise<FeedAnswer> {
 }
 
 async function storyFeed(deps: FeedDeps, value: string | null): Promise<FeedAnswer> {
-  await requireAnonymousReading(deps);
+  requireAnonymousReading(await deps.settings());
   if (!value) throw new ParleyError('INVALID_INPUT', 'Name the story: ?url=<its URL>.');
   const key = canonicalStoryUrl(value).toString();
   // Never created by a feed: a story exists once a reader opened it.
@@ -171,17 +167,9 @@ interface FeedOf {
 async function render(deps: FeedDeps, of: FeedOf): Promise<FeedAnswer> {
   const comments = await listRecentComments(deps.db, of.scope, FEED_ENTRIES);
   const storyIds = [...new Set(comments.map((c) => c.storyId))];
-  const stories = new Map<string, Pick<Story, 'url' | 'title'>>(
-    of.story ? [[of.story.id, of.story]] : [],
-  );
-  if (!of.story && storyIds.length) {
-    const rows = await deps.db
-      .selectFrom('stories')
-      .select(['id', 'url', 'title'])
-      .where('id', 'in', storyIds)
-      .execute();
-    for (const row of rows) stories.set(row.id, row);
-  }
+  const stories = of.story
+    ? new Map([[of.story.id, of.story]])
+    : await findStoriesByIds(deps.db, storyIds);
   const authors = new Map(
     (await findUsersByIds(deps.db, [...new Set(comments.map((c) => c.authorId))])).map((u) => [
       u.id,

@@ -8,7 +8,7 @@ import { firstRepliesOf } from '../db/store/replyPreviews';
 import { getOrganization } from '../db/store/organization';
 import type { Organization, Settings } from '../db/store/organization';
 import { reactedCommentIds } from '../db/store/reactions';
-import { findStoryById } from '../db/store/stories';
+import { findStoriesByIds } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
 import { findUsersByIds } from '../db/store/users';
 import type { User } from '../db/store/users';
@@ -218,11 +218,7 @@ function createLoaders(db: Db, viewer: User | null): Loaders {
   return {
     user: byId((ids) => findUsersByIds(db, ids)),
     comment: byId((ids) => findCommentsByIds(db, ids)),
-    story: byId(async (ids) =>
-      (await Promise.all(ids.map((id) => findStoryById(db, id)))).filter(
-        (story): story is Story => story !== undefined,
-      ),
-    ),
+    story: byId(async (ids) => [...(await findStoriesByIds(db, ids)).values()]),
     firstReplies: new DataLoader<string, Connection<Comment>>(async (keys) => {
       const byFirst = new Map<number, string[]>();
       for (const key of keys) {

@@ -1,4 +1,5 @@
 import type { UserRole } from '../db/schema';
+import type { Settings } from '../db/store/organization';
 import type { User } from '../db/store/users';
 import { ParleyError } from '../ParleyError';
 import type { ParleyContext } from './context';
@@ -56,7 +57,12 @@ export const isModerator = (user: User | null | undefined): boolean => hasRole(u
  */
 export async function requireReader(ctx: ParleyContext): Promise<void> {
   if (ctx.viewer) return;
-  if (!(await ctx.settings()).anonymousReading) {
+  requireAnonymousReading(await ctx.settings());
+}
+
+/** `UNAUTHENTICATED` unless the organization lets signed-out readers read (feeds, too). */
+export function requireAnonymousReading(settings: Pick<Settings, 'anonymousReading'>): void {
+  if (!settings.anonymousReading) {
     throw new ParleyError('UNAUTHENTICATED', 'Sign in to read the comments.');
   }
 }

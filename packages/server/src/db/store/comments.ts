@@ -272,8 +272,7 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
       })
       .where('id', '=', input.commentId)
       .returningAll()
-      .executeTakeFirst();
-    if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${input.commentId}.`);
+      .executeTakeFirstOrThrow();
     await addRevision(trx, row.id, input.bodySource, input.bodyHtml, editedAt);
     const edited = toComment(row);
     const counted = reportedCountChange(row.story_id, before, edited);
@@ -419,14 +418,11 @@ async function changeStatus(
     await adjustReplyCount(trx, row.parent_id, wasVisible ? -1 : 1);
   }
   const changed = toComment(row);
+  // Live (requireLockedLiveComment): counted under its status until now.
   await adjustStoryCounts(trx, [
     ...pending,
-    ...(row.deleted_at === null
-      ? [
-          { storyId: row.story_id, status: current.status, delta: -1 },
-          { storyId: row.story_id, status: input.status, delta: 1 },
-        ]
-      : []),
+    { storyId: row.story_id, status: current.status, delta: -1 },
+    { storyId: row.story_id, status: input.status, delta: 1 },
     ...reportedCountChange(row.story_id, current, changed),
   ]);
   return { comment: changed, previousStatus: current.status, changed: true };

@@ -102,6 +102,16 @@ export async function findStoryById(db: Db, id: string): Promise<Story | undefin
   return row && toStory(row);
 }
 
+/** The stories with `ids` that exist, by id (one query). */
+export async function findStoriesByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, Story>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('stories').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, toStory(row)]));
+}
+
 /** The story at exactly `url`, if any. */
 export async function findStoryByUrl(db: Db, url: string): Promise<Story | undefined> {
   const row = await db.selectFrom('stories').selectAll().where('url', '=', url).executeTakeFirst();

@@ -19,6 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../inTransaction';
+import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { CommentStatus, HeldReason, StoryCommentCountsTable } from '../schema';
 
 /** The counter of the comments in the console's Reported queue, next to the statuses'. */
@@ -46,7 +47,7 @@ export interface ReportedQueueFields {
 export function isInReportedQueue(comment: ReportedQueueFields): boolean {
   if (comment.deletedAt !== null) return false;
   const unreviewed =
-    (comment.status === 'NONE' || comment.status === 'APPROVED') &&
+    (VISIBLE_COMMENT_STATUSES as readonly CommentStatus[]).includes(comment.status) &&
     comment.reportCount > comment.reviewedReportCount;
   const suspect =
     comment.status === 'NONE' &&
