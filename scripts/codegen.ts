@@ -34,6 +34,7 @@ const RESOLVER_TYPES = 'packages/server/src/graphql/resolvers/resolverTypes.gene
  * GraphQL shape, the row's type (paths are relative to {@link RESOLVER_TYPES}).
  */
 const RESOLVER_MAPPERS = {
+  ApiToken: '../../db/store/apiTokens#ApiToken',
   AuditEntry: '../../db/store/auditLog#AuditEntry',
   Comment: '../../db/store/comments#Comment',
   ModerationDecision: '../../db/store/comments#ModerationDecisionRow',

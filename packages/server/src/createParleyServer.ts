@@ -27,6 +27,7 @@ import {
   REDIS_RATE_LIMIT_CLIENT_OPTIONS,
 } from './rateLimit/createRedisRateLimitStore';
 import { createHttpServer } from './runtime/createHttpServer';
+import { parseBearer } from './runtime/createYogaApp';
 import type { AppRoute } from './runtime/serveStatic';
 import type { HttpServer } from './runtime/createHttpServer';
 import { createProcessLogger } from './runtime/createLogger';
@@ -39,6 +40,7 @@ import type { Config } from './runtime/loadConfig';
 import { trustedDocumentsFor } from './runtime/plugins/trustedDocuments';
 import { STREAM_PAGE_PATH } from './runtime/streamPage';
 import { STREAM_PAGE_FILES } from './clientBuilds';
+import { apiTokenWorks } from './graphql/apiTokenAccess';
 import {
   MAIL_DRAIN_MS,
   SHUTDOWN_DEADLINE_MS,
@@ -255,7 +257,12 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       logger,
       metrics,
       production: config.production,
-      trustedDocuments: trustedDocumentsFor(config.production, config.allowArbitraryDocuments),
+      trustedDocuments: trustedDocumentsFor(
+        config.production,
+        config.allowArbitraryDocuments,
+        (request) =>
+          apiTokenWorks(database.db, parseBearer(request.headers.get('authorization')), deps.now()),
+      ),
       readCache: {
         cache: readCache,
         ttlMs: READ_CACHE.ttlMs,

@@ -32,6 +32,7 @@ const INITIAL_UNIQUE_INDEXES = {
 export const UNIQUE_INDEXES = {
   ...INITIAL_UNIQUE_INDEXES,
   users_username_skeleton_unique: { table: 'users', columns: ['username_skeleton'] },
+  api_tokens_token_hash_unique: { table: 'api_tokens', columns: ['token_hash'] },
 } as const;
 
 /** Name of a UNIQUE index. */
@@ -587,6 +588,31 @@ async function recentComments(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0019: API tokens (db/store/apiTokens.ts): named, scoped, by SHA-256 of the secret, revocable,
+ * with their last use. A token goes with the admin who made it (account erasure deletes it).
+ */
+async function apiTokens(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('api_tokens')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('token_hash', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('last_used_at', 'text')
+    .addColumn('revoked_at', 'text')
+    .execute();
+  const { table, columns } = UNIQUE_INDEXES.api_tokens_token_hash_unique;
+  await db.schema
+    .createIndex('api_tokens_token_hash_unique')
+    .unique()
+    .on(table)
+    .columns([...columns])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -606,6 +632,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0016_published_at': { up: publishedAt },
   '0017_reported_counts': { up: reportedCounts },
   '0018_recent_comments': { up: recentComments },
+  '0019_api_tokens': { up: apiTokens },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -383,6 +383,23 @@ export interface SsoTokenUsesTable {
   expires_at: string;
 }
 
+/** What an API token may do (db/store/apiTokens.ts). */
+export type ApiTokenScope = 'READ' | 'MODERATE' | 'ADMIN';
+
+/** Admins' API tokens for scripts and other servers; only a SHA-256 of the secret is stored. */
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  scope: ApiTokenScope;
+  token_hash: string;
+  /** The admin who made it; the token acts as them, within its scope. */
+  created_by: string;
+  created_at: string;
+  /** Written at most every few minutes (API_TOKEN_TOUCH_MS), not on every request. */
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 /** The whole database, for `Kysely<Database>`. */
 export interface Database {
   organization: OrganizationTable;
@@ -407,6 +424,7 @@ export interface Database {
   audit_log: AuditLogTable;
   story_comment_counts: StoryCommentCountsTable;
   job_leases: JobLeasesTable;
+  api_tokens: ApiTokensTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -448,4 +466,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'audit_log',
   'story_comment_counts',
   'job_leases',
+  'api_tokens',
 ];

@@ -754,6 +754,22 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  api_tokens: {
+    since: '0019_api_tokens',
+    key: ['id'],
+    rows: [
+      {
+        id: 'tok-1',
+        name: 'Backups',
+        scope: 'READ',
+        token_hash: sha256('parley_pat_backups'),
+        created_by: 'u-b-admin',
+        created_at: NOW,
+        last_used_at: NOW,
+        revoked_at: null,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],

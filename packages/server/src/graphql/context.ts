@@ -17,6 +17,9 @@ import type { SessionClaims, TokenService } from '../auth/tokens';
 import { findSessionStanding, touchSession } from '../db/store/sessions';
 import { ParleyError } from '../ParleyError';
 import { isModerator } from './permissions';
+import { apiTokenViewerOf, holdsUp } from './apiTokenAccess';
+import { findApiTokenStanding, isApiTokenSecret } from '../db/store/apiTokens';
+import type { ApiToken } from '../db/store/apiTokens';
 import type { ParleyPubSub } from '../pubsub/createPubSub';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
 import type { ReadCache } from '../readCache/createReadCache';
@@ -67,6 +70,11 @@ export interface ParleyContext extends ServerDeps {
   viewer: User | null;
   /** The session token's claims when one was sent (what signOut ends), else null. */
   session: SessionClaims | null;
+  /**
+   * The API token the request was made with, else null: then `viewer` is its admin with the
+   * role its scope gives, and `session` is null (apiTokenAccess.ts).
+   */
+  apiToken: ApiToken | null;
   /**
    * The viewer when they are staff and may act as staff; null otherwise. A staff member whose
    * sign-in skipped the second factor they have (or that the organization requires of staff) is
@@ -128,11 +136,18 @@ async function staffAccessOf(
  * settings of now, not of when it started.
  */
 export async function staffSessionHolds(ctx: ParleyContext): Promise<boolean> {
+  if (ctx.apiToken !== null) return apiTokenHolds(ctx.db, ctx.apiToken.id, ctx.now());
   if (ctx.session === null) return false;
   const standing = await sessionStanding(ctx.db, ctx.session);
   if (typeof standing === 'string') return false;
   const settings = async () => (await getOrganization(ctx.db))?.settings ?? DEFAULT_SETTINGS;
   return (await staffAccessOf(standing.user, ctx.session, settings)) === 'GRANTED';
+}
+
+/** Whether an API token still works now: not revoked, its admin still an admin in good standing. */
+async function apiTokenHolds(db: Db, tokenId: string, now: Date): Promise<boolean> {
+  const standing = await findApiTokenStanding(db, { id: tokenId });
+  return standing !== undefined && standing.token.revokedAt === null && holdsUp(standing.user, now);
 }
 
 /**
@@ -168,16 +183,24 @@ export function viewerClassOf(context: unknown): string | undefined {
 /** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
 export function createContextFactory(deps: ServerDeps): ContextFactory {
   return async (init: ContextInit): Promise<ParleyContext> => {
-    const signedIn = init.token ? await viewerOf(deps, init.token) : null;
-    const viewer = signedIn?.user ?? null;
+    const byApiToken =
+      init.token && isApiTokenSecret(init.token)
+        ? await apiTokenViewerOf(deps.db, init.token, deps.now())
+        : null;
+    const signedIn = init.token && !byApiToken ? await viewerOf(deps, init.token) : null;
+    const viewer = byApiToken?.user ?? signedIn?.user ?? null;
     let organization: Promise<Organization | undefined> | undefined;
     const loadOrganization = () => (organization ??= getOrganization(deps.db));
     const settings = async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS };
-    const staffAccess = await staffAccessOf(viewer, signedIn?.claims ?? null, settings);
+    // A token's admin proved their second factor when they made it; it has none of its own.
+    const staffAccess: StaffAccess = byApiToken
+      ? 'GRANTED'
+      : await staffAccessOf(viewer, signedIn?.claims ?? null, settings);
     return {
       ...deps,
       viewer,
       session: signedIn?.claims ?? null,
+      apiToken: byApiToken?.token ?? null,
       staff: staffAccess === 'GRANTED' ? viewer : null,
       staffAccess,
       userAgent: init.request?.headers.get('user-agent') ?? undefined,

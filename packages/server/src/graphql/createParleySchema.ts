@@ -5,6 +5,7 @@ import { typeDefs } from './typeDefs';
 import { resolverMaps } from './resolvers';
 import type { Resolvers } from './resolvers/resolverTypes.generated';
 import { DateTime } from './scalars';
+import { requireTokenMayCall } from './apiTokenAccess';
 
 /** Resolver maps merged into one, as graphql-tools takes it: type name → field → resolver. */
 type MergedResolvers = Record<string, Record<string, unknown>>;
@@ -27,10 +28,29 @@ export function mergeResolvers(maps: readonly Resolvers[]): MergedResolvers {
   return merged;
 }
 
+type FieldResolver = (root: unknown, args: unknown, ctx: ParleyContext, info: unknown) => unknown;
+
+/**
+ * Every mutation behind the API-token check (apiTokenAccess.ts): a request made with a token
+ * calls only what the token's scope allows, whatever the resolver itself checks.
+ */
+export function guardMutations(mutations: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(mutations).map(([field, resolve]) => [
+      field,
+      ((root, args, ctx, info) => {
+        requireTokenMayCall(ctx.apiToken, field);
+        return (resolve as FieldResolver)(root, args, ctx, info);
+      }) satisfies FieldResolver,
+    ]),
+  );
+}
+
 /** The executable schema: the SDL contract with every resolver. */
 export function createParleySchema(): GraphQLSchema {
+  const merged = mergeResolvers(resolverMaps);
   return createSchema<ParleyContext>({
     typeDefs,
-    resolvers: { ...mergeResolvers(resolverMaps), DateTime },
+    resolvers: { ...merged, Mutation: guardMutations(merged.Mutation ?? {}), DateTime },
   });
 }

@@ -57,6 +57,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   SITE_UPDATE: 'Site changed',
   SSO_KEY_ROTATE: 'SSO key rotated',
   SSO_KEY_REVOKE: 'SSO key revoked',
+  API_TOKEN_CREATE: 'API token created',
+  API_TOKEN_REVOKE: 'API token revoked',
   STORY_UPDATE: 'Story changed',
   USER_ROLE: 'Role changed',
   USER_BAN: 'Banned',

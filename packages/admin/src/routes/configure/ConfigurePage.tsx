@@ -4,6 +4,7 @@ import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { toTransportError } from '@parley/transport';
 import { errorText } from '../../errorText';
 import { AdvancedSettings } from './AdvancedSettings';
+import { ApiTokenSettings } from './ApiTokenSettings';
 import { AuthenticationSettings } from './AuthenticationSettings';
 import { SETTINGS_QUERY } from './configureQueries';
 import type { ConsoleSettings } from './configureQueries';
@@ -23,6 +24,7 @@ export const CONFIGURE_SECTIONS: readonly {
   { path: 'organization', title: 'Organization and sites', Section: OrganizationSettings },
   { path: 'authentication', title: 'Authentication', Section: AuthenticationSettings },
   { path: 'email', title: 'Email', Section: EmailSettings },
+  { path: 'api-tokens', title: 'API tokens', Section: ApiTokenSettings },
   { path: 'advanced', title: 'Advanced', Section: AdvancedSettings },
 ];
 

@@ -178,6 +178,7 @@ export function deleteAccount(
       .where((eb) => eb.or([eb('user_id', '=', userId), eb('ignored_id', '=', userId)]))
       .execute();
     await trx.deleteFrom('tokens').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('api_tokens').where('created_by', '=', userId).execute();
     await trx.deleteFrom('user_history').where('user_id', '=', userId).execute();
     await trx.deleteFrom('idempotency_keys').where('scope', '=', `user:${userId}`).execute();
 

@@ -1,3 +1,4 @@
+import { apiTokenAdminResolvers } from './admin/apiTokenAdmin';
 import { auditLogResolvers } from './admin/auditLogQuery';
 import { consoleActionResolvers } from './admin/consoleActions';
 import { dashboardResolvers } from './admin/dashboard';
@@ -8,7 +9,7 @@ import type { Resolvers } from './resolverTypes.generated';
 
 /**
  * Running the install: settings (ADMIN), sites and SSO keys (ADMIN; the list for moderators),
- * stories and the dashboard (MODERATOR and above), the audit log (ADMIN). Every resolver checks
+ * stories and the dashboard (MODERATOR and above), the audit log and API tokens (ADMIN). Every resolver checks
  * the role itself.
  */
 export const adminResolvers = {
@@ -17,13 +18,16 @@ export const adminResolvers = {
     ...storyAdminResolvers.Query,
     ...dashboardResolvers.Query,
     ...auditLogResolvers.Query,
+    ...apiTokenAdminResolvers.Query,
   },
   Mutation: {
     ...updateSettingsResolvers.Mutation,
     ...siteAdminResolvers.Mutation,
     ...storyAdminResolvers.Mutation,
     ...consoleActionResolvers.Mutation,
+    ...apiTokenAdminResolvers.Mutation,
   },
+  ApiToken: apiTokenAdminResolvers.ApiToken,
   SsoKey: siteAdminResolvers.SsoKey,
   Story: consoleActionResolvers.Story,
   AuditEntry: auditLogResolvers.AuditEntry,

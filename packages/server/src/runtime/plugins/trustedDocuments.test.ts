@@ -91,6 +91,36 @@ describe('trusted documents', () => {
     );
   });
 
+  it('run text, and introspection, for a request its vouchedFor accepts (an API token)', async () => {
+    const asked: (string | null)[] = [];
+    const { yoga } = createTestYoga({
+      production: true,
+      trustedDocuments: {
+        documents: DOCUMENTS,
+        allowArbitrary: false,
+        vouchedFor: (request) => {
+          const authorization = request.headers.get('authorization');
+          asked.push(authorization);
+          return Promise.resolve(authorization === 'Bearer works');
+        },
+      },
+    });
+    const as = async (authorization: string, body: Record<string, unknown>) =>
+      (await postGraphQL(yoga, body as { query: string }, { authorization })).json();
+    expect(await as('Bearer works', { query: '{ hello }' })).toEqual({ data: { hello: 'world' } });
+    expect(await as('Bearer works', { query: '{ __schema { queryType { name } } }' })).toEqual({
+      data: { __schema: { queryType: { name: 'Query' } } },
+    });
+    expect(await as('Bearer revoked', { query: '{ hello }' })).toMatchObject({
+      errors: [{ extensions: { code: 'DOCUMENT_NOT_TRUSTED' } }],
+    });
+    // A trusted document from anyone: never asked about (no text to vouch for), never introspecting.
+    expect(await as('Bearer revoked', { extensions: byId('hi') })).toEqual({
+      data: { hello: 'world' },
+    });
+    expect(asked).toEqual(['Bearer works', 'Bearer works', 'Bearer revoked']);
+  });
+
   it('hold every document the clients send, none introspecting', () => {
     const documents = loadTrustedDocuments();
     expect(documents.size).toBeGreaterThan(50);

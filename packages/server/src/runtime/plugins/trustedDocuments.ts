@@ -12,7 +12,9 @@ import type { ServerErrorCode } from '@parley/contract';
  * it holds for that id in `@parley/contract/persisted-documents.json`, which `npm run codegen`
  * writes from the clients' own documents. In production, any other text is refused with
  * `DOCUMENT_NOT_TRUSTED`, and introspection with it, unless `GRAPHQL_ALLOW_ARBITRARY=true` (for
- * people writing their own clients). In development both are allowed.
+ * people writing their own clients), or the request carries an API token that works (scripts
+ * write their own queries; an admin vouched for them by making the token). In development both
+ * are allowed.
  *
  * yoga's persisted-operations plugin does the HTTP side; the WebSocket path (graphql-ws, outside
  * yoga's request pipeline) uses {@link resolveTrustedDocument} for the same decision.
@@ -31,6 +33,11 @@ export interface TrustedDocumentsOptions {
   documents: TrustedDocuments;
   /** Whether a request may carry its own text (and introspect). */
   allowArbitrary: boolean;
+  /**
+   * Whether one request may carry its own text (and introspect) when `allowArbitrary` is false:
+   * one made with an API token that works. Over HTTP only.
+   */
+  vouchedFor?: (request: Request) => Promise<boolean>;
 }
 
 /** What a request carries (HTTP params, a graphql-ws subscribe payload). */
@@ -56,8 +63,9 @@ export function loadTrustedDocuments(): TrustedDocuments {
 export function trustedDocumentsFor(
   production: boolean,
   allowArbitrary: boolean = !production,
+  vouchedFor?: (request: Request) => Promise<boolean>,
 ): TrustedDocumentsOptions {
-  return { documents: loadTrustedDocuments(), allowArbitrary };
+  return { documents: loadTrustedDocuments(), allowArbitrary, vouchedFor };
 }
 
 /** The id a request names, or undefined. */
@@ -94,9 +102,18 @@ export function documentRefusal(message: string) {
 
 /** The yoga plugins: documents by id, and introspection only where arbitrary text is allowed. */
 export function useTrustedDocuments(options: TrustedDocumentsOptions): Plugin[] {
+  const { vouchedFor } = options;
+  const vouched = new WeakSet<Request>();
   const plugins: Plugin[] = [
     usePersistedOperations({
-      allowArbitraryOperations: options.allowArbitrary,
+      allowArbitraryOperations:
+        options.allowArbitrary ||
+        (vouchedFor !== undefined &&
+          (async (request: Request) => {
+            if (!(await vouchedFor(request))) return false;
+            vouched.add(request);
+            return true;
+          })),
       extractPersistedOperationId: (params) => documentIdOf(params) ?? null,
       getPersistedOperation: (id) => options.documents.get(id) ?? null,
       customErrors: {
@@ -108,8 +125,11 @@ export function useTrustedDocuments(options: TrustedDocumentsOptions): Plugin[] 
   ];
   if (!options.allowArbitrary) {
     plugins.push({
-      onValidate({ addValidationRule }) {
-        addValidationRule(NoSchemaIntrospectionCustomRule);
+      onValidate({ addValidationRule, context }) {
+        const { request } = context as { request?: Request };
+        if (request === undefined || !vouched.has(request)) {
+          addValidationRule(NoSchemaIntrospectionCustomRule);
+        }
       },
     });
   }

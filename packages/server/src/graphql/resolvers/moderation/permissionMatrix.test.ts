@@ -121,6 +121,29 @@ const OPERATIONS: Record<string, Operation> = {
     query: `mutation { sendTestEmail { ok } }`,
     variables: () => ({}),
   },
+  apiTokens: {
+    least: 'ADMIN',
+    query: `query { apiTokens { id } }`,
+    variables: () => ({}),
+  },
+  createApiToken: {
+    least: 'ADMIN',
+    query: `mutation { createApiToken(input: { name: "Matrix", scope: READ }) { apiToken { id } } }`,
+    variables: () => ({}),
+  },
+  revokeApiToken: {
+    least: 'ADMIN',
+    query: `mutation ($id: ID!) { revokeApiToken(input: { tokenId: $id }) { apiToken { id } } }`,
+    // A token to revoke: made by the admin first.
+    variables: async (c, _comment, api) => {
+      const data = await api.ok(
+        `mutation { createApiToken(input: { name: "To revoke", scope: READ }) { apiToken { id } } }`,
+        {},
+        c.admin.token,
+      );
+      return { id: data.createApiToken.apiToken.id };
+    },
+  },
   inviteModerator: {
     least: 'ADMIN',
     query: `mutation { inviteModerator(input: { email: "invited@example.com" }) { user { id } } }`,
