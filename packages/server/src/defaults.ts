@@ -142,6 +142,8 @@ export const RATE_LIMITS = Object.freeze({
   storyCreate: { limit: 300, windowSeconds: 3600 },
   /** Comment edits: 10 per minute per user (each is a revision sent to every live reader). */
   edit: { limit: 10, windowSeconds: 60 },
+  /** New replies-feed links (each replaces the last): 10 per hour per user. */
+  repliesFeed: { limit: 10, windowSeconds: 3600 },
   /** Deleting one's own comments: 20 per minute per user. */
   delete: { limit: 20, windowSeconds: 60 },
   /** Reactions (adding or taking one back): 60 per minute per user. */

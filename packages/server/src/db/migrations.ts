@@ -33,6 +33,7 @@ export const UNIQUE_INDEXES = {
   ...INITIAL_UNIQUE_INDEXES,
   users_username_skeleton_unique: { table: 'users', columns: ['username_skeleton'] },
   api_tokens_token_hash_unique: { table: 'api_tokens', columns: ['token_hash'] },
+  users_replies_feed_key_unique: { table: 'users', columns: ['replies_feed_key'] },
 } as const;
 
 /** Name of a UNIQUE index. */
@@ -613,6 +614,21 @@ async function apiTokens(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0020: the key of each user's private Atom feed of replies to them (feeds/atomFeeds.ts), made
+ * when they ask for the link; null until then.
+ */
+async function repliesFeed(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('users').addColumn('replies_feed_key', 'text').execute();
+  const { table, columns } = UNIQUE_INDEXES.users_replies_feed_key_unique;
+  await db.schema
+    .createIndex('users_replies_feed_key_unique')
+    .unique()
+    .on(table)
+    .columns([...columns])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -633,6 +649,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0017_reported_counts': { up: reportedCounts },
   '0018_recent_comments': { up: recentComments },
   '0019_api_tokens': { up: apiTokens },
+  '0020_replies_feed': { up: repliesFeed },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

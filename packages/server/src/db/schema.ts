@@ -172,6 +172,8 @@ export interface UsersTable {
   totp_enabled_at: string | null;
   /** The 30-second step of the last code accepted: a code is good once, and never an older one. */
   totp_last_step: number | null;
+  /** The key in the URL of the user's private feed of replies (0020); null until they make one. */
+  replies_feed_key: string | null;
 }
 
 /** A user hides another user's comments. */

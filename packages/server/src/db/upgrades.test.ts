@@ -44,6 +44,7 @@ import {
   createUser,
   findUserByEmail,
   findUserById,
+  findUserByRepliesFeedKey,
   findUserByUsername,
   isUsernameFree,
   upsertSsoUser,
@@ -254,6 +255,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_secret: added('0012_two_factor_and_sessions', SEALED_TOTP_SECRET, null),
         totp_enabled_at: added('0012_two_factor_and_sessions', '2026-05-02T00:00:00.000Z', null),
         totp_last_step: added('0012_two_factor_and_sessions', 59_000_000, null),
+        replies_feed_key: added('0020_replies_feed', 'feed-key-of-admin', null),
       },
       {
         // Signs in by email typed in any case.
@@ -281,6 +283,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_secret: added('0012_two_factor_and_sessions', null, null),
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
+        replies_feed_key: added('0020_replies_feed', null, null),
       },
       {
         // An SSO reader whose host name, in Cyrillic, looks like the older `Admin`: it keeps its
@@ -309,6 +312,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_secret: added('0012_two_factor_and_sessions', null, null),
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
+        replies_feed_key: added('0020_replies_feed', null, null),
       },
       {
         // Suspended, premoderated, and waiting out the grace period of her deletion request.
@@ -336,6 +340,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_secret: added('0012_two_factor_and_sessions', null, null),
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
+        replies_feed_key: added('0020_replies_feed', null, null),
       },
       new Later('0005_deleted_accounts', {
         // An emptied account (store/accountDeletion.ts): no skeleton, its name frees nothing.
@@ -363,6 +368,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_secret: added('0012_two_factor_and_sessions', null, null),
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
+        replies_feed_key: added('0020_replies_feed', null, null),
       }),
     ],
   },
@@ -990,8 +996,13 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         sessionEpoch: writtenAfter('0002_session_epoch') ? 5 : 0,
         badges: [],
         twoFactorEnabled: false,
+        repliesFeedKey: null,
       });
       expect((await findUserByUsername(db(), 'ADMIN'))?.id).toBe('u-b-admin');
+      // The admin's replies feed, from its migration on, opens the same feed once upgraded.
+      expect((await findUserByRepliesFeedKey(db(), 'feed-key-of-admin'))?.id).toBe(
+        writtenAfter('0020_replies_feed') ? 'u-b-admin' : undefined,
+      );
 
       // The look-alike rule holds for names taken before it: `adrnin` looks like `Admin`.
       expect(await isUsernameFree(db(), 'adrnin')).toBe(false);

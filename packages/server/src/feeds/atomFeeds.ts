@@ -1,11 +1,14 @@
 /**
  * Atom feeds (RFC 4287) of the latest published comments: of one story
  * (`/feeds/story.atom?url=<the story's URL>`) and of one site (`/feeds/site/<site id>.atom`), the
- * newest FEED_ENTRIES, for feed readers and other sites' tools. Each entry is one comment: its
+ * newest FEED_ENTRIES, for feed readers and other sites' tools; and the private feed of replies to
+ * one reader's comments (`/feeds/replies/<key>.atom`, the key made by `makeRepliesFeed`). Each entry is one comment: its
  * author, its sanitized HTML, its permalink (`?commentID=` on the story, which the stream opens
  * at) as link and id. Written by the `feed` package; tested against the RFC's rules.
  *
- * Anonymous like a reader without an account: with "anonymous reading" off they answer 401.
+ * The public feeds are anonymous like a reader without an account: with "anonymous reading" off
+ * they answer 401. A replies feed reads as its reader (their key is their sign-in), so it answers
+ * whatever that setting; it leaves out what they ignore, and goes out `private`, without CORS.
  * Errors are plain text, `CODE: what went wrong`, with the HTTP status that fits. Answers may be
  * kept a minute (`max-age=60`) and carry an ETag (304 to a poller holding it): feed readers poll.
  * Entry titles are the comment's text as readers see it, from its sanitized HTML, never its
@@ -13,14 +16,14 @@
  */
 import { createHash } from 'node:crypto';
 import { Feed } from 'feed';
-import { listRecentComments } from '../db/store/commentQueries';
-import type { RecentScope } from '../db/store/commentQueries';
+import { listRecentComments, listRepliesTo } from '../db/store/commentQueries';
 import type { Db } from '../db/inTransaction';
 import type { Settings } from '../db/store/organization';
 import { findSiteById } from '../db/store/sites';
 import { findStoriesByIds, findStoryByUrl } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
-import { findUsersByIds } from '../db/store/users';
+import type { Comment } from '../db/store/comments';
+import { findUserByRepliesFeedKey, findUsersByIds } from '../db/store/users';
 import { ParleyError } from '../ParleyError';
 import { requireAnonymousReading } from '../graphql/permissions';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
@@ -42,6 +45,9 @@ const FEED_HEADERS = {
   'content-security-policy': "default-src 'none'; sandbox",
   'access-control-allow-origin': '*',
 };
+
+/** A private feed's: the same, read by no other site's script. */
+const { 'access-control-allow-origin': _anyOrigin, ...PRIVATE_FEED_HEADERS } = FEED_HEADERS;
 
 /** A feed's answer. */
 export interface FeedAnswer {
@@ -65,6 +71,16 @@ export type FeedHandler = (url: URL) => Promise<FeedAnswer | undefined>;
 // A site id is a UUID: nothing in it is escaped in a path.
 const SITE_FEED = /^\/feeds\/site\/([\w-]+)\.atom$/;
 const STORY_FEED = '/feeds/story.atom';
+// A replies feed's key is base64url (makeRepliesFeedKey).
+const REPLIES_FEED = /^\/feeds\/replies\/([\w-]+)\.atom$/;
+
+/** Where a reader's private feed of replies is, for the key `makeRepliesFeed` made. */
+export function repliesFeedUrl(publicUrl: string, key: string): string {
+  return `${publicUrl}/feeds/replies/${key}.atom`;
+}
+
+/** A public feed's caching and CORS. */
+const PUBLIC = { cacheControl: `public, max-age=${FEED_MAX_AGE_SECONDS}`, cors: true };
 
 // Characters XML 1.0 does not allow in a document: a comment, a name or a title could hold one.
 // eslint-disable-next-line no-control-regex
@@ -98,6 +114,8 @@ export function createFeeds(deps: FeedDeps): FeedHandler {
       const siteId = SITE_FEED.exec(url.pathname)?.[1];
       if (siteId !== undefined) return await siteFeed(deps, siteId);
       if (url.pathname === STORY_FEED) return await storyFeed(deps, url.searchParams.get('url'));
+      const key = REPLIES_FEED.exec(url.pathname)?.[1];
+      if (key !== undefined) return await repliesFeed(deps, key);
       return undefined;
     } catch (error) {
       if (!(error instanceof ParleyError)) throw error;
@@ -126,7 +144,8 @@ async function siteFeed(deps: FeedDeps, siteId: string): Promise<FeedAnswer> {
     authorName: site.name,
     home: site.url,
     since: site.createdAt,
-    scope: { siteId: site.id },
+    comments: () => listRecentComments(deps.db, { siteId: site.id }, FEED_ENTRIES),
+    ...PUBLIC,
   });
 }
 
@@ -144,8 +163,27 @@ async function storyFeed(deps: FeedDeps, value: string | null): Promise<FeedAnsw
     title: `Comments on “${story.title || story.url}”`,
     home: story.url,
     since: story.createdAt,
-    scope: { storyId: story.id },
+    comments: () => listRecentComments(deps.db, { storyId: story.id }, FEED_ENTRIES),
     story,
+    ...PUBLIC,
+  });
+}
+
+async function repliesFeed(deps: FeedDeps, key: string): Promise<FeedAnswer> {
+  const user = await findUserByRepliesFeedKey(deps.db, key);
+  // The same answer for a key never made and one replaced: the link is what it has.
+  if (!user)
+    throw new ParleyError('NOT_FOUND', 'This feed link is not valid (it may have been replaced).');
+  const self = repliesFeedUrl(deps.publicUrl, key);
+  return render(deps, {
+    self,
+    title: `Replies to ${user.username}`,
+    authorName: user.username,
+    since: user.createdAt,
+    comments: () => listRepliesTo(deps.db, user.id, FEED_ENTRIES),
+    // A reader's own: kept by their feed reader only, and read by no other site's script.
+    cacheControl: `private, max-age=${FEED_MAX_AGE_SECONDS}`,
+    cors: false,
   });
 }
 
@@ -153,19 +191,24 @@ interface FeedOf {
   /** The feed's own URL: its id and its `self` link. */
   self: string;
   title: string;
-  /** The page the feed is about. */
-  home: string;
+  /** The page the feed is about (its alternate link); none for a reader's replies. */
+  home?: string;
   /** Who the feed is by: the site's name. */
   authorName: string;
   /** Its `updated` while it has no entry. */
   since: string;
-  scope: RecentScope;
+  /** Its entries, newest first. */
+  comments(): Promise<Comment[]>;
+  /** Its Cache-Control. */
+  cacheControl: string;
+  /** Whether other sites' scripts may read it (CORS `*`). */
+  cors: boolean;
   /** The story, when the feed is one story's (else each entry's is read). */
   story?: Story;
 }
 
 async function render(deps: FeedDeps, of: FeedOf): Promise<FeedAnswer> {
-  const comments = await listRecentComments(deps.db, of.scope, FEED_ENTRIES);
+  const comments = await of.comments();
   const storyIds = [...new Set(comments.map((c) => c.storyId))];
   const stories = of.story
     ? new Map([[of.story.id, of.story]])
@@ -213,9 +256,9 @@ async function render(deps: FeedDeps, of: FeedOf): Promise<FeedAnswer> {
   return {
     status: 200,
     headers: {
-      ...FEED_HEADERS,
+      ...(of.cors ? FEED_HEADERS : PRIVATE_FEED_HEADERS),
       'content-type': 'application/atom+xml; charset=utf-8',
-      'cache-control': `public, max-age=${FEED_MAX_AGE_SECONDS}`,
+      'cache-control': of.cacheControl,
       // A poller holding this feed is answered 304 (the HTTP route compares).
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
     },

@@ -77,6 +77,7 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   storyCreate: 'new stories from this network',
   edit: 'edits',
   delete: 'deleted comments',
+  repliesFeed: 'new replies-feed links',
   react: 'reactions',
   reactPerIp: 'reactions from this network',
   emailConfirmation: 'confirmation emails',

@@ -21,6 +21,7 @@ const viewer: Record<string, unknown> = {
   deletionRequestedAt: null,
   notificationSettings: { onReply: true, onFeatured: false, onModeration: true },
   ignoredUsers: [{ id: 'u2', username: 'alice' }],
+  repliesFeedUrl: null,
   sessions: [
     {
       id: 's-here',
@@ -174,6 +175,39 @@ test('saves the notification checkboxes as they are ticked', async () => {
   fireEvent.click(within(form).getByRole('button', { name: 'Save notification settings' }));
   expect(await within(form).findByText('Notification settings saved.')).toBeTruthy();
   expect(calls).toEqual([{ input: { onReply: false, onFeatured: true, onModeration: true } }]);
+});
+
+test('makes the replies feed link, shows it, and replaces it (refusals said by their code)', async () => {
+  answerQueries();
+  const URL_1 = 'https://comments.example/feeds/replies/first-key.atom';
+  let calls = answerMutation('MakeRepliesFeed', {
+    data: { makeRepliesFeed: { user: { id: 'u1', repliesFeedUrl: URL_1 } } },
+  });
+  await renderPanel();
+  const feed = section('Replies feed');
+  expect(within(feed).queryByLabelText('Your feed link')).toBeNull();
+  fireEvent.click(within(feed).getByRole('button', { name: 'Make my feed link' }));
+  expect(await within(feed).findByText('Your feed link is ready.')).toBeTruthy();
+  expect((within(feed).getByLabelText('Your feed link') as HTMLInputElement).value).toBe(URL_1);
+  expect(calls).toEqual([{}]);
+
+  calls = answerMutation('MakeRepliesFeed', { code: 'RATE_LIMITED' });
+  expect(within(feed).getByText(/stops working/)).toBeTruthy();
+  fireEvent.click(within(feed).getByRole('button', { name: 'Make a new link' }));
+  expect((await within(feed).findByRole('alert')).textContent).toMatch(/a little fast/);
+  // The link it had stays shown: it still works.
+  expect((within(feed).getByLabelText('Your feed link') as HTMLInputElement).value).toBe(URL_1);
+  expect(calls).toHaveLength(1);
+});
+
+test('shows the replies feed link the account already has', async () => {
+  answerQueries(undefined, { repliesFeedUrl: 'https://comments.example/feeds/replies/k.atom' });
+  await renderPanel();
+  const feed = section('Replies feed');
+  expect((within(feed).getByLabelText('Your feed link') as HTMLInputElement).value).toBe(
+    'https://comments.example/feeds/replies/k.atom',
+  );
+  expect(within(feed).getByRole('button', { name: 'Make a new link' })).toBeTruthy();
 });
 
 test('changes the username, and shows a taken name by its code', async () => {

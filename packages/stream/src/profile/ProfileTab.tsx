@@ -12,6 +12,7 @@ import { ConfirmEmail } from './ConfirmEmail';
 import { DeleteAccount } from './DeleteAccount';
 import { DownloadData } from './DownloadData';
 import { SignOutEverywhere } from './SignOutEverywhere';
+import { RepliesFeed } from './RepliesFeed';
 import { IgnoredUsers } from './IgnoredUsers';
 import { MyComments } from './MyComments';
 import type { NotificationSettings } from './NotificationsForm';
@@ -57,6 +58,7 @@ export const PROFILE_QUERY = graphql(`
         lastUsedAt
         current
       }
+      repliesFeedUrl
     }
   }
 `);
@@ -72,7 +74,7 @@ const NO_NOTIFICATIONS: NotificationSettings = {
 
 /**
  * The profile tab (its own chunk, loaded when first opened): "Confirm your email" while the
- * address is unconfirmed, my comments, notifications, name,
+ * address is unconfirmed, my comments, notifications, the replies feed, name,
  * email, password, avatar, data download, ignored users and account deletion.
  */
 export function Panel() {
@@ -102,6 +104,7 @@ export function Panel() {
       )}
       <MyComments />
       <NotificationsForm initial={viewer.notificationSettings ?? NO_NOTIFICATIONS} />
+      <RepliesFeed initial={viewer.repliesFeedUrl ?? null} />
       <UsernameForm current={viewer.username} />
       <EmailForm current={viewer.email} />
       <PasswordForm />

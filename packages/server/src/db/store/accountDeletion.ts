@@ -210,6 +210,7 @@ export function deleteAccount(
         totp_secret: null,
         totp_enabled_at: null,
         totp_last_step: null,
+        replies_feed_key: null,
       }))
       .where('id', '=', userId)
       .execute();

@@ -189,6 +189,33 @@ export async function listRecentComments(
   return rows.map(toComment);
 }
 
+/**
+ * The latest `limit` published replies to `userId`'s comments (their private feed), the last
+ * published first: not their own replies, nor those of users they ignore, nor replies to a
+ * comment of theirs they deleted. Read from their comments (`comments_author_created`) to the
+ * replies (`comments_parent_created`).
+ */
+export async function listRepliesTo(db: Db, userId: string, limit: number): Promise<Comment[]> {
+  const rows = await db
+    .selectFrom('comments as reply')
+    .innerJoin('comments as parent', 'parent.id', 'reply.parent_id')
+    .selectAll('reply')
+    .where('parent.author_id', '=', userId)
+    .where('parent.deleted_at', 'is', null)
+    .where('reply.author_id', '!=', userId)
+    .where('reply.author_id', 'not in', (eb) =>
+      eb.selectFrom('ignored_users').select('ignored_id').where('user_id', '=', userId),
+    )
+    .where('reply.published_at', 'is not', null)
+    .where('reply.status', 'in', VISIBLE_COMMENT_STATUSES)
+    .where('reply.deleted_at', 'is', null)
+    .orderBy('reply.published_at', 'desc')
+    .orderBy('reply.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toComment);
+}
+
 /** Where to look in the queues. */
 export interface QueueFilter {
   siteId?: string | null;

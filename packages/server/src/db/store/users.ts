@@ -1,4 +1,5 @@
 /** Users: accounts, sign-in lookups, SSO users and profile changes. */
+import { randomBytes } from 'node:crypto';
 import type { Selectable, Updateable } from 'kysely';
 import { ParleyError } from '../../ParleyError';
 import { isoTime, newId, parseJson } from '../inTransaction';
@@ -32,6 +33,8 @@ export interface User {
   badges: string[];
   /** Whether sign-ins ask for a code from an authenticator app (store/twoFactor.ts). */
   twoFactorEnabled: boolean;
+  /** The key of their private feed of replies (feeds/atomFeeds.ts); null until made. */
+  repliesFeedKey: string | null;
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -55,6 +58,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     sessionEpoch: row.session_epoch,
     badges: parseJson<string[]>(row.badges, []),
     twoFactorEnabled: row.totp_enabled_at !== null,
+    repliesFeedKey: row.replies_feed_key,
   };
 }
 
@@ -291,4 +295,24 @@ export async function upsertSsoUser(db: Db, input: SsoUserInput): Promise<User> 
     if (raced !== undefined) return toUser(raced);
     throw error;
   }
+}
+
+/**
+ * Gives the user a new key for their private feed of replies, replacing any earlier one (whose
+ * link stops working), and answers it. 24 random bytes: nobody guesses a feed.
+ */
+export async function makeRepliesFeedKey(db: Db, userId: string): Promise<string> {
+  const key = randomBytes(24).toString('base64url');
+  await db.updateTable('users').set({ replies_feed_key: key }).where('id', '=', userId).execute();
+  return key;
+}
+
+/** The user whose replies feed has this key; undefined for none. */
+export async function findUserByRepliesFeedKey(db: Db, key: string): Promise<User | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('replies_feed_key', '=', key)
+    .executeTakeFirst();
+  return row && toUser(row);
 }

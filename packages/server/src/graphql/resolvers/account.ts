@@ -15,7 +15,7 @@
 import { isoTime } from '../../db/inTransaction';
 import { listUserComments } from '../../db/store/accountQueries';
 import { ignoreUser, unignoreUser } from '../../db/store/userModeration';
-import { findUserById, updateUser } from '../../db/store/users';
+import { findUserById, makeRepliesFeedKey, updateUser } from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
@@ -87,6 +87,13 @@ const lifecycleMutations = {
     }
     await ignoreUser(ctx.db, viewer.id, user.id);
     return { user };
+  },
+
+  makeRepliesFeed: async (_root, _args, ctx) => {
+    const viewer = requireViewer(ctx);
+    await ctx.rateLimiter.consume('repliesFeed', `user:${viewer.id}`);
+    const key = await makeRepliesFeedKey(ctx.db, viewer.id);
+    return { user: { ...viewer, repliesFeedKey: key } };
   },
 
   unignoreUser: async (_root, { input }, ctx) => {

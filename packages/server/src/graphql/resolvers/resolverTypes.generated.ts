@@ -407,6 +407,8 @@ export type Mutation = {
   install: AuthPayload;
   /** Admins only: emails an invitation to moderate to this address (creating a commenter account if there is none); the role is granted when the link is opened and a password chosen. Refused for SSO accounts. */
   inviteModerator: UserPayload;
+  /** A new private link to the Atom feed of replies to you (User.repliesFeedUrl); an earlier link stops working. 10 an hour. */
+  makeRepliesFeed: UserPayload;
   /** New recovery codes (the old ones stop working), with the app's code. */
   regenerateRecoveryCodes: RecoveryCodesPayload;
   rejectComment: CommentPayload;
@@ -1318,6 +1320,8 @@ export type User = {
   notificationSettings?: Maybe<NotificationSettings>;
   /** Recovery codes not used yet (the user themself only). */
   recoveryCodesLeft?: Maybe<Scalars['Int']['output']>;
+  /** The private Atom feed of replies to the user's comments (the user themself only); null until made by makeRepliesFeed. Whoever has the link can read it. */
+  repliesFeedUrl?: Maybe<Scalars['String']['output']>;
   role: Role;
   /** The account's signed-in sessions, last used first (the user themself only). */
   sessions?: Maybe<Array<Session>>;
@@ -1834,6 +1838,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   ignoreUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationIgnoreUserArgs, 'input'>>;
   install?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationInstallArgs, 'input'>>;
   inviteModerator?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationInviteModeratorArgs, 'input'>>;
+  makeRepliesFeed?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
   regenerateRecoveryCodes?: Resolver<ResolversTypes['RecoveryCodesPayload'], ParentType, ContextType, RequireFields<MutationRegenerateRecoveryCodesArgs, 'input'>>;
   rejectComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRejectCommentArgs, 'input'>>;
   removeReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRemoveReactionArgs, 'input'>>;
@@ -2071,6 +2076,7 @@ export type UserResolvers<ContextType = ParleyContext, ParentType extends Resolv
   ignoredUsers?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType>;
   notificationSettings?: Resolver<Maybe<ResolversTypes['NotificationSettings']>, ParentType, ContextType>;
   recoveryCodesLeft?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  repliesFeedUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   role?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
   sessions?: Resolver<Maybe<Array<ResolversTypes['Session']>>, ParentType, ContextType>;
   staffAccess?: Resolver<Maybe<ResolversTypes['StaffAccess']>, ParentType, ContextType>;

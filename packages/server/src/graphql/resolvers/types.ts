@@ -6,6 +6,7 @@ import { listReports } from '../../db/store/reactions';
 import { findSiteById, listActiveSsoKeys } from '../../db/store/sites';
 import { countStoryComments } from '../../db/store/stories';
 import type { User } from '../../db/store/users';
+import { repliesFeedUrl } from '../../feeds/atomFeeds';
 import { pageSize } from '../../db/store/paginate';
 import { renderComment } from '../../markdown/renderComment';
 import { DEFAULT_NOTIFICATIONS } from '../../defaults';
@@ -101,6 +102,12 @@ export const typeResolvers = {
     deletionRequestedAt: privately((user) => user.deletionRequestedAt),
     notificationSettings: (user, _args, ctx) =>
       ctx.viewer?.id === user.id ? { ...DEFAULT_NOTIFICATIONS, ...user.notificationPrefs } : null,
+    // Never to a request made with an API token: the link reads as the user, outside the token's
+    // scope and revocation.
+    repliesFeedUrl: (user, _args, ctx) =>
+      ctx.viewer?.id === user.id && ctx.apiToken === null && user.repliesFeedKey !== null
+        ? repliesFeedUrl(ctx.publicUrl, user.repliesFeedKey)
+        : null,
     ignoredUsers: async (user, _args, ctx) => {
       if (ctx.viewer?.id !== user.id) return null;
       const ids = await listIgnoredIds(ctx.db, user.id);

@@ -112,6 +112,13 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
       role: 'ADMIN',
     });
     expect((await api.ok(LIST, {}, read.secret)).apiTokens).toHaveLength(3);
+    // Not the admin's private replies feed: it reads as them, outside any scope.
+    await api.ok(`mutation { makeRepliesFeed { user { id } } }`, {}, c.admin.token);
+    const feed = `{ viewer { repliesFeedUrl } }`;
+    expect((await api.ok(feed, {}, c.admin.token)).viewer.repliesFeedUrl).toEqual(
+      expect.any(String),
+    );
+    expect((await api.ok(feed, {}, read.secret)).viewer.repliesFeedUrl).toBeNull();
     expect(codeOf(await api.request(DECIDE('approveComment'), { id: held.id }, read.secret))).toBe(
       'FORBIDDEN',
     );
