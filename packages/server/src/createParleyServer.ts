@@ -11,6 +11,7 @@ import { createFeeds } from './feeds/atomFeeds';
 import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
+import { createMailQueue } from './email/createMailQueue';
 import type { Mailer } from './email/createMailer';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
@@ -180,16 +181,22 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     // connecting.
     await pubsub.ready();
     if (database.poolStats) metrics.watch({ pool: database.poolStats });
+    // Every email through the queue: kept in the database until its server takes it.
     const mailer = countDeliveries(
       metrics,
-      createMailer({
-        smtpUrl: config.smtpUrl,
-        // Read per send, so what an admin saves in Configure › Email applies without a restart.
-        loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
-        dataDir: config.dataDir,
-        from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
+      createMailQueue({
+        db: database.db,
+        box,
         logger,
-        production: config.production,
+        transport: createMailer({
+          smtpUrl: config.smtpUrl,
+          // Read per send, so what an admin saves in Configure › Email applies without a restart.
+          loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
+          dataDir: config.dataDir,
+          from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
+          logger,
+          production: config.production,
+        }),
       }),
     );
     opened.push(() => mailer.close());
@@ -261,7 +268,12 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         config.production,
         config.allowArbitraryDocuments,
         (request) =>
-          apiTokenWorks(database.db, parseBearer(request.headers.get('authorization')), deps.now()),
+          apiTokenWorks(
+            database.db,
+            parseBearer(request.headers.get('authorization')),
+            deps.now(),
+            () => getSettings(database.db),
+          ),
       ),
       readCache: {
         cache: readCache,
@@ -314,7 +326,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         });
         await step('http', () => http.close());
         await step('pubsub', () => pubsub.close());
-        // Emails the last requests started: sent, or filed in the outbox; none lost.
+        // Emails the last requests started: sent, or left in the queue for the next start.
         await step('mail', () =>
           mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now()))),
         );
@@ -386,10 +398,11 @@ async function checkRedis(url: string, timeoutMs: number): Promise<void> {
 function countDeliveries(metrics: Metrics, mailer: Mailer): Mailer {
   return {
     ...mailer,
-    send: (message) =>
-      mailer.send(message).then(
+    send: (message, options) =>
+      mailer.send(message, options).then(
         (delivery) => {
-          metrics.emails.inc({ result: delivery.via === 'smtp' ? 'sent' : 'filed' });
+          const result = { smtp: 'sent', outbox: 'filed', queued: 'queued' } as const;
+          metrics.emails.inc({ result: result[delivery.via] });
           return delivery;
         },
         (error: unknown) => {

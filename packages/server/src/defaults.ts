@@ -279,8 +279,8 @@ export const WS_LIMITS = Object.freeze({
 /** Largest request body, in bytes. */
 export const REQUEST_BODY_MAX_BYTES = 3 * 1024 * 1024;
 /**
- * At shutdown, how long the server waits for emails still being sent before it files them in the
- * outbox (the whole shutdown should end within 10 s).
+ * At shutdown, how long the server waits for emails still being sent; the rest stay in the mail
+ * queue for the next start (the whole shutdown should end within 10 s).
  */
 export const MAIL_DRAIN_MS = 5_000;
 

@@ -19,7 +19,10 @@ export const SEALED_PREFIX = 'sealed:v1:';
  * row (one site's key onto another's), does not open.
  */
 export type SealPurpose =
-  `sso_keys.secret:${string}` | `users.totp_secret:${string}` | 'settings.smtpPassword';
+  | `sso_keys.secret:${string}`
+  | `users.totp_secret:${string}`
+  | 'settings.smtpPassword'
+  | `mail_queue.message:${string}`;
 
 /** The purpose of the secret of SSO key `id`. */
 export function ssoKeyPurpose(id: string): SealPurpose {

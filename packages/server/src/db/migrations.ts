@@ -591,7 +591,8 @@ async function recentComments(db: AnyDb): Promise<void> {
 
 /**
  * 0019: API tokens (db/store/apiTokens.ts): named, scoped, by SHA-256 of the secret, revocable,
- * with their last use. A token goes with the admin who made it (account erasure deletes it).
+ * with their last use. A token goes with the admin who made it (account erasure deletes it) and
+ * with the session epoch they had then (signing out everywhere, a password change end it).
  */
 async function apiTokens(db: AnyDb): Promise<void> {
   await db.schema
@@ -601,6 +602,7 @@ async function apiTokens(db: AnyDb): Promise<void> {
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('token_hash', 'text', (c) => c.notNull())
     .addColumn('created_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('creator_epoch', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('last_used_at', 'text')
     .addColumn('revoked_at', 'text')
@@ -629,6 +631,25 @@ async function repliesFeed(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/** 0021: emails waiting to be sent, sealed, retried until their server takes them. */
+async function mailQueue(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('mail_queue')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('message', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+    .addColumn('claimed_until', 'text')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('mail_queue_next_attempt')
+    .on('mail_queue')
+    .columns(['next_attempt_at'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -650,6 +671,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0018_recent_comments': { up: recentComments },
   '0019_api_tokens': { up: apiTokens },
   '0020_replies_feed': { up: repliesFeed },
+  '0021_mail_queue': { up: mailQueue },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -396,10 +396,31 @@ export interface ApiTokensTable {
   token_hash: string;
   /** The admin who made it; the token acts as them, within its scope. */
   created_by: string;
+  /** Their session epoch then: once it moves on (signed out everywhere, a new password), it ends. */
+  creator_epoch: number;
   created_at: string;
   /** Written at most every few minutes (API_TOKEN_TOUCH_MS), not on every request. */
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+/**
+ * Emails waiting to be sent (email/createMailQueue.ts): each until its server takes it, retried
+ * with a growing delay, across restarts and by whichever process claims it.
+ */
+export interface MailQueueTable {
+  id: string;
+  /** The message as JSON, sealed (purpose `mail_queue.message:<id>`): it holds live links. */
+  message: string;
+  /** Deliveries tried. */
+  attempts: number;
+  /** Not tried again before this time. */
+  next_attempt_at: string;
+  /** A process is sending it until this time; null when nobody is. */
+  claimed_until: string | null;
+  /** Why the last attempt failed; null before any failed. */
+  last_error: string | null;
+  created_at: string;
 }
 
 /** The whole database, for `Kysely<Database>`. */
@@ -427,6 +448,7 @@ export interface Database {
   story_comment_counts: StoryCommentCountsTable;
   job_leases: JobLeasesTable;
   api_tokens: ApiTokensTable;
+  mail_queue: MailQueueTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -469,4 +491,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'story_comment_counts',
   'job_leases',
   'api_tokens',
+  'mail_queue',
 ];

@@ -760,6 +760,24 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  mail_queue: {
+    since: '0021_mail_queue',
+    key: ['id'],
+    rows: [
+      {
+        id: 'mail-1',
+        message: testBox.seal(
+          JSON.stringify({ to: 'lois@planet.example', subject: 'Hello', text: 'Hello' }),
+          'mail_queue.message:mail-1',
+        ),
+        attempts: 2,
+        next_attempt_at: NOW,
+        claimed_until: null,
+        last_error: 'connect ECONNREFUSED 127.0.0.1:25',
+        created_at: NOW,
+      },
+    ],
+  },
   api_tokens: {
     since: '0019_api_tokens',
     key: ['id'],
@@ -770,6 +788,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         scope: 'READ',
         token_hash: sha256('parley_pat_backups'),
         created_by: 'u-b-admin',
+        creator_epoch: 2,
         created_at: NOW,
         last_used_at: NOW,
         revoked_at: null,

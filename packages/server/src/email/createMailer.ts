@@ -28,15 +28,20 @@ export interface MailMessage {
   html?: string;
 }
 
-/** Where a message went. */
+/** Where a message went (`queued`: not yet, the mail queue tries again at `retryAt`). */
 export type MailDelivery =
   | { via: 'smtp'; messageId: string }
-  | { via: 'outbox'; messageId: string; file: string; links: string[] };
+  | { via: 'outbox'; messageId: string; file: string; links: string[] }
+  | { via: 'queued'; messageId: string; retryAt: string };
 
 /** What {@link createMailer} returns. */
 export interface Mailer {
-  /** Sends (or, without SMTP, files and logs) one message. */
-  send(message: MailMessage): Promise<MailDelivery>;
+  /**
+   * Sends (or, without SMTP, files and logs) one message. Through the mail queue, a message the
+   * server does not take is kept and retried, unless `retry` is false (the admin's test email:
+   * its failure is the answer).
+   */
+  send(message: MailMessage, options?: { retry?: boolean }): Promise<MailDelivery>;
   /** Ends pooled SMTP connections; a no-op for the outbox. */
   close(): void;
   /**

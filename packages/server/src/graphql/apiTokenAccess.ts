@@ -5,18 +5,27 @@
  * - `READ`: every query and subscription its admin may make; no mutation at all.
  * - `MODERATE`: as a moderator — the moderation queues and the decisions on comments and people
  *   (approve, reject, feature, ban, suspend, premoderate, a story's settings).
- * - `ADMIN`: as an admin — the above, and settings, sites, SSO keys, roles, invitations.
+ * - `ADMIN`: as an admin — the above, and the settings (not the mail server's, nor the staff
+ *   two-factor rule, the session length or the audit log's retention), a site's name, URL and
+ *   origins, revoking SSO keys, the test email.
  *
  * Whatever the scope, a token never signs in or out, posts, reacts, reports, or changes an
- * account (a password, an email, two-factor sign-in, API tokens themselves): those mutations
+ * account (a password, an email, two-factor sign-in, API tokens themselves); nor does it make
+ * people or keys that could sign in (roles, invitations, new sites or SSO keys, whose secrets
+ * would let its holder mint accounts), nor point the mail (reset links) at another server. Those
  * are refused with `FORBIDDEN`, by an allow-list, so a mutation added later is refused to tokens
- * until someone decides otherwise. A token stops working (`TOKEN_INVALID`, 401) once revoked, and
- * once its admin is no longer an admin, is banned, or is erased.
+ * until someone decides otherwise. A request made with a token never creates a story.
+ *
+ * A token stops working (`TOKEN_INVALID`, 401) once revoked; once its admin signs out everywhere
+ * or changes their password (their session epoch moves on); while they are not an admin, are
+ * banned or suspended, or lack the two-factor sign-in the organization requires of staff; and
+ * for good once they stop being an admin (setUserRole revokes their tokens) or are erased.
  */
 import type { UserRole } from '../db/schema';
 import { findApiTokenStanding, isApiTokenSecret, touchApiToken } from '../db/store/apiTokens';
 import type { ApiToken, ApiTokenScope } from '../db/store/apiTokens';
 import type { User } from '../db/store/users';
+import type { Settings } from '../db/store/organization';
 import type { Db } from '../db/inTransaction';
 import { ParleyError } from '../ParleyError';
 
@@ -44,15 +53,19 @@ const MODERATE_MUTATIONS = [
 ] as const;
 
 /** The mutations only an `ADMIN` token may call, beside the moderators'. */
-const ADMIN_MUTATIONS = [
-  'setUserRole',
-  'updateSettings',
-  'createSite',
-  'updateSite',
-  'rotateSsoKey',
-  'revokeSsoKey',
-  'sendTestEmail',
-  'inviteModerator',
+const ADMIN_MUTATIONS = ['updateSettings', 'updateSite', 'revokeSsoKey', 'sendTestEmail'] as const;
+
+/** Settings a token never changes: where mail goes, and how staff and sessions sign in. */
+export const SESSION_ONLY_SETTINGS = [
+  'smtpHost',
+  'smtpPort',
+  'smtpSecure',
+  'smtpUser',
+  'smtpPassword',
+  'smtpFrom',
+  'requireStaffTwoFactor',
+  'sessionSeconds',
+  'auditRetentionDays',
 ] as const;
 
 /** Which mutations each scope may call. */
@@ -75,27 +88,39 @@ export async function apiTokenViewerOf(
   db: Db,
   secret: string,
   now: Date,
+  settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
 ): Promise<{ user: User; token: ApiToken }> {
   const standing = await findApiTokenStanding(db, { secret });
   if (standing === undefined) throw invalid('This API token is not known to this server.');
   const { token, user } = standing;
   if (token.revokedAt !== null) throw invalid('This API token was revoked.');
-  if (!holdsUp(user, now)) {
-    throw invalid('The admin who made this API token is no longer an admin here.');
+  if (!holdsUp(token, user, now, await settings())) {
+    throw invalid(
+      'The admin who made this API token no longer vouches for it here (signed out everywhere, not an admin, or without the two-factor sign-in staff need).',
+    );
   }
   await touchApiToken(db, token, now);
   return { user: { ...user, role: SCOPE_ROLE[token.scope] }, token };
 }
 
 /**
- * Whether a token's admin still vouches for it: an admin, neither banned nor suspended. (Erasing
- * an account deletes its tokens.)
+ * Whether a token's admin still vouches for it: an admin of the same session epoch as when they
+ * made it, neither banned nor suspended, with the second factor the organization requires of
+ * staff (an SSO admin's site answers for theirs, as for their sessions). Erasing an account
+ * deletes its tokens.
  */
-export function holdsUp(user: User, now: Date): boolean {
+export function holdsUp(
+  token: Pick<ApiToken, 'creatorEpoch'>,
+  user: User,
+  now: Date,
+  settings: Pick<Settings, 'requireStaffTwoFactor'>,
+): boolean {
   return (
     user.role === 'ADMIN' &&
+    user.sessionEpoch === token.creatorEpoch &&
     !user.banned &&
-    (user.suspendedUntil === null || new Date(user.suspendedUntil) <= now)
+    (user.suspendedUntil === null || new Date(user.suspendedUntil) <= now) &&
+    (!settings.requireStaffTwoFactor || user.passwordHash === null || user.twoFactorEnabled)
   );
 }
 
@@ -103,10 +128,48 @@ export function holdsUp(user: User, now: Date): boolean {
  * Whether a request's bearer credential is an API token that works (trustedDocuments.ts lets such
  * a request send its own query text). Does not mark it used: the operation's context does.
  */
-export async function apiTokenWorks(db: Db, secret: string | null, now: Date): Promise<boolean> {
+export async function apiTokenWorks(
+  db: Db,
+  secret: string | null,
+  now: Date,
+  settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
+): Promise<boolean> {
   if (secret === null || !isApiTokenSecret(secret)) return false;
-  const standing = await findApiTokenStanding(db, { secret });
-  return standing !== undefined && standing.token.revokedAt === null && holdsUp(standing.user, now);
+  return tokenHolds(db, { secret }, now, settings);
+}
+
+/** Whether the token a secret or an id names works now (see {@link holdsUp}). */
+export async function tokenHolds(
+  db: Db,
+  by: { secret: string } | { id: string },
+  now: Date,
+  settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
+): Promise<boolean> {
+  const standing = await findApiTokenStanding(db, by);
+  return (
+    standing !== undefined &&
+    standing.token.revokedAt === null &&
+    holdsUp(standing.token, standing.user, now, await settings())
+  );
+}
+
+/**
+ * `FORBIDDEN` when a request made with a token would change a setting only a signed-in admin may
+ * ({@link SESSION_ONLY_SETTINGS}).
+ */
+export function requireTokenMaySet(
+  token: ApiToken | null,
+  input: Readonly<Record<string, unknown>>,
+): void {
+  if (token === null) return;
+  const refused = SESSION_ONLY_SETTINGS.filter((name) => input[name] !== undefined);
+  if (refused.length > 0) {
+    throw new ParleyError(
+      'FORBIDDEN',
+      `An API token may not change ${refused.join(', ')}; sign in to do it.`,
+      { field: refused[0] },
+    );
+  }
 }
 
 /** Throws `FORBIDDEN` when a request made with `token` may not call the mutation `field`. */

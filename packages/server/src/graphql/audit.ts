@@ -17,7 +17,13 @@ export function audit(
   target: AuditTarget,
   changes: readonly AuditChange[] = [],
 ): Promise<void> {
-  const actor = ctx.viewer && { id: ctx.viewer.id, username: ctx.viewer.username };
+  // What a script did with a token is told apart from what its admin did by hand.
+  const actor = ctx.viewer && {
+    id: ctx.viewer.id,
+    username: ctx.apiToken
+      ? `${ctx.viewer.username} (API token “${ctx.apiToken.name}”)`
+      : ctx.viewer.username,
+  };
   return recordAudit(db, { actor, action, target, changes, ip: ctx.ip }, ctx.now());
 }
 

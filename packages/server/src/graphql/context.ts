@@ -5,7 +5,7 @@ import { findCommentsByIds } from '../db/store/comments';
 import type { Comment } from '../db/store/comments';
 import type { Connection } from '../db/store/paginate';
 import { firstRepliesOf } from '../db/store/replyPreviews';
-import { getOrganization } from '../db/store/organization';
+import { getOrganization, getSettings } from '../db/store/organization';
 import type { Organization, Settings } from '../db/store/organization';
 import { reactedCommentIds } from '../db/store/reactions';
 import { findStoriesByIds } from '../db/store/stories';
@@ -17,8 +17,8 @@ import type { SessionClaims, TokenService } from '../auth/tokens';
 import { findSessionStanding, touchSession } from '../db/store/sessions';
 import { ParleyError } from '../ParleyError';
 import { isModerator } from './permissions';
-import { apiTokenViewerOf, holdsUp } from './apiTokenAccess';
-import { findApiTokenStanding, isApiTokenSecret } from '../db/store/apiTokens';
+import { apiTokenViewerOf, tokenHolds } from './apiTokenAccess';
+import { isApiTokenSecret } from '../db/store/apiTokens';
 import type { ApiToken } from '../db/store/apiTokens';
 import type { ParleyPubSub } from '../pubsub/createPubSub';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
@@ -136,18 +136,14 @@ async function staffAccessOf(
  * settings of now, not of when it started.
  */
 export async function staffSessionHolds(ctx: ParleyContext): Promise<boolean> {
-  if (ctx.apiToken !== null) return apiTokenHolds(ctx.db, ctx.apiToken.id, ctx.now());
+  if (ctx.apiToken !== null) {
+    return tokenHolds(ctx.db, { id: ctx.apiToken.id }, ctx.now(), () => getSettings(ctx.db));
+  }
   if (ctx.session === null) return false;
   const standing = await sessionStanding(ctx.db, ctx.session);
   if (typeof standing === 'string') return false;
   const settings = async () => (await getOrganization(ctx.db))?.settings ?? DEFAULT_SETTINGS;
   return (await staffAccessOf(standing.user, ctx.session, settings)) === 'GRANTED';
-}
-
-/** Whether an API token still works now: not revoked, its admin still an admin in good standing. */
-async function apiTokenHolds(db: Db, tokenId: string, now: Date): Promise<boolean> {
-  const standing = await findApiTokenStanding(db, { id: tokenId });
-  return standing !== undefined && standing.token.revokedAt === null && holdsUp(standing.user, now);
 }
 
 /**
@@ -183,15 +179,15 @@ export function viewerClassOf(context: unknown): string | undefined {
 /** Builds each operation's context: the viewer from the bearer token, fresh loaders. */
 export function createContextFactory(deps: ServerDeps): ContextFactory {
   return async (init: ContextInit): Promise<ParleyContext> => {
-    const byApiToken =
-      init.token && isApiTokenSecret(init.token)
-        ? await apiTokenViewerOf(deps.db, init.token, deps.now())
-        : null;
-    const signedIn = init.token && !byApiToken ? await viewerOf(deps, init.token) : null;
-    const viewer = byApiToken?.user ?? signedIn?.user ?? null;
     let organization: Promise<Organization | undefined> | undefined;
     const loadOrganization = () => (organization ??= getOrganization(deps.db));
     const settings = async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS };
+    const byApiToken =
+      init.token && isApiTokenSecret(init.token)
+        ? await apiTokenViewerOf(deps.db, init.token, deps.now(), settings)
+        : null;
+    const signedIn = init.token && !byApiToken ? await viewerOf(deps, init.token) : null;
+    const viewer = byApiToken?.user ?? signedIn?.user ?? null;
     // A token's admin proved their second factor when they made it; it has none of its own.
     const staffAccess: StaffAccess = byApiToken
       ? 'GRANTED'
@@ -207,9 +203,11 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
       ip: init.ip,
       idempotencyKey: init.request?.headers.get('idempotency-key') ?? undefined,
       loaders: createLoaders(deps.db, viewer),
+      // A script with an API token reads what exists: it never creates a story either.
       readOnly:
-        init.request?.method === 'GET' &&
-        init.request.headers.get('sec-fetch-site') !== 'same-origin',
+        byApiToken !== null ||
+        (init.request?.method === 'GET' &&
+          init.request.headers.get('sec-fetch-site') !== 'same-origin'),
       organization: loadOrganization,
       settings,
     };

@@ -11,6 +11,18 @@ export function hasRole(user: User | null | undefined, role: UserRole): boolean 
   return user != null && RANK[user.role] >= RANK[role];
 }
 
+/**
+ * Whether `user` is the viewer reading their own account (sessions, notification settings, the
+ * replies feed…): never a request made with an API token, which acts as its admin for the
+ * install's business, not for their account.
+ */
+export function isOwnAccount(
+  ctx: Pick<ParleyContext, 'viewer' | 'apiToken'>,
+  user: Pick<User, 'id'>,
+): boolean {
+  return ctx.viewer?.id === user.id && ctx.apiToken === null;
+}
+
 /** The signed-in user, or `UNAUTHENTICATED`. */
 export function requireViewer(ctx: ParleyContext): User {
   if (!ctx.viewer) throw new ParleyError('UNAUTHENTICATED', 'Sign in to do this.');

@@ -39,7 +39,10 @@ export interface Metrics {
   readCacheLookups: Counter<'result'>;
   /** `parley_rate_limit_refusals_total{action}`: requests refused by a rate limit. */
   rateLimitRefusals: Counter<'action'>;
-  /** `parley_emails_total{result}`: `sent` (SMTP), `filed` (the outbox) or `failed`. */
+  /**
+   * `parley_emails_total{result}`: `sent` (SMTP), `filed` (the outbox), `queued` (to try again)
+   * or `failed` (given up).
+   */
   emails: Counter<'result'>;
   /** `parley_job_runs_total{job,result}`: runs of the background jobs, `ok` or `failed`. */
   jobRuns: Counter<'job' | 'result'>;

@@ -82,6 +82,11 @@ test('makes a token, shows its secret once, lists it, and revokes it after askin
   fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
   const secret = await screen.findByTestId('api-token-secret');
   expect(secret.textContent).toBe(SECRET);
+  await waitFor(() =>
+    expect(document.activeElement).toBe(
+      screen.getByRole('region', { name: 'New API token secret' }),
+    ),
+  );
   expect(inputs).toEqual([{ name: 'Slack bot', scope: 'MODERATE' }]);
   const row = (await screen.findByRole('rowheader', { name: 'Slack bot' })).closest('tr')!;
   expect(within(row).getByText('Moderate')).toBeTruthy();

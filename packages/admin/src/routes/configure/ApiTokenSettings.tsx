@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
@@ -77,6 +77,11 @@ export function ApiTokenSettings() {
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState<{ id: string; secret: string } | null>(null);
   const busy = creating.fetching || revoking.fetching;
+  const secretRef = useRef<HTMLDivElement>(null);
+  // A new secret takes the focus: a screen reader reads it out, and nobody misses it.
+  useEffect(() => {
+    if (fresh !== null) secretRef.current?.focus();
+  }, [fresh]);
   const tokens = data?.apiTokens ?? [];
 
   async function onCreate(event: FormEvent) {
@@ -153,7 +158,13 @@ export function ApiTokenSettings() {
         </div>
       </form>
       {fresh !== null && (
-        <div className="secret" role="region" aria-label="New API token secret">
+        <div
+          className="secret"
+          role="region"
+          aria-label="New API token secret"
+          tabIndex={-1}
+          ref={secretRef}
+        >
           <p>
             <strong>New token, shown once.</strong> Copy it into the script or server that will use
             it now; it cannot be shown again.

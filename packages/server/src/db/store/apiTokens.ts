@@ -27,6 +27,8 @@ export interface ApiToken {
   name: string;
   scope: ApiTokenScope;
   createdBy: string;
+  /** The maker's session epoch when it was made. */
+  creatorEpoch: number;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -38,6 +40,7 @@ function toApiToken(row: Selectable<ApiTokensTable>): ApiToken {
     name: row.name,
     scope: row.scope,
     createdBy: row.created_by,
+    creatorEpoch: row.creator_epoch,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
@@ -56,7 +59,7 @@ export function isApiTokenSecret(credential: string): boolean {
 /** Stores a new token and answers it with its secret, which nothing can read again. */
 export async function createApiToken(
   db: Db,
-  input: { name: string; scope: ApiTokenScope; createdBy: string },
+  input: { name: string; scope: ApiTokenScope; createdBy: string; creatorEpoch: number },
   now: Date,
 ): Promise<{ token: ApiToken; secret: string }> {
   const secret = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -66,6 +69,7 @@ export async function createApiToken(
     scope: input.scope,
     token_hash: hashSecret(secret),
     created_by: input.createdBy,
+    creator_epoch: input.creatorEpoch,
     created_at: isoTime(now),
     last_used_at: null,
     revoked_at: null,
@@ -121,6 +125,7 @@ export async function findApiTokenStanding(
       'api_tokens.id as token_id',
       'api_tokens.name as token_name',
       'api_tokens.scope as token_scope',
+      'api_tokens.creator_epoch as token_creator_epoch',
       'api_tokens.created_at as token_created_at',
       'api_tokens.last_used_at as token_last_used_at',
       'api_tokens.revoked_at as token_revoked_at',
@@ -136,13 +141,14 @@ export async function findApiTokenStanding(
     token_id: id,
     token_name: name,
     token_scope: scope,
+    token_creator_epoch: creatorEpoch,
     token_created_at: createdAt,
     token_last_used_at: lastUsedAt,
     token_revoked_at: revokedAt,
     ...user
   } = row;
   return {
-    token: { id, name, scope, createdBy: user.id, createdAt, lastUsedAt, revokedAt },
+    token: { id, name, scope, createdBy: user.id, creatorEpoch, createdAt, lastUsedAt, revokedAt },
     user: toUser(user),
   };
 }
@@ -160,4 +166,15 @@ export async function touchApiToken(db: Db, token: ApiToken, now: Date): Promise
     .set({ last_used_at: isoTime(now) })
     .where('id', '=', token.id)
     .execute();
+}
+
+/** Revokes every working token `userId` made (they stopped being an admin). */
+export async function revokeApiTokensOf(db: Db, userId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: isoTime(now) })
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

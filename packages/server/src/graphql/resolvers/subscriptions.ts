@@ -6,6 +6,7 @@ import type { CommentEvent } from '../../pubsub/createPubSub';
 import { ParleyError } from '../../ParleyError';
 import { accessCheckOnly, noResults } from '../../runtime/shareSubscriptions';
 import type { ParleyContext } from '../context';
+import { staffSessionHolds } from '../context';
 import { requireReader } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
 
@@ -41,6 +42,13 @@ async function freshComments(
   return pipe(
     events,
     map(async (event: CommentEvent) => {
+      // A script's token is asked again at each event (tokens are few): revoked, it ends here,
+      // before any staff field of a held or rejected comment goes out.
+      if (ctx.apiToken !== null && !(await staffSessionHolds(ctx))) {
+        throw new ParleyError('TOKEN_INVALID', 'This API token no longer works.', {
+          httpStatus: 401,
+        });
+      }
       for (const loader of Object.values(ctx.loaders)) loader.clearAll();
       // One event that cannot be read (the database away for a moment) is skipped, logged: a
       // rejection here would end the subscription — for every reader sharing it.

@@ -13,7 +13,7 @@ import { DEFAULT_NOTIFICATIONS } from '../../defaults';
 import { listIgnoredIds } from '../../db/store/userModeration';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
-import { hasRole, isModerator } from '../permissions';
+import { hasRole, isModerator, isOwnAccount } from '../permissions';
 import type { Resolvers, UserStatus } from './resolverTypes.generated';
 
 /** An SMTP setting as admins see it; null for everyone else (it names the mail server). */
@@ -101,15 +101,15 @@ export const typeResolvers = {
     ),
     deletionRequestedAt: privately((user) => user.deletionRequestedAt),
     notificationSettings: (user, _args, ctx) =>
-      ctx.viewer?.id === user.id ? { ...DEFAULT_NOTIFICATIONS, ...user.notificationPrefs } : null,
-    // Never to a request made with an API token: the link reads as the user, outside the token's
-    // scope and revocation.
+      isOwnAccount(ctx, user) ? { ...DEFAULT_NOTIFICATIONS, ...user.notificationPrefs } : null,
+    // Never to a request made with an API token (isOwnAccount): the link reads as the user,
+    // outside the token's scope and revocation.
     repliesFeedUrl: (user, _args, ctx) =>
-      ctx.viewer?.id === user.id && ctx.apiToken === null && user.repliesFeedKey !== null
+      isOwnAccount(ctx, user) && user.repliesFeedKey !== null
         ? repliesFeedUrl(ctx.publicUrl, user.repliesFeedKey)
         : null,
     ignoredUsers: async (user, _args, ctx) => {
-      if (ctx.viewer?.id !== user.id) return null;
+      if (!isOwnAccount(ctx, user)) return null;
       const ids = await listIgnoredIds(ctx.db, user.id);
       return (await ctx.loaders.user.loadMany(ids)).filter(
         (ignored): ignored is User => ignored !== undefined && !(ignored instanceof Error),

@@ -24,7 +24,7 @@ import { findUserById } from '../../../db/store/users';
 import type { User } from '../../../db/store/users';
 import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
-import { isModerator, requireViewer } from '../../permissions';
+import { isModerator, isOwnAccount, requireViewer } from '../../permissions';
 import { authPayload } from '../auth';
 import type { Resolvers } from '../resolverTypes.generated';
 import { spendSecondFactor } from './secondFactor';
@@ -161,10 +161,10 @@ export const twoFactorResolvers = {
     twoFactorEnabled: (user, _args, ctx) =>
       ctx.viewer?.id === user.id || ctx.staff?.role === 'ADMIN' ? user.twoFactorEnabled : null,
     recoveryCodesLeft: async (user, _args, ctx) =>
-      ctx.viewer?.id === user.id ? (await twoFactorState(ctx.db, user.id)).recoveryCodesLeft : null,
+      isOwnAccount(ctx, user) ? (await twoFactorState(ctx.db, user.id)).recoveryCodesLeft : null,
     staffAccess: (user, _args, ctx) => (ctx.viewer?.id === user.id ? ctx.staffAccess : null),
     sessions: async (user, _args, ctx) => {
-      if (ctx.viewer?.id !== user.id) return null;
+      if (!isOwnAccount(ctx, user)) return null;
       const sessions = await listSessions(ctx.db, user, ctx.now());
       return sessions.map((session) => ({
         ...session,

@@ -83,7 +83,7 @@ export const apiTokenAdminResolvers = {
         }
         const created = await createApiToken(
           trx,
-          { name, scope: input.scope, createdBy: admin.id },
+          { name, scope: input.scope, createdBy: admin.id, creatorEpoch: admin.sessionEpoch },
           ctx.now(),
         );
         await audit(ctx, trx, 'API_TOKEN_CREATE', tokenTarget(created.token), [

@@ -1,4 +1,7 @@
 import { listAuditLog } from '../../../db/store/auditLog';
+import { getSettings, updateSettings } from '../../../db/store/organization';
+import { findUserById } from '../../../db/store/users';
+import { subscribeSse } from '../../testing/subscribeSse';
 import { deleteAccount } from '../../../db/store/accountDeletion';
 import { API_TOKEN_PREFIX, API_TOKEN_TOUCH_MS } from '../../../db/store/apiTokens';
 import { testDialects } from '../../../db/testDatabases';
@@ -130,9 +133,57 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
     const settings = { input: { reportThreshold: 7 } };
     expect(codeOf(await api.request(SETTINGS, settings, moderate.secret))).toBe('FORBIDDEN');
 
-    // ADMIN: settings too.
+    // ADMIN: settings too, told apart from its admin's in the audit log.
     const saved = await api.ok(SETTINGS, settings, admin.secret);
     expect(saved.updateSettings.settings.reportThreshold).toBe(7);
+    const entry = (await listAuditLog(api.db, { action: 'SETTINGS_UPDATE' }, { first: 1 }))
+      .edges[0];
+    expect(entry?.node).toMatchObject({
+      actorId: c.admin.user.id,
+      actorName: `${c.admin.user.username} (API token “ADMIN token”)`,
+    });
+    // Not where the mail (and its reset links) goes, nor how staff sign in.
+    for (const input of [{ smtpHost: 'smtp.attacker.example' }, { requireStaffTwoFactor: false }]) {
+      const answer = await api.request(SETTINGS, { input }, admin.secret);
+      expect(answer.errors?.[0]?.extensions).toMatchObject({
+        code: 'FORBIDDEN',
+        field: Object.keys(input)[0],
+      });
+    }
+    expect((await getSettings(api.db)).smtpHost).toBe('');
+    // Nothing that mints people or keys able to sign in.
+    for (const [query, variables] of [
+      [
+        `mutation ($id: ID!) { setUserRole(input: { userId: $id, role: ADMIN }) { user { role } } }`,
+        { id: c.commenter.user.id },
+      ],
+      [
+        `mutation ($s: ID!) { rotateSsoKey(input: { siteId: $s }) { site { id } } }`,
+        { s: c.site.id },
+      ],
+      [
+        `mutation { createSite(input: { name: "Mine", url: "https://mine.example", allowedOrigins: ["https://mine.example"] }) { site { id } } }`,
+        {},
+      ],
+      [`mutation { inviteModerator(input: { email: "me@attacker.example" }) { user { id } } }`, {}],
+    ] as const) {
+      const answer = await api.request(query, variables, admin.secret);
+      expect({ query, code: codeOf(answer) }).toEqual({ query, code: 'FORBIDDEN' });
+    }
+    expect((await findUserById(api.db, c.commenter.user.id))?.role).toBe('COMMENTER');
+
+    // No story is made by a script's read, and no account's own data goes to it.
+    const story = `query ($url: String!) { story(url: $url) { id } }`;
+    const fresh = { url: 'https://site.example/never-opened' };
+    expect((await api.ok(story, fresh, read.secret)).story).toBeNull();
+    const own = `{ viewer { notificationSettings { onReply } sessions { id } recoveryCodesLeft ignoredUsers { id } } }`;
+    expect((await api.ok(own, {}, read.secret)).viewer).toEqual({
+      notificationSettings: null,
+      sessions: null,
+      recoveryCodesLeft: null,
+      ignoredUsers: null,
+    });
+    expect((await api.ok(own, {}, c.admin.token)).viewer.sessions).toEqual(expect.any(Array));
 
     // None posts, reacts or changes an account.
     const { storyId } = { storyId: c.story.id };
@@ -167,19 +218,20 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
     const unknown = await api.request(who, {}, `${API_TOKEN_PREFIX}not-a-token`);
     expect(codeOf(unknown)).toBe('TOKEN_INVALID');
 
-    // Demoted: refused; an admin again: works again.
-    await api.db
-      .updateTable('users')
-      .set({ role: 'MODERATOR' })
-      .where('id', '=', c.admin.user.id)
-      .execute();
-    expect(codeOf(await api.request(who, {}, token.secret))).toBe('TOKEN_INVALID');
-    await api.db
-      .updateTable('users')
-      .set({ role: 'ADMIN' })
-      .where('id', '=', c.admin.user.id)
-      .execute();
-    expect((await api.ok(who, {}, token.secret)).viewer.id).toBe(c.admin.user.id);
+    // Banned, suspended, or without the second factor the organization requires: refused
+    // meanwhile, working again after.
+    const setUser = (values: Record<string, unknown>) =>
+      api.db.updateTable('users').set(values).where('id', '=', c.admin.user.id).execute();
+    const works = async () => !(await api.request(who, {}, token.secret)).errors;
+    await setUser({ banned: 1 });
+    expect(await works()).toBe(false);
+    await setUser({ banned: 0, suspended_until: '2999-01-01T00:00:00.000Z' });
+    expect(await works()).toBe(false);
+    await setUser({ suspended_until: null });
+    await updateSettings(api.db, { requireStaffTwoFactor: true });
+    expect(await works()).toBe(false);
+    await updateSettings(api.db, { requireStaffTwoFactor: false });
+    expect(await works()).toBe(true);
 
     const first = (await api.ok(REVOKE, { id: token.id }, c.admin.token)).revokeApiToken.apiToken;
     expect(first).toMatchObject({ id: token.id, secret: null, revokedAt: expect.any(String) });
@@ -203,6 +255,57 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
     expect(await deleteAccount(api.db, c.admin.user.id, now)).toBeDefined();
     expect(codeOf(await api.request(who, {}, other.secret))).toBe('TOKEN_INVALID');
     expect(await api.db.selectFrom('api_tokens').selectAll().execute()).toEqual([]);
+  });
+
+  it('ends when its admin signs out everywhere, and for good when they step down', async () => {
+    const token = await make('ADMIN');
+    const who = `{ viewer { id } }`;
+    await api.ok(`mutation { signOutEverywhere { ok } }`, {}, c.admin.token);
+    expect(codeOf(await api.request(who, {}, token.secret))).toBe('TOKEN_INVALID');
+
+    // A second admin steps the first down: their tokens are revoked, and stay so.
+    const other = await c.member('other-admin', 'ADMIN');
+    const session = await api.deps.tokens.sign({
+      userId: c.admin.user.id,
+      role: 'ADMIN',
+      epoch: (await findUserById(api.db, c.admin.user.id))!.sessionEpoch,
+    });
+    const kept = await api.ok(CREATE, { input: { name: 'Kept', scope: 'READ' } }, session);
+    const secret = kept.createApiToken.apiToken.secret as string;
+    expect((await api.ok(who, {}, secret)).viewer.id).toBe(c.admin.user.id);
+    const role = `mutation ($id: ID!, $role: Role!) { setUserRole(input: { userId: $id, role: $role }) { user { role } } }`;
+    await api.ok(role, { id: c.admin.user.id, role: 'MODERATOR' }, other.token);
+    await api.ok(role, { id: c.admin.user.id, role: 'ADMIN' }, other.token);
+    expect(codeOf(await api.request(who, {}, secret))).toBe('TOKEN_INVALID');
+    const listed = (await api.ok(LIST, {}, other.token)).apiTokens;
+    expect(listed.every((t: { revokedAt: string | null }) => t.revokedAt !== null)).toBe(true);
+  });
+
+  it('ends its live updates once revoked, before a held comment shows', async () => {
+    const token = await make('ADMIN');
+    const live = await subscribeSse(
+      api.yoga,
+      `subscription ($s: ID!) { commentUpdated(storyId: $s) { id status bodySource } }`,
+      { s: c.story.id },
+      token.secret,
+    );
+    const first = await c.comment();
+    api.deps.pubsub.publish('commentUpdated', c.story.id, {
+      storyId: c.story.id,
+      commentId: first.id,
+    });
+    expect((await live.next()).data).toMatchObject({ commentUpdated: { id: first.id } });
+    await api.ok(REVOKE, { id: token.id }, c.admin.token);
+    const held = await c.comment({ status: 'PREMOD', bodySource: 'Held for review' });
+    api.deps.pubsub.publish('commentUpdated', c.story.id, {
+      storyId: c.story.id,
+      commentId: held.id,
+    });
+    const ended = await live.next();
+    expect(ended.data ?? null).toBeNull();
+    expect(ended.errors?.[0]?.extensions?.['code']).toBe('TOKEN_INVALID');
+    expect(JSON.stringify(ended)).not.toContain('Held for review');
+    live.close();
   });
 
   it('records its last use, at most every few minutes', async () => {

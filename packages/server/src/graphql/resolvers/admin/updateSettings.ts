@@ -15,6 +15,7 @@ import { isIP } from 'node:net';
 import { ParleyError } from '../../../ParleyError';
 import { validateEmail } from '../../../validation/validateAccount';
 import { requireRole } from '../../permissions';
+import { requireTokenMaySet } from '../../apiTokenAccess';
 import type { OrganizationInput, Resolvers, UpdateSettingsInput } from '../resolverTypes.generated';
 import { httpUrl, required } from '../../../validation/validateInput';
 import { invalidateEveryRead } from '../../events';
@@ -215,6 +216,7 @@ export const updateSettingsResolvers = {
   Mutation: {
     updateSettings: async (_root, { input }, ctx) => {
       const admin = requireRole(ctx, 'ADMIN');
+      requireTokenMaySet(ctx.apiToken, input);
       const patch = settingsPatch(input);
       // Whoever requires two-factor sign-in of staff uses it: else the save would lock its own
       // author out of the console until they set it up.

@@ -17,6 +17,7 @@ import type { UserRole } from '../../../db/schema';
 import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
 import { hasRole, requireRole } from '../../permissions';
+import { revokeApiTokensOf } from '../../../db/store/apiTokens';
 import type { Resolvers } from '../resolverTypes.generated';
 import { diff } from '../../../db/store/auditLog';
 import type { AuditAction } from '../../../db/store/auditLog';
@@ -174,6 +175,8 @@ export const userActionResolvers = {
           message: `${target.role} → ${input.role}`,
         });
         await audit(ctx, trx, 'USER_ROLE', userTarget(updated), diff(target, updated, ['role']));
+        // An admin no more: their API tokens end for good (a promotion later revives none).
+        if (target.role === 'ADMIN') await revokeApiTokensOf(trx, target.id, ctx.now());
         return updated;
       });
       // The history keeps the change itself ('A → B'); a moderator's words only go by email.

@@ -1,0 +1,214 @@
+/**
+ * The mail queue: every email is written to the database (sealed: it holds live links) before it
+ * is sent, tried at once, and on a failure tried again later with a growing delay — after a
+ * restart too, and by whichever server process claims it first (db/store/mailQueue.ts). So a mail
+ * server that is down or refusing for a while delays mail; it never loses it.
+ *
+ * - A sent email leaves the queue.
+ * - A failure retries after 30 s, then twice as long each time, at most an hour apart, for up to
+ *   7 days; then it is given up with an error in the log.
+ * - An SMTP server that refuses the recipient or the message itself (a 5xx answer to `RCPT TO`
+ *   or `DATA`) will refuse it again: given up at once, logged. Any other failure (no connection,
+ *   a 4xx, a login refused while an admin fixes the settings) is retried.
+ * - `send` answers what the first attempt did: the delivery, or `queued` with the retry time;
+ *   with `retry: false` (the admin's test email) it only tries, and a failure is its answer.
+ * - At shutdown, `drain` waits for the attempts in flight; what is left stays queued for the next
+ *   start (an attempt cut short is claimed again once its claim runs out, so it may be sent twice,
+ *   never lost).
+ */
+import { newId } from '../db/inTransaction';
+import type { Db } from '../db/inTransaction';
+import {
+  claimMail,
+  dueMailIds,
+  enqueueMail,
+  removeMail,
+  rescheduleMail,
+} from '../db/store/mailQueue';
+import type { SealPurpose, SecretBox } from '../auth/secretBox';
+import type { Logger } from '../runtime/createLogger';
+import type { MailDelivery, MailMessage, Mailer } from './createMailer';
+
+/** How the queue retries (see the file comment). */
+export const MAIL_RETRY = Object.freeze({
+  /** Delay after the first failure; doubled after each further one. */
+  firstDelayMs: 30_000,
+  /** Longest delay between attempts. */
+  maxDelayMs: 3_600_000,
+  /** An email still unsent this long after it was queued is given up. */
+  giveUpAfterMs: 7 * 86_400_000,
+  /** How long a process holds an email it is sending before another may take it. */
+  claimMs: 120_000,
+  /** How often each process looks for emails due. */
+  tickMs: 15_000,
+  /** Emails taken per look. */
+  batch: 20,
+});
+
+/** Options of {@link createMailQueue}. */
+export interface MailQueueOptions {
+  db: Db;
+  /** Seals the queued messages. */
+  box: SecretBox;
+  /** What sends (SMTP or the outbox). */
+  transport: Mailer;
+  logger: Pick<Logger, 'warn' | 'error' | 'info'>;
+  /** Clock. @default () => new Date() */
+  now?: () => Date;
+  /** Time between looks for emails due; 0 never looks by itself (tests call flush). @default MAIL_RETRY.tickMs */
+  tickMs?: number;
+}
+
+/** The queue: a {@link Mailer} that keeps what it could not send yet. */
+export interface MailQueue extends Mailer {
+  /** Tries every email due now (also what the timer runs); resolves how many were sent. */
+  flush(): Promise<number>;
+}
+
+/** A queued email's seal purpose: bound to its row. */
+const purposeOf = (id: string): SealPurpose => `mail_queue.message:${id}`;
+
+/** Whether the SMTP server refused the recipient or the message: it would again. */
+function refusedForGood(error: unknown): boolean {
+  const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    (command === 'RCPT TO' || command === 'DATA')
+  );
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The delay before attempt `attempts + 1`, after `attempts` failures. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(MAIL_RETRY.maxDelayMs, MAIL_RETRY.firstDelayMs * 2 ** (attempts - 1));
+}
+
+/** Creates the queue over `transport`; it starts looking for emails due at once. */
+export function createMailQueue(options: MailQueueOptions): MailQueue {
+  const { db, box, transport, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const tickMs = options.tickMs ?? MAIL_RETRY.tickMs;
+  const inFlight = new Set<Promise<unknown>>();
+  let flushing: Promise<number> | undefined;
+  let stopped = false;
+
+  async function attempt(mail: {
+    id: string;
+    message: MailMessage;
+    attempts: number;
+    createdAt: string;
+  }): Promise<MailDelivery> {
+    const { id, message } = mail;
+    try {
+      const delivery = await transport.send(message);
+      await removeMail(db, id);
+      return delivery;
+    } catch (error) {
+      const attempts = mail.attempts + 1;
+      const at = now();
+      const tooOld = at.getTime() - Date.parse(mail.createdAt) >= MAIL_RETRY.giveUpAfterMs;
+      if (refusedForGood(error) || tooOld) {
+        await removeMail(db, id);
+        logger.error(
+          { err: error, to: message.to, subject: message.subject, attempts },
+          `Email given up (${tooOld ? 'unsent for 7 days' : 'refused by the mail server'}): ${message.subject}`,
+        );
+        throw error;
+      }
+      const retryAt = new Date(at.getTime() + retryDelayMs(attempts));
+      await rescheduleMail(db, id, { attempts, nextAttemptAt: retryAt, error: messageOf(error) });
+      logger.warn(
+        { err: error, to: message.to, subject: message.subject, attempts, retryAt },
+        `Email not sent yet, queued to try again: ${message.subject}`,
+      );
+      return { via: 'queued', messageId: id, retryAt: retryAt.toISOString() };
+    }
+  }
+
+  /** Runs `work`, known to drain() while it runs. */
+  function tracked<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return work;
+  }
+
+  async function flushOnce(): Promise<number> {
+    let sent = 0;
+    for (const id of await dueMailIds(db, now(), MAIL_RETRY.batch)) {
+      if (stopped) break;
+      const at = now();
+      const claimed = await claimMail(db, id, new Date(at.getTime() + MAIL_RETRY.claimMs), at);
+      if (!claimed) continue; // another process has it, or sent it
+      let message: MailMessage;
+      try {
+        message = JSON.parse(box.open(claimed.message, purposeOf(id))) as MailMessage;
+      } catch (error) {
+        // Sealed under a secret this server no longer has: nobody can ever send it.
+        await removeMail(db, id);
+        logger.error({ err: error, id }, 'A queued email could not be opened; it was dropped');
+        continue;
+      }
+      const delivery = await tracked(attempt({ ...claimed, message })).catch(() => undefined);
+      if (delivery !== undefined && delivery.via !== 'queued') sent += 1;
+    }
+    return sent;
+  }
+
+  const flush = (): Promise<number> => {
+    flushing ??= flushOnce().finally(() => (flushing = undefined));
+    return flushing;
+  };
+
+  const tick = () => {
+    if (stopped) return;
+    flush().catch((error: unknown) => logger.error({ err: error }, 'The mail queue failed'));
+  };
+  const timer = tickMs > 0 ? setInterval(tick, tickMs) : undefined;
+  timer?.unref();
+  // What an earlier run left: sent now, not a tick later.
+  if (timer) setImmediate(tick);
+
+  return {
+    smtpFromEnvironment: transport.smtpFromEnvironment,
+    flush,
+    async send(message, sendOptions) {
+      if (sendOptions?.retry === false) return tracked(transport.send(message));
+      const id = newId();
+      const at = now();
+      await enqueueMail(
+        db,
+        {
+          id,
+          message: box.seal(JSON.stringify(message), purposeOf(id)),
+          claimedUntil: new Date(at.getTime() + MAIL_RETRY.claimMs),
+        },
+        at,
+      );
+      return tracked(attempt({ id, message, attempts: 0, createdAt: at.toISOString() }));
+    },
+    async drain(timeoutMs) {
+      stopped = true;
+      clearInterval(timer);
+      let wait: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([...inFlight, flushing]),
+        new Promise((resolve) => (wait = setTimeout(resolve, timeoutMs))),
+      ]);
+      clearTimeout(wait);
+      // Still in flight: queued, claimed for a while, sent by the next start.
+      return inFlight.size;
+    },
+    close: () => {
+      stopped = true;
+      clearInterval(timer);
+      transport.close();
+    },
+  };
+}
