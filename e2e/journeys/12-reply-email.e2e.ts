@@ -1,4 +1,5 @@
 import { journey, screenshot, signUpThroughPopup, streamFrame, useHarness } from '../harness';
+import { atomProblems } from '../../packages/server/src/feeds/testing/atomProblems';
 import { newAccount, postComment } from '../support/commenter';
 
 // Journey 12: a reader who signs up with a password hears about replies. The
@@ -52,6 +53,22 @@ describe('journey 12: reply email', () => {
       expect(replyMail.text).toContain(`> ${answer}`);
       const link = /Read and answer: (\S+)/.exec(replyMail.text)?.[1];
       expect(link).toBe(`${h.storyUrl(path)}?commentID=${createComment.comment.id}`);
+
+      // The author's private feed of replies, made in the profile tab, holds the answer too.
+      await frame.getByRole('tab', { name: 'My profile' }).click();
+      const feedSection = frame.getByRole('region', { name: 'Replies feed' });
+      await feedSection.getByRole('button', { name: 'Make my feed link' }).click();
+      await feedSection.getByText('Your feed link is ready.').waitFor();
+      const feedUrl = await feedSection.getByLabel('Your feed link').inputValue();
+      expect(feedUrl).toMatch(/\/feeds\/replies\/[\w-]+\.atom$/);
+      const feed = await author.page.request.get(feedUrl);
+      expect(feed.status()).toBe(200);
+      expect(feed.headers()['cache-control']).toBe('private, max-age=60');
+      const xml = await feed.text();
+      expect(atomProblems(xml)).toEqual([]);
+      expect(xml).toContain(`commentID=${createComment.comment.id}`);
+      expect(xml).toContain(answer);
+      await screenshot(author.page, '12-reply-email-feed-link');
 
       // The link opens the article with the reply marked in the thread.
       const reader = await h.open(link!.slice(h.exampleUrl.length));

@@ -139,5 +139,28 @@ describe('console', () => {
         { url: h.storyUrl('/') },
       );
       expect(story.comments.edges.map((e: any) => e.node.body).join()).toContain(text);
+
+      // Configure › API tokens: a token for a script, its secret shown once, then revoked.
+      await page.getByRole('link', { name: 'Configure', exact: true }).click();
+      await page.getByRole('link', { name: 'API tokens', exact: true }).click();
+      await page.getByText('No API tokens yet.').waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('Counts script');
+      await page.getByRole('button', { name: 'Create token', exact: true }).click();
+      const secret = await page.getByTestId('api-token-secret').textContent();
+      expect(secret).toMatch(/^parley_pat_/);
+      await page.getByRole('rowheader', { name: 'Counts script' }).waitFor();
+      await screenshot(page, 'console-api-token');
+      const counts = () =>
+        fetch(`${h.parleyUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+          body: JSON.stringify({ query: '{ moderationCounts { approved } }' }),
+        });
+      const read = await counts();
+      expect(await read.json()).toEqual({ data: { moderationCounts: { approved: 1 } } });
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Revoke Counts script' }).click();
+      await page.getByText(/^Revoked /).waitFor();
+      expect((await counts()).status).toBe(401);
     }));
 });

@@ -125,7 +125,9 @@ export function ApiTokenSettings() {
       <p>
         Scripts and other servers send a token as <code>Authorization: Bearer …</code> to{' '}
         <code>/graphql</code>, with a query of their own. A token acts as the admin who made it,
-        within its scope, and stops working when revoked or when that admin is no longer an admin.
+        within its scope. It stops working when revoked, and when that admin signs out everywhere,
+        changes their password or stops being an admin. It never signs in, posts or changes an
+        account, nor the mail server or sign-in settings.
       </p>
       <form onSubmit={(event) => void onCreate(event)} noValidate aria-label="New API token">
         <Field
