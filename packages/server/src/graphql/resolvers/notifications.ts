@@ -16,6 +16,7 @@ import { DEFAULT_NOTIFICATIONS } from '../../defaults';
 import type { MailMessage } from '../../email/createMailer';
 import type { ParleyContext } from '../context';
 import { ACCOUNT_PATHS, deliverNotice, tokenLink } from './account/accountEmails';
+import { email } from '../../email/templates';
 
 /** Longest excerpt of a comment quoted in an email. */
 export const NOTIFICATION_EXCERPT_CHARS = 500;
@@ -53,14 +54,11 @@ async function recipient(
 async function send(
   ctx: ParleyContext,
   user: User,
-  compose: (unsubscribe: string) => Omit<MailMessage, 'to'>,
+  compose: (unsubscribe: string) => MailMessage,
 ): Promise<void> {
   const unsubscribe = await tokenLink(ctx, user, 'UNSUBSCRIBE', ACCOUNT_PATHS.unsubscribe);
-  await deliverNotice(ctx, { to: user.email, ...compose(unsubscribe) });
+  await deliverNotice(ctx, compose(unsubscribe));
 }
-
-const footer = (unsubscribe: string) =>
-  `\n\nYou get this because of your notification settings. Stop these emails: ${unsubscribe}\n`;
 
 /** Tells a comment's author that someone replied (a visible reply, not their own). */
 export async function notifyReply(ctx: ParleyContext, reply: Comment): Promise<void> {
@@ -77,14 +75,16 @@ export async function notifyReply(ctx: ParleyContext, reply: Comment): Promise<v
   if (!to || !replier || !story) return;
   // Someone the author ignores is hidden from them in threads; not in their mailbox either.
   if ((await listIgnoredIds(ctx.db, to.id)).includes(replier.id)) return;
-  await send(ctx, to, (unsubscribe) => ({
-    subject: `${replier.username} replied to your comment`,
-    text:
-      `Hello ${to.username},\n\n${replier.username} replied to your comment on ` +
-      `“${story.title || story.url}”:\n\n> ${excerpt(reply.bodySource)}\n\n` +
-      `Read and answer: ${permalink(story.url, reply.id)}` +
-      footer(unsubscribe),
-  }));
+  await send(ctx, to, (unsubscribe) =>
+    email('reply', to.email, {
+      username: to.username,
+      replier: replier.username,
+      story: story.title || story.url,
+      excerpt: excerpt(reply.bodySource),
+      permalink: permalink(story.url, reply.id),
+      unsubscribe,
+    }),
+  );
 }
 
 /** Tells an author their comment was featured (not when they featured it themselves). */
@@ -93,14 +93,15 @@ export async function notifyFeatured(ctx: ParleyContext, comment: Comment): Prom
   const to = await recipient(ctx, comment.authorId, 'onFeatured');
   const story = await ctx.loaders.story.load(comment.storyId);
   if (!to || !story) return;
-  await send(ctx, to, (unsubscribe) => ({
-    subject: 'Your comment was featured',
-    text:
-      `Hello ${to.username},\n\nthe moderators featured your comment on ` +
-      `“${story.title || story.url}”:\n\n> ${excerpt(comment.bodySource)}\n\n` +
-      `See it: ${permalink(story.url, comment.id)}` +
-      footer(unsubscribe),
-  }));
+  await send(ctx, to, (unsubscribe) =>
+    email('featured', to.email, {
+      username: to.username,
+      story: story.title || story.url,
+      excerpt: excerpt(comment.bodySource),
+      permalink: permalink(story.url, comment.id),
+      unsubscribe,
+    }),
+  );
 }
 
 /** Runs a notification without holding up the caller; anything unexpected is logged. */

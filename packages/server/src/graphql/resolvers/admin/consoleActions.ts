@@ -23,6 +23,7 @@ import type { Resolvers } from '../resolverTypes.generated';
 import { inTransaction } from '../../../db/inTransaction';
 import { audit, userTarget } from '../../audit';
 import { siteTarget } from './siteAdmin';
+import { email } from '../../../email/templates';
 
 /** Roles an invitation raises to moderator; a moderator or admin keeps their role. */
 export const BELOW_MODERATOR = new Set(['COMMENTER', 'STAFF']);
@@ -84,11 +85,10 @@ export const consoleActionResolvers = {
       try {
         // Not queued: the admin asks whether delivery works now, and a failure is the answer.
         await ctx.mailer.send(
-          {
-            to: admin.email,
-            subject: `${organization?.name ?? 'Parley'}: test email`,
-            text: `Hello ${admin.username},\n\nthis is a test email from Parley. Delivery works.\n`,
-          },
+          email('testEmail', admin.email, {
+            username: admin.username,
+            organization: organization?.name ?? 'Parley',
+          }),
           { retry: false },
         );
       } catch (error) {
@@ -130,17 +130,14 @@ export const consoleActionResolvers = {
         ]);
         return created;
       });
-      await deliverNotice(ctx, {
-        to: user.email,
-        subject: 'You are invited to moderate',
-        text:
-          `Hello,\n\n${admin.username} invited you to moderate as ${user.username}. To accept, ` +
-          `open this link and choose a password (it becomes this account's password, and ` +
-          `signs its other sessions out):\n\n` +
-          `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}\n\n` +
-          `The link works for ${Math.round(MODERATOR_INVITE_TOKEN_TTL_SECONDS / 86_400)} days. ` +
-          'If you did not expect this, ignore it: nothing changes until the link is opened.\n',
-      });
+      await deliverNotice(
+        ctx,
+        email('moderatorInvite', user.email, {
+          admin: admin.username,
+          username: user.username,
+          link: `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}`,
+        }),
+      );
       return { user };
     },
   },

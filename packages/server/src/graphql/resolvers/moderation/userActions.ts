@@ -22,6 +22,7 @@ import type { Resolvers } from '../resolverTypes.generated';
 import { diff } from '../../../db/store/auditLog';
 import type { AuditAction } from '../../../db/store/auditLog';
 import { audit, userTarget } from '../../audit';
+import { email } from '../../../email/templates';
 
 const RANK: Record<UserRole, number> = { COMMENTER: 0, STAFF: 1, MODERATOR: 2, ADMIN: 3 };
 
@@ -86,11 +87,14 @@ async function notify(ctx: ParleyContext, user: User, subject: string, message: 
   const organization = await ctx.organization();
   const from = organization?.name ?? 'Parley';
   try {
-    await ctx.mailer.send({
-      to: user.email,
-      subject: `${from}: ${subject}`,
-      text: `Hello ${user.username},\n\n${message}\n\n— the moderators of ${from}`,
-    });
+    await ctx.mailer.send(
+      email('moderationDecision', user.email, {
+        username: user.username,
+        organization: from,
+        what: subject,
+        message,
+      }),
+    );
   } catch (error) {
     // The decision stands even when mail is down: it is already stored, and the user learns of
     // it in the widget. Losing the note is logged, not turned into a failed mutation.

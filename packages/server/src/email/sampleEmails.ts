@@ -1,0 +1,50 @@
+/**
+ * Sample data for every email template (email/templates.ts): what `npm run emails:preview`
+ * renders, and what the templates' tests fill them with.
+ */
+import type { EMAIL_TEMPLATES, EmailTemplateName } from './templates';
+
+const SITE = 'https://comments.example.com';
+
+export const SAMPLE_EMAILS: {
+  [N in EmailTemplateName]: Parameters<(typeof EMAIL_TEMPLATES)[N]>[0];
+} = {
+  confirmEmail: { username: 'ann', link: `${SITE}/account/confirm-email#token=sample-token` },
+  signUpCode: { username: 'ann', taken: true, code: '482913' },
+  alreadyRegistered: { username: 'ann', settingsUrl: `${SITE}/account/settings` },
+  emailChanged: { username: 'ann', next: 'ann@new.example' },
+  resetPassword: { username: 'ann', link: `${SITE}/account/reset-password#token=sample-token` },
+  download: { username: 'ann', link: `${SITE}/account/download#token=sample-token` },
+  deletionRequested: {
+    username: 'ann',
+    deleteAt: new Date('2026-12-03T10:00:00.000Z'),
+    settingsUrl: `${SITE}/account/settings`,
+  },
+  reply: {
+    username: 'ann',
+    replier: 'bob',
+    story: 'The council votes on the new bridge',
+    excerpt: 'I walked across the old one every day for twenty years & it was fine.',
+    permalink: 'https://news.example/bridge?commentID=c-1',
+    unsubscribe: `${SITE}/account/unsubscribe#token=sample-token`,
+  },
+  featured: {
+    username: 'ann',
+    story: 'The council votes on the new bridge',
+    excerpt: 'The bridge has been closed twice this year.',
+    permalink: 'https://news.example/bridge?commentID=c-2',
+    unsubscribe: `${SITE}/account/unsubscribe#token=sample-token`,
+  },
+  moderationDecision: {
+    username: 'ann',
+    organization: 'Example News',
+    what: 'your account is suspended until 3 December',
+    message: 'Please keep to the guidelines.\nThree of your comments this week insulted others.',
+  },
+  moderatorInvite: {
+    admin: 'editor',
+    username: 'ann',
+    link: `${SITE}/account/accept-invite#token=sample-token`,
+  },
+  testEmail: { username: 'editor', organization: 'Example News' },
+};

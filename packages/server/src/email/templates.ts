@@ -1,0 +1,267 @@
+/**
+ * Every email Parley sends, in one place: each template takes its data and answers a subject and
+ * a body of blocks, which {@link renderEmail} writes twice — as plain text (always sent: some
+ * readers show nothing else) and as HTML (escaped, one small inline-styled layout, no images or
+ * remote content). Resolvers and jobs pick a template and fill it; no message text lives in them.
+ * `npm run emails:preview` renders each with sample data into `test-output/emails/`.
+ */
+import {
+  CONFIRM_EMAIL_TOKEN_TTL_SECONDS,
+  DOWNLOAD_TOKEN_TTL_SECONDS,
+  MODERATOR_INVITE_TOKEN_TTL_SECONDS,
+  RESET_PASSWORD_TOKEN_TTL_SECONDS,
+  SIGN_UP_CODE,
+} from '../defaults';
+import type { MailMessage } from './createMailer';
+
+/** One part of a body: a paragraph, a link (after some text), a code to type, a quotation. */
+export type Block =
+  string | { link: string; text?: string; label?: string } | { code: string } | { quote: string };
+
+/** A template's output before rendering. */
+export interface EmailContent {
+  subject: string;
+  body: Block[];
+}
+
+/** "3 days", "1 hour": how long a link works, for the message text. */
+export function duration(seconds: number): string {
+  if (seconds < 3600) return `${Math.round(seconds / 60)} minutes`;
+  const hours = Math.round(seconds / 3600);
+  if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+const hello = (name: string) => `Hello ${name},`;
+
+/** The footer of a notification the reader chose, with its one-click way out. */
+const notificationFooter = (unsubscribe: string): Block => ({
+  text: 'You get this because of your notification settings. Stop these emails: ',
+  link: unsubscribe,
+  label: 'unsubscribe',
+});
+
+/** Every template, by name: what each email says. */
+export const EMAIL_TEMPLATES = {
+  /** Asks the owner of a new address to confirm it. */
+  confirmEmail: (d: { username: string; link: string }): EmailContent => ({
+    subject: 'Confirm your email address',
+    body: [
+      hello(d.username),
+      `please confirm that this is your email address by opening this link within ${duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS)}:`,
+      { link: d.link, label: 'Confirm my email address' },
+      'If you did not ask for this, you can ignore this message.',
+    ],
+  }),
+
+  /** The code that finishes a sign-up (and, when taken, that the username must change). */
+  signUpCode: (d: { username: string; taken: boolean; code: string }): EmailContent => ({
+    subject: 'Your code to finish signing up',
+    body: [
+      hello(d.username),
+      `enter this code in the sign-up window within ${duration(SIGN_UP_CODE.ttlSeconds)} to create your account:`,
+      { code: d.code },
+      ...(d.taken
+        ? [`The username "${d.username}" is taken: choose another there, next to the code.`]
+        : []),
+      'If you did not sign up, you can ignore this message: no account is made.',
+    ],
+  }),
+
+  /**
+   * To an address that already has an account, when someone signs up with it: sign-up answers the
+   * same whether or not an address has an account, so its owner hears of it here instead.
+   */
+  alreadyRegistered: (d: {
+    username: string;
+    /** Where to sign in or reset the password; null for an account of a site's SSO. */
+    settingsUrl: string | null;
+  }): EmailContent => ({
+    subject: 'You already have an account',
+    body: [
+      hello(d.username),
+      'someone, perhaps you, tried to sign up with this address. It already has an account, so nothing was created.',
+      ...(d.settingsUrl === null
+        ? ['Your account signs in through the site you comment on.']
+        : [
+            'Sign in with it, or if you forgot the password, choose a new one:',
+            { link: d.settingsUrl, label: 'Sign in or reset the password' },
+          ]),
+      'If it was not you, you can ignore this message.',
+    ],
+  }),
+
+  /** Tells the previous address that the account's email changed (a hijacked account shows here). */
+  emailChanged: (d: { username: string; next: string }): EmailContent => ({
+    subject: 'Your email address was changed',
+    body: [
+      hello(d.username),
+      `the email address of your account was changed to ${d.next}.`,
+      'If you did not do this, reset your password and contact the site’s team.',
+    ],
+  }),
+
+  /** The password-reset link. */
+  resetPassword: (d: { username: string; link: string }): EmailContent => ({
+    subject: 'Reset your password',
+    body: [
+      hello(d.username),
+      `open this link within ${duration(RESET_PASSWORD_TOKEN_TTL_SECONDS)} to choose a new password:`,
+      { link: d.link, label: 'Choose a new password' },
+      'If you did not ask for this, you can ignore this message: your password stays as it is.',
+    ],
+  }),
+
+  /** The link to download one's comments. */
+  download: (d: { username: string; link: string }): EmailContent => ({
+    subject: 'Your comments are ready to download',
+    body: [
+      hello(d.username),
+      `you can download everything you have written here from this link within ${duration(DOWNLOAD_TOKEN_TTL_SECONDS)}:`,
+      { link: d.link, label: 'Download my comments' },
+    ],
+  }),
+
+  /** Confirms a deletion request and says how to cancel it. */
+  deletionRequested: (d: {
+    username: string;
+    deleteAt: Date;
+    settingsUrl: string;
+  }): EmailContent => ({
+    subject: 'Your account will be deleted',
+    body: [
+      hello(d.username),
+      `your account and your comments will be deleted on ${d.deleteAt.toUTCString()}.`,
+      'Changed your mind? Sign in and choose “Cancel deletion” before then:',
+      { link: d.settingsUrl, label: 'Cancel the deletion' },
+    ],
+  }),
+
+  /** Someone replied to the reader's comment. */
+  reply: (d: {
+    username: string;
+    replier: string;
+    story: string;
+    excerpt: string;
+    permalink: string;
+    unsubscribe: string;
+  }): EmailContent => ({
+    subject: `${d.replier} replied to your comment`,
+    body: [
+      hello(d.username),
+      `${d.replier} replied to your comment on “${d.story}”:`,
+      { quote: d.excerpt },
+      { text: 'Read and answer: ', link: d.permalink, label: 'read and answer' },
+      notificationFooter(d.unsubscribe),
+    ],
+  }),
+
+  /** The moderators featured the reader's comment. */
+  featured: (d: {
+    username: string;
+    story: string;
+    excerpt: string;
+    permalink: string;
+    unsubscribe: string;
+  }): EmailContent => ({
+    subject: 'Your comment was featured',
+    body: [
+      hello(d.username),
+      `the moderators featured your comment on “${d.story}”:`,
+      { quote: d.excerpt },
+      { text: 'See it: ', link: d.permalink, label: 'see it' },
+      notificationFooter(d.unsubscribe),
+    ],
+  }),
+
+  /** A moderation decision about the reader's account, in the moderator's own words. */
+  moderationDecision: (d: {
+    username: string;
+    organization: string;
+    /** What happened: "your account is suspended until …". */
+    what: string;
+    message: string;
+  }): EmailContent => ({
+    subject: `${d.organization}: ${d.what}`,
+    body: [hello(d.username), d.message, `— the moderators of ${d.organization}`],
+  }),
+
+  /** An admin invites someone to moderate. */
+  moderatorInvite: (d: { admin: string; username: string; link: string }): EmailContent => ({
+    subject: 'You are invited to moderate',
+    body: [
+      'Hello,',
+      `${d.admin} invited you to moderate as ${d.username}. To accept, open this link and choose a password (it becomes this account's password, and signs its other sessions out):`,
+      { link: d.link, label: 'Accept the invitation' },
+      `The link works for ${duration(MODERATOR_INVITE_TOKEN_TTL_SECONDS)}. If you did not expect this, ignore it: nothing changes until the link is opened.`,
+    ],
+  }),
+
+  /** Configure › Email's test. */
+  testEmail: (d: { username: string; organization: string }): EmailContent => ({
+    subject: `${d.organization}: test email`,
+    body: [hello(d.username), 'this is a test email from Parley. Delivery works.'],
+  }),
+} as const;
+
+/** A template's name. */
+export type EmailTemplateName = keyof typeof EMAIL_TEMPLATES;
+
+const escapeHtml = (value: string) =>
+  value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+
+/** Text with its line breaks kept (a moderator's message). */
+const htmlText = (value: string) => escapeHtml(value).replaceAll('\n', '<br>');
+
+function textOf(block: Block): string {
+  if (typeof block === 'string') return block;
+  if ('code' in block) return `    ${block.code}`;
+  if ('quote' in block) return `> ${block.quote}`;
+  return `${block.text ?? ''}${block.link}`;
+}
+
+const LINK_STYLE = 'color:#1a56db';
+const CODE_STYLE = 'font-size:24px;letter-spacing:4px;font-family:monospace';
+const QUOTE_STYLE = 'margin:0 0 16px;padding:8px 12px;border-left:3px solid #ccc;color:#444';
+
+function htmlOf(block: Block): string {
+  if (typeof block === 'string') return `<p>${htmlText(block)}</p>`;
+  if ('code' in block)
+    return `<p style="${CODE_STYLE}"><strong>${escapeHtml(block.code)}</strong></p>`;
+  if ('quote' in block)
+    return `<blockquote style="${QUOTE_STYLE}">${htmlText(block.quote)}</blockquote>`;
+  // Only web links: nothing a template is given becomes `javascript:` in a mail reader.
+  const href = /^https?:\/\//i.test(block.link) ? block.link : '#';
+  const anchor = `<a href="${escapeHtml(href)}" style="${LINK_STYLE}">${escapeHtml(block.label ?? block.link)}</a>`;
+  if (block.text !== undefined) return `<p>${htmlText(block.text)}${anchor}</p>`;
+  // A lone link is the message's action: its address is shown under it, to copy by hand.
+  return `<p>${anchor}<br><small style="color:#666;word-break:break-all">${escapeHtml(block.link)}</small></p>`;
+}
+
+/** Writes `content` as the message to `to`: the text part and the HTML part. */
+export function renderEmail(to: string, content: EmailContent): MailMessage {
+  const text = `${content.body.map(textOf).join('\n\n')}\n`;
+  const html =
+    '<!doctype html><html><head><meta charset="utf-8">' +
+    `<title>${escapeHtml(content.subject)}</title></head>` +
+    '<body style="margin:0;padding:0;background:#fff">' +
+    '<div style="max-width:560px;margin:0 auto;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#222">' +
+    content.body.map(htmlOf).join('') +
+    '</div></body></html>';
+  return { to, subject: content.subject, text, html };
+}
+
+/** Fills template `name` with `data` and renders it to `to`. */
+export function email<N extends EmailTemplateName>(
+  name: N,
+  to: string,
+  data: Parameters<(typeof EMAIL_TEMPLATES)[N]>[0],
+): MailMessage {
+  const template = EMAIL_TEMPLATES[name] as (d: typeof data) => EmailContent;
+  return renderEmail(to, template(data));
+}
