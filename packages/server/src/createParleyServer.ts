@@ -12,7 +12,6 @@ import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
 import { createMailQueue } from './email/createMailQueue';
-import type { Mailer } from './email/createMailer';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
 import { createContextFactory, viewerClassOf } from './graphql/context';
@@ -34,7 +33,6 @@ import type { HttpServer } from './runtime/createHttpServer';
 import { createProcessLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
-import type { Metrics } from './runtime/createMetrics';
 import { sweepOrphanAvatars } from './uploads/storeAvatar';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
@@ -182,23 +180,22 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     await pubsub.ready();
     if (database.poolStats) metrics.watch({ pool: database.poolStats });
     // Every email through the queue: kept in the database until its server takes it.
-    const mailer = countDeliveries(
-      metrics,
-      createMailQueue({
-        db: database.db,
-        box,
+    const mailer = createMailQueue({
+      db: database.db,
+      box,
+      logger,
+      // Every attempt counted, the queue's retries too (parley_emails_total).
+      onResult: (result) => metrics.emails.inc({ result }),
+      transport: createMailer({
+        smtpUrl: config.smtpUrl,
+        // Read per send, so what an admin saves in Configure › Email applies without a restart.
+        loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
+        dataDir: config.dataDir,
+        from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
         logger,
-        transport: createMailer({
-          smtpUrl: config.smtpUrl,
-          // Read per send, so what an admin saves in Configure › Email applies without a restart.
-          loadSmtpSettings: async () => smtpSettingsOf(await getSettings(database.db), box),
-          dataDir: config.dataDir,
-          from: `Parley <no-reply@${new URL(config.publicUrl).hostname}>`,
-          logger,
-          production: config.production,
-        }),
+        production: config.production,
       }),
-    );
+    });
     opened.push(() => mailer.close());
     // Anonymous reads, shared through Redis when there is one (with the fail-fast client: a Redis
     // outage reads around the cache instead of waiting on it).
@@ -392,23 +389,4 @@ async function checkRedis(url: string, timeoutMs: number): Promise<void> {
   } finally {
     probe.disconnect();
   }
-}
-
-/** `mailer`, each delivery counted by its result (`parley_emails_total`). */
-function countDeliveries(metrics: Metrics, mailer: Mailer): Mailer {
-  return {
-    ...mailer,
-    send: (message, options) =>
-      mailer.send(message, options).then(
-        (delivery) => {
-          const result = { smtp: 'sent', outbox: 'filed', queued: 'queued' } as const;
-          metrics.emails.inc({ result: result[delivery.via] });
-          return delivery;
-        },
-        (error: unknown) => {
-          metrics.emails.inc({ result: 'failed' });
-          throw error;
-        },
-      ),
-  };
 }

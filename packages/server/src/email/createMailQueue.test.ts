@@ -1,3 +1,4 @@
+import { createSecretBox, deriveSealingKey } from '../auth/secretBox';
 import { testBox } from '../db/testFixtures';
 import { testDialects, useTestDatabase } from '../db/testDatabases';
 import { createMemoryLogger } from '../runtime/testing/createTestYoga';
@@ -133,6 +134,58 @@ describe.each(testDialects())('the mail queue on %s', (dialect) => {
     expect(server.received).toEqual([MESSAGE]);
   });
 
+  it('lets an attempt that outlived its claim undo nothing of the next one', async () => {
+    const server = fakeServer();
+    let failFirst: (error: Error) => void = () => undefined;
+    const slow: Mailer = {
+      ...server.transport,
+      send: () => new Promise((_resolve, reject) => (failFirst = reject)),
+    };
+    const first = queueOver(slow).send(MESSAGE);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Past the claim, another process takes the email; its attempt is under way too.
+    now += MAIL_RETRY.claimMs;
+    let finishSecond: () => void = () => undefined;
+    const held: Mailer = {
+      ...server.transport,
+      send: async (message) => {
+        await new Promise<void>((resolve) => (finishSecond = resolve));
+        return server.transport.send(message);
+      },
+    };
+    const second = queueOver(held).flush();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first attempt fails now: it must not put the email back under the second's feet.
+    failFirst(new Error('socket timed out'));
+    await first;
+    expect((await rows())[0]).toMatchObject({ attempts: 0, claimed_until: expect.any(String) });
+    finishSecond();
+    expect(await second).toBe(1);
+    expect(server.received).toEqual([MESSAGE]);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('puts back what this process cannot open, for one whose secret opens it', async () => {
+    const server = fakeServer();
+    server.down();
+    await queueOver(server.transport).send(MESSAGE);
+    server.up();
+    now += MAIL_RETRY.firstDelayMs;
+    const stranger = createMailQueue({
+      db: t.db,
+      box: createSecretBox({ current: deriveSealingKey('another PARLEY_SECRET value') }),
+      transport: server.transport,
+      logger: createMemoryLogger().logger,
+      now: clock,
+      tickMs: 0,
+    });
+    expect(await stranger.flush()).toBe(0);
+    expect(await rows()).toHaveLength(1);
+    now += MAIL_RETRY.maxDelayMs;
+    expect(await queueOver(server.transport).flush()).toBe(1);
+    expect(server.received).toEqual([MESSAGE]);
+  });
+
   it('is sent by one of several processes looking at once', async () => {
     const server = fakeServer();
     server.down();
@@ -145,19 +198,28 @@ describe.each(testDialects())('the mail queue on %s', (dialect) => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('gives up at once on an address the server refuses, and after 7 days on anything', async () => {
+  it('retries a refusal too (the settings being fixed), and gives up after 7 days', async () => {
     const server = fakeServer();
-    server.down({ responseCode: 550, command: 'RCPT TO' });
-    const queue = queueOver(server.transport);
-    await expect(queue.send(MESSAGE)).rejects.toThrow('ECONNREFUSED');
-    expect(await rows()).toEqual([]);
-
-    // A refused login (the settings being fixed) is retried, until the 7 days are out.
-    server.down({ responseCode: 535, command: 'AUTH PLAIN' });
+    const results: string[] = [];
+    const queue = createMailQueue({
+      db: t.db,
+      box: testBox,
+      transport: server.transport,
+      logger: createMemoryLogger().logger,
+      now: clock,
+      tickMs: 0,
+      onResult: (result) => results.push(result),
+    });
+    server.down({ responseCode: 550, command: 'RCPT TO', response: '550 5.7.1 Relaying denied' });
     expect((await queue.send(MESSAGE)).via).toBe('queued');
-    now += MAIL_RETRY.giveUpAfterMs;
+    now += MAIL_RETRY.firstDelayMs;
+    expect(await queue.flush()).toBe(0);
+    expect((await rows())[0]!.attempts).toBe(2);
+    now = start + MAIL_RETRY.giveUpAfterMs;
     expect(await queue.flush()).toBe(0);
     expect(await rows()).toEqual([]);
     expect(server.received).toEqual([]);
+    // Each attempt counted (the metrics): two retries, then given up.
+    expect(results).toEqual(['queued', 'queued', 'failed']);
   });
 });

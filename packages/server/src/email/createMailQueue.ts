@@ -2,14 +2,18 @@
  * The mail queue: every email is written to the database (sealed: it holds live links) before it
  * is sent, tried at once, and on a failure tried again later with a growing delay — after a
  * restart too, and by whichever server process claims it first (db/store/mailQueue.ts). So a mail
- * server that is down or refusing for a while delays mail; it never loses it.
+ * server that is down, or refusing while an admin fixes its settings, delays mail; it never
+ * loses it.
  *
  * - A sent email leaves the queue.
  * - A failure retries after 30 s, then twice as long each time, at most an hour apart, for up to
- *   7 days; then it is given up with an error in the log.
- * - An SMTP server that refuses the recipient or the message itself (a 5xx answer to `RCPT TO`
- *   or `DATA`) will refuse it again: given up at once, logged. Any other failure (no connection,
- *   a 4xx, a login refused while an admin fixes the settings) is retried.
+ *   7 days; then it is given up with an error in the log. Nothing is given up sooner: a refusal
+ *   (a relay denied, a login refused) is as often the settings being fixed as a bad address.
+ * - An email a process cannot open (sealed under a `PARLEY_SECRET` it lacks, during a change of
+ *   secret) is put back for another process, not dropped.
+ * - A process holds an email it sends for `claimMs`; the SMTP transport times out well before
+ *   (createMailer.ts), and an attempt writes its outcome only under its own claim, so an attempt
+ *   that outlived its claim cannot undo the next one's.
  * - `send` answers what the first attempt did: the delivery, or `queued` with the retry time;
  *   with `retry: false` (the admin's test email) it only tries, and a failure is its answer.
  * - At shutdown, `drain` waits for the attempts in flight; what is left stays queued for the next
@@ -37,8 +41,11 @@ export const MAIL_RETRY = Object.freeze({
   maxDelayMs: 3_600_000,
   /** An email still unsent this long after it was queued is given up. */
   giveUpAfterMs: 7 * 86_400_000,
-  /** How long a process holds an email it is sending before another may take it. */
-  claimMs: 120_000,
+  /**
+   * How long a process holds an email it is sending before another may take it: longer than an
+   * SMTP attempt can last (createMailer.ts's timeouts add up to 2 minutes).
+   */
+  claimMs: 600_000,
   /** How often each process looks for emails due. */
   tickMs: 15_000,
   /** Emails taken per look. */
@@ -57,6 +64,8 @@ export interface MailQueueOptions {
   now?: () => Date;
   /** Time between looks for emails due; 0 never looks by itself (tests call flush). @default MAIL_RETRY.tickMs */
   tickMs?: number;
+  /** Told each attempt's outcome (the metrics): sent or filed, queued again, or given up. */
+  onResult?(result: 'sent' | 'filed' | 'queued' | 'failed'): void;
 }
 
 /** The queue: a {@link Mailer} that keeps what it could not send yet. */
@@ -68,17 +77,6 @@ export interface MailQueue extends Mailer {
 /** A queued email's seal purpose: bound to its row. */
 const purposeOf = (id: string): SealPurpose => `mail_queue.message:${id}`;
 
-/** Whether the SMTP server refused the recipient or the message: it would again. */
-function refusedForGood(error: unknown): boolean {
-  const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };
-  return (
-    typeof responseCode === 'number' &&
-    responseCode >= 500 &&
-    responseCode < 600 &&
-    (command === 'RCPT TO' || command === 'DATA')
-  );
-}
-
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The delay before attempt `attempts + 1`, after `attempts` failures. */
@@ -88,7 +86,7 @@ export function retryDelayMs(attempts: number): number {
 
 /** Creates the queue over `transport`; it starts looking for emails due at once. */
 export function createMailQueue(options: MailQueueOptions): MailQueue {
-  const { db, box, transport, logger } = options;
+  const { db, box, transport, logger, onResult = () => undefined } = options;
   const now = options.now ?? (() => new Date());
   const tickMs = options.tickMs ?? MAIL_RETRY.tickMs;
   const inFlight = new Set<Promise<unknown>>();
@@ -100,32 +98,44 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     message: MailMessage;
     attempts: number;
     createdAt: string;
+    claim: string;
   }): Promise<MailDelivery> {
-    const { id, message } = mail;
+    const { id, message, claim } = mail;
+    let delivery: MailDelivery;
     try {
-      const delivery = await transport.send(message);
-      await removeMail(db, id);
-      return delivery;
+      delivery = await transport.send(message);
     } catch (error) {
       const attempts = mail.attempts + 1;
       const at = now();
-      const tooOld = at.getTime() - Date.parse(mail.createdAt) >= MAIL_RETRY.giveUpAfterMs;
-      if (refusedForGood(error) || tooOld) {
-        await removeMail(db, id);
+      if (at.getTime() - Date.parse(mail.createdAt) >= MAIL_RETRY.giveUpAfterMs) {
+        await removeMail(db, id, claim);
+        onResult('failed');
         logger.error(
           { err: error, to: message.to, subject: message.subject, attempts },
-          `Email given up (${tooOld ? 'unsent for 7 days' : 'refused by the mail server'}): ${message.subject}`,
+          `Email given up, unsent for 7 days: ${message.subject}`,
         );
         throw error;
       }
       const retryAt = new Date(at.getTime() + retryDelayMs(attempts));
-      await rescheduleMail(db, id, { attempts, nextAttemptAt: retryAt, error: messageOf(error) });
+      await rescheduleMail(db, id, claim, {
+        attempts,
+        nextAttemptAt: retryAt,
+        error: messageOf(error),
+      });
+      onResult('queued');
       logger.warn(
         { err: error, to: message.to, subject: message.subject, attempts, retryAt },
         `Email not sent yet, queued to try again: ${message.subject}`,
       );
       return { via: 'queued', messageId: id, retryAt: retryAt.toISOString() };
     }
+    onResult(delivery.via === 'outbox' ? 'filed' : 'sent');
+    // Sent: a failure to take it off the queue must not send it again soon. The row stays
+    // claimed (for claimMs) and is logged; only then would another attempt take it.
+    await removeMail(db, id, claim).catch((error: unknown) =>
+      logger.error({ err: error, id }, 'A sent email could not be taken off the mail queue'),
+    );
+    return delivery;
   }
 
   /** Runs `work`, known to drain() while it runs. */
@@ -150,9 +160,25 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
       try {
         message = JSON.parse(box.open(claimed.message, purposeOf(id))) as MailMessage;
       } catch (error) {
-        // Sealed under a secret this server no longer has: nobody can ever send it.
-        await removeMail(db, id);
-        logger.error({ err: error, id }, 'A queued email could not be opened; it was dropped');
+        // Sealed under a secret this process lacks (another instance's, during a change of
+        // secret): put back for one that has it, and given up only with the 7 days.
+        const expired = at.getTime() - Date.parse(claimed.createdAt) >= MAIL_RETRY.giveUpAfterMs;
+        if (expired) {
+          await removeMail(db, id, claimed.claim);
+          onResult('failed');
+        } else {
+          await rescheduleMail(db, id, claimed.claim, {
+            attempts: claimed.attempts,
+            nextAttemptAt: new Date(at.getTime() + MAIL_RETRY.maxDelayMs),
+            error: messageOf(error),
+          });
+        }
+        logger.error(
+          { err: error, id },
+          expired
+            ? 'A queued email no key here opens was given up after 7 days'
+            : 'A queued email could not be opened here (another PARLEY_SECRET?); put back',
+        );
         continue;
       }
       const delivery = await tracked(attempt({ ...claimed, message })).catch(() => undefined);
@@ -179,26 +205,43 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     smtpFromEnvironment: transport.smtpFromEnvironment,
     flush,
     async send(message, sendOptions) {
-      if (sendOptions?.retry === false) return tracked(transport.send(message));
+      if (sendOptions?.retry === false) {
+        return tracked(transport.send(message)).then(
+          (delivery) => {
+            onResult(delivery.via === 'outbox' ? 'filed' : 'sent');
+            return delivery;
+          },
+          (error: unknown) => {
+            onResult('failed');
+            throw error;
+          },
+        );
+      }
       const id = newId();
       const at = now();
+      const claimedUntil = new Date(at.getTime() + MAIL_RETRY.claimMs);
       await enqueueMail(
         db,
-        {
-          id,
-          message: box.seal(JSON.stringify(message), purposeOf(id)),
-          claimedUntil: new Date(at.getTime() + MAIL_RETRY.claimMs),
-        },
+        { id, message: box.seal(JSON.stringify(message), purposeOf(id)), claimedUntil },
         at,
       );
-      return tracked(attempt({ id, message, attempts: 0, createdAt: at.toISOString() }));
+      return tracked(
+        attempt({
+          id,
+          message,
+          attempts: 0,
+          createdAt: at.toISOString(),
+          claim: claimedUntil.toISOString(),
+        }),
+      );
     },
     async drain(timeoutMs) {
       stopped = true;
       clearInterval(timer);
       let wait: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        Promise.all([...inFlight, flushing]),
+        // A flush failing (the database away) must not fail the shutdown.
+        Promise.all([...inFlight, flushing?.catch(() => undefined)]),
         new Promise((resolve) => (wait = setTimeout(resolve, timeoutMs))),
       ]);
       clearTimeout(wait);

@@ -13,6 +13,17 @@ const OUTBOX_DIR_MODE = 0o700;
 /** An outbox message's mode: owner read/write only. */
 const OUTBOX_FILE_MODE = 0o600;
 
+/**
+ * How long an SMTP attempt may wait (ms): to connect, for the greeting, on an idle socket. Their
+ * sum stays well under the mail queue's claim (createMailQueue.ts `claimMs`), so an attempt ends
+ * before another process may take the same email. nodemailer's own are 2 and 10 minutes.
+ */
+export const SMTP_TIMEOUTS = Object.freeze({
+  connectionTimeout: 30_000,
+  greetingTimeout: 30_000,
+  socketTimeout: 60_000,
+});
+
 /** Links worth printing for a newcomer: the confirm/reset/download URLs in a message. */
 const LINK_PATTERN = /https?:\/\/[^\s<>"')\]]+/g;
 
@@ -130,7 +141,9 @@ export function createMailer({
   production = false,
 }: CreateMailerOptions): Mailer {
   const environment: ResolvedTransport | undefined =
-    smtpUrl === undefined ? undefined : { transport: createTransport(smtpUrl), from };
+    smtpUrl === undefined
+      ? undefined
+      : { transport: createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }), from };
   // One transport per distinct settings: rebuilt when an admin saves new ones, reused otherwise.
   let cached: { key: string; resolved: ResolvedTransport } | undefined;
 
@@ -151,6 +164,7 @@ export function createMailer({
         secure: settings.secure,
         requireTLS: mustUpgradeToTls(settings),
         auth: settings.user === '' ? undefined : { user: settings.user, pass: settings.password },
+        ...SMTP_TIMEOUTS,
       });
       cached = { key, resolved: { transport, from: settings.from === '' ? from : settings.from } };
     }

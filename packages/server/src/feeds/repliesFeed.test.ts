@@ -1,6 +1,8 @@
 import { deleteAccount } from '../db/store/accountDeletion';
 import { deleteOwnComment } from '../db/store/comments';
 import { getSettings, updateSettings } from '../db/store/organization';
+import { findUserById } from '../db/store/users';
+import { loggedPath } from '../runtime/createHttpServer';
 import { ignoreUser } from '../db/store/userModeration';
 import { testDialects } from '../db/testDatabases';
 import { RATE_LIMITS } from '../defaults';
@@ -95,6 +97,19 @@ describe.each(testDialects())('the replies feed on %s', (dialect) => {
     const anonymous = await api.request(MAKE);
     expect(anonymous.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
 
+    // Signing out everywhere ends the link too: it reads as the account.
+    const again = (await api.ok(MAKE, {}, c.target.token)).makeRepliesFeed.user.repliesFeedUrl;
+    expect((await get(again)).status).toBe(200);
+    await api.ok(`mutation { signOutEverywhere { ok } }`, {}, c.target.token);
+    expect((await get(again)).status).toBe(404);
+    const fresh = await api.deps.tokens.sign({
+      userId: c.target.user.id,
+      role: 'COMMENTER',
+      epoch: (await findUserById(api.db, c.target.user.id))!.sessionEpoch,
+    });
+    expect((await api.ok(MINE, {}, fresh)).viewer.repliesFeedUrl).toBeNull();
+    const next2 = (await api.ok(MAKE, {}, fresh)).makeRepliesFeed.user.repliesFeedUrl;
+
     // Erasing the account erases its feed.
     const now = new Date();
     await api.db
@@ -103,7 +118,12 @@ describe.each(testDialects())('the replies feed on %s', (dialect) => {
       .where('id', '=', c.target.user.id)
       .execute();
     expect(await deleteAccount(api.db, c.target.user.id, now)).toBeDefined();
-    expect((await get(next)).status).toBe(404);
+    expect((await get(next2)).status).toBe(404);
+  });
+
+  it('keeps its key out of the request log', () => {
+    expect(loggedPath('/feeds/replies/AbC-123_x.atom')).toBe('/feeds/replies/[key].atom');
+    expect(loggedPath('/feeds/site/s-1.atom')).toBe('/feeds/site/s-1.atom');
   });
 
   it('makes at most 10 links an hour', async () => {

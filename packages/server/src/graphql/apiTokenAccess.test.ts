@@ -53,6 +53,9 @@ describe('API token access', () => {
     const token = { scope: 'ADMIN' } as Parameters<typeof requireTokenMaySet>[0];
     expect(() => requireTokenMaySet(token, { reportThreshold: 4 })).not.toThrow();
     expect(() => requireTokenMaySet(token, { smtpPassword: 'x' })).toThrow(/smtpPassword/);
+    expect(() => requireTokenMaySet(token, { customCssUrl: 'https://x.example/a.css' })).toThrow(
+      /customCssUrl/,
+    );
     expect(() => requireTokenMaySet(null, { smtpPassword: 'x' })).not.toThrow();
   });
 });

@@ -5,9 +5,11 @@
  * - `READ`: every query and subscription its admin may make; no mutation at all.
  * - `MODERATE`: as a moderator — the moderation queues and the decisions on comments and people
  *   (approve, reject, feature, ban, suspend, premoderate, a story's settings).
- * - `ADMIN`: as an admin — the above, and the settings (not the mail server's, nor the staff
- *   two-factor rule, the session length or the audit log's retention), a site's name, URL and
- *   origins, revoking SSO keys, the test email.
+ * - `ADMIN`: as an admin — the above, and the settings (not the mail server's, the staff
+ *   two-factor rule, the session length, the audit log's retention or the stream's custom
+ *   stylesheet), a site's name, URL and origins, revoking SSO keys, the test email. (A site's
+ *   origins decide where the stream may be framed: a leaked ADMIN token can add one; that is
+ *   accepted, as it signs nobody in and the audit log names the token.)
  *
  * Whatever the scope, a token never signs in or out, posts, reacts, reports, or changes an
  * account (a password, an email, two-factor sign-in, API tokens themselves); nor does it make
@@ -66,6 +68,8 @@ export const SESSION_ONLY_SETTINGS = [
   'requireStaffTwoFactor',
   'sessionSeconds',
   'auditRetentionDays',
+  // A stylesheet in every reader's frame: no script, but tracking images and on-screen text.
+  'customCssUrl',
 ] as const;
 
 /** Which mutations each scope may call. */

@@ -317,7 +317,8 @@ export function createHttpServer({
         {
           reqId,
           method: req.method,
-          path: pathname ?? '(not a URL)',
+          // A replies feed's path holds its reader's key: as good as their sign-in.
+          path: pathname === undefined ? '(not a URL)' : loggedPath(pathname),
           route: label,
           operation,
           status,
@@ -402,4 +403,9 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header ?? '');
   const expected = Buffer.from(`Bearer ${token}`);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A request's path as the log keeps it: a private feed's key left out. */
+export function loggedPath(pathname: string): string {
+  return pathname.startsWith('/feeds/replies/') ? '/feeds/replies/[key].atom' : pathname;
 }

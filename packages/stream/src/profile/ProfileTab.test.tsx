@@ -188,8 +188,14 @@ test('makes the replies feed link, shows it, and replaces it (refusals said by t
   expect(within(feed).queryByLabelText('Your feed link')).toBeNull();
   fireEvent.click(within(feed).getByRole('button', { name: 'Make my feed link' }));
   expect(await within(feed).findByText('Your feed link is ready.')).toBeTruthy();
-  expect((within(feed).getByLabelText('Your feed link') as HTMLInputElement).value).toBe(URL_1);
+  const link = within(feed).getByLabelText('Your feed link') as HTMLInputElement;
+  expect(link.value).toBe(URL_1);
+  await waitFor(() => expect(document.activeElement).toBe(link));
   expect(calls).toEqual([{}]);
+  const replace = within(feed).getByRole('button', { name: 'Make a new link' });
+  expect(document.getElementById(replace.getAttribute('aria-describedby')!)?.textContent).toMatch(
+    /stops working/,
+  );
 
   calls = answerMutation('MakeRepliesFeed', { code: 'RATE_LIMITED' });
   expect(within(feed).getByText(/stops working/)).toBeTruthy();

@@ -1,6 +1,6 @@
 import { graphql } from '@parley/transport/graphql';
 import { useMutation } from '@urql/preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from '../panels/ActionStatus';
 import { PanelSection } from '../panels/PanelSection';
@@ -26,19 +26,27 @@ export const MAKE_REPLIES_FEED_MUTATION = graphql(`
 export function RepliesFeed({ initial }: { initial: string | null }) {
   const { t } = useStreamEnv();
   const [url, setUrl] = useState(initial);
+  const [replaced, setReplaced] = useState(false);
   const [, make] = useMutation(MAKE_REPLIES_FEED_MUTATION);
   const action = useAction();
+  const field = useRef<HTMLInputElement>(null);
   return (
     <PanelSection title={t('profile.feed.title')}>
       <form
         class="parley-form"
         onSubmit={(event) => {
           event.preventDefault();
+          const hadOne = url !== null;
           void action
             .run(() => make({}))
             .then((data) => {
               const made = data?.makeRepliesFeed.user?.repliesFeedUrl;
-              if (made) setUrl(made);
+              if (!made) return;
+              setUrl(made);
+              setReplaced(hadOne);
+              // The new link, selected, ready to copy: the focus leaves the button, so a second
+              // press does not replace the link just made.
+              setTimeout(() => field.current?.focus(), 0);
             });
         }}
       >
@@ -47,6 +55,7 @@ export function RepliesFeed({ initial }: { initial: string | null }) {
           <label>
             {t('profile.feed.link')}
             <input
+              ref={field}
               type="url"
               readOnly
               value={url}
@@ -54,15 +63,22 @@ export function RepliesFeed({ initial }: { initial: string | null }) {
             />
           </label>
         )}
-        <button type="submit" disabled={action.busy}>
+        <button
+          type="submit"
+          disabled={action.busy}
+          aria-describedby={url !== null ? 'parley-feed-replace-hint' : undefined}
+        >
           {url === null ? t('profile.feed.make') : t('profile.feed.replace')}
         </button>
         {url !== null && (
           <p>
-            <small>{t('profile.feed.replaceHint')}</small>
+            <small id="parley-feed-replace-hint">{t('profile.feed.replaceHint')}</small>
           </p>
         )}
-        <ActionStatus state={action.state} success={t('profile.feed.made')} />
+        <ActionStatus
+          state={action.state}
+          success={replaced ? t('profile.feed.replaced') : t('profile.feed.made')}
+        />
       </form>
     </PanelSection>
   );

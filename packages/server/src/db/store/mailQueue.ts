@@ -14,9 +14,11 @@ export interface QueuedMail {
   attempts: number;
   nextAttemptAt: string;
   createdAt: string;
+  /** The claim this process holds (its `claimed_until`): what its outcome is written under. */
+  claim: string;
 }
 
-/** Queues an email, claimed by its writer until `claimedUntil` (it tries at once). */
+/** Queues an email, claimed by its writer until `claimedUntil` (it tries at once: that claim). */
 export async function enqueueMail(
   db: Db,
   row: { id: string; message: string; claimedUntil: Date },
@@ -78,19 +80,28 @@ export async function claimMail(
       attempts: row.attempts,
       nextAttemptAt: row.next_attempt_at,
       createdAt: row.created_at,
+      claim: isoTime(until),
     }
   );
 }
 
-/** Takes a sent (or given up) email off the queue. */
-export async function removeMail(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('mail_queue').where('id', '=', id).execute();
+/**
+ * Takes a sent (or given up) email off the queue — under the claim its sender held: an attempt
+ * that outlived its claim (another process took the email meanwhile) changes nothing.
+ */
+export async function removeMail(db: Db, id: string, claim: string): Promise<void> {
+  await db
+    .deleteFrom('mail_queue')
+    .where('id', '=', id)
+    .where('claimed_until', '=', claim)
+    .execute();
 }
 
-/** Records a failed attempt: its count, when to try again, why; unclaimed. */
+/** Records a failed attempt under the claim held: its count, when to try again, why; unclaimed. */
 export async function rescheduleMail(
   db: Db,
   id: string,
+  claim: string,
   failure: { attempts: number; nextAttemptAt: Date; error: string },
 ): Promise<void> {
   await db
@@ -102,6 +113,7 @@ export async function rescheduleMail(
       last_error: failure.error.slice(0, 500),
     })
     .where('id', '=', id)
+    .where('claimed_until', '=', claim)
     .execute();
 }
 

@@ -174,7 +174,8 @@ export async function endEverySession(db: Db, userId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     await trx
       .updateTable('users')
-      .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+      // The replies feed's link reads as the account: it ends with the sessions.
+      .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1), replies_feed_key: null }))
       .where('id', '=', userId)
       .execute();
     await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();

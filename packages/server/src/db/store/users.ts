@@ -229,7 +229,11 @@ export async function updateUser(db: Db, id: string, patch: UserProfilePatch): P
     let update = db.updateTable('users').set(values);
     // A new password ends every session signed with the old one (see session_epoch).
     if (patch.passwordHash !== undefined) {
-      update = update.set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }));
+      // …and the replies feed's link, which reads as the account (users.replies_feed_key).
+      update = update.set((eb) => ({
+        session_epoch: eb('session_epoch', '+', 1),
+        replies_feed_key: null,
+      }));
     }
     const row = await update.where('id', '=', id).returningAll().executeTakeFirst();
     if (row === undefined) throw new ParleyError('NOT_FOUND', `No user ${id}.`);

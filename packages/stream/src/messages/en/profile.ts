@@ -48,6 +48,7 @@ export const messages = {
   'profile.feed.replace': 'Make a new link',
   'profile.feed.replaceHint': 'The link above then stops working: do it if it leaked.',
   'profile.feed.made': 'Your feed link is ready.',
+  'profile.feed.replaced': 'Your new feed link is ready; the old one no longer works.',
   'profile.sessions.title': 'Signed-in devices',
   'profile.sessions.unknown': 'Unknown device',
   'profile.sessions.current': 'this device',

@@ -50,6 +50,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'profile.feed.replace': 'Crear un enlace nuevo',
   'profile.feed.replaceHint': 'El enlace de arriba dejará de funcionar: hazlo si se ha filtrado.',
   'profile.feed.made': 'El enlace de tu feed está listo.',
+  'profile.feed.replaced': 'Tu nuevo enlace está listo; el anterior ya no funciona.',
   'profile.sessions.title': 'Dispositivos con sesión iniciada',
   'profile.sessions.unknown': 'Dispositivo desconocido',
   'profile.sessions.current': 'este dispositivo',
