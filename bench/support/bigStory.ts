@@ -79,6 +79,7 @@ export async function writeBigStory(
       site_id: siteId,
       author_id: authorIds[i % authorIds.length]!,
       parent_id: topLevel ? null : ids[parentIndex]!,
+      parent_author_id: topLevel ? null : authorIds[parentIndex % authorIds.length]!,
       body_source: `Comment ${i} of the big story.`,
       body_html: `<p>Comment ${i} of the big story.</p>`,
       status,

@@ -217,6 +217,11 @@ export interface CommentsTable {
    * a row written before 0018 that its fill found no story for: none).
    */
   site_id: ColumnType<string | null, string, never>;
+  /**
+   * Its parent's author (0020_replies_feed; null for a top-level comment): a reader's replies
+   * feed reads down `(parent_author_id, published_at, id)`. Every insert must give it.
+   */
+  parent_author_id: ColumnType<string | null, string | null, never>;
 }
 
 /** Every body a comment has had, the first one included. */

@@ -408,6 +408,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         ),
         // Which site: 0018 fills it from the story.
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
+        parent_author_id: added('0020_replies_feed', null, null),
       },
       {
         id: 'c-2-reply',
@@ -433,6 +434,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
           '2026-04-01T10:05:00.000Z',
         ),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
+        parent_author_id: added('0020_replies_feed', 'u-lois', 'u-lois'),
       },
       {
         id: 'c-3-held',
@@ -454,6 +456,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         reviewed_report_count: added('0004_reviewed_reports', 0, 0),
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
+        parent_author_id: added('0020_replies_feed', null, null),
       },
       {
         // Approved, then reported: nobody has seen that report.
@@ -480,6 +483,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
           '2026-04-01T11:00:00.000Z',
         ),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
+        parent_author_id: added('0020_replies_feed', null, null),
       },
       {
         id: 'c-5-rejected',
@@ -502,6 +506,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         reviewed_report_count: added('0004_reviewed_reports', 1, 1),
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
+        parent_author_id: added('0020_replies_feed', null, null),
       },
       new Later('0005_deleted_accounts', {
         id: 'c-6-erased',
@@ -523,6 +528,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         reviewed_report_count: 0,
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
+        parent_author_id: added('0020_replies_feed', null, null),
       }),
     ],
   },

@@ -181,6 +181,20 @@ describe.each(testDialects())('big stories on %s', (dialect) => {
       sql`select * from story_comment_counts where story_id = ${STORY}`,
       { sorts: false },
     ],
+    [
+      // What the store asks (commentQueries.ts listRepliesTo), written out.
+      'a reader’s replies feed',
+      sql`select reply.* from comments as reply
+          inner join comments as parent on parent.id = reply.parent_id
+          where reply.parent_author_id = ${'user-1'} and parent.deleted_at is null
+          and reply.author_id != ${'user-1'}
+          and reply.author_id not in
+            (select ignored_id from ignored_users where user_id = ${'user-1'})
+          and reply.published_at is not null and reply.status in ('NONE', 'APPROVED')
+          and reply.deleted_at is null
+          order by reply.published_at desc, reply.id desc limit 20`,
+      { sorts: false },
+    ],
   ];
 
   /** `query` as the planner is shown it: on PostgreSQL with its parameters written in. */

@@ -192,15 +192,15 @@ export async function listRecentComments(
 /**
  * The latest `limit` published replies to `userId`'s comments (their private feed), the last
  * published first: not their own replies, nor those of users they ignore, nor replies to a
- * comment of theirs they deleted. Read from their comments (`comments_author_created`) to the
- * replies (`comments_parent_created`).
+ * comment of theirs they deleted. Read down `(parent_author_id, published_at, id)`
+ * (0020_replies_feed), newest first, however many replies they ever had.
  */
 export async function listRepliesTo(db: Db, userId: string, limit: number): Promise<Comment[]> {
   const rows = await db
     .selectFrom('comments as reply')
     .innerJoin('comments as parent', 'parent.id', 'reply.parent_id')
     .selectAll('reply')
-    .where('parent.author_id', '=', userId)
+    .where('reply.parent_author_id', '=', userId)
     .where('parent.deleted_at', 'is', null)
     .where('reply.author_id', '!=', userId)
     .where('reply.author_id', 'not in', (eb) =>

@@ -118,7 +118,7 @@ export async function createComment(
     const status = input.status ?? 'NONE';
     // A reply's parent, locked and still there: its author may have deleted it since the caller
     // looked (its reply count must not move, nor a reply hang from nothing new).
-    if (input.parentId) await requireLockedLiveComment(trx, input.parentId);
+    const parent = input.parentId ? await requireLockedLiveComment(trx, input.parentId) : undefined;
     // DO NOTHING on the (author, client mutation id) index: a racing twin waits for ours to
     // commit, inserts nothing, and reads ours below — no unique error, no aborted transaction.
     const row = await trx
@@ -137,6 +137,7 @@ export async function createComment(
         created_at: createdAt,
         published_at: isVisibleStatus(status) ? createdAt : null,
         site_id: sql<string>`(select site_id from stories where id = ${input.storyId})`,
+        parent_author_id: parent?.authorId ?? null,
       })
       .onConflict((oc) => oc.columns(['author_id', 'client_mutation_id']).doNothing())
       .returningAll()
