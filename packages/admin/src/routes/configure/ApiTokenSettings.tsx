@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
@@ -7,7 +7,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
 import { Field } from '../../Field';
-import { CopyButton } from './CopyButton';
+import { SecretShownOnce } from './SecretShownOnce';
 
 const ApiTokenFields = graphql(`
   fragment ApiTokenFields on ApiToken {
@@ -77,11 +77,6 @@ export function ApiTokenSettings() {
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState<{ id: string; secret: string } | null>(null);
   const busy = creating.fetching || revoking.fetching;
-  const secretRef = useRef<HTMLDivElement>(null);
-  // A new secret takes the focus: a screen reader reads it out, and nobody misses it.
-  useEffect(() => {
-    if (fresh !== null) secretRef.current?.focus();
-  }, [fresh]);
   const tokens = data?.apiTokens ?? [];
 
   async function onCreate(event: FormEvent) {
@@ -160,25 +155,16 @@ export function ApiTokenSettings() {
         </div>
       </form>
       {fresh !== null && (
-        <div
-          className="secret"
-          role="region"
-          aria-label="New API token secret"
-          tabIndex={-1}
-          ref={secretRef}
+        <SecretShownOnce
+          label="New API token secret"
+          secret={fresh.secret}
+          testId="api-token-secret"
+          copyLabel="Copy token"
+          onDismiss={() => setFresh(null)}
         >
-          <p>
-            <strong>New token, shown once.</strong> Copy it into the script or server that will use
-            it now; it cannot be shown again.
-          </p>
-          <code data-testid="api-token-secret">{fresh.secret}</code>
-          <div className="action-row">
-            <CopyButton text={fresh.secret} label="Copy token" />
-            <button type="button" onClick={() => setFresh(null)}>
-              I have saved it
-            </button>
-          </div>
-        </div>
+          <strong>New token, shown once.</strong> Copy it into the script or server that will use it
+          now; it cannot be shown again.
+        </SecretShownOnce>
       )}
       {error !== null && <p role="alert">{error}</p>}
       <h2>Tokens</h2>

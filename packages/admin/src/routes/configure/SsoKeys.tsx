@@ -5,7 +5,7 @@ import { useConsoleEnv } from '../../ConsoleContext';
 import { errorText } from '../../errorText';
 import { REVOKE_KEY_MUTATION, ROTATE_KEY_MUTATION } from './configureQueries';
 import type { AdminSite, SsoKey } from './configureQueries';
-import { CopyButton } from './CopyButton';
+import { SecretShownOnce } from './SecretShownOnce';
 
 /** A secret just created: the server answers it in that response only. */
 export interface FreshSecret {
@@ -64,19 +64,16 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
     <section aria-labelledby={`keys-${site.id}`} className="sso-keys">
       <h3 id={`keys-${site.id}`}>SSO signing keys</h3>
       {fresh !== null && (
-        <div className="secret" role="region" aria-label="New secret">
-          <p>
-            <strong>New secret, shown once.</strong> Copy it into your site’s SSO configuration now;
-            it cannot be shown again.
-          </p>
-          <code data-testid="sso-secret">{fresh.secret}</code>
-          <div className="action-row">
-            <CopyButton text={fresh.secret} label="Copy secret" />
-            <button type="button" onClick={() => setFresh(null)}>
-              I have saved it
-            </button>
-          </div>
-        </div>
+        <SecretShownOnce
+          label="New secret"
+          secret={fresh.secret}
+          testId="sso-secret"
+          copyLabel="Copy secret"
+          onDismiss={() => setFresh(null)}
+        >
+          <strong>New secret, shown once.</strong> Copy it into your site’s SSO configuration now;
+          it cannot be shown again.
+        </SecretShownOnce>
       )}
       {keys.length === 0 ? (
         <p>No active key: SSO sign-in is off for this site.</p>
