@@ -53,6 +53,8 @@ describe('journey 12: reply email', () => {
       expect(replyMail.text).toContain(`> ${answer}`);
       const link = /Read and answer: (\S+)/.exec(replyMail.text)?.[1];
       expect(link).toBe(`${h.storyUrl(path)}?commentID=${createComment.comment.id}`);
+      // Its HTML part (email/templates.ts) links the same reply.
+      expect(replyMail.html).toContain(`href="${link}"`);
 
       // The author's private feed of replies, made in the profile tab, holds the answer too.
       await frame.getByRole('tab', { name: 'My profile' }).click();

@@ -1,15 +1,17 @@
 import type { AddressInfo } from 'node:net';
-import { decode as decodeQuotedPrintable } from 'libqp';
+import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
 /** A message the inbox received: its recipients and its text body, decoded. */
 export interface ReceivedMail {
   /** Envelope recipients. */
   to: string[];
-  /** The Subject header as sent (encoded words, if any, are left as they are). */
+  /** The subject, decoded. */
   subject: string;
-  /** The text body, its transfer encoding (quoted-printable, base64) undone. */
+  /** The plain-text part, decoded (a multipart message's text/plain). */
   text: string;
+  /** The HTML part, decoded; empty when there is none. */
+  html: string;
 }
 
 /** An SMTP server on 127.0.0.1 that keeps what it is sent: the mailboxes of a journey. */
@@ -24,21 +26,15 @@ export interface SmtpInbox {
   close(): Promise<void>;
 }
 
-/** Splits a raw message into its (unfolded) headers and its body, and decodes the body. */
-function parse(to: string[], raw: string): ReceivedMail {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
-  const header = (name: string) =>
-    new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  const text =
-    encoding === 'quoted-printable'
-      ? decodeQuotedPrintable(body).toString('utf8')
-      : encoding === 'base64'
-        ? Buffer.from(body, 'base64').toString('utf8')
-        : body;
-  return { to, subject: header('Subject'), text: text.replace(/\r\n/g, '\n') };
+/** A raw message as the inbox keeps it: MIME (multipart, transfer encodings) undone by postal-mime. */
+async function parse(to: string[], raw: string): Promise<ReceivedMail> {
+  const email = await PostalMime.parse(raw);
+  return {
+    to,
+    subject: email.subject ?? '',
+    text: (email.text ?? '').replace(/\r\n/g, '\n'),
+    html: email.html ?? '',
+  };
 }
 
 /** Starts an {@link SmtpInbox} on a free port of 127.0.0.1. */
@@ -54,13 +50,16 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => (raw += chunk));
       stream.on('end', () => {
-        messages.push(
-          parse(
-            session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            raw,
-          ),
+        parse(
+          session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw,
+        ).then(
+          (mail) => {
+            messages.push(mail);
+            callback();
+          },
+          (error: Error) => callback(error),
         );
-        callback();
       });
     },
   });

@@ -249,12 +249,14 @@ describe.each(testDialects())('big stories on %s', (dialect) => {
       url: 'https://quiet.example/a',
       title: '',
     });
-    for (const body of ['one', 'two']) {
+    // A second apart: two posts in one millisecond (a fast run) would tie, and fall back on ids.
+    for (const [i, body] of ['one', 'two'].entries()) {
       await createComment(t.db, {
         storyId: story.id,
         authorId: users[0]!.id,
         bodySource: body,
         bodyHtml: `<p>${body}</p>`,
+        createdAt: new Date(Date.UTC(2026, 5, 1, 0, 0, i)).toISOString(),
       });
     }
     await sql`analyze`.execute(t.db);
