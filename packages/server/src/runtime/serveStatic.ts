@@ -48,8 +48,18 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=300';
  */
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** A chunk name with rollup's content hash (8 characters of base64url before the extension). */
-const HASHED_NAME = /-[\w-]{8}\.(?:js|css)$/;
+/**
+ * A name that never holds other bytes: a chunk with rollup's content hash (8 characters of
+ * base64url before the extension), or an avatar rendering (uploads/storeAvatar.ts: a fresh random
+ * name per upload, `-256.webp` or `-64.webp`).
+ */
+const HASHED_NAME = /(?:-[\w-]{8}\.(?:js|css)|-[0-9a-f]{16}-\d+\.webp)$/;
+
+/** The Cache-Control of a static file by its path and type. */
+export function cacheControlFor(path: string, type: string): string {
+  if (type.startsWith('text/html')) return HTML_CACHE_CONTROL;
+  return HASHED_NAME.test(path) ? IMMUTABLE_CACHE_CONTROL : ASSET_CACHE_CONTROL;
+}
 
 /**
  * Encodings the build writes beside each text file (`file.js.br`, `file.js.gz`), best first: the
@@ -155,11 +165,7 @@ export function createStaticHandler({ routes, documents }: StaticHandlerOptions)
     const etag = `W/"${sent.size.toString(16)}-${Math.floor(sent.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
     const headers: Record<string, string> = {
       'content-type': type,
-      'cache-control': type.startsWith('text/html')
-        ? HTML_CACHE_CONTROL
-        : HASHED_NAME.test(file.path)
-          ? IMMUTABLE_CACHE_CONTROL
-          : ASSET_CACHE_CONTROL,
+      'cache-control': cacheControlFor(file.path, type),
       etag,
       'x-content-type-options': 'nosniff',
     };

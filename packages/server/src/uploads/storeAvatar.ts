@@ -8,7 +8,7 @@ import type { User } from '../db/store/users';
 import { ORPHAN_UPLOAD_GRACE_MS } from '../defaults';
 import { ParleyError } from '../ParleyError';
 import type { Logger } from '../runtime/createLogger';
-import type { AvatarMime } from './sniffImage';
+import { AVATAR_SIZES } from './renderAvatar';
 
 /**
  * Avatar files: each upload gets a fresh random name (a new URL, so caches and CDNs never serve
@@ -17,6 +17,10 @@ import type { AvatarMime } from './sniffImage';
  * avatar it read before the others wrote. Now the bytes go to a temporary name, and the row's
  * change is a compare-and-set on the URL it replaces, in the transaction that renames the file
  * into place; the URL it replaced is exactly the file it deletes.
+ *
+ * Each avatar is two files (renderAvatar.ts): `<user>-<random>-256.webp`, which the row names,
+ * and its `-64.webp` sibling, which goes and comes with it. Avatars uploaded before re-encoding
+ * (any other name) are one file, served as they are until replaced.
  */
 
 /** Folder of avatar files, under the data folder and under the public URL. */
@@ -28,13 +32,15 @@ const MAX_ATTEMPTS = 10;
 /** Error codes of a write that found no room. */
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
-/** The extension each sniffed type is stored with (the name the client sent is never used). */
-const EXTENSIONS: Record<AvatarMime, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-};
+const LARGE_SUFFIX = `-${AVATAR_SIZES.large}.webp`;
+const SMALL_SUFFIX = `-${AVATAR_SIZES.small}.webp`;
+
+/** The small rendering's name or URL beside a large one's; undefined for an older avatar. */
+export function smallAvatarOf(large: string): string | undefined {
+  return large.endsWith(LARGE_SUFFIX)
+    ? large.slice(0, -LARGE_SUFFIX.length) + SMALL_SUFFIX
+    : undefined;
+}
 
 /** Where avatars live and how they are reached. */
 export interface AvatarPlace {
@@ -65,17 +71,21 @@ export function ownAvatarFile(
 export async function storeAvatar(
   deps: AvatarPlace & { db: Db; logger: Pick<Logger, 'warn' | 'error'> },
   userId: string,
-  bytes: Uint8Array,
-  mime: AvatarMime,
+  rendered: { large: Uint8Array; small: Uint8Array },
 ): Promise<User> {
   const dir = join(deps.dataDir, AVATAR_DIR);
-  const name = `${userId}-${randomBytes(8).toString('hex')}.${EXTENSIONS[mime]}`;
+  const stem = `${userId}-${randomBytes(8).toString('hex')}`;
+  const name = `${stem}${LARGE_SUFFIX}`;
+  const smallName = `${stem}${SMALL_SUFFIX}`;
   const temporary = join(dir, `${TEMPORARY_PREFIX}${name}`);
+  const smallTemporary = join(dir, `${TEMPORARY_PREFIX}${smallName}`);
   const final = join(dir, name);
+  const smallFinal = join(dir, smallName);
   const url = `${deps.publicUrl}/${AVATAR_DIR}/${name}`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
+    await writeFile(temporary, rendered.large, { flag: 'wx', mode: 0o600 });
+    await writeFile(smallTemporary, rendered.small, { flag: 'wx', mode: 0o600 });
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const outcome = await inTransaction(deps.db, async (trx) => {
         const current = await trx
@@ -94,15 +104,17 @@ export async function storeAvatar(
         // Another upload changed the row between the read and the write: read again.
         if (row === undefined) return undefined;
         // Inside the transaction: a rename that fails rolls the new URL back.
+        await rename(smallTemporary, smallFinal);
         await rename(temporary, final);
         return { user: toUser(row), replaced: current.avatar_url };
       });
       if (outcome === undefined) continue;
       const previous = ownAvatarFile(deps, userId, outcome.replaced);
-      if (previous !== undefined) {
-        // Best effort: the start-up sweep takes whatever is left.
-        await unlink(previous).catch((error: unknown) => {
-          deps.logger.warn({ err: error, file: previous }, 'Could not remove a replaced avatar');
+      // Best effort: the start-up sweep takes whatever is left.
+      for (const file of previous === undefined ? [] : [previous, smallAvatarOf(previous)]) {
+        if (file === undefined) continue;
+        await unlink(file).catch((error: unknown) => {
+          deps.logger.warn({ err: error, file }, 'Could not remove a replaced avatar');
         });
       }
       return outcome.user;
@@ -112,8 +124,9 @@ export async function storeAvatar(
     });
   } catch (error) {
     // Whichever name it has by now, a file of a failed upload is nobody's avatar.
-    await unlink(temporary).catch(() => undefined);
-    await unlink(final).catch(() => undefined);
+    for (const file of [temporary, smallTemporary, final, smallFinal]) {
+      await unlink(file).catch(() => undefined);
+    }
     if (NO_SPACE.has((error as NodeJS.ErrnoException).code ?? '')) {
       deps.logger.error({ err: error, dir }, `No space left for uploads in ${dir}`);
       throw new ParleyError('STORAGE_FULL', 'The server has no room for the image; try later.', {
@@ -142,7 +155,9 @@ export async function sweepOrphanAvatars(
     .where('avatar_url', 'is not', null)
     .execute();
   const kept = new Set(
-    rows.map((row) => ownAvatarFile(deps, row.id, row.avatar_url)).filter(Boolean),
+    rows
+      .map((row) => ownAvatarFile(deps, row.id, row.avatar_url))
+      .flatMap((file) => (file === undefined ? [] : [file, smallAvatarOf(file)])),
   );
   let removed = 0;
   for (const name of names) {

@@ -145,6 +145,15 @@ export type AuthPayload = {
   user: User;
 };
 
+/**
+ * An avatar's rendering (uploads are re-encoded to square WebP): SMALL is 64 px, for threads and
+ * lists (twice the 32 px they show); LARGE is 256 px. An avatar uploaded before re-encoding, or
+ * given by a site's SSO, has one size: both answer it.
+ */
+export type AvatarSize =
+  | 'LARGE'
+  | 'SMALL';
+
 export type BanUserInput = {
   message?: InputMaybe<Scalars['String']['input']>;
   userId: Scalars['ID']['input'];
@@ -1335,6 +1344,11 @@ export type User = {
 };
 
 
+export type UserAvatarUrlArgs = {
+  size?: InputMaybe<AvatarSize>;
+};
+
+
 export type UserCommentsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1466,6 +1480,7 @@ export type ResolversTypes = {
   AuditEntryConnection: ResolverTypeWrapper<Omit<AuditEntryConnection, 'edges'> & { edges: Array<ResolversTypes['AuditEntryEdge']> }>;
   AuditEntryEdge: ResolverTypeWrapper<Omit<AuditEntryEdge, 'node'> & { node: ResolversTypes['AuditEntry'] }>;
   AuthPayload: ResolverTypeWrapper<Omit<AuthPayload, 'user'> & { user: ResolversTypes['User'] }>;
+  AvatarSize: AvatarSize;
   BanUserInput: BanUserInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Comment: ResolverTypeWrapper<CommentModel>;
@@ -2064,7 +2079,7 @@ export type TwoFactorEnrolmentPayloadResolvers<ContextType = ParleyContext, Pare
 };
 
 export type UserResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
-  avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<UserAvatarUrlArgs, 'size'>>;
   badges?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   comments?: Resolver<Maybe<ResolversTypes['CommentConnection']>, ParentType, ContextType, Partial<UserCommentsArgs>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;

@@ -15,6 +15,7 @@ import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { hasRole, isModerator, isOwnAccount } from '../permissions';
 import type { Resolvers, UserStatus } from './resolverTypes.generated';
+import { smallAvatarOf } from '../../uploads/storeAvatar';
 
 /** An SMTP setting as admins see it; null for everyone else (it names the mail server). */
 const adminOnly =
@@ -91,6 +92,10 @@ export function recentSnippet(publicUrl: string, siteId: string): string {
 /** Field resolvers of the object types. */
 export const typeResolvers = {
   User: {
+    avatarUrl: (user, { size }) =>
+      user.avatarUrl === null || size === 'LARGE'
+        ? user.avatarUrl
+        : (smallAvatarOf(user.avatarUrl) ?? user.avatarUrl),
     // The host's SSO badges, and STAFF for staff (the widget shows both beside the name).
     badges: (user) => [...new Set([...user.badges, ...(user.role === 'STAFF' ? ['STAFF'] : [])])],
     email: privately((user) => user.email),

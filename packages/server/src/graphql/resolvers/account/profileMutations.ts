@@ -25,6 +25,7 @@ import {
   tokenLink,
 } from './accountEmails';
 import type { MutationResolvers } from '../resolverTypes.generated';
+import { renderAvatar } from '../../../uploads/renderAvatar';
 
 /** The notification switches a user can flip; stored under these keys in `notificationPrefs`. */
 export const NOTIFICATION_KEYS = ['onReply', 'onFeatured', 'onModeration'] as const;
@@ -91,7 +92,9 @@ export const profileMutations = {
     await ctx.rateLimiter.consume('avatarUploadPerIp', ipKey(ctx));
     // Reading it whole is bounded: the request body limit (3 MB) is already enforced by yoga.
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const user = await storeAvatar(ctx, viewer.id, bytes, await sniffAvatar(bytes));
+    // Sniffed from the bytes first (the type is never the client's word), then re-encoded.
+    await sniffAvatar(bytes);
+    const user = await storeAvatar(ctx, viewer.id, await renderAvatar(bytes));
     return { user };
   },
 

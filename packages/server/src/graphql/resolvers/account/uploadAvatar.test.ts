@@ -1,6 +1,12 @@
 import type * as FsPromises from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import {
+  ASSET_CACHE_CONTROL,
+  IMMUTABLE_CACHE_CONTROL,
+  cacheControlFor,
+} from '../../../runtime/serveStatic';
 import { tinyPng } from '../../../uploads/testImages';
 import { AVATAR_MAX_BYTES, ORPHAN_UPLOAD_GRACE_MS } from '../../../defaults';
 import { sweepOrphanAvatars } from '../../../uploads/storeAvatar';
@@ -9,7 +15,12 @@ import { PUBLIC_URL, useApi } from '../../testing/useApi';
 import type { GraphQLAnswer } from '../../testing/useApi';
 import { codeOf } from './accountTestKit';
 
-const UPLOAD = `mutation ($file: File!) { uploadAvatar(file: $file) { user { id avatarUrl } } }`;
+const UPLOAD = `mutation ($file: File!) {
+  uploadAvatar(file: $file) { user { id avatarUrl large: avatarUrl(size: LARGE) } }
+}`;
+
+/** A file's name in a URL. */
+const nameOf = (url: unknown) => (url as string).split('/').at(-1) ?? '';
 
 describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
   const api = useApi(dialect);
@@ -37,16 +48,63 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
     return (await response.json()) as GraphQLAnswer;
   }
 
-  it('stores a real PNG under the data dir and serves its public URL', async () => {
+  it('stores a photo re-encoded as two square WebP sizes, upright and without its metadata', async () => {
     await api.install();
     const { token, userId } = await api.signUp('reader_1');
-    const png = tinyPng();
-    const answer = await upload(png, 'me.png', token);
+    // A 1200×800 JPEG saying where and with what it was taken, stored rotated (EXIF orientation 6).
+    const photo = await sharp({
+      create: { width: 1200, height: 800, channels: 3, background: '#3a7' },
+    })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'SpyCam', Copyright: 'Lois Lane, Metropolis' } })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect(JSON.stringify(await sharp(photo).metadata())).toContain('"orientation":6');
+    const answer = await upload(photo, 'me.png', token);
     expect(answer.errors).toBe(undefined);
-    const url = answer.data?.uploadAvatar.user.avatarUrl as string;
-    expect(url).toMatch(new RegExp(`^${PUBLIC_URL}/uploads/avatars/${userId}-[0-9a-f]{16}\\.png$`));
-    const file = join(avatarDir(), url.split('/').at(-1) ?? '');
-    expect(readFileSync(file).equals(png)).toBe(true);
+    const { avatarUrl: small, large } = answer.data?.uploadAvatar.user as Record<string, string>;
+    const base = `^${PUBLIC_URL}/uploads/avatars/${userId}-[0-9a-f]{16}`;
+    expect(large).toMatch(new RegExp(`${base}-256\\.webp$`));
+    expect(small).toBe(large!.replace(/-256\.webp$/, '-64.webp'));
+    for (const [url, side] of [
+      [large, 256],
+      [small, 64],
+    ] as const) {
+      const bytes = readFileSync(join(avatarDir(), nameOf(url)));
+      const meta = await sharp(bytes).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: side, height: side });
+      expect(meta.exif).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      expect(bytes.includes('SpyCam')).toBe(false);
+      expect(bytes.length).toBeLessThan(photo.length);
+    }
+    expect(filesOf(userId).sort()).toEqual([nameOf(large), nameOf(small)].sort());
+    // A new upload is a new name: each rendering may be kept for a year.
+    for (const url of [large, small]) {
+      expect(cacheControlFor(`/uploads/avatars/${nameOf(url)}`, 'image/webp')).toBe(
+        IMMUTABLE_CACHE_CONTROL,
+      );
+    }
+    expect(cacheControlFor('/uploads/avatars/u-1-0123456789abcdef.png', 'image/png')).toBe(
+      ASSET_CACHE_CONTROL,
+    );
+  });
+
+  it('refuses bytes that claim an image but do not decode, and a pixel bomb', async () => {
+    await api.install();
+    const { token, userId } = await api.signUp('reader_1');
+    // A PNG signature and header, then garbage: the sniffer says PNG, libvips cannot read it.
+    const broken = Buffer.concat([tinyPng().subarray(0, 33), Buffer.alloc(64, 7)]);
+    expect(codeOf(await upload(broken, 'x.png', token))).toBe('UPLOAD_TYPE_NOT_ALLOWED');
+    // 10,000 × 10,000 of one colour compresses to a few hundred kilobytes.
+    const bomb = await sharp({
+      create: { width: 10_000, height: 10_000, channels: 3, background: '#fff' },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(AVATAR_MAX_BYTES);
+    expect(codeOf(await upload(bomb, 'bomb.png', token))).toBe('UPLOAD_TOO_LARGE');
+    expect(filesOf(userId)).toEqual([]);
   });
 
   it('replaces the previous avatar file with the new one', async () => {
@@ -54,11 +112,15 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
     const { token, userId } = await api.signUp('reader_1');
     const first = await upload(tinyPng(), 'one.png', token);
     const second = await upload(tinyPng(), 'two.png', token);
-    const firstName = (first.data?.uploadAvatar.user.avatarUrl as string).split('/').at(-1) ?? '';
-    const secondName = (second.data?.uploadAvatar.user.avatarUrl as string).split('/').at(-1);
-    expect(secondName).not.toBe(firstName);
-    expect(existsSync(join(avatarDir(), firstName))).toBe(false);
-    expect(filesOf(userId)).toEqual([secondName]);
+    const firstUser = first.data?.uploadAvatar.user as Record<string, string>;
+    const secondUser = second.data?.uploadAvatar.user as Record<string, string>;
+    expect(nameOf(secondUser.large)).not.toBe(nameOf(firstUser.large));
+    for (const url of [firstUser.large, firstUser.avatarUrl]) {
+      expect(existsSync(join(avatarDir(), nameOf(url)))).toBe(false);
+    }
+    expect(filesOf(userId).sort()).toEqual(
+      [nameOf(secondUser.large), nameOf(secondUser.avatarUrl)].sort(),
+    );
   });
 
   it('refuses a text file named .png: UPLOAD_TYPE_NOT_ALLOWED, nothing stored', async () => {
@@ -108,7 +170,8 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
       .select('avatar_url')
       .where('id', '=', userId)
       .executeTakeFirstOrThrow();
-    expect(filesOf(userId)).toEqual([stored.avatar_url?.split('/').at(-1)]);
+    const large = nameOf(stored.avatar_url);
+    expect(filesOf(userId).sort()).toEqual([large, large.replace('-256.webp', '-64.webp')].sort());
     expect(readdirSync(avatarDir()).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 
@@ -150,7 +213,7 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
     await api.install();
     const { token, userId } = await api.signUp('reader_1');
     const kept = await upload(tinyPng(), 'me.png', token);
-    const keptName = (kept.data?.uploadAvatar.user.avatarUrl as string).split('/').at(-1);
+    const keptUser = kept.data?.uploadAvatar.user as Record<string, string>;
     writeFileSync(join(avatarDir(), `${userId}-orphan.png`), 'x');
     writeFileSync(join(avatarDir(), `.upload-${userId}-crashed.png`), 'x');
     const deps = { ...api.deps, logger: api.deps.logger };
@@ -158,6 +221,8 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
     const later = Date.now() + ORPHAN_UPLOAD_GRACE_MS + 1000;
     // Files of earlier tests' users (their rows are gone) are orphans too.
     expect(await sweepOrphanAvatars(deps, { now: later })).toBeGreaterThanOrEqual(2);
-    expect(readdirSync(avatarDir())).toEqual([keptName]);
+    expect(readdirSync(avatarDir()).sort()).toEqual(
+      [nameOf(keptUser.large), nameOf(keptUser.avatarUrl)].sort(),
+    );
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Avatars are never served as uploaded: each is decoded and re-encoded with sharp (libvips) into
+ * two square WebP files — LARGE (256 px, the profile) and SMALL (64 px, twice the 32 px a thread
+ * shows) — turned upright by its EXIF orientation, then stripped of all metadata (camera, place,
+ * time: sharp writes none unless asked). An animated image keeps its first frame. What libvips
+ * cannot decode is refused; so is an image of more than AVATAR_MAX_PIXELS (a small file can
+ * claim huge dimensions, a decompression bomb).
+ */
+import sharp from 'sharp';
+import { ParleyError } from '../ParleyError';
+
+/** The two renderings, by their side in pixels. */
+export const AVATAR_SIZES = Object.freeze({ large: 256, small: 64 });
+
+/** Most pixels an avatar upload may decode to (8,000 × 5,000). */
+export const AVATAR_MAX_PIXELS = 40_000_000;
+
+/** The two WebP renderings of an avatar upload. */
+export async function renderAvatar(bytes: Uint8Array): Promise<{ large: Buffer; small: Buffer }> {
+  try {
+    const source = sharp(bytes, {
+      limitInputPixels: AVATAR_MAX_PIXELS,
+      animated: false,
+      failOn: 'error',
+    }).rotate();
+    const square = (side: number) =>
+      source
+        .clone()
+        .resize(side, side, { fit: 'cover', position: 'centre' })
+        .webp({ quality: 82 })
+        .toBuffer();
+    const [large, small] = await Promise.all([
+      square(AVATAR_SIZES.large),
+      square(AVATAR_SIZES.small),
+    ]);
+    return { large, small };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/pixel limit/i.test(message)) {
+      throw new ParleyError(
+        'UPLOAD_TOO_LARGE',
+        `An avatar can be at most ${AVATAR_MAX_PIXELS / 1_000_000} megapixels.`,
+        { field: 'file' },
+      );
+    }
+    throw new ParleyError('UPLOAD_TYPE_NOT_ALLOWED', 'This image could not be read.', {
+      field: 'file',
+    });
+  }
+}
