@@ -6,8 +6,17 @@
  * cannot decode is refused; so is an image of more than AVATAR_MAX_PIXELS (a small file can
  * claim huge dimensions, a decompression bomb).
  */
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { ParleyError } from '../ParleyError';
+
+let loading: Promise<typeof SharpModule> | undefined;
+/**
+ * sharp, loaded at the first upload: libvips adds ~20 MB to a process's memory (measured with
+ * `process.memoryUsage()`), which a server that never sees an avatar should not carry.
+ */
+function loadSharp(): Promise<typeof SharpModule> {
+  return (loading ??= import('sharp').then((module) => module.default));
+}
 
 /** The two renderings, by their side in pixels. */
 export const AVATAR_SIZES = Object.freeze({ large: 256, small: 64 });
@@ -17,6 +26,7 @@ export const AVATAR_MAX_PIXELS = 40_000_000;
 
 /** The two WebP renderings of an avatar upload. */
 export async function renderAvatar(bytes: Uint8Array): Promise<{ large: Buffer; small: Buffer }> {
+  const sharp = await loadSharp();
   try {
     const source = sharp(bytes, {
       limitInputPixels: AVATAR_MAX_PIXELS,
