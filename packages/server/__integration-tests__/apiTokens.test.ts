@@ -1,3 +1,6 @@
+import { createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
+import { WebSocket } from 'ws';
 import { createParleyServer } from '../src/createParleyServer';
 import type { ParleyServer } from '../src/createParleyServer';
 import { createTestDatabase, testDialects } from '../src/db/testDatabases';
@@ -104,6 +107,40 @@ describe.each(testDialects())('API tokens over HTTP on %s', (dialect) => {
       data: { updateSettings: { settings: { reportThreshold: 9 } } },
     });
 
+    // Over WebSocket a token signs the connection in, as a session does; the documents are the
+    // trusted ones there (text is for HTTP only).
+    const overSocket = async (credential: string, payload: Record<string, unknown>) => {
+      const client: Client = createClient({
+        url: `${url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${credential}` },
+        retryAttempts: 0,
+      });
+      try {
+        return await new Promise<Record<string, any>>((resolve) => {
+          let result: Record<string, any> = {};
+          client.subscribe(payload as { query: string }, {
+            next: (value) => (result = value as Record<string, any>),
+            error: (error) => {
+              const { code, reason } = error as { code?: number; reason?: string };
+              resolve({ error: code === undefined ? error : { code, reason } });
+            },
+            complete: () => resolve(result),
+          });
+        });
+      } finally {
+        await client.dispose();
+      }
+    };
+    const listById = {
+      query: '',
+      extensions: { persistedQuery: { version: 1, documentId: documentIdOf('apiTokens {') } },
+    };
+    const bySocket = await overSocket(reader.secret, listById);
+    expect(bySocket['data']?.apiTokens).toHaveLength(2);
+    const textBySocket = await overSocket(reader.secret, list);
+    expect(JSON.stringify(textBySocket)).toContain('DOCUMENT_NOT_TRUSTED');
+
     // The console revokes it by its own trusted document; from then on nothing runs for it.
     const revoked = await post(adminSession, {
       extensions: { persistedQuery: { version: 1, documentId: documentIdOf('revokeApiToken(') } },
@@ -116,5 +153,9 @@ describe.each(testDialects())('API tokens over HTTP on %s', (dialect) => {
     });
     expect(byId.status).toBe(401);
     expect(codeOf(byId)).toBe('TOKEN_INVALID');
+    // Nor over WebSocket.
+    const revokedBySocket = await overSocket(reader.secret, listById);
+    expect(revokedBySocket['data']).toBeUndefined();
+    expect(JSON.stringify(revokedBySocket)).toMatch(/TOKEN_INVALID|revoked|4403|4401/);
   });
 });

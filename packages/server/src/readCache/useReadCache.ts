@@ -33,6 +33,10 @@ export const RECENT_TTL_MS = 10_000;
  */
 export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOptions): Plugin[] {
   const anonymous = (request: Request) => !request.headers.has('authorization');
+  // An operation over WebSocket has no request (its context holds the upgrade's `req`): a query
+  // sent there (a script's) is neither read from the cache nor kept, and must not crash on it —
+  // it closed the socket with 4500 before.
+  const overHttp = (request: Request | undefined): request is Request => request !== undefined;
   return [
     useResponseCache({
       // On for signed-in POSTs too, so that a moderator's mutation drops the entities it returns
@@ -43,10 +47,10 @@ export function useReadCache({ cache, ttlMs, sharedMaxAgeSeconds }: ReadCacheOpt
         set: (id, ...rest) => (id.startsWith(PRIVATE) ? undefined : cache.store.set(id, ...rest)),
         invalidate: (entities) => cache.store.invalidate(entities),
       },
-      session: (request) => (anonymous(request) ? null : PRIVATE),
+      session: (request) => (overHttp(request) && anonymous(request) ? null : PRIVATE),
       // Not for a signed-in GET at all: its If-None-Match may name an anonymous answer to the
       // same URL (a browser revalidating what it kept before sign-in), which must not be a 304.
-      enabled: (request) => anonymous(request) || request.method !== 'GET',
+      enabled: (request) => overHttp(request) && (anonymous(request) || request.method !== 'GET'),
       ttl: ttlMs,
       // commentsSince: every reconnecting reader asks with a `since` of its own (nothing to
       // share), and its answer names no story an event would drop it by.
