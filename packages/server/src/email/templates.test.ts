@@ -33,7 +33,6 @@ describe('email templates', () => {
         if (words === '') continue;
         const escaped = words
           .replaceAll('&', '&amp;')
-          .replaceAll("'", '&#39;')
           .replaceAll('"', '&quot;')
           .replaceAll('\n', '<br>');
         const at = message.html!.indexOf(escaped, from);

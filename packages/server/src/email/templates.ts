@@ -13,6 +13,7 @@ import {
   SIGN_UP_CODE,
 } from '../defaults';
 import type { MailMessage } from './createMailer';
+import { escapeHtml } from '../markdown/renderComment';
 
 /** One part of a body: a paragraph, a link (after some text), a code to type, a quotation. */
 export type Block =
@@ -206,14 +207,6 @@ export const EMAIL_TEMPLATES = {
 
 /** A template's name. */
 export type EmailTemplateName = keyof typeof EMAIL_TEMPLATES;
-
-const escapeHtml = (value: string) =>
-  value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 
 /** Text with its line breaks kept (a moderator's message). */
 const htmlText = (value: string) => escapeHtml(value).replaceAll('\n', '<br>');

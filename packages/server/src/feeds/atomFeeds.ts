@@ -28,6 +28,7 @@ import { ParleyError } from '../ParleyError';
 import { requireAnonymousReading } from '../graphql/permissions';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
 import { DOCUMENT_HEADERS } from '../runtime/documentSecurity';
+import { escapeHtml } from '../markdown/renderComment';
 
 /** Where the feeds are served. */
 export const FEEDS_PREFIX = '/feeds/';
@@ -89,8 +90,6 @@ const xmlText = (value: string) => value.replace(NOT_XML, '');
 // What goes out as CDATA (an entry's title and content, as HTML): never the section's end, which
 // the `feed` package (xml-js) would leave in place. In HTML, `&gt;` reads as `>`.
 const cdataHtml = (value: string) => xmlText(value).replaceAll(']]>', ']]&gt;');
-const escapeHtml = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 /**
  * The text of a comment's sanitized HTML (what a signed-out reader is shown: never the Markdown
  * source, which is the author's and moderators'), on one line. markdown-it and sanitize-html

@@ -58,6 +58,14 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
 let parser: MarkdownIt | undefined;
 
 /** The configured parser, built on first use (nothing runs at import time). */
+/**
+ * Text made safe inside HTML (`&`, `<`, `>`, `"`): markdown-it's own escaping, for the HTML that
+ * is not Markdown (emails, feed titles).
+ */
+export function escapeHtml(text: string): string {
+  return getParser().utils.escapeHtml(text);
+}
+
 function getParser(): MarkdownIt {
   if (parser !== undefined) return parser;
   const md = new MarkdownIt('default', {

@@ -5,11 +5,12 @@
  * as the admin who made it, within its scope (graphql/apiTokenAccess.ts), and stops working when
  * it is revoked or when that admin is no longer an admin (or is erased, which deletes it).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { ApiTokenScope, ApiTokensTable } from '../schema';
+import { hashToken as hashSecret } from './tokens';
 import { toUser } from './users';
 import type { User } from './users';
 
@@ -45,10 +46,6 @@ function toApiToken(row: Selectable<ApiTokensTable>): ApiToken {
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
   };
-}
-
-function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
 }
 
 /** Whether a bearer credential is an API token's secret (rather than a session token). */

@@ -116,12 +116,3 @@ export async function rescheduleMail(
     .where('claimed_until', '=', claim)
     .execute();
 }
-
-/** How many emails wait, and since when the oldest (for the log and the tests). */
-export async function mailQueueLength(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('mail_queue')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

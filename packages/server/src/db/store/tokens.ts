@@ -4,7 +4,8 @@ import { isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { TokenPurpose } from '../schema';
 
-function hashToken(token: string): string {
+/** The SHA-256 (hex) a random token is stored as: a leaked database leaks no working token. */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
