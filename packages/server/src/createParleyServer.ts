@@ -27,7 +27,6 @@ import {
   REDIS_RATE_LIMIT_CLIENT_OPTIONS,
 } from './rateLimit/createRedisRateLimitStore';
 import { createHttpServer } from './runtime/createHttpServer';
-import { parseBearer } from './runtime/createYogaApp';
 import type { AppRoute } from './runtime/serveStatic';
 import type { HttpServer } from './runtime/createHttpServer';
 import { createProcessLogger } from './runtime/createLogger';
@@ -265,12 +264,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         config.production,
         config.allowArbitraryDocuments,
         (request) =>
-          apiTokenWorks(
-            database.db,
-            parseBearer(request.headers.get('authorization')),
-            deps.now(),
-            () => getSettings(database.db),
-          ),
+          apiTokenWorks(database.db, request, deps.now(), () => getSettings(database.db)),
       ),
       readCache: {
         cache: readCache,

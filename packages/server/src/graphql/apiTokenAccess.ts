@@ -29,6 +29,7 @@ import type { ApiToken, ApiTokenScope } from '../db/store/apiTokens';
 import type { User } from '../db/store/users';
 import type { Settings } from '../db/store/organization';
 import type { Db } from '../db/inTransaction';
+import { parseBearer } from '../runtime/createYogaApp';
 import { ParleyError } from '../ParleyError';
 
 /** The scopes, narrowest first. */
@@ -79,6 +80,20 @@ export const MUTATIONS_BY_SCOPE: Readonly<Record<ApiTokenScope, ReadonlySet<stri
   ADMIN: new Set([...MODERATE_MUTATIONS, ...ADMIN_MUTATIONS]),
 };
 
+/**
+ * A request's token as read for it: a request with its own query text is asked about twice (may
+ * it send text? whom does it act as?), and the second answer comes from the first read.
+ */
+const readFor = new WeakMap<Request, ReturnType<typeof findApiTokenStanding>>();
+
+function lookUp(db: Db, secret: string, request: Request | undefined) {
+  if (request === undefined) return findApiTokenStanding(db, { secret });
+  let standing = readFor.get(request);
+  if (standing === undefined)
+    readFor.set(request, (standing = findApiTokenStanding(db, { secret })));
+  return standing;
+}
+
 function invalid(message: string): ParleyError {
   return new ParleyError('TOKEN_INVALID', message, { httpStatus: 401 });
 }
@@ -93,8 +108,10 @@ export async function apiTokenViewerOf(
   secret: string,
   now: Date,
   settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
+  /** The HTTP request it came with (its lookup is shared with {@link apiTokenWorks}'s). */
+  request?: Request,
 ): Promise<{ user: User; token: ApiToken }> {
-  const standing = await findApiTokenStanding(db, { secret });
+  const standing = await lookUp(db, secret, request);
   if (standing === undefined) throw invalid('This API token is not known to this server.');
   const { token, user } = standing;
   if (token.revokedAt !== null) throw invalid('This API token was revoked.');
@@ -134,12 +151,26 @@ export function holdsUp(
  */
 export async function apiTokenWorks(
   db: Db,
-  secret: string | null,
+  request: Request,
   now: Date,
   settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
 ): Promise<boolean> {
+  const secret = parseBearer(request.headers.get('authorization'));
   if (secret === null || !isApiTokenSecret(secret)) return false;
-  return tokenHolds(db, { secret }, now, settings);
+  const standing = await lookUp(db, secret, request);
+  return standingHolds(standing, now, settings);
+}
+
+async function standingHolds(
+  standing: Awaited<ReturnType<typeof findApiTokenStanding>>,
+  now: Date,
+  settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
+): Promise<boolean> {
+  return (
+    standing !== undefined &&
+    standing.token.revokedAt === null &&
+    holdsUp(standing.token, standing.user, now, await settings())
+  );
 }
 
 /** Whether the token a secret or an id names works now (see {@link holdsUp}). */
@@ -149,12 +180,7 @@ export async function tokenHolds(
   now: Date,
   settings: () => Promise<Pick<Settings, 'requireStaffTwoFactor'>>,
 ): Promise<boolean> {
-  const standing = await findApiTokenStanding(db, by);
-  return (
-    standing !== undefined &&
-    standing.token.revokedAt === null &&
-    holdsUp(standing.token, standing.user, now, await settings())
-  );
+  return standingHolds(await findApiTokenStanding(db, by), now, settings);
 }
 
 /**

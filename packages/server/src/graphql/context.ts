@@ -184,7 +184,7 @@ export function createContextFactory(deps: ServerDeps): ContextFactory {
     const settings = async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS };
     const byApiToken =
       init.token && isApiTokenSecret(init.token)
-        ? await apiTokenViewerOf(deps.db, init.token, deps.now(), settings)
+        ? await apiTokenViewerOf(deps.db, init.token, deps.now(), settings, init.request)
         : null;
     const signedIn = init.token && !byApiToken ? await viewerOf(deps, init.token) : null;
     const viewer = byApiToken?.user ?? signedIn?.user ?? null;
