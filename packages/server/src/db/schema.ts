@@ -34,6 +34,11 @@ export type CommentStatus = (typeof COMMENT_STATUSES)[number];
 /** Statuses that readers see; only these count in a parent's `reply_count`. */
 export const VISIBLE_COMMENT_STATUSES: readonly CommentStatus[] = ['NONE', 'APPROVED'];
 
+/** Whether readers see a comment with `status`. */
+export function isVisibleStatus(status: CommentStatus): boolean {
+  return VISIBLE_COMMENT_STATUSES.includes(status);
+}
+
 /** A comment's tags (`comments.tags` is a JSON array of these). */
 export type CommentTag = 'FEATURED' | 'STAFF';
 

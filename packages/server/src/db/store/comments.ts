@@ -12,7 +12,7 @@ import type { Selectable } from 'kysely';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
-import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import { isVisibleStatus } from '../schema';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import type { StoryCountChange } from './storyCounts';
 import type {
@@ -69,10 +69,8 @@ export function toComment(row: Selectable<CommentsTable>): Comment {
   };
 }
 
-/** Whether readers see a comment with `status`. */
-export function isVisibleStatus(status: CommentStatus): boolean {
-  return VISIBLE_COMMENT_STATUSES.includes(status);
-}
+/** Whether readers see a comment with `status` (schema.ts, beside the statuses). */
+export { isVisibleStatus };
 
 /** A new comment, already rendered and moderated by the caller. */
 export interface CreateCommentInput {

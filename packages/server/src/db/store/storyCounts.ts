@@ -19,7 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../inTransaction';
-import { VISIBLE_COMMENT_STATUSES } from '../schema';
+import { isVisibleStatus } from '../schema';
 import type { CommentStatus, HeldReason, StoryCommentCountsTable } from '../schema';
 
 /** The counter of the comments in the console's Reported queue, next to the statuses'. */
@@ -47,8 +47,7 @@ export interface ReportedQueueFields {
 export function isInReportedQueue(comment: ReportedQueueFields): boolean {
   if (comment.deletedAt !== null) return false;
   const unreviewed =
-    (VISIBLE_COMMENT_STATUSES as readonly CommentStatus[]).includes(comment.status) &&
-    comment.reportCount > comment.reviewedReportCount;
+    isVisibleStatus(comment.status) && comment.reportCount > comment.reviewedReportCount;
   const suspect =
     comment.status === 'NONE' &&
     Array.isArray(comment.heldBecause) &&
