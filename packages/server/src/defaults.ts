@@ -69,6 +69,8 @@ export const DEFAULT_SETTINGS = Object.freeze({
   reactionLabel: '' as string,
   /** Whether the stream shows a Featured tab. */
   featuredTab: true,
+  /** Likes only (LIKE), or up and down votes with a score and the Best sort (UP_DOWN). */
+  voting: 'LIKE' as 'LIKE' | 'UP_DOWN',
   /** An https stylesheet the stream loads after its own; empty for none. */
   customCssUrl: '' as string,
   /** SMTP server host name; empty for none (then `SMTP_URL`, else the outbox). */

@@ -8,6 +8,7 @@ import { Migrator, sql } from 'kysely';
 import { usernameSkeleton } from '../validation/lookalikes';
 import type { Kysely, Migration, MigrationProvider, SqlBool } from 'kysely';
 import { PENDING_SQL, REPORTABLE_SQL } from './schema';
+import { bestRank } from './store/reactions';
 
 /** The UNIQUE indexes 0001_initial creates (it must keep creating exactly these). */
 const INITIAL_UNIQUE_INDEXES = {
@@ -664,6 +665,36 @@ async function mailQueue(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0022: down votes and pins. A reaction becomes a vote (`value` 1 up, -1 down; every earlier one
+ * is a Like, an up vote); a comment keeps its down votes and its Best rank beside its likes
+ * (reactions.ts `bestRank`), filled here for the comments that have likes: one update per
+ * distinct like count, which a thread has few of. A story keeps the comment staff pinned.
+ */
+async function votesAndPins(db: AnyDb): Promise<void> {
+  await db.schema
+    .alterTable('reactions')
+    .addColumn('value', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable('comments')
+    .addColumn('downvote_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('comments')
+    .addColumn('best_rank', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('stories').addColumn('pinned_comment_id', 'text').execute();
+  const counts = await sql<{ n: number }>`
+    select distinct reaction_count as n from comments where reaction_count > 0
+  `.execute(db);
+  for (const { n } of counts.rows) {
+    await sql`
+      update comments set best_rank = ${bestRank(Number(n), 0)} where reaction_count = ${n}
+    `.execute(db);
+  }
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -686,6 +717,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0019_api_tokens': { up: apiTokens },
   '0020_replies_feed': { up: repliesFeed },
   '0021_mail_queue': { up: mailQueue },
+  '0022_votes_and_pins': { up: votesAndPins },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -40,7 +40,7 @@ export function isVisibleStatus(status: CommentStatus): boolean {
 }
 
 /** A comment's tags (`comments.tags` is a JSON array of these). */
-export type CommentTag = 'FEATURED' | 'STAFF';
+export type CommentTag = 'FEATURED' | 'STAFF' | 'PINNED';
 
 /** Why a comment is held or flagged; `comments.held_because` is a JSON array of these. */
 export type HeldReason =
@@ -132,6 +132,11 @@ export interface StoriesTable {
   live_updates: IntBool | null;
   created_at: string;
   closed_at: string | null;
+  /**
+   * The comment staff pinned above the thread (0022_votes_and_pins), which also carries the
+   * PINNED tag; null for none. No foreign key: the comment loader checks it still exists.
+   */
+  pinned_comment_id: Generated<string | null>;
 }
 
 /** A person: commenter, staff, moderator or admin. */
@@ -201,7 +206,16 @@ export interface CommentsTable {
   held_because: string | null;
   /** JSON array of {@link CommentTag}s. */
   tags: string;
+  /** Likes, which are up votes. */
   reaction_count: Generated<number>;
+  /** Down votes (0022_votes_and_pins). */
+  downvote_count: Generated<number>;
+  /**
+   * The Best sort's key: the Wilson lower bound of the up-vote share, × 10⁹ and rounded
+   * (reactions.ts `bestRank`), kept with the counts. Whole numbers, so a keyset cursor compares
+   * exactly on both engines.
+   */
+  best_rank: Generated<number>;
   /** Direct replies with a visible status (see `VISIBLE_COMMENT_STATUSES`). */
   reply_count: Generated<number>;
   report_count: Generated<number>;
@@ -238,11 +252,13 @@ export interface CommentRevisionsTable {
   created_at: string;
 }
 
-/** One reaction per user per comment. */
+/** One vote (a reaction is an up vote) per user per comment. */
 export interface ReactionsTable {
   comment_id: string;
   user_id: string;
   created_at: string;
+  /** 1 up (a Like), -1 down (0022_votes_and_pins). */
+  value: Generated<1 | -1>;
 }
 
 /** One report per user per comment. */

@@ -29,7 +29,7 @@ import {
 } from './store/commentQueries';
 import { findCommentsByIds, listDecisions, listRevisions } from './store/comments';
 import { getOrganization } from './store/organization';
-import { listReports, reactedCommentIds, reportRecord } from './store/reactions';
+import { bestRank, listReports, reactedCommentIds, reportRecord } from './store/reactions';
 import { isSessionRevoked } from './store/sessionRevocation';
 import { findSiteByOrigin, listActiveSsoKeys } from './store/sites';
 import { listAuditLog } from './store/auditLog';
@@ -210,6 +210,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         live_updates: 0,
         created_at: '2026-04-01T08:00:00.000Z',
         closed_at: null,
+        pinned_comment_id: added('0022_votes_and_pins', 'c-1-top', null),
       },
       {
         id: 'story-b',
@@ -222,6 +223,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         live_updates: null,
         created_at: '2026-03-01T08:00:00.000Z',
         closed_at: '2026-03-08T08:00:00.000Z',
+        pinned_comment_id: added('0022_votes_and_pins', null, null),
       },
     ],
   },
@@ -409,6 +411,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         // Which site: 0018 fills it from the story.
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        downvote_count: added('0022_votes_and_pins', 0, 0),
+        // 0022 ranks what was liked: 1 up, none down.
+        best_rank: added('0022_votes_and_pins', bestRank(1, 0), bestRank(1, 0)),
       },
       {
         id: 'c-2-reply',
@@ -435,6 +440,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         ),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', 'u-lois', 'u-lois'),
+        downvote_count: added('0022_votes_and_pins', 0, 0),
+        // 0022 ranks what was liked: 1 up, none down.
+        best_rank: added('0022_votes_and_pins', bestRank(1, 0), bestRank(1, 0)),
       },
       {
         id: 'c-3-held',
@@ -457,6 +465,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        downvote_count: added('0022_votes_and_pins', 0, 0),
+        best_rank: added('0022_votes_and_pins', 0, 0),
       },
       {
         // Approved, then reported: nobody has seen that report.
@@ -484,6 +494,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         ),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        downvote_count: added('0022_votes_and_pins', 0, 0),
+        best_rank: added('0022_votes_and_pins', 0, 0),
       },
       {
         id: 'c-5-rejected',
@@ -507,6 +519,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        downvote_count: added('0022_votes_and_pins', 0, 0),
+        best_rank: added('0022_votes_and_pins', 0, 0),
       },
       new Later('0005_deleted_accounts', {
         id: 'c-6-erased',
@@ -529,6 +543,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        downvote_count: added('0022_votes_and_pins', 0, 0),
+        best_rank: added('0022_votes_and_pins', 0, 0),
       }),
     ],
   },
@@ -563,8 +579,19 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
     since: '0001_initial',
     key: ['comment_id', 'user_id'],
     rows: [
-      { comment_id: 'c-1-top', user_id: 'u-b-admin', created_at: '2026-04-01T10:40:00.000Z' },
-      { comment_id: 'c-2-reply', user_id: 'u-lois', created_at: '2026-04-01T10:06:00.000Z' },
+      {
+        comment_id: 'c-1-top',
+        user_id: 'u-b-admin',
+        created_at: '2026-04-01T10:40:00.000Z',
+        // Every reaction before 0022 is a Like: an up vote.
+        value: added('0022_votes_and_pins', 1, 1),
+      },
+      {
+        comment_id: 'c-2-reply',
+        user_id: 'u-lois',
+        created_at: '2026-04-01T10:06:00.000Z',
+        value: added('0022_votes_and_pins', 1, 1),
+      },
     ],
   },
   reports: {
@@ -1105,6 +1132,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         liveUpdates: false,
         createdAt: '2026-04-01T08:00:00.000Z',
         closedAt: null,
+        pinnedCommentId: null,
       });
       expect(await countStoryComments(db(), ['story-a', 'story-b'])).toEqual(
         new Map([
@@ -1126,6 +1154,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
           heldBecause: null,
           tags: ['FEATURED'],
           reactionCount: 1,
+          downvoteCount: 0,
           replyCount: 1,
           reportCount: 1,
           reviewedReportCount: 1,
@@ -1145,6 +1174,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
           heldBecause: ['SUSPECT_WORD'],
           tags: [],
           reactionCount: 1,
+          downvoteCount: 0,
           replyCount: 0,
           reportCount: 0,
           reviewedReportCount: 0,

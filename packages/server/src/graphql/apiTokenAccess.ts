@@ -48,6 +48,8 @@ const MODERATE_MUTATIONS = [
   'rejectComment',
   'featureComment',
   'unfeatureComment',
+  'pinComment',
+  'unpinComment',
   'banUser',
   'unbanUser',
   'suspendUser',

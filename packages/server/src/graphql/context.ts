@@ -7,7 +7,8 @@ import type { Connection } from '../db/store/paginate';
 import { firstRepliesOf } from '../db/store/replyPreviews';
 import { getOrganization, getSettings } from '../db/store/organization';
 import type { Organization, Settings } from '../db/store/organization';
-import { reactedCommentIds } from '../db/store/reactions';
+import { votesOf } from '../db/store/reactions';
+import type { VoteValue } from '../db/store/reactions';
 import { findStoriesByIds } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
 import { findUsersByIds } from '../db/store/users';
@@ -59,7 +60,8 @@ export interface Loaders {
   comment: DataLoader<string, Comment | undefined>;
   story: DataLoader<string, Story | undefined>;
   /** Whether the viewer reacted to a comment (false when signed out). */
-  viewerReacted: DataLoader<string, boolean>;
+  /** The viewer's vote on a comment: 1 up, -1 down, 0 none (anonymous readers: 0). */
+  viewerVote: DataLoader<string, VoteValue>;
   /** First page of replies, keyed `"<first>:<parentId>"` (one query for a whole thread page). */
   firstReplies: DataLoader<string, Connection<Comment>>;
 }
@@ -254,10 +256,10 @@ function createLoaders(db: Db, viewer: User | null): Loaders {
       }
       return keys.map((key) => pages.get(key) ?? new Error(`No replies page for ${key}`));
     }),
-    viewerReacted: new DataLoader<string, boolean>(async (ids) => {
-      if (!viewer) return ids.map(() => false);
-      const reacted = new Set(await reactedCommentIds(db, viewer.id, ids));
-      return ids.map((id) => reacted.has(id));
+    viewerVote: new DataLoader<string, VoteValue>(async (ids) => {
+      if (!viewer) return ids.map(() => 0);
+      const votes = await votesOf(db, viewer.id, ids);
+      return ids.map((id) => votes.get(id) ?? 0);
     }),
   };
 }

@@ -8,7 +8,7 @@
  *   others replied to it (see `readerVisible` in commentQueries.ts);
  * - replies other people wrote to it stay where they are: the row is kept (emptied) so their
  *   parent link still holds, and parents' reply counts drop by the visible replies removed;
- * - the user's reactions are removed (counts follow); their reports stay, as moderation
+ * - the user's votes (reactions) are removed (counts and Best ranks follow); their reports stay, as moderation
  *   evidence about other people's comments, attributed to the emptied account.
  *
  * The user row itself is kept but emptied of personal data (username, email, password, avatar,
@@ -18,6 +18,7 @@
  */
 import { inTransaction, isoTime, parseJson } from '../inTransaction';
 import { recordAudit } from './auditLog';
+import { moveVoteCounts } from './reactions';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
@@ -141,17 +142,12 @@ export function deleteAccount(
     // (a report's counter waits behind its comment's row: counters last, as everywhere).
     const reactions = await trx
       .selectFrom('reactions')
-      .select('comment_id')
+      .select(['comment_id', 'value'])
       .where('user_id', '=', userId)
       .orderBy('comment_id')
       .execute();
-    for (const { comment_id } of reactions) {
-      await trx
-        .updateTable('comments')
-        .set((eb) => ({ reaction_count: eb('reaction_count', '-', 1) }))
-        .where('id', '=', comment_id)
-        .where('reaction_count', '>', 0)
-        .execute();
+    for (const { comment_id, value } of reactions) {
+      await moveVoteCounts(trx, comment_id, value === 1 ? -1 : 0, value === -1 ? -1 : 0);
     }
     await trx.deleteFrom('reactions').where('user_id', '=', userId).execute();
     // The stories' counters lose the erased comments (storyCounts.ts), last, as everywhere.

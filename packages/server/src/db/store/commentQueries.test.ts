@@ -18,7 +18,7 @@ import {
 } from './comments';
 import type { EditCommentInput } from './comments';
 import { deleteAccount } from './accountDeletion';
-import { addReport } from './reactions';
+import { addReport, bestRank } from './reactions';
 import { createUser, updateUser } from './users';
 import type { HeldReason } from '../schema';
 import type { Comment } from './comments';
@@ -40,6 +40,8 @@ function expectedOrder(comments: Comment[], sort: CommentSort): string[] {
         return [c.replyCount, c.createdAt, c.id];
       case 'REACTIONS_DESC':
         return [c.reactionCount, c.createdAt, c.id];
+      case 'BEST':
+        return [bestRank(c.reactionCount, c.downvoteCount), c.createdAt, c.id];
     }
   };
   const sign = sort === 'CREATED_AT_ASC' ? 1 : -1;
@@ -77,11 +79,21 @@ describe.each(testDialects())('comment queries on %s', (dialect) => {
     for (const [i, c] of made.entries()) {
       await t.db
         .updateTable('comments')
-        .set({ reply_count: i % 2, reaction_count: i % 3 })
+        .set({
+          reply_count: i % 2,
+          reaction_count: i % 3,
+          downvote_count: i % 4,
+          best_rank: bestRank(i % 3, i % 4),
+        })
         .where('id', '=', c.id)
         .execute();
     }
-    return made.map((c, i) => ({ ...c, replyCount: i % 2, reactionCount: i % 3 }));
+    return made.map((c, i) => ({
+      ...c,
+      replyCount: i % 2,
+      reactionCount: i % 3,
+      downvoteCount: i % 4,
+    }));
   }
 
   it.each(COMMENT_SORTS)(

@@ -17,6 +17,7 @@ export const COMMENT_SORTS = [
   'CREATED_AT_ASC',
   'REPLIES_DESC',
   'REACTIONS_DESC',
+  'BEST',
 ] as const;
 /** An order of a thread. */
 export type CommentSort = (typeof COMMENT_SORTS)[number];
@@ -37,6 +38,7 @@ interface Keyed {
   created_at: string;
   reply_count: number;
   reaction_count: number;
+  best_rank: number;
 }
 
 const id = (direction: 'asc' | 'desc'): SortKey<Keyed> => ({
@@ -63,6 +65,11 @@ const SORT_KEYS: Record<CommentSort, SortKey<Keyed>[]> = {
   ],
   REACTIONS_DESC: [
     { column: 'comments.reaction_count', field: 'reaction_count', direction: 'desc' },
+    createdAt('desc'),
+    id('desc'),
+  ],
+  BEST: [
+    { column: 'comments.best_rank', field: 'best_rank', direction: 'desc' },
     createdAt('desc'),
     id('desc'),
   ],

@@ -35,7 +35,9 @@ export interface Comment {
   status: CommentStatus;
   heldBecause: HeldReason[] | null;
   tags: CommentTag[];
+  /** Likes: up votes. */
   reactionCount: number;
+  downvoteCount: number;
   replyCount: number;
   reportCount: number;
   /** Reports a moderator has reviewed; more than this puts a published comment in REPORTED. */
@@ -59,6 +61,7 @@ export function toComment(row: Selectable<CommentsTable>): Comment {
     heldBecause: parseJson<HeldReason[] | null>(row.held_because, null),
     tags: parseJson<CommentTag[]>(row.tags, []),
     reactionCount: row.reaction_count,
+    downvoteCount: row.downvote_count,
     replyCount: row.reply_count,
     reportCount: row.report_count,
     reviewedReportCount: row.reviewed_report_count,
@@ -442,6 +445,61 @@ export async function setCommentTags(
     .executeTakeFirst();
   if (row === undefined) throw new ParleyError('NOT_FOUND', `No comment ${commentId} to tag.`);
   return toComment(row);
+}
+
+/** The comments a pin changed: the one pinned now, the one that was (each as it is now). */
+export interface PinChange {
+  pinned: Comment | null;
+  unpinned: Comment | null;
+}
+
+/**
+ * Pins `commentId` above its story's thread (null: unpins whatever is pinned), one per story: the
+ * story keeps the id and the comment carries the PINNED tag, and the earlier pinned comment
+ * loses it, in one transaction. The story's row is written first, so two moderators pinning at
+ * once wait for each other (PostgreSQL's row lock; SQLite writes one at a time) and the last
+ * pin wins whole. Nothing changes (both null) when it is so already.
+ */
+export function pinComment(db: Db, storyId: string, commentId: string | null): Promise<PinChange> {
+  return inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('stories')
+      .set((eb) => ({ pinned_comment_id: eb.ref('pinned_comment_id') }))
+      .where('id', '=', storyId)
+      .execute();
+    const story = await trx
+      .selectFrom('stories')
+      .select('pinned_comment_id')
+      .where('id', '=', storyId)
+      .executeTakeFirstOrThrow();
+    const previous = story.pinned_comment_id;
+    if (previous === commentId) return { pinned: null, unpinned: null };
+    await trx
+      .updateTable('stories')
+      .set({ pinned_comment_id: commentId })
+      .where('id', '=', storyId)
+      .execute();
+    const retag = async (id: string, pinned: boolean) => {
+      const row = await trx
+        .selectFrom('comments')
+        .select('tags')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (row === undefined) return null;
+      const tags = parseJson<CommentTag[]>(row.tags, []).filter((tag) => tag !== 'PINNED');
+      const updated = await trx
+        .updateTable('comments')
+        .set({ tags: JSON.stringify(pinned ? [...tags, 'PINNED'] : tags) })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toComment(updated);
+    };
+    return {
+      unpinned: previous === null ? null : await retag(previous, false),
+      pinned: commentId === null ? null : await retag(commentId, true),
+    };
+  });
 }
 
 /** Every body a comment has had, oldest first (the first is the original). */

@@ -5,10 +5,14 @@ import { createComment, findCommentById } from './comments';
 import {
   addReaction,
   addReport,
+  bestRank,
   listReports,
   reactedCommentIds,
   removeReaction,
+  setVote,
+  votesOf,
 } from './reactions';
+import type { VoteValue } from './reactions';
 import { createUser } from './users';
 
 describe.each(testDialects())('reactions and reports on %s', (dialect) => {
@@ -76,6 +80,61 @@ describe.each(testDialects())('reactions and reports on %s', (dialect) => {
     );
     expect(await reactionCount()).toBe(10);
     expect(await countRows(t.db, 'reactions')).toBe(10);
+  });
+
+  it('casts, flips and takes back votes, each counted once, the Best rank following', async () => {
+    const [, a, b] = seeded.users.map((u) => u.id);
+    const stored = async () => {
+      const row = await t.db
+        .selectFrom('comments')
+        .select(['reaction_count', 'downvote_count', 'best_rank'])
+        .where('id', '=', commentId)
+        .executeTakeFirstOrThrow();
+      expect(row.best_rank).toBe(bestRank(row.reaction_count, row.downvote_count));
+      return [row.reaction_count, row.downvote_count];
+    };
+    expect((await setVote(t.db, commentId, a!, -1)).changed).toBe(true);
+    expect((await setVote(t.db, commentId, a!, -1)).changed).toBe(false);
+    expect(await stored()).toEqual([0, 1]);
+    await setVote(t.db, commentId, b!, 1);
+    // A down vote flipped up: one row, its counters moved both ways.
+    const flipped = await setVote(t.db, commentId, a!, 1);
+    expect(flipped.comment).toMatchObject({ reactionCount: 2, downvoteCount: 0 });
+    expect(await stored()).toEqual([2, 0]);
+    expect(await votesOf(t.db, a!, [commentId])).toEqual(new Map([[commentId, 1]]));
+    await setVote(t.db, commentId, a!, -1);
+    expect(await reactedCommentIds(t.db, a!, [commentId])).toEqual(new Set());
+    // removeReaction takes back a down vote too.
+    expect(await removeReaction(t.db, commentId, a!)).toEqual({ reactionCount: 1, changed: true });
+    expect(await stored()).toEqual([1, 0]);
+    expect(await countRows(t.db, 'reactions')).toBe(1);
+  });
+
+  it('keeps up and down counts exact when readers change their votes at once', async () => {
+    const users = seeded.users.map((u) => u.id);
+    const choices: VoteValue[] = [1, -1, 0, -1, 1, 1];
+    await Promise.all(
+      users.flatMap((u, i) =>
+        choices.map((_, j) => setVote(t.db, commentId, u, choices[(i + j) % 6]!)),
+      ),
+    );
+    const votes = await t.db.selectFrom('reactions').select('value').execute();
+    const up = votes.filter((v) => v.value === 1).length;
+    const down = votes.filter((v) => v.value === -1).length;
+    const comment = await findCommentById(t.db, commentId);
+    expect([comment?.reactionCount, comment?.downvoteCount]).toEqual([up, down]);
+  });
+
+  it('ranks by the Wilson lower bound, not by the raw score', () => {
+    expect(bestRank(0, 0)).toBe(0);
+    expect(bestRank(40, 2)).toBeGreaterThan(bestRank(2, 0));
+    // Same score (+5), more evidence: the one with more votes is surer.
+    expect(bestRank(105, 100)).toBeLessThan(bestRank(5, 0));
+    expect(bestRank(10, 0)).toBeGreaterThan(bestRank(9, 0));
+    expect(bestRank(0, 10)).toBe(0);
+    // 1 up of 1: the bound is 1 / (1 + z²), about 0.2065.
+    expect(bestRank(1, 0) / 1e9).toBeCloseTo(0.2065, 4);
+    expect(Number.isInteger(bestRank(7, 3))).toBe(true);
   });
 
   it('takes one report per user per comment and returns the new report count', async () => {

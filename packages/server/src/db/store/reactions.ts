@@ -1,5 +1,6 @@
 /**
- * Reactions and reports: one per user per comment, each keeping its comment's counter exact.
+ * Votes (a reaction, a Like, is an up vote) and reports: one per user per comment, each keeping
+ * its comment's counters exact.
  * The insert or delete and the counter change share a transaction, and the counter moves only
  * when a row was really added or removed — so repeated or concurrent clicks cannot drift it.
  */
@@ -11,20 +12,16 @@ import { deletedComment, toComment } from './comments';
 import type { Comment } from './comments';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 
-async function bump(
-  trx: Db,
-  commentId: string,
-  column: 'reaction_count' | 'report_count',
-  delta: 1 | -1,
-): Promise<Comment> {
-  let q = trx
+async function countReport(trx: Db, commentId: string): Promise<Comment> {
+  // A report arriving after its comment was deleted: refused, and the caller's transaction (its
+  // new row) rolled back.
+  const row = await trx
     .updateTable('comments')
-    .set((eb) => ({ [column]: eb(column, '+', delta) }))
-    .where('id', '=', commentId);
-  // A reaction or a report arriving after its comment was deleted: refused, and the caller's
-  // transaction (its new row) rolled back. Taking one back stays possible.
-  if (delta === 1) q = q.where('deleted_at', 'is', null);
-  const row = await q.returningAll().executeTakeFirst();
+    .set((eb) => ({ report_count: eb('report_count', '+', 1) }))
+    .where('id', '=', commentId)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
   if (row === undefined) throw deletedComment(commentId);
   return toComment(row);
 }
@@ -42,72 +39,156 @@ async function currentCount(
   return row[column];
 }
 
-/** Adds `userId`'s reaction (idempotent); returns the comment's reaction count. */
-export function addReaction(
+// z of a 95 % two-sided interval.
+const Z = 1.959963984540054;
+
+/**
+ * The Best sort's key of a comment with `up` and `down` votes: the lower bound of the Wilson
+ * score interval of its up-vote share (Evan Miller, "How Not To Sort By Average Rating"), × 10⁹
+ * and rounded to a whole number. No votes rank 0, with the comments voted mostly down.
+ */
+export function bestRank(up: number, down: number): number {
+  const n = up + down;
+  if (n <= 0) return 0;
+  const p = up / n;
+  const z2 = Z * Z;
+  const bound = (p + z2 / (2 * n) - Z * Math.sqrt((p * (1 - p) + z2 / (4 * n)) / n)) / (1 + z2 / n);
+  return Math.round(Math.max(0, bound) * 1e9);
+}
+
+/** A vote as stored: 1 up (a Like), -1 down, 0 none. */
+export type VoteValue = 1 | -1 | 0;
+
+/**
+ * Moves a comment's vote counters by `up` and `down` and sets its Best rank from the new counts,
+ * in the caller's transaction (the first update locks the row). A vote that adds to a deleted
+ * comment is refused; taking one back stays possible.
+ */
+export async function moveVoteCounts(
+  trx: Db,
+  commentId: string,
+  up: number,
+  down: number,
+): Promise<Comment> {
+  let q = trx
+    .updateTable('comments')
+    .set((eb) => ({
+      reaction_count: eb('reaction_count', '+', up),
+      downvote_count: eb('downvote_count', '+', down),
+    }))
+    .where('id', '=', commentId);
+  if (up > 0 || down > 0) q = q.where('deleted_at', 'is', null);
+  const counted = await q.returning(['reaction_count', 'downvote_count']).executeTakeFirst();
+  if (counted === undefined) throw deletedComment(commentId);
+  const row = await trx
+    .updateTable('comments')
+    .set({ best_rank: bestRank(counted.reaction_count, counted.downvote_count) })
+    .where('id', '=', commentId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toComment(row);
+}
+
+/**
+ * Sets `userId`'s vote on a comment to `value` (idempotent): `changed` is false when it was so
+ * already. Each step is one statement that says what it changed, so two concurrent clicks of one
+ * reader cannot both count: a flip updates only a row holding the opposite vote, an insert does
+ * nothing over an existing row, a delete returns what it removed.
+ */
+export function setVote(
+  db: Db,
+  commentId: string,
+  userId: string,
+  value: VoteValue,
+): Promise<{ comment: Comment; changed: boolean }> {
+  return inTransaction(db, async (trx) => {
+    let previous: VoteValue = value;
+    if (value === 0) {
+      const deleted = await trx
+        .deleteFrom('reactions')
+        .where('comment_id', '=', commentId)
+        .where('user_id', '=', userId)
+        .returning('value')
+        .executeTakeFirst();
+      previous = deleted?.value ?? 0;
+    } else {
+      const flipped = await trx
+        .updateTable('reactions')
+        .set({ value, created_at: isoTime() })
+        .where('comment_id', '=', commentId)
+        .where('user_id', '=', userId)
+        .where('value', '=', value === 1 ? -1 : 1)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (flipped !== undefined) previous = value === 1 ? -1 : 1;
+      else {
+        const inserted = await trx
+          .insertInto('reactions')
+          .values({ comment_id: commentId, user_id: userId, created_at: isoTime(), value })
+          .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
+          .returning('user_id')
+          .executeTakeFirst();
+        if (inserted !== undefined) previous = 0;
+      }
+    }
+    if (previous === value) {
+      const row = await trx
+        .selectFrom('comments')
+        .selectAll()
+        .where('id', '=', commentId)
+        .executeTakeFirstOrThrow();
+      return { comment: toComment(row), changed: false };
+    }
+    const up = +(value === 1) - +(previous === 1);
+    const down = +(value === -1) - +(previous === -1);
+    return { comment: await moveVoteCounts(trx, commentId, up, down), changed: true };
+  });
+}
+
+/** Adds `userId`'s Like, an up vote (idempotent); returns the comment's reaction count. */
+export async function addReaction(
   db: Db,
   commentId: string,
   userId: string,
 ): Promise<{ reactionCount: number; changed: boolean }> {
-  return inTransaction(db, async (trx) => {
-    const inserted = await trx
-      .insertInto('reactions')
-      .values({ comment_id: commentId, user_id: userId, created_at: isoTime() })
-      .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
-      .returning('user_id')
-      .executeTakeFirst();
-    if (inserted === undefined) {
-      return {
-        reactionCount: await currentCount(trx, commentId, 'reaction_count'),
-        changed: false,
-      };
-    }
-    return {
-      reactionCount: (await bump(trx, commentId, 'reaction_count', 1)).reactionCount,
-      changed: true,
-    };
-  });
+  const { comment, changed } = await setVote(db, commentId, userId, 1);
+  return { reactionCount: comment.reactionCount, changed };
 }
 
-/** Removes `userId`'s reaction (idempotent); returns the comment's reaction count. */
-export function removeReaction(
+/** Takes back `userId`'s vote, up or down (idempotent); returns the comment's reaction count. */
+export async function removeReaction(
   db: Db,
   commentId: string,
   userId: string,
 ): Promise<{ reactionCount: number; changed: boolean }> {
-  return inTransaction(db, async (trx) => {
-    const deleted = await trx
-      .deleteFrom('reactions')
-      .where('comment_id', '=', commentId)
-      .where('user_id', '=', userId)
-      .returning('user_id')
-      .executeTakeFirst();
-    if (deleted === undefined) {
-      return {
-        reactionCount: await currentCount(trx, commentId, 'reaction_count'),
-        changed: false,
-      };
-    }
-    return {
-      reactionCount: (await bump(trx, commentId, 'reaction_count', -1)).reactionCount,
-      changed: true,
-    };
-  });
+  const { comment, changed } = await setVote(db, commentId, userId, 0);
+  return { reactionCount: comment.reactionCount, changed };
 }
 
-/** Which of `commentIds` `userId` reacted to (for `viewerReacted`, batched). */
+/** `userId`'s votes on `commentIds` (for `viewerVote` and `viewerReacted`, batched). */
+export async function votesOf(
+  db: Db,
+  userId: string,
+  commentIds: readonly string[],
+): Promise<Map<string, 1 | -1>> {
+  if (commentIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('reactions')
+    .select(['comment_id', 'value'])
+    .where('user_id', '=', userId)
+    .where('comment_id', 'in', commentIds)
+    .execute();
+  return new Map(rows.map((r) => [r.comment_id, r.value]));
+}
+
+/** Which of `commentIds` `userId` liked (voted up). */
 export async function reactedCommentIds(
   db: Db,
   userId: string,
   commentIds: readonly string[],
 ): Promise<Set<string>> {
-  if (commentIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('reactions')
-    .select('comment_id')
-    .where('user_id', '=', userId)
-    .where('comment_id', 'in', commentIds)
-    .execute();
-  return new Set(rows.map((r) => r.comment_id));
+  const votes = await votesOf(db, userId, commentIds);
+  return new Set([...votes].filter(([, value]) => value === 1).map(([id]) => id));
 }
 
 /** A report to file. */
@@ -147,8 +228,7 @@ export function addReport(
       .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    const bumped =
-      inserted === undefined ? undefined : await bump(trx, input.commentId, 'report_count', 1);
+    const bumped = inserted === undefined ? undefined : await countReport(trx, input.commentId);
     const reportCount =
       bumped?.reportCount ?? (await currentCount(trx, input.commentId, 'report_count'));
     if (bumped !== undefined) {

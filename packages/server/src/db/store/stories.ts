@@ -25,6 +25,8 @@ export interface Story {
   liveUpdates: boolean | null;
   createdAt: string;
   closedAt: string | null;
+  /** The comment staff pinned above the thread; null for none. */
+  pinnedCommentId: string | null;
 }
 
 /** Maps a `stories` row to a {@link Story}. */
@@ -40,6 +42,7 @@ export function toStory(row: Selectable<StoriesTable>): Story {
     liveUpdates: row.live_updates === null ? null : row.live_updates === 1,
     createdAt: row.created_at,
     closedAt: row.closed_at,
+    pinnedCommentId: row.pinned_comment_id,
   };
 }
 

@@ -11,7 +11,8 @@ import {
   setCommentStatus,
 } from '../../db/store/comments';
 import type { Comment } from '../../db/store/comments';
-import { addReaction, addReport, removeReaction, reportRecord } from '../../db/store/reactions';
+import { addReport, reportRecord, setVote } from '../../db/store/reactions';
+import type { VoteValue } from '../../db/store/reactions';
 import type { User } from '../../db/store/users';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
 import { renderComment } from '../../markdown/renderComment';
@@ -227,9 +228,12 @@ export const commentsResolvers = {
       return { comment: deleted };
     },
 
-    createReaction: (_root, { input }, ctx) => react(ctx, input.commentId, addReaction),
+    createReaction: (_root, { input }, ctx) => vote(ctx, input.commentId, 1),
 
-    removeReaction: (_root, { input }, ctx) => react(ctx, input.commentId, removeReaction),
+    removeReaction: (_root, { input }, ctx) => vote(ctx, input.commentId, 0),
+
+    vote: (_root, { input }, ctx) =>
+      vote(ctx, input.commentId, input.vote === 'UP' ? 1 : input.vote === 'DOWN' ? -1 : 0),
 
     reportComment: async (_root, { input }, ctx) => {
       const reporter = requireActiveUser(ctx);
@@ -278,18 +282,27 @@ export const commentsResolvers = {
   },
 } satisfies Resolvers;
 
-/** Adds or removes the viewer's reaction; the count changes (and goes live) only when it did. */
-async function react(
+/**
+ * Sets the viewer's vote (a Like is an up vote); the counts change (and go live) only when it
+ * did. A down vote needs the UP_DOWN setting.
+ */
+async function vote(
   ctx: ParleyContext,
   commentId: string,
-  change: typeof addReaction,
+  value: VoteValue,
 ): Promise<{ comment: Comment }> {
   const viewer = requireActiveUser(ctx);
   const comment = await actionableComment(ctx, viewer, commentId);
+  if (value === -1 && (await ctx.settings()).voting !== 'UP_DOWN') {
+    throw new ParleyError('FORBIDDEN', 'This site counts likes only: there are no down votes.', {
+      field: 'vote',
+    });
+  }
   await ctx.rateLimiter.consume('react', `user:${viewer.id}`);
   await ctx.rateLimiter.consume('reactPerIp', ipKey(ctx));
-  const { changed } = await change(ctx.db, comment.id, viewer.id);
-  const fresh = await requireComment(ctx.db, comment.id);
+  const { comment: fresh, changed } = await setVote(ctx.db, comment.id, viewer.id, value);
   if (changed) publishCommentUpdated(ctx, fresh);
+  // The answer's viewerVote reads the vote just cast, not the one loaded before it.
+  ctx.loaders.viewerVote.clear(comment.id);
   return { comment: fresh };
 }

@@ -173,12 +173,15 @@ export type Comment = {
    * tombstone (see removed), which tells other readers nothing of why it went.
    */
   deletedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Down votes (UP_DOWN voting; down votes cast before a switch to LIKE stay counted). */
+  downvoteCount: Scalars['Int']['output'];
   editableUntil?: Maybe<Scalars['DateTime']['output']>;
   editedAt?: Maybe<Scalars['DateTime']['output']>;
   /** Moderators only. */
   heldBecause?: Maybe<Array<HeldReason>>;
   id: Scalars['ID']['output'];
   parent?: Maybe<Comment>;
+  /** Likes, or up votes (the same count). */
   reactionCount: Scalars['Int']['output'];
   /**
    * True for a tombstone: a comment removed (rejected, withheld, or erased with its author's
@@ -192,10 +195,15 @@ export type Comment = {
   reports?: Maybe<Array<Report>>;
   /** Moderators only. */
   revisions?: Maybe<Array<CommentRevision>>;
+  /** Up votes minus down votes. */
+  score: Scalars['Int']['output'];
   status: CommentStatus;
   story: Story;
   tags: Array<CommentTag>;
+  /** Whether the viewer liked (voted up). */
   viewerReacted: Scalars['Boolean']['output'];
+  /** The viewer's vote; null without one (and for anonymous readers). */
+  viewerVote?: Maybe<Vote>;
 };
 
 
@@ -233,6 +241,11 @@ export type CommentRevision = {
 };
 
 export type CommentSort =
+  /**
+   * Best first: by the lower bound of the Wilson score interval (95 %) of the share of up votes, so a
+   * comment with 40 up and 2 down ranks above one with 2 up and none down.
+   */
+  | 'BEST'
   | 'CREATED_AT_ASC'
   | 'CREATED_AT_DESC'
   | 'REACTIONS_DESC'
@@ -248,6 +261,8 @@ export type CommentStatus =
 
 export type CommentTag =
   | 'FEATURED'
+  /** Staff pinned it above its story's thread (Story.pinnedComment): one per story. */
+  | 'PINNED'
   | 'STAFF';
 
 /** Everything a user wrote, for the account page to save as a file. */
@@ -396,6 +411,7 @@ export type Mutation = {
   /** Admins only, signed in (not with an API token): a new API token; its secret is in this answer only. */
   createApiToken: ApiTokenPayload;
   createComment: CommentPayload;
+  /** Likes (votes up); the same as vote with UP. */
   createReaction: CommentPayload;
   createSite: SitePayload;
   /**
@@ -418,9 +434,15 @@ export type Mutation = {
   inviteModerator: UserPayload;
   /** A new private link to the Atom feed of replies to you (User.repliesFeedUrl); an earlier link stops working. 10 an hour. */
   makeRepliesFeed: UserPayload;
+  /**
+   * Moderators: pins a top-level comment above its story's thread (approving it, as featuring does),
+   * unpinning the story's earlier pinned comment. INVALID_INPUT for a reply.
+   */
+  pinComment: CommentPayload;
   /** New recovery codes (the old ones stop working), with the app's code. */
   regenerateRecoveryCodes: RecoveryCodesPayload;
   rejectComment: CommentPayload;
+  /** Takes the viewer's vote back, up or down; the same as vote with null. */
   removeReaction: CommentPayload;
   reportComment: CommentPayload;
   requestAccountDeletion: UserPayload;
@@ -455,6 +477,8 @@ export type Mutation = {
   unbanUser: UserPayload;
   unfeatureComment: CommentPayload;
   unignoreUser: UserPayload;
+  /** Moderators: the comment goes back to its place in the thread. Unpinning one not pinned changes nothing. */
+  unpinComment: CommentPayload;
   /** Turns off every notification email of the account of a notification email's link (its token, once). */
   unsubscribe: UserPayload;
   updateEmail: UserPayload;
@@ -465,6 +489,8 @@ export type Mutation = {
   updateStory: StoryPayload;
   updateUsername: UserPayload;
   uploadAvatar: UserPayload;
+  /** Casts, changes or takes back the viewer's vote. DOWN is FORBIDDEN while Settings.voting is LIKE. Rate-limited with reactions. */
+  vote: CommentPayload;
 };
 
 
@@ -560,6 +586,11 @@ export type MutationInstallArgs = {
 
 export type MutationInviteModeratorArgs = {
   input: InviteModeratorInput;
+};
+
+
+export type MutationPinCommentArgs = {
+  input: CommentIdInput;
 };
 
 
@@ -663,6 +694,11 @@ export type MutationUnignoreUserArgs = {
 };
 
 
+export type MutationUnpinCommentArgs = {
+  input: CommentIdInput;
+};
+
+
 export type MutationUnsubscribeArgs = {
   input: TokenInput;
 };
@@ -705,6 +741,11 @@ export type MutationUpdateUsernameArgs = {
 
 export type MutationUploadAvatarArgs = {
   file: Scalars['File']['input'];
+};
+
+
+export type MutationVoteArgs = {
+  input: VoteInput;
 };
 
 export type NotificationSettings = {
@@ -1028,6 +1069,8 @@ export type Settings = {
   smtpUser?: Maybe<Scalars['String']['output']>;
   /** Moderators and admins only. */
   suspectWords?: Maybe<Array<Scalars['String']['output']>>;
+  /** Likes only (LIKE, the default) or up and down votes (UP_DOWN). */
+  voting: VotingMode;
 };
 
 export type SettingsPayload = {
@@ -1129,6 +1172,8 @@ export type Story = {
   id: Scalars['ID']['output'];
   /** Moderators only: the story's queue counts (the Stories table). */
   moderationCounts?: Maybe<ModerationCounts>;
+  /** The comment staff pinned above the thread, while readers can see it; else null. */
+  pinnedComment?: Maybe<Comment>;
   settings: StorySettings;
   site: Site;
   status: StoryStatus;
@@ -1286,6 +1331,7 @@ export type UpdateSettingsInput = {
   /** Empty for none, which also removes the stored password. */
   smtpUser?: InputMaybe<Scalars['String']['input']>;
   suspectWords?: InputMaybe<Array<Scalars['String']['input']>>;
+  voting?: InputMaybe<VotingMode>;
 };
 
 export type UpdateSiteInput = {
@@ -1396,6 +1442,24 @@ export type UserStatus =
   | 'BANNED'
   | 'PREMOD'
   | 'SUSPENDED';
+
+/** A reader's vote on a comment. A Like is an UP. */
+export type Vote =
+  | 'DOWN'
+  | 'UP';
+
+export type VoteInput = {
+  commentId: Scalars['ID']['input'];
+  /** Null takes the viewer's vote back. */
+  vote?: InputMaybe<Vote>;
+};
+
+/** How readers vote on comments (Settings.voting). */
+export type VotingMode =
+  /** A Like button with its count (the default). */
+  | 'LIKE'
+  /** Up and down votes with a score (up minus down), and the Best sort. */
+  | 'UP_DOWN';
 
 
 
@@ -1577,6 +1641,9 @@ export type ResolversTypes = {
   UserIdInput: UserIdInput;
   UserPayload: ResolverTypeWrapper<Omit<UserPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
   UserStatus: UserStatus;
+  Vote: Vote;
+  VoteInput: VoteInput;
+  VotingMode: VotingMode;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1674,6 +1741,7 @@ export type ResolversParentTypes = {
   UserHistoryEntry: UserHistoryRowModel;
   UserIdInput: UserIdInput;
   UserPayload: Omit<UserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
+  VoteInput: VoteInput;
 };
 
 export type ApiTokenResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ApiToken'] = ResolversParentTypes['ApiToken']> = {
@@ -1732,6 +1800,7 @@ export type CommentResolvers<ContextType = ParleyContext, ParentType extends Res
   bodySource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  downvoteCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   editableUntil?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   editedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   heldBecause?: Resolver<Maybe<Array<ResolversTypes['HeldReason']>>, ParentType, ContextType>;
@@ -1743,10 +1812,12 @@ export type CommentResolvers<ContextType = ParleyContext, ParentType extends Res
   replyCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   reports?: Resolver<Maybe<Array<ResolversTypes['Report']>>, ParentType, ContextType>;
   revisions?: Resolver<Maybe<Array<ResolversTypes['CommentRevision']>>, ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['CommentStatus'], ParentType, ContextType>;
   story?: Resolver<ResolversTypes['Story'], ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['CommentTag']>, ParentType, ContextType>;
   viewerReacted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  viewerVote?: Resolver<Maybe<ResolversTypes['Vote']>, ParentType, ContextType>;
 };
 
 export type CommentConnectionResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['CommentConnection'] = ResolversParentTypes['CommentConnection']> = {
@@ -1854,6 +1925,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   install?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationInstallArgs, 'input'>>;
   inviteModerator?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationInviteModeratorArgs, 'input'>>;
   makeRepliesFeed?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
+  pinComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationPinCommentArgs, 'input'>>;
   regenerateRecoveryCodes?: Resolver<ResolversTypes['RecoveryCodesPayload'], ParentType, ContextType, RequireFields<MutationRegenerateRecoveryCodesArgs, 'input'>>;
   rejectComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRejectCommentArgs, 'input'>>;
   removeReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRemoveReactionArgs, 'input'>>;
@@ -1880,6 +1952,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   unbanUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUnbanUserArgs, 'input'>>;
   unfeatureComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationUnfeatureCommentArgs, 'input'>>;
   unignoreUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUnignoreUserArgs, 'input'>>;
+  unpinComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationUnpinCommentArgs, 'input'>>;
   unsubscribe?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUnsubscribeArgs, 'input'>>;
   updateEmail?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateEmailArgs, 'input'>>;
   updateNotificationSettings?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateNotificationSettingsArgs, 'input'>>;
@@ -1889,6 +1962,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   updateStory?: Resolver<ResolversTypes['StoryPayload'], ParentType, ContextType, RequireFields<MutationUpdateStoryArgs, 'input'>>;
   updateUsername?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateUsernameArgs, 'input'>>;
   uploadAvatar?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUploadAvatarArgs, 'file'>>;
+  vote?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationVoteArgs, 'input'>>;
 };
 
 export type NotificationSettingsResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['NotificationSettings'] = ResolversParentTypes['NotificationSettings']> = {
@@ -1988,6 +2062,7 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
   smtpSecure?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   smtpUser?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   suspectWords?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  voting?: Resolver<ResolversTypes['VotingMode'], ParentType, ContextType>;
 };
 
 export type SettingsPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['SettingsPayload'] = ResolversParentTypes['SettingsPayload']> = {
@@ -2034,6 +2109,7 @@ export type StoryResolvers<ContextType = ParleyContext, ParentType extends Resol
   featuredComments?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<StoryFeaturedCommentsArgs>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   moderationCounts?: Resolver<Maybe<ResolversTypes['ModerationCounts']>, ParentType, ContextType>;
+  pinnedComment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
   settings?: Resolver<ResolversTypes['StorySettings'], ParentType, ContextType>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['StoryStatus'], ParentType, ContextType>;

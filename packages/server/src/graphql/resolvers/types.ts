@@ -17,6 +17,9 @@ import { hasRole, isModerator, isOwnAccount } from '../permissions';
 import type { Resolvers, UserStatus } from './resolverTypes.generated';
 import { smallAvatarOf } from '../../uploads/storeAvatar';
 
+/** `Comment.viewerVote` of a stored vote. */
+const VOTES = { 1: 'UP', [-1]: 'DOWN', 0: null } as const;
+
 /** An SMTP setting as admins see it; null for everyone else (it names the mail server). */
 const adminOnly =
   <T>(read: (settings: Settings, ctx: ParleyContext) => T) =>
@@ -132,6 +135,12 @@ export const typeResolvers = {
       listComments(ctx.db, { storyId: story.id, parentId: null, orderBy: args.orderBy }, args),
     featuredComments: (story, args, ctx) =>
       listComments(ctx.db, { storyId: story.id, featured: true }, args),
+    // Above the thread only while readers can see it (a pinned comment rejected since is not).
+    pinnedComment: async (story, _args, ctx) => {
+      if (story.pinnedCommentId === null) return null;
+      const comment = await ctx.loaders.comment.load(story.pinnedCommentId);
+      return comment && comment.storyId === story.id && !isRemoved(comment) ? comment : null;
+    },
     settings: async (story, _args, ctx) => {
       const settings = await ctx.settings();
       return {
@@ -178,7 +187,10 @@ export const typeResolvers = {
         ? listReplies(ctx.db, comment.id, args)
         : ctx.loaders.firstReplies.load(`${pageSize(args.first)}:${comment.id}`),
     editableUntil: async (comment, _args, ctx) => editableUntil(comment, await ctx.settings()),
-    viewerReacted: (comment, _args, ctx) => ctx.loaders.viewerReacted.load(comment.id),
+    viewerReacted: async (comment, _args, ctx) =>
+      (await ctx.loaders.viewerVote.load(comment.id)) === 1,
+    viewerVote: async (comment, _args, ctx) => VOTES[await ctx.loaders.viewerVote.load(comment.id)],
+    score: (comment) => comment.reactionCount - comment.downvoteCount,
     story: async (comment, _args, ctx) => {
       const story = await ctx.loaders.story.load(comment.storyId);
       if (!story) throw new ParleyError('NOT_FOUND', 'The comment’s story no longer exists.');

@@ -151,6 +151,7 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     if (value !== undefined && value !== null) patch[field] = value;
   }
   if (input.premod !== undefined && input.premod !== null) patch.premod = input.premod;
+  if (input.voting !== undefined && input.voting !== null) patch.voting = input.voting;
   if (input.bannedWords !== undefined && input.bannedWords !== null) {
     patch.bannedWords = normalizeWords(input.bannedWords);
   }

@@ -9,6 +9,7 @@
 import {
   deletedComment,
   isVisibleStatus,
+  pinComment,
   requireComment,
   setCommentStatus,
   setCommentTags,
@@ -18,6 +19,7 @@ import type { CommentStatus, CommentTag } from '../../../db/schema';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
+import { ParleyError } from '../../../ParleyError';
 import { inBackground, notifyFeatured, notifyReply } from '../notifications';
 import type { Resolvers } from '../resolverTypes.generated';
 
@@ -75,7 +77,32 @@ async function setFeatured(ctx: ParleyContext, commentId: string, featured: bool
   return updated;
 }
 
-/** Resolvers of approve/reject/feature/unfeature (MODERATOR and above). */
+/**
+ * Pins a top-level comment above its story's thread (approving it first, as featuring does:
+ * a pinned comment readers cannot see would pin nothing), or unpins it. The comment that lost its
+ * pin goes back to its place, live, as the new one rises.
+ */
+async function setPinned(ctx: ParleyContext, commentId: string, pinned: boolean) {
+  requireRole(ctx, 'MODERATOR');
+  let comment: Comment = await requireComment(ctx.db, commentId);
+  if (comment.deletedAt !== null) throw deletedComment(commentId);
+  if (pinned && comment.parentId !== null) {
+    throw new ParleyError('INVALID_INPUT', 'Only a top-level comment can be pinned.', {
+      field: 'commentId',
+    });
+  }
+  // The story's pointer says what is pinned (the tag only shows it).
+  const story = await ctx.loaders.story.load(comment.storyId);
+  if (!pinned && story?.pinnedCommentId !== commentId) return comment;
+  if (pinned && comment.status !== 'APPROVED') comment = await decide(ctx, commentId, 'APPROVED');
+  const change = await pinComment(ctx.db, comment.storyId, pinned ? commentId : null);
+  for (const changed of [change.unpinned, change.pinned]) {
+    if (changed) publishCommentUpdated(ctx, changed);
+  }
+  return (pinned ? change.pinned : change.unpinned) ?? (await requireComment(ctx.db, commentId));
+}
+
+/** Resolvers of approve/reject/feature/unfeature/pin/unpin (MODERATOR and above). */
 export const commentDecisionResolvers = {
   Mutation: {
     approveComment: async (_root, { input }, ctx) => ({
@@ -89,6 +116,12 @@ export const commentDecisionResolvers = {
     }),
     unfeatureComment: async (_root, { input }, ctx) => ({
       comment: await setFeatured(ctx, input.commentId, false),
+    }),
+    pinComment: async (_root, { input }, ctx) => ({
+      comment: await setPinned(ctx, input.commentId, true),
+    }),
+    unpinComment: async (_root, { input }, ctx) => ({
+      comment: await setPinned(ctx, input.commentId, false),
     }),
   },
 } satisfies Resolvers;
