@@ -53,7 +53,8 @@ export interface StreamEmbedOptions {
   accentColor?: string;
   /**
    * The thread's first order: `CREATED_AT_DESC` (newest), `CREATED_AT_ASC` (oldest),
-   * `REPLIES_DESC` or `REACTIONS_DESC`; the reader can still change it. @default `CREATED_AT_DESC`
+   * `REPLIES_DESC`, `REACTIONS_DESC` or `BEST` (up and down votes); the reader can still change
+   * it. @default `CREATED_AT_DESC`
    */
   sort?: string;
   /** Language of the stream (`en`, `es`). @default the organization's locale */

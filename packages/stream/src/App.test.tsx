@@ -21,6 +21,7 @@ const settings = {
   premod: 'OFF',
   reactionLabel: '',
   featuredTab: true,
+  voting: 'LIKE',
   customCssUrl: '',
 };
 
@@ -32,6 +33,7 @@ const story = (overrides: Record<string, unknown> = {}) => ({
   commentCount: 3,
   settings: { effectivePremod: 'OFF', liveUpdates: true, premod: null },
   featuredComments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+  pinnedComment: null,
   comments: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
   ...overrides,
 });

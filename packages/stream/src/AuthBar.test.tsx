@@ -25,6 +25,7 @@ const settings: StreamSettings = {
   premod: 'OFF',
   reactionLabel: '',
   featuredTab: true,
+  voting: 'LIKE',
   customCssUrl: '',
 };
 

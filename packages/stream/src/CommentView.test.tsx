@@ -16,10 +16,10 @@ afterAll(() => server.close());
 describe('reactions', () => {
   test("show the organization's reaction label, when set, in both states", async () => {
     server.use(
-      graphql.mutation('createReaction', () =>
+      graphql.mutation('Vote', () =>
         HttpResponse.json({
           data: {
-            reaction: { comment: { id: 'c1', reactionCount: 4, viewerReacted: true } },
+            vote: { comment: { id: 'c1', reactionCount: 4, downvoteCount: 0, viewerVote: 'UP' } },
           },
         }),
       ),
@@ -39,12 +39,12 @@ describe('reactions', () => {
     let release: () => void = () => {};
     let asked: Record<string, unknown> = {};
     server.use(
-      graphql.mutation('createReaction', async ({ variables }) => {
+      graphql.mutation('Vote', async ({ variables }) => {
         asked = variables;
         await new Promise<void>((resolve) => (release = resolve));
         return HttpResponse.json({
           data: {
-            reaction: { comment: { id: 'c1', reactionCount: 7, viewerReacted: true } },
+            vote: { comment: { id: 'c1', reactionCount: 7, downvoteCount: 0, viewerVote: 'UP' } },
           },
         });
       }),
@@ -57,14 +57,14 @@ describe('reactions', () => {
     fireEvent.click(like);
     const liked = screen.getByRole('button', { name: 'Liked 4' });
     expect(liked.getAttribute('aria-pressed')).toBe('true');
-    await waitFor(() => expect(asked).toEqual({ input: { commentId: 'c1' } }));
+    await waitFor(() => expect(asked).toEqual({ input: { commentId: 'c1', vote: 'UP' } }));
     release();
     expect(await screen.findByRole('button', { name: 'Liked 7' })).toBeTruthy();
   });
 
   test('a refused reaction goes back and says why next to the button', async () => {
     server.use(
-      graphql.mutation('createReaction', () =>
+      graphql.mutation('Vote', () =>
         HttpResponse.json({
           errors: [
             { message: 'slow down', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 5 } },
@@ -80,6 +80,53 @@ describe('reactions', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('You are going a little fast. Try again in 5 seconds.');
     expect(alert.closest('.parley-react')?.querySelector('button')?.textContent).toBe('Like 3');
+  });
+
+  test('with up and down votes: a score between two buttons, a vote flips and is taken back', async () => {
+    const asked: unknown[] = [];
+    server.use(
+      graphql.mutation('Vote', ({ variables }) => {
+        asked.push(variables.input.vote);
+        const vote = variables.input.vote as 'UP' | 'DOWN' | null;
+        return HttpResponse.json({
+          data: {
+            vote: {
+              comment: {
+                id: 'c1',
+                reactionCount: 5 + +(vote === 'UP'),
+                downvoteCount: 2 + +(vote === 'DOWN'),
+                viewerVote: vote,
+              },
+            },
+          },
+        });
+      }),
+    );
+    renderThread(
+      makeStreamData([makeComment('c1', { reactionCount: 5, downvoteCount: 2 })], {
+        viewer: TEST_VIEWER,
+        settings: { voting: 'UP_DOWN' },
+      }),
+    );
+    const react = () => articleBy('user_c1').querySelector('.parley-react')!;
+    const up = screen.getByRole('button', { name: 'Vote up' });
+    const down = screen.getByRole('button', { name: 'Vote down' });
+    expect(react().textContent).toBe('▲3▼');
+    expect(screen.queryByRole('button', { name: /Like/ })).toBeNull();
+    fireEvent.click(down);
+    expect(react().textContent).toBe('▲2▼');
+    await waitFor(() => expect(down.getAttribute('aria-pressed')).toBe('true'));
+    await waitFor(() => expect(asked).toEqual(['DOWN']));
+    // Up from down: one click moves the score by two.
+    fireEvent.click(up);
+    expect(react().textContent).toBe('▲4▼');
+    await waitFor(() => expect(asked).toEqual(['DOWN', 'UP']));
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('true'));
+    // Up again takes it back.
+    fireEvent.click(up);
+    await waitFor(() => expect(asked).toEqual(['DOWN', 'UP', null]));
+    await waitFor(() => expect(react().textContent).toBe('▲3▼'));
+    expect(up.getAttribute('aria-pressed')).toBe('false');
   });
 
   test('a signed-out reader is asked to sign in instead', () => {

@@ -25,7 +25,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 // One line each: template literals keep their whitespace in the bundle, and these are in the
 // first-render budget.
 export const CommentFields = graphql(
-  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount viewerReacted parent{id}author{id username avatarUrl badges}}`,
+  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount downvoteCount viewerVote parent{id}author{id username avatarUrl badges}}`,
 );
 
 /** A page of a connection (a thread's page carries each edge's cursor; replies do not). */
@@ -157,6 +157,7 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
           </span>
         ))}
         <RelativeTime iso={c.createdAt} />
+        {c.tags.includes('PINNED') && <span class="parley-badge">{t('thread.pinned')}</span>}
         {c.editedAt && (
           <span class="parley-edited" title={formatAbsolute(c.editedAt, params.locale)}>
             {t('thread.edited')}

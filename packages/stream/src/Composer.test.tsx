@@ -31,6 +31,7 @@ const settings: StreamSettings = {
   premod: 'OFF',
   reactionLabel: '',
   featuredTab: true,
+  voting: 'LIKE',
   customCssUrl: '',
 };
 const viewer: Viewer = {
@@ -61,7 +62,8 @@ const serverComment = (input: Record<string, unknown>, status = 'NONE'): Comment
   tags: [],
   replyCount: 0,
   reactionCount: 0,
-  viewerReacted: false,
+  downvoteCount: 0,
+  viewerVote: null,
   parent: input.parentId ? { id: String(input.parentId) } : null,
   author: { id: 'u1', username: 'ada', avatarUrl: null, badges: [] },
 });

@@ -29,7 +29,8 @@ const comment = (secondsLeft: number): CommentData => ({
   tags: [],
   replyCount: 0,
   reactionCount: 0,
-  viewerReacted: false,
+  downvoteCount: 0,
+  viewerVote: null,
   parent: null,
   author: { id: 'u1', username: 'ada', avatarUrl: null, badges: [] },
 });

@@ -6,23 +6,21 @@ import { openAuthPopup } from './auth/openAuthPopup';
 import { ErrorNote } from './ErrorNote';
 import { useStreamData, useStreamEnv } from './StreamContext';
 import { graphql } from '@parley/transport/graphql';
+import type { VariablesOf } from '@parley/transport/graphql';
 import type { CommentData } from './CommentView';
 
-// Both answer as `reaction`, so one code path reads either.
-
-/** Adds the viewer's reaction. */
-export const CREATE_REACTION = graphql(
-  `mutation createReaction($input:CommentIdInput!){reaction:createReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
+/** Casts, changes or takes back (null) the viewer's vote; a Like is an up vote. */
+export const VOTE = graphql(
+  `mutation Vote($input:VoteInput!){vote(input:$input){comment{id reactionCount downvoteCount viewerVote}}}`,
 );
 
-/** Takes back the viewer's reaction. */
-export const REMOVE_REACTION = graphql(
-  `mutation removeReaction($input:CommentIdInput!){reaction:removeReaction(input:$input){comment{id reactionCount viewerReacted}}}`,
-);
+/** A vote as the API spells it; null for none. */
+type Vote = VariablesOf<typeof VOTE>['input']['vote'];
 
 /**
- * "Like" with the count. The count moves at once (optimistic) and settles on the server's answer;
- * a failure puts it back and says why, next to the button.
+ * "Like" with the count, or — with the site's UP_DOWN voting — up and down buttons around the
+ * score. Counts move at once (optimistic) and settle on the server's answer; a failure puts them
+ * back and says why, next to the buttons.
  */
 export function ReactionButton({ comment }: { comment: CommentData }) {
   const env = useStreamEnv();
@@ -30,24 +28,26 @@ export function ReactionButton({ comment }: { comment: CommentData }) {
   const { viewer, settings } = useStreamData();
   const { dispatch } = useContext(ThreadContext);
   const client = useClient();
-  const [pending, setPending] = useState<boolean>();
+  // undefined: nothing in flight; null: taking the vote back.
+  const [pending, setPending] = useState<Vote>();
   const [error, setError] = useState<CombinedError>();
-  const reacted = pending ?? comment.viewerReacted;
-  // The optimistic count is derived, so a live count that arrives meanwhile is not overwritten.
-  const count =
-    comment.reactionCount + (pending === undefined ? 0 : +pending - +comment.viewerReacted);
+  const was = comment.viewerVote ?? null;
+  const vote = pending === undefined ? was : pending;
+  // The optimistic counts are derived, so live counts that arrive meanwhile are not overwritten.
+  const up = comment.reactionCount + +(vote === 'UP') - +(was === 'UP');
+  const down = comment.downvoteCount + +(vote === 'DOWN') - +(was === 'DOWN');
 
-  const toggle = () => {
+  const cast = (choice: 'UP' | 'DOWN') => {
     if (!viewer) return void openAuthPopup(env, 'signin');
     if (pending !== undefined) return;
-    const next = !reacted;
+    const next = vote === choice ? null : choice;
     setPending(next);
     setError(undefined);
     void client
-      .mutation(next ? CREATE_REACTION : REMOVE_REACTION, { input: { commentId: comment.id } })
+      .mutation(VOTE, { input: { commentId: comment.id, vote: next } })
       .toPromise()
       .then(({ data, error: failed }) => {
-        const answer = data?.reaction.comment;
+        const answer = data?.vote.comment;
         if (answer) dispatch({ type: 'updated', comment: answer });
         else if (failed) setError(failed);
         setPending(undefined);
@@ -56,9 +56,32 @@ export function ReactionButton({ comment }: { comment: CommentData }) {
 
   return (
     <span class="parley-react">
-      <button type="button" aria-pressed={reacted} onClick={toggle}>
-        {settings.reactionLabel || t(reacted ? 'thread.liked' : 'thread.like')} <span>{count}</span>
-      </button>
+      {settings.voting === 'UP_DOWN' ? (
+        <>
+          <button
+            type="button"
+            aria-pressed={vote === 'UP'}
+            aria-label={t('thread.up')}
+            onClick={() => cast('UP')}
+          >
+            ▲
+          </button>
+          <span>{up - down}</span>
+          <button
+            type="button"
+            aria-pressed={vote === 'DOWN'}
+            aria-label={t('thread.down')}
+            onClick={() => cast('DOWN')}
+          >
+            ▼
+          </button>
+        </>
+      ) : (
+        <button type="button" aria-pressed={vote === 'UP'} onClick={() => cast('UP')}>
+          {settings.reactionLabel || t(vote === 'UP' ? 'thread.liked' : 'thread.like')}{' '}
+          <span>{up}</span>
+        </button>
+      )}
       {error && <ErrorNote error={error} />}
     </span>
   );

@@ -175,6 +175,22 @@ test('the labelled sort menu asks the root for the chosen order', () => {
   expect(onSortChange).toHaveBeenCalledWith('REACTIONS_DESC');
 });
 
+test('with up and down votes the menu offers Best instead of Most reactions', () => {
+  const { onSortChange } = renderThread(
+    makeStreamData([makeComment('c1')], { settings: { voting: 'UP_DOWN' } }),
+  );
+  const select = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement;
+  expect([...select.options].map((o) => o.textContent)).toEqual([
+    'Newest',
+    'Oldest',
+    'Most replies',
+    'Best',
+  ]);
+  select.value = 'BEST';
+  fireEvent.change(select);
+  expect(onSortChange).toHaveBeenCalledWith('BEST');
+});
+
 test('the Featured tab loads the story’s featured comments', async () => {
   server.use(
     graphql.query('FeaturedComments', () =>

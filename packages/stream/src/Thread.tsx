@@ -116,7 +116,15 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   // The root query loads only the featured comments' ids; the tab loads their first page.
   useEffect(() => void (featured && loadMore()), [featured]);
 
-  const top = uniqueComments([...state.revealed, ...nodesOf(first), ...nodesOf(extra)]);
+  // The pinned comment leads (once: uniqueComments drops its copy in a page), and a comment
+  // pinned or unpinned live moves (a stable sort keeps the rest in order).
+  const pinned = (c: CommentData) => resolveComment(state, c).tags.includes('PINNED');
+  const top = uniqueComments([
+    ...(first && story.pinnedComment ? [story.pinnedComment] : []),
+    ...state.revealed,
+    ...nodesOf(first),
+    ...nodesOf(extra),
+  ]).sort((a, b) => +pinned(b) - +pinned(a));
   const ids = new Set(top.map((c) => c.id));
   const mine = featured
     ? []

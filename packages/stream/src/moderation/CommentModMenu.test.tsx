@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createTestEnv, renderInStream } from '../testing/createTestEnv';
@@ -21,7 +21,8 @@ const comment = (overrides: Partial<CommentData> = {}): CommentData => ({
   tags: [],
   replyCount: 0,
   reactionCount: 0,
-  viewerReacted: false,
+  downvoteCount: 0,
+  viewerVote: null,
   parent: null,
   author: { id: 'u9', username: 'troll', avatarUrl: null, badges: [] },
   ...overrides,
@@ -58,6 +59,7 @@ test('is a menu button: opens on click, moves by arrows, closes on Escape back t
     'Approve',
     'Reject',
     'Feature',
+    'Pin to the top',
     'Ban author',
   ]);
   await waitFor(() => expect(document.activeElement).toBe(items[0]));
@@ -84,6 +86,13 @@ test.each([
   ['Approve', 'ApproveComment', 'approveComment', { status: 'APPROVED' }, 'Comment approved.'],
   ['Reject', 'RejectComment', 'rejectComment', { status: 'REJECTED' }, 'Comment rejected.'],
   ['Feature', 'FeatureComment', 'featureComment', { tags: ['FEATURED'] }, 'Comment featured.'],
+  [
+    'Pin to the top',
+    'PinComment',
+    'pinComment',
+    { tags: ['PINNED'], status: 'APPROVED' },
+    'Comment pinned above the thread.',
+  ],
 ] as const)(
   '%s sends %s and hands the updated comment over',
   async (label, op, field, changes, done) => {
@@ -111,11 +120,27 @@ test('offers Unfeature for a featured comment, and shows a refusal by its code',
   const { button, onChanged } = renderMenu(comment({ tags: ['FEATURED'], status: 'APPROVED' }));
   fireEvent.click(button);
   const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
-  expect(items).toEqual(['Reject', 'Unfeature', 'Ban author']);
+  expect(items).toEqual(['Reject', 'Unfeature', 'Pin to the top', 'Ban author']);
   fireEvent.click(screen.getByRole('menuitem', { name: 'Unfeature' }));
   expect((await screen.findByRole('alert')).textContent).toBe('You are not allowed to do that.');
   expect(calls).toEqual([{ input: { commentId: 'c1' } }]);
   expect(onChanged).not.toHaveBeenCalled();
+});
+
+test('offers Unpin for the pinned comment, and no pin at all for a reply', async () => {
+  const calls = answerComment('UnpinComment', 'unpinComment', { tags: [] });
+  const { button, onChanged } = renderMenu(comment({ tags: ['PINNED'], status: 'APPROVED' }));
+  fireEvent.click(button);
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Unpin' }));
+  expect(await screen.findByText('Comment unpinned.')).toBeTruthy();
+  expect(calls).toEqual([{ input: { commentId: 'c1' } }]);
+  expect(onChanged).toHaveBeenCalledWith(expect.objectContaining({ id: 'c1', tags: [] }));
+  cleanup();
+
+  const reply = renderMenu(comment({ id: 'c2', parent: { id: 'c1' } }));
+  fireEvent.click(reply.button);
+  const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
+  expect(items).toEqual(['Approve', 'Reject', 'Feature', 'Ban author']);
 });
 
 test('bans the author only after confirming, with the optional message', async () => {

@@ -33,9 +33,24 @@ export const UNFEATURE_COMMENT = graphql(
   [CommentFields],
 );
 
-type Decision = 'approveComment' | 'rejectComment' | 'featureComment' | 'unfeatureComment';
+export const PIN_COMMENT = graphql(
+  `mutation PinComment($input:CommentIdInput!){pinComment(input:$input){comment{...CommentFields}}}`,
+  [CommentFields],
+);
+export const UNPIN_COMMENT = graphql(
+  `mutation UnpinComment($input:CommentIdInput!){unpinComment(input:$input){comment{...CommentFields}}}`,
+  [CommentFields],
+);
 
-/** The four comment decisions: each sends its mutation and answers the comment as it now is. */
+type Decision =
+  | 'approveComment'
+  | 'rejectComment'
+  | 'featureComment'
+  | 'unfeatureComment'
+  | 'pinComment'
+  | 'unpinComment';
+
+/** The comment decisions: each sends its mutation and answers the comment as it now is. */
 const DECISIONS: Record<
   Decision,
   (client: Client, commentId: string) => Promise<OperationResult<{ comment: CommentData | null }>>
@@ -60,6 +75,16 @@ const DECISIONS: Record<
       .mutation(UNFEATURE_COMMENT, { input: { commentId } })
       .toPromise()
       .then((result) => ({ ...result, data: result.data?.unfeatureComment })),
+  pinComment: (client: Client, commentId: string) =>
+    client
+      .mutation(PIN_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.pinComment })),
+  unpinComment: (client: Client, commentId: string) =>
+    client
+      .mutation(UNPIN_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.unpinComment })),
 };
 
 const DONE: Record<Decision, MessageKey> = {
@@ -67,6 +92,8 @@ const DONE: Record<Decision, MessageKey> = {
   rejectComment: 'moderation.rejected',
   featureComment: 'moderation.featured',
   unfeatureComment: 'moderation.unfeatured',
+  pinComment: 'moderation.pinned',
+  unpinComment: 'moderation.unpinned',
 };
 
 /** Props of {@link CommentModMenu}. */
@@ -79,7 +106,7 @@ export interface CommentModMenuProps {
 
 /**
  * A comment's "Moderate" menu (moderators; loaded on demand by the thread): approve, reject,
- * feature or unfeature, ban the author. A menu button per the ARIA pattern: arrows move between
+ * feature or unfeature, pin or unpin (top-level comments), ban the author. A menu button per the ARIA pattern: arrows move between
  * items, Escape closes and gives focus back to the button.
  */
 export function CommentModMenu({ comment, onChanged }: CommentModMenuProps) {
@@ -125,6 +152,13 @@ export function CommentModMenu({ comment, onChanged }: CommentModMenuProps) {
       ? { label: t('moderation.unfeature'), run: () => void decide('unfeatureComment') }
       : { label: t('moderation.feature'), run: () => void decide('featureComment') },
   );
+  // Only a top-level comment is pinned (a reply out of its thread would lose its context).
+  if (!comment.parent)
+    items.push(
+      comment.tags.includes('PINNED')
+        ? { label: t('moderation.unpin'), run: () => void decide('unpinComment') }
+        : { label: t('moderation.pin'), run: () => void decide('pinComment') },
+    );
   if (comment.author)
     items.push({
       label: t('moderation.ban'),

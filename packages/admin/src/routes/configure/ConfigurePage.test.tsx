@@ -22,6 +22,7 @@ const SETTINGS: ConsoleSettings = {
   closeAfterDays: 0,
   reactionLabel: 'Respect',
   featuredTab: true,
+  voting: 'LIKE',
   locale: 'en',
   premod: 'OFF',
   newCommenterApprovals: 3,
@@ -80,6 +81,7 @@ test('General sends its fields, numbers as numbers, and shows success', async ()
   });
   fireEvent.change(screen.getByLabelText('Reaction label'), { target: { value: 'Like' } });
   fireEvent.click(screen.getByLabelText('Show the Featured tab'));
+  fireEvent.click(screen.getByLabelText('Up and down votes'));
   fireEvent.click(screen.getByRole('button', { name: 'Save' }));
   expect(await screen.findByText('Saved.')).toBeTruthy();
   expect(inputs).toEqual([
@@ -90,6 +92,7 @@ test('General sends its fields, numbers as numbers, and shows success', async ()
       closeAfterDays: 0,
       reactionLabel: 'Like',
       featuredTab: false,
+      voting: 'UP_DOWN',
       locale: 'en',
     },
   ]);

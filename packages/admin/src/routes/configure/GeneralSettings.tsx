@@ -12,6 +12,8 @@ export interface GeneralValues {
   closeAfterDays: string;
   reactionLabel: string;
   featuredTab: boolean;
+  /** Up and down votes (voting UP_DOWN) instead of likes only (LIKE). */
+  downVotes: boolean;
   locale: string;
 }
 
@@ -23,6 +25,7 @@ function fromSettings(s: ConsoleSettings): GeneralValues {
     closeAfterDays: String(s.closeAfterDays),
     reactionLabel: s.reactionLabel,
     featuredTab: s.featuredTab,
+    downVotes: s.voting === 'UP_DOWN',
     locale: s.locale,
   };
 }
@@ -35,11 +38,15 @@ function toInput(v: GeneralValues) {
     closeAfterDays: wholeNumber(v.closeAfterDays, 'closeAfterDays'),
     reactionLabel: v.reactionLabel,
     featuredTab: v.featuredTab,
+    voting: v.downVotes ? ('UP_DOWN' as const) : ('LIKE' as const),
     locale: v.locale,
   };
 }
 
-/** Configure › General: guidelines, comment limits, the reaction label, the featured tab, locale. */
+/**
+ * Configure › General: guidelines, comment limits, the reaction label, the featured tab, voting,
+ * locale.
+ */
 export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
   return (
@@ -84,6 +91,12 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
           hint="The text of the reaction button, e.g. Respect. Empty: Like / Liked, in the reader's language."
         />
         <CheckboxField form={form} name="featuredTab" label="Show the Featured tab" />
+        <CheckboxField
+          form={form}
+          name="downVotes"
+          label="Up and down votes"
+          hint="Readers vote comments up or down and see the score; the Best sort ranks by the share of up votes, weighed by how many voted. Off: a Like button only (the reaction label above). Down votes cast stay counted if you turn this off."
+        />
         <TextField
           form={form}
           name="locale"
