@@ -73,7 +73,7 @@ describe('journey 17: votes and pins', () => {
       await score('Middle take', '-1').waitFor();
       await score('Oldest take', '1').waitFor();
 
-      // Best: the liked one first; the two without a favourable vote after it, newest first.
+      // Best: the one voted up, then the one nobody voted on, then the one voted down.
       await frame.getByRole('combobox', { name: 'Sort by', exact: true }).selectOption('BEST');
       const order = async () =>
         (await frame.getByRole('article').allTextContents()).map((text) =>

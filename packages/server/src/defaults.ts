@@ -28,6 +28,8 @@ export {
 export {
   ACCOUNT_DELETION_GRACE_SECONDS,
   AVATAR_TYPES,
+  COMMENT_IMAGE_MAX_BYTES,
+  COMMENT_IMAGE_MAX_WIDTH,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
   REPORT_DETAILS_MAX_LENGTH,
@@ -71,6 +73,8 @@ export const DEFAULT_SETTINGS = Object.freeze({
   featuredTab: true,
   /** Likes only (LIKE), or up and down votes with a score and the Best sort (UP_DOWN). */
   voting: 'LIKE' as 'LIKE' | 'UP_DOWN',
+  /** Whether readers may put uploaded images in their comments. */
+  commentImages: false,
   /** An https stylesheet the stream loads after its own; empty for none. */
   customCssUrl: '' as string,
   /** SMTP server host name; empty for none (then `SMTP_URL`, else the outbox). */
@@ -160,6 +164,10 @@ export const RATE_LIMITS = Object.freeze({
   avatarUpload: { limit: 10, windowSeconds: 3600 },
   /** Avatar uploads per IP: 30 per hour (shared addresses). */
   avatarUploadPerIp: { limit: 30, windowSeconds: 3600 },
+  /** Comment images: 30 per hour per user (each up to COMMENT_IMAGE_MAX_BYTES of work). */
+  imageUpload: { limit: 30, windowSeconds: 3600 },
+  /** Comment images per IP: 90 per hour (shared addresses). */
+  imageUploadPerIp: { limit: 90, windowSeconds: 3600 },
   /**
    * Two-factor codes tried per account, right or wrong: 10 per 15 minutes, then none is tried
    * until the window moves on. Counted before each check, so parallel guesses count too. Only
@@ -238,6 +246,11 @@ export const REPORT_WEIGHTS = Object.freeze({
 export const LIVE_UPDATE_COALESCE_MS = 250;
 /** Age after which an upload no user names is swept at start (an upload in flight is younger). */
 export const ORPHAN_UPLOAD_GRACE_MS = 600_000;
+/**
+ * Age after which an uploaded comment image that no comment of its uploader uses is deleted: a
+ * week, since a draft holding its link may wait that long in the reader's browser.
+ */
+export const UNUSED_IMAGE_GRACE_MS = 604_800_000;
 /** Largest avatar upload, in bytes (2 MB). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /** Overlap during which a rotated SSO key still verifies, in seconds (7 days). */

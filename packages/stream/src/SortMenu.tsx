@@ -22,7 +22,8 @@ export function SortMenu({
   const { settings } = useStreamData();
   // "Most reactions" with likes only; "Best" (which weighs down votes) with up and down votes.
   const hidden = settings.voting === 'UP_DOWN' ? 'REACTIONS_DESC' : 'BEST';
-  const sorts = COMMENT_SORTS.filter((value) => value !== hidden);
+  // …unless the site's `sort` asked for it: the menu always names the order shown.
+  const sorts = COMMENT_SORTS.filter((value) => value !== hidden || value === sort);
   return (
     <label class="parley-sort">
       {t('thread.sortBy')}{' '}

@@ -6,6 +6,7 @@ import { createFakeSocketServer } from './testing/createFakeSocket';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
 import { articleBy, disposeLater, disposeThreadEnvs, renderThread } from './testing/renderThread';
 import { makeComment, makeConnection, makeStreamData, TEST_VIEWER } from './testing/threadFixtures';
+import { Thread } from './Thread';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -189,6 +190,21 @@ test('with up and down votes the menu offers Best instead of Most reactions', ()
   select.value = 'BEST';
   fireEvent.change(select);
   expect(onSortChange).toHaveBeenCalledWith('BEST');
+});
+
+test('the menu names the order the site asked for, even one its voting does not offer', () => {
+  const live = createFakeSocketServer();
+  const env = disposeLater(createTestEnv({ transport: { WebSocket: live.WebSocket } }));
+  renderInStream(<Thread sort="BEST" onSortChange={jest.fn()} />, env, makeStreamData([]));
+  const select = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement;
+  expect(select.value).toBe('BEST');
+  expect([...select.options].map((o) => o.value)).toEqual([
+    'CREATED_AT_DESC',
+    'CREATED_AT_ASC',
+    'REPLIES_DESC',
+    'REACTIONS_DESC',
+    'BEST',
+  ]);
 });
 
 test('the Featured tab loads the story’s featured comments', async () => {

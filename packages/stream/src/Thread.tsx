@@ -116,11 +116,13 @@ export function Thread({ featured = false, sort, onSortChange }: ThreadProps) {
   // The root query loads only the featured comments' ids; the tab loads their first page.
   useEffect(() => void (featured && loadMore()), [featured]);
 
-  // The pinned comment leads (once: uniqueComments drops its copy in a page), and a comment
-  // pinned or unpinned live moves (a stable sort keeps the rest in order).
+  // The pinned comment leads (once: uniqueComments drops its copy in a page) while it is
+  // pinned; unpinned live, it is wherever its page has it. A comment pinned live rises (a stable
+  // sort keeps the rest in order).
   const pinned = (c: CommentData) => resolveComment(state, c).tags.includes('PINNED');
+  const pin = first && story.pinnedComment;
   const top = uniqueComments([
-    ...(first && story.pinnedComment ? [story.pinnedComment] : []),
+    ...(pin && pinned(pin) ? [pin] : []),
     ...state.revealed,
     ...nodesOf(first),
     ...nodesOf(extra),

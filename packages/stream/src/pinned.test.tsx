@@ -48,9 +48,21 @@ test('a comment pinned live rises to the top, and the one unpinned goes back in 
   expect(order()).toEqual(['Comment by user_p1', 'Comment by user_c1', 'Comment by user_c2']);
   live.publish('commentUpdated', makeComment('p1', { tags: [] }));
   live.publish('commentUpdated', makeComment('c2', { tags: ['PINNED'] }));
+  // p1 is back where its page has it (last); c2 leads.
   await waitFor(() =>
-    expect(order()).toEqual(['Comment by user_c2', 'Comment by user_p1', 'Comment by user_c1']),
+    expect(order()).toEqual(['Comment by user_c2', 'Comment by user_c1', 'Comment by user_p1']),
   );
   expect(within(screen.getAllByRole('article')[0]!).getByText('Pinned')).toBeTruthy();
   expect(screen.getAllByText('Pinned')).toHaveLength(1);
+});
+
+test('unpinned live with nothing pinned instead, the comment leaves the top', async () => {
+  const pinned = makeComment('p1', { tags: ['PINNED'] });
+  const { live } = renderThread(
+    makeStreamData([makeComment('c1'), pinned], { story: { pinnedComment: asPinned(pinned) } }),
+  );
+  await live.subscribed('commentUpdated');
+  live.publish('commentUpdated', makeComment('p1', { tags: [] }));
+  await waitFor(() => expect(order()).toEqual(['Comment by user_c1', 'Comment by user_p1']));
+  expect(screen.queryByText('Pinned')).toBeNull();
 });

@@ -669,7 +669,9 @@ async function mailQueue(db: AnyDb): Promise<void> {
  * 0022: down votes and pins. A reaction becomes a vote (`value` 1 up, -1 down; every earlier one
  * is a Like, an up vote); a comment keeps its down votes and its Best rank beside its likes
  * (reactions.ts `bestRank`), filled here for the comments that have likes: one update per
- * distinct like count, which a thread has few of. A story keeps the comment staff pinned.
+ * distinct like count, which a thread has few of. (Were `bestRank` ever to change, the ranks
+ * stored would be stale whatever this migration did: such a change brings its own migration that
+ * ranks every comment again.) A story keeps the comment staff pinned.
  */
 async function votesAndPins(db: AnyDb): Promise<void> {
   await db.schema
@@ -695,6 +697,35 @@ async function votesAndPins(db: AnyDb): Promise<void> {
   }
 }
 
+/**
+ * 0023: images in comments (uploads/commentImages.ts): one row per uploaded file, its uploader
+ * and story, and the comment that uses it once one does (null until then: an upload never posted
+ * is swept after a week). Erasing the account or deleting the comment deletes the files.
+ */
+async function commentImages(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('comment_images')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+    .addColumn('story_id', 'text', (c) => c.notNull())
+    .addColumn('comment_id', 'text')
+    .addColumn('width', 'integer', (c) => c.notNull())
+    .addColumn('height', 'integer', (c) => c.notNull())
+    .addColumn('bytes', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('comment_images_user_created')
+    .on('comment_images')
+    .columns(['user_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('comment_images_comment')
+    .on('comment_images')
+    .columns(['comment_id'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -718,6 +749,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0020_replies_feed': { up: repliesFeed },
   '0021_mail_queue': { up: mailQueue },
   '0022_votes_and_pins': { up: votesAndPins },
+  '0023_comment_images': { up: commentImages },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

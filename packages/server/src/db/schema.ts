@@ -252,6 +252,21 @@ export interface CommentRevisionsTable {
   created_at: string;
 }
 
+/** An image uploaded into a comment (uploads/commentImages.ts). */
+export interface CommentImagesTable {
+  /** The file's name under `uploads/images/`: `<16 hex>-<width>x<height>.webp`. */
+  name: string;
+  /** Who uploaded it. */
+  user_id: string;
+  story_id: string;
+  /** The comment of its uploader that uses it; null until one does. */
+  comment_id: string | null;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: string;
+}
+
 /** One vote (a reaction is an up vote) per user per comment. */
 export interface ReactionsTable {
   comment_id: string;
@@ -460,6 +475,7 @@ export interface Database {
   comments: CommentsTable;
   comment_revisions: CommentRevisionsTable;
   reactions: ReactionsTable;
+  comment_images: CommentImagesTable;
   reports: ReportsTable;
   moderation_decisions: ModerationDecisionsTable;
   user_history: UserHistoryTable;
@@ -503,6 +519,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'comments',
   'comment_revisions',
   'reactions',
+  'comment_images',
   'reports',
   'moderation_decisions',
   'user_history',

@@ -828,6 +828,22 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  comment_images: {
+    since: '0023_comment_images',
+    key: ['name'],
+    rows: [
+      {
+        name: '0123456789abcdef-640x480.webp',
+        user_id: 'u-lois',
+        story_id: 'story-a',
+        comment_id: 'c-1-top',
+        width: 640,
+        height: 480,
+        bytes: 31_337,
+        created_at: NOW,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],
@@ -1132,7 +1148,8 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         liveUpdates: false,
         createdAt: '2026-04-01T08:00:00.000Z',
         closedAt: null,
-        pinnedCommentId: null,
+        // Written at 0022 or later, the story names its pinned comment; before, none was pinned.
+        pinnedCommentId: has(version, '0022_votes_and_pins') ? 'c-1-top' : null,
       });
       expect(await countStoryComments(db(), ['story-a', 'story-b'])).toEqual(
         new Map([

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedBasics } from '../db/testFixtures';
 import { testDialects, useTestDatabase } from '../db/testDatabases';
 import { findUserById, updateUser } from '../db/store/users';
+import { insertCommentImage } from '../db/store/commentImages';
 import { createLogger } from '../runtime/createLogger';
 import { startAccountDeletionJob } from './startAccountDeletionJob';
 
@@ -20,14 +21,29 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
   const publicUrl = 'http://parley.test';
   const avatars = () => join(dataDir, 'uploads', 'avatars');
 
-  it('deletes accounts past the grace period, with their avatar file, and leaves the others', async () => {
+  it('deletes accounts past the grace period, with their avatar and image files, and leaves the others', async () => {
     const now = new Date('2026-11-21T12:00:00Z');
     const { users } = await seedBasics(t.db, { userCount: 3 });
     const [due, early, keeper] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
-    writeFileSync(join(avatars(), `${due.id}-face.png`), 'png');
+    // Both renderings of an avatar, and a comment image they uploaded.
+    const avatar = `${due.id}-0123456789abcdef`;
+    writeFileSync(join(avatars(), `${avatar}-256.webp`), 'webp');
+    writeFileSync(join(avatars(), `${avatar}-64.webp`), 'webp');
+    const image = 'fedcba9876543210-640x480.webp';
+    mkdirSync(join(dataDir, 'uploads', 'images'));
+    writeFileSync(join(dataDir, 'uploads', 'images', image), 'webp');
+    await insertCommentImage(t.db, {
+      name: image,
+      userId: due.id,
+      storyId: 'any',
+      width: 640,
+      height: 480,
+      bytes: 4,
+      createdAt: now.toISOString(),
+    });
     await updateUser(t.db, due.id, {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS - 1).toISOString(),
-      avatarUrl: `${publicUrl}/uploads/avatars/${due.id}-face.png`,
+      avatarUrl: `${publicUrl}/uploads/avatars/${avatar}-256.webp`,
     });
     await updateUser(t.db, early.id, {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS + 60_000).toISOString(),
@@ -48,7 +64,9 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
       expect((await findUserById(t.db, due.id))?.username).toMatch(/^deleted-/);
       expect((await findUserById(t.db, early.id))?.username).toBe(early.username);
       expect((await findUserById(t.db, keeper.id))?.username).toBe(keeper.username);
-      expect(existsSync(join(avatars(), `${due.id}-face.png`))).toBe(false);
+      expect(readdirSync(avatars())).toEqual([]);
+      expect(readdirSync(join(dataDir, 'uploads', 'images'))).toEqual([]);
+      expect(await t.db.selectFrom('comment_images').select('name').execute()).toEqual([]);
     } finally {
       await job.stop();
     }

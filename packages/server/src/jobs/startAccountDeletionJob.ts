@@ -11,6 +11,8 @@ import { refreshPlannerStatistics } from '../db/plannerStatistics';
 import { getOrganization } from '../db/store/organization';
 import { ACCOUNT_DELETION_GRACE_SECONDS } from '../graphql/resolvers/account/accountEmails';
 import { ownAvatarFile } from '../graphql/resolvers/account/profileMutations';
+import { smallAvatarOf } from '../uploads/storeAvatar';
+import { removeImageFiles } from '../uploads/commentImages';
 import type { Logger } from '../runtime/createLogger';
 
 /** Options of {@link startAccountDeletionJob}. */
@@ -72,8 +74,12 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
         const result = await deleteAccount(db, userId, at, cutoff);
         if (!result) continue;
         done.push(result);
+        // Both renderings of the avatar (its 64 px sibling too), and every comment image.
         const avatar = ownAvatarFile(options, userId, result.avatarUrl);
-        if (avatar) await unlink(avatar).catch(() => undefined);
+        for (const file of avatar ? [avatar, smallAvatarOf(avatar)] : []) {
+          if (file) await unlink(file).catch(() => undefined);
+        }
+        await removeImageFiles({ dataDir: options.dataDir, logger }, result.imageNames);
         logger.info(
           { userId, comments: result.comments, reactions: result.reactions },
           'Account deleted after its grace period',

@@ -120,6 +120,41 @@ describe('renderComment: hostile input', () => {
   });
 });
 
+describe('renderComment: images (the site allows them)', () => {
+  const prefix = 'https://parley.example/uploads/images/';
+  const own = `${prefix}0123456789abcdef-800x600.webp`;
+  const render = (source: string) => renderComment(source, { imagePrefix: prefix });
+
+  it('shows this server’s uploads as sized, lazy images with their description', () => {
+    expect(render(`Look: ![a "red" fox](${own})`)).toBe(
+      `<p>Look: <img src="${own}" alt="a &quot;red&quot; fox" width="800" height="600" loading="lazy" /></p>`,
+    );
+  });
+
+  it('never shows a remote image: the syntax becomes a plain link', () => {
+    expect(render('![tracker](https://evil.example/pixel.gif)')).toBe(
+      '<p><a href="https://evil.example/pixel.gif" rel="nofollow ugc noopener" target="_blank">tracker</a></p>',
+    );
+    // A look-alike of our path on another host, a name we never give, another folder.
+    for (const url of [
+      'https://evil.example/uploads/images/0123456789abcdef-800x600.webp',
+      `${prefix}../avatars/u-1-0123456789abcdef-256.webp`,
+      `${prefix}0123456789abcdef-800x600.webp.html`,
+    ]) {
+      expect(render(`![x](${url})`)).not.toContain('<img');
+    }
+  });
+
+  it('drops an <img> that did not come from its own rule, whatever builds it', () => {
+    expect(render('<img src="https://evil.example/a.png">')).not.toContain('<img');
+    expect(render(`![x](javascript:alert(1))`)).not.toMatch(/<img|href="javascript/);
+  });
+
+  it('keeps image syntax as text while the site does not allow images', () => {
+    expect(renderComment(`![fox](${own})`)).not.toContain('<img');
+  });
+});
+
 describe('containsLink', () => {
   it.each([
     ['a Markdown link', '[x](https://x.example)'],

@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import sanitizeHtml from 'sanitize-html';
+import { ownImage } from '../uploads/commentImages';
 
 /**
  * Comment Markdown → safe HTML.
@@ -55,7 +56,36 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+/**
+ * The allow-list with images: `<img>` survives only when its `src` is one of this server's own
+ * comment images (`prefix`, uploads/commentImages.ts) — never a remote image, which would tell
+ * another server who reads the thread.
+ */
+function withImages(prefix: string): sanitizeHtml.IOptions {
+  return {
+    ...SANITIZE_OPTIONS,
+    allowedTags: [...COMMENT_ALLOWED_TAGS, 'img'],
+    allowedAttributes: {
+      ...SANITIZE_OPTIONS.allowedAttributes,
+      img: ['src', 'alt', 'width', 'height', 'loading'],
+    },
+    allowedSchemesAppliedToAttributes: ['href', 'src'],
+    exclusiveFilter: (frame) => frame.tag === 'img' && !ownImage(prefix, frame.attribs.src ?? ''),
+  };
+}
+
+/** Options of {@link renderComment}. */
+export interface RenderOptions {
+  /**
+   * The URL prefix of this server's comment images when the site allows images in comments:
+   * `![alt](url)` then shows one of them as an image, and any other URL as a plain link. Without
+   * it, image syntax stays text, as before images existed.
+   */
+  imagePrefix?: string;
+}
+
 let parser: MarkdownIt | undefined;
+let imageParser: MarkdownIt | undefined;
 
 /** The configured parser, built on first use (nothing runs at import time). */
 /**
@@ -66,30 +96,50 @@ export function escapeHtml(text: string): string {
   return getParser().utils.escapeHtml(text);
 }
 
-function getParser(): MarkdownIt {
-  if (parser !== undefined) return parser;
+function createParser(images: boolean): MarkdownIt {
   const md = new MarkdownIt('default', {
     html: false,
     linkify: true,
     breaks: true,
     typographer: false,
   });
-  // Comments don't need headings, images, tables or rules; with the rules off the source stays text.
-  md.disable(['heading', 'lheading', 'image', 'table', 'hr']);
+  // Comments don't need headings, tables or rules, nor images unless the site allows them; with
+  // a rule off its source stays text.
+  md.disable(['heading', 'lheading', 'table', 'hr', ...(images ? [] : ['image'])]);
   // markdown-it's own check allows any scheme but a short deny-list; ours is an allow-list.
   md.validateLink = (url: string): boolean => LINK_SCHEME_PATTERN.test(url.trim());
-  parser = md;
+  const escape = md.utils.escapeHtml;
+  md.renderer.rules.image = (tokens, index, options, env: { imagePrefix: string }, self) => {
+    const token = tokens[index];
+    const src = token?.attrGet('src') ?? '';
+    const alt = self.renderInlineAsText(token?.children ?? [], options, env);
+    const own = ownImage(env.imagePrefix, src);
+    // Sized from its name, so the thread does not jump as it loads.
+    if (own) {
+      return `<img src="${escape(src)}" alt="${escape(alt)}" width="${own.width}" height="${own.height}" loading="lazy">`;
+    }
+    // Not one of ours: a link to it, never a remote image.
+    return `<a href="${escape(src)}">${escape(alt || src)}</a>`;
+  };
   return md;
+}
+
+function getParser(): MarkdownIt {
+  return (parser ??= createParser(false));
 }
 
 /**
  * Renders a comment's Markdown source to sanitized HTML: emphasis, strong, strikethrough, links
  * (http, https, mailto; `rel="nofollow ugc noopener"`, `target="_blank"`), quotes, code, lists and
- * line breaks. Raw HTML in the source is escaped, never rendered.
+ * line breaks; with `imagePrefix`, this server's uploaded images. Raw HTML in the source is
+ * escaped, never rendered.
  */
-export function renderComment(source: string): string {
-  const html = getParser().render(source);
-  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
+export function renderComment(source: string, { imagePrefix }: RenderOptions = {}): string {
+  if (imagePrefix === undefined) {
+    return sanitizeHtml(getParser().render(source), SANITIZE_OPTIONS).trim();
+  }
+  const html = (imageParser ??= createParser(true)).render(source, { imagePrefix });
+  return sanitizeHtml(html, withImages(imagePrefix)).trim();
 }
 
 /** Walks every inline token of the parsed source, in document order. */

@@ -84,6 +84,8 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   usernameChange: 'username changes',
   avatarUpload: 'avatar uploads',
   avatarUploadPerIp: 'avatar uploads from this network',
+  imageUpload: 'image uploads',
+  imageUploadPerIp: 'image uploads from this network',
   twoFactorAttempts: 'two-factor codes',
   twoFactorTicketUse: 'uses of this sign-in ticket',
 };

@@ -50,10 +50,11 @@ export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
  * A name that never holds other bytes: a chunk with rollup's content hash (8 characters of
- * base64url before the extension), or an avatar rendering (uploads/storeAvatar.ts: a fresh random
- * name per upload, `-256.webp` or `-64.webp`).
+ * base64url before the extension), an avatar rendering (uploads/storeAvatar.ts: a fresh random
+ * name per upload, `-256.webp` or `-64.webp`) or a comment image (uploads/commentImages.ts:
+ * `<16 hex>-<width>x<height>.webp`).
  */
-const HASHED_NAME = /(?:-[\w-]{8}\.(?:js|css)|-[0-9a-f]{16}-\d+\.webp)$/;
+const HASHED_NAME = /(?:-[\w-]{8}\.(?:js|css)|[0-9a-f]{16}-\d+(?:x\d+)?\.webp)$/;
 
 /** The Cache-Control of a static file by its path and type. */
 export function cacheControlFor(path: string, type: string): string {

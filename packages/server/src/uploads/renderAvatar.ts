@@ -6,23 +6,14 @@
  * cannot decode is refused; so is an image of more than AVATAR_MAX_PIXELS (a small file can
  * claim huge dimensions, a decompression bomb).
  */
-import type SharpModule from 'sharp';
 import { ParleyError } from '../ParleyError';
-
-let loading: Promise<typeof SharpModule> | undefined;
-/**
- * sharp, loaded at the first upload: libvips adds ~20 MB to a process's memory (measured with
- * `process.memoryUsage()`), which a server that never sees an avatar should not carry.
- */
-function loadSharp(): Promise<typeof SharpModule> {
-  return (loading ??= import('sharp').then((module) => module.default));
-}
+import { loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
 
 /** The two renderings, by their side in pixels. */
 export const AVATAR_SIZES = Object.freeze({ large: 256, small: 64 });
 
 /** Most pixels an avatar upload may decode to (8,000 × 5,000). */
-export const AVATAR_MAX_PIXELS = 40_000_000;
+export const AVATAR_MAX_PIXELS = UPLOAD_MAX_PIXELS;
 
 /** The two WebP renderings of an avatar upload. */
 export async function renderAvatar(bytes: Uint8Array): Promise<{ large: Buffer; small: Buffer }> {

@@ -19,20 +19,24 @@ function acceptedList(): string {
 }
 
 /**
- * The MIME type of an avatar upload, read from its bytes — never from the file name or the
+ * The MIME type of an image upload, read from its bytes — never from the file name or the
  * client's Content-Type, which the uploader controls (an HTML page named `cat.png` would otherwise
  * be served back as an image and could run script on our origin).
  *
  * Throws ParleyError `UPLOAD_TOO_LARGE` (checked first, before reading any content) when over
- * `AVATAR_MAX_BYTES`, and `UPLOAD_TYPE_NOT_ALLOWED` when the bytes are not one of `AVATAR_TYPES`.
- * Both carry `field: 'file'`.
+ * `maxBytes`, and `UPLOAD_TYPE_NOT_ALLOWED` when the bytes are not one of `AVATAR_TYPES` (the
+ * types avatars and comment images share). Both carry `field: 'file'`; `what` names the upload in
+ * their messages ("An avatar", "An image").
  */
-export async function sniffAvatar(bytes: Uint8Array): Promise<AvatarMime> {
-  if (bytes.byteLength > AVATAR_MAX_BYTES) {
-    const megabytes = AVATAR_MAX_BYTES / (1024 * 1024);
+export async function sniffImage(
+  bytes: Uint8Array,
+  { maxBytes, what }: { maxBytes: number; what: string },
+): Promise<AvatarMime> {
+  if (bytes.byteLength > maxBytes) {
+    const megabytes = maxBytes / (1024 * 1024);
     throw new ParleyError(
       'UPLOAD_TOO_LARGE',
-      `An avatar can be at most ${megabytes} MB; this file is ${bytes.byteLength} bytes.`,
+      `${what} can be at most ${megabytes} MB; this file is ${bytes.byteLength} bytes.`,
       { field: 'file' },
     );
   }
@@ -40,10 +44,15 @@ export async function sniffAvatar(bytes: Uint8Array): Promise<AvatarMime> {
   if (detected === undefined || !isAvatarMime(detected.mime)) {
     throw new ParleyError(
       'UPLOAD_TYPE_NOT_ALLOWED',
-      `An avatar must be a ${acceptedList()} image` +
+      `${what} must be a ${acceptedList()} image` +
         (detected === undefined ? '.' : `; this file is ${detected.mime}.`),
       { field: 'file' },
     );
   }
   return detected.mime;
+}
+
+/** The MIME type of an avatar upload (see {@link sniffImage}), at most `AVATAR_MAX_BYTES`. */
+export function sniffAvatar(bytes: Uint8Array): Promise<AvatarMime> {
+  return sniffImage(bytes, { maxBytes: AVATAR_MAX_BYTES, what: 'An avatar' });
 }

@@ -4,7 +4,7 @@ import { testDialects, useTestDatabase } from '../testDatabases';
 import { deleteAccount, deletedUsername, findAccountsDueForDeletion } from './accountDeletion';
 import { listComments } from './commentQueries';
 import { createComment, findCommentById, listRevisions } from './comments';
-import { addReaction } from './reactions';
+import { addReaction, bestRank, setVote } from './reactions';
 import { ignoreUser } from './userModeration';
 import { createUser, findUserById, updateUser } from './users';
 
@@ -58,11 +58,19 @@ describe.each(testDialects())('account deletion on %s', (dialect) => {
     });
     await addReaction(t.db, theirs.id, leaver().id);
     await addReaction(t.db, theirs.id, stayer().id);
+    // A down vote goes too, and the Best rank follows.
+    await setVote(t.db, theirReply.id, leaver().id, -1);
     await ignoreUser(t.db, stayer().id, leaver().id);
     await requestDeletion(leaver().id, new Date('2026-01-01T00:00:00Z'));
 
     const result = await deleteAccount(t.db, leaver().id, new Date('2026-01-09T00:00:00Z'));
-    expect(result).toEqual({ userId: leaver().id, comments: 2, reactions: 1, avatarUrl: null });
+    expect(result).toEqual({
+      userId: leaver().id,
+      comments: 2,
+      reactions: 2,
+      avatarUrl: null,
+      imageNames: [],
+    });
 
     const erased = await findCommentById(t.db, mine.id);
     expect(erased).toMatchObject({ bodySource: '', bodyHtml: '' });
@@ -77,7 +85,11 @@ describe.each(testDialects())('account deletion on %s', (dialect) => {
     expect(await findCommentById(t.db, theirReply.id)).toMatchObject({
       bodySource: 'a reply',
       parentId: mine.id,
+      downvoteCount: 0,
     });
+    const ranks = await t.db.selectFrom('comments').select(['id', 'best_rank']).execute();
+    expect(ranks.find((row) => row.id === theirReply.id)?.best_rank).toBe(0);
+    expect(ranks.find((row) => row.id === theirs.id)?.best_rank).toBe(bestRank(1, 0));
     // The erased comment stays as a tombstone only because someone answered it.
     const visible = await listComments(t.db, { storyId: story, parentId: null }, { first: 10 });
     expect(visible.edges.map((edge) => edge.node.id)).toEqual([theirs.id, mine.id]);

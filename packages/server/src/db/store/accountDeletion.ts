@@ -19,6 +19,7 @@
 import { inTransaction, isoTime, parseJson } from '../inTransaction';
 import { recordAudit } from './auditLog';
 import { moveVoteCounts } from './reactions';
+import { deleteImagesOfUser } from './commentImages';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
@@ -33,6 +34,8 @@ export interface DeletedAccount {
   reactions: number;
   /** The avatar the account had (`/uploads/…`), for the caller to delete the file. */
   avatarUrl: string | null;
+  /** The comment images the account uploaded, forgotten: the caller deletes their files. */
+  imageNames: string[];
 }
 
 /** Users whose deletion was asked at or before `cutoff` and that are not deleted yet. */
@@ -138,18 +141,19 @@ export function deleteAccount(
         .where('id', '=', parentId)
         .execute();
     }
-    // The comments the user reacted to lose a reaction each, in id order, before the counters
-    // (a report's counter waits behind its comment's row: counters last, as everywhere).
+    // The user's votes go first, each delete saying what it removed, so a vote they change
+    // meanwhile is either gone with them or not yet there; then each comment's counters move
+    // back, in id order (a report's counter waits behind its comment's row: counters last).
     const reactions = await trx
-      .selectFrom('reactions')
-      .select(['comment_id', 'value'])
+      .deleteFrom('reactions')
       .where('user_id', '=', userId)
-      .orderBy('comment_id')
+      .returning(['comment_id', 'value'])
       .execute();
+    reactions.sort((a, b) => (a.comment_id < b.comment_id ? -1 : 1));
     for (const { comment_id, value } of reactions) {
       await moveVoteCounts(trx, comment_id, value === 1 ? -1 : 0, value === -1 ? -1 : 0);
     }
-    await trx.deleteFrom('reactions').where('user_id', '=', userId).execute();
+    const imageNames = await deleteImagesOfUser(trx, userId);
     // The stories' counters lose the erased comments (storyCounts.ts), last, as everywhere.
     await adjustStoryCounts(
       trx,
@@ -245,6 +249,7 @@ export function deleteAccount(
       comments: comments.length,
       reactions: reactions.length,
       avatarUrl: user.avatar_url,
+      imageNames,
     };
   });
 }

@@ -447,59 +447,51 @@ export async function setCommentTags(
   return toComment(row);
 }
 
-/** The comments a pin changed: the one pinned now, the one that was (each as it is now). */
-export interface PinChange {
-  pinned: Comment | null;
-  unpinned: Comment | null;
-}
-
 /**
- * Pins `commentId` above its story's thread (null: unpins whatever is pinned), one per story: the
- * story keeps the id and the comment carries the PINNED tag, and the earlier pinned comment
- * loses it, in one transaction. The story's row is written first, so two moderators pinning at
- * once wait for each other (PostgreSQL's row lock; SQLite writes one at a time) and the last
- * pin wins whole. Nothing changes (both null) when it is so already.
+ * Pins `commentId` above its story's thread, one per story: the story names it, which is all a
+ * pin is (the API shows it as the comment's PINNED tag, never stored with the tags, so no write
+ * of the tags can lose or resurrect a pin). The story's row is written before it is read, so two
+ * moderators pinning at once wait for each other (PostgreSQL's row lock; SQLite writes one at a
+ * time) and each learns which comment it displaced. `changed` is false when it was pinned already.
  */
-export function pinComment(db: Db, storyId: string, commentId: string | null): Promise<PinChange> {
+export function pinComment(
+  db: Db,
+  storyId: string,
+  commentId: string,
+): Promise<{ changed: boolean; previous: string | null }> {
   return inTransaction(db, async (trx) => {
     await trx
       .updateTable('stories')
       .set((eb) => ({ pinned_comment_id: eb.ref('pinned_comment_id') }))
       .where('id', '=', storyId)
       .execute();
-    const story = await trx
+    const { pinned_comment_id: previous } = await trx
       .selectFrom('stories')
       .select('pinned_comment_id')
       .where('id', '=', storyId)
       .executeTakeFirstOrThrow();
-    const previous = story.pinned_comment_id;
-    if (previous === commentId) return { pinned: null, unpinned: null };
+    if (previous === commentId) return { changed: false, previous };
     await trx
       .updateTable('stories')
       .set({ pinned_comment_id: commentId })
       .where('id', '=', storyId)
       .execute();
-    const retag = async (id: string, pinned: boolean) => {
-      const row = await trx
-        .selectFrom('comments')
-        .select('tags')
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (row === undefined) return null;
-      const tags = parseJson<CommentTag[]>(row.tags, []).filter((tag) => tag !== 'PINNED');
-      const updated = await trx
-        .updateTable('comments')
-        .set({ tags: JSON.stringify(pinned ? [...tags, 'PINNED'] : tags) })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toComment(updated);
-    };
-    return {
-      unpinned: previous === null ? null : await retag(previous, false),
-      pinned: commentId === null ? null : await retag(commentId, true),
-    };
+    return { changed: true, previous };
   });
+}
+
+/**
+ * Unpins `commentId` if it is its story's pinned comment (compare-and-set: an unpin that raced
+ * another moderator's pin of a different comment leaves that pin alone). True when it was.
+ */
+export async function unpinComment(db: Db, storyId: string, commentId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('stories')
+    .set({ pinned_comment_id: null })
+    .where('id', '=', storyId)
+    .where('pinned_comment_id', '=', commentId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Every body a comment has had, oldest first (the first is the original). */

@@ -128,10 +128,13 @@ describe.each(testDialects())('reactions and reports on %s', (dialect) => {
   it('ranks by the Wilson lower bound, not by the raw score', () => {
     expect(bestRank(0, 0)).toBe(0);
     expect(bestRank(40, 2)).toBeGreaterThan(bestRank(2, 0));
-    // Same score (+5), more evidence: the one with more votes is surer.
+    // Same score (+5): 5 of 5 up is a surer share than 105 of 205.
     expect(bestRank(105, 100)).toBeLessThan(bestRank(5, 0));
     expect(bestRank(10, 0)).toBeGreaterThan(bestRank(9, 0));
-    expect(bestRank(0, 10)).toBe(0);
+    // Nobody voted it up: below every comment someone did, the more down votes the lower.
+    expect(bestRank(0, 10)).toBe(-10);
+    expect(bestRank(0, 1)).toBeLessThan(bestRank(0, 0));
+    expect(bestRank(1, 1_000_000)).toBeGreaterThan(bestRank(0, 0));
     // 1 up of 1: the bound is 1 / (1 + z²), about 0.2065.
     expect(bestRank(1, 0) / 1e9).toBeCloseTo(0.2065, 4);
     expect(Number.isInteger(bestRank(7, 3))).toBe(true);

@@ -45,15 +45,17 @@ const Z = 1.959963984540054;
 /**
  * The Best sort's key of a comment with `up` and `down` votes: the lower bound of the Wilson
  * score interval of its up-vote share (Evan Miller, "How Not To Sort By Average Rating"), × 10⁹
- * and rounded to a whole number. No votes rank 0, with the comments voted mostly down.
+ * and rounded to a whole number (at least 1 once anyone voted it up). That bound is 0 for every
+ * comment nobody voted up, so those rank by their down votes instead, below the rest: none is
+ * 0, one down -1, and so on.
  */
 export function bestRank(up: number, down: number): number {
+  if (up <= 0) return down > 0 ? -down : 0;
   const n = up + down;
-  if (n <= 0) return 0;
   const p = up / n;
   const z2 = Z * Z;
   const bound = (p + z2 / (2 * n) - Z * Math.sqrt((p * (1 - p) + z2 / (4 * n)) / n)) / (1 + z2 / n);
-  return Math.round(Math.max(0, bound) * 1e9);
+  return Math.max(1, Math.round(bound * 1e9));
 }
 
 /** A vote as stored: 1 up (a Like), -1 down, 0 none. */

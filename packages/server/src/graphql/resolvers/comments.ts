@@ -28,8 +28,18 @@ import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
+import { commentRenderOptions } from './commentImages';
+import { unpinHidden } from './moderation/commentDecisions';
+import { attachCommentImages, deleteImagesOfComment } from '../../db/store/commentImages';
+import { imageNamesIn, imageUrlPrefix, removeImageFiles } from '../../uploads/commentImages';
 import { canSeeComment, editableUntil } from './types';
 import { ipKey } from '../context';
+
+/** Marks the author's own uploaded images that `body` shows as this comment's (kept with it). */
+async function attachImages(ctx: ParleyContext, authorId: string, commentId: string, body: string) {
+  const names = imageNamesIn(imageUrlPrefix(ctx.publicUrl), body);
+  await attachCommentImages(ctx.db, authorId, commentId, names);
+}
 
 /** Runs the moderation rules for `author` writing `body` on the comment's story. */
 async function moderate(
@@ -114,7 +124,7 @@ export const commentsResolvers = {
           { field: 'body' },
         );
       }
-      return renderComment(source);
+      return renderComment(source, await commentRenderOptions(ctx));
     },
   },
 
@@ -153,7 +163,7 @@ export const commentsResolvers = {
         authorId: author.id,
         parentId: input.parentId ?? null,
         bodySource: body,
-        bodyHtml: renderComment(body),
+        bodyHtml: renderComment(body, await commentRenderOptions(ctx)),
         status: verdict.status,
         heldBecause: verdict.heldBecause.length ? verdict.heldBecause : null,
         tags: hasRole(author, 'STAFF') ? ['STAFF'] : [],
@@ -161,6 +171,7 @@ export const commentsResolvers = {
         createdAt: ctx.now().toISOString(),
       });
       if (created) {
+        await attachImages(ctx, author.id, comment.id, body);
         if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
         await publishQueueUpdated(ctx, comment);
         inBackground(ctx, notifyReply(ctx, comment));
@@ -186,10 +197,11 @@ export const commentsResolvers = {
       const edited = await editComment(ctx.db, {
         commentId: comment.id,
         bodySource: body,
-        bodyHtml: renderComment(body),
+        bodyHtml: renderComment(body, await commentRenderOptions(ctx)),
         ...(hold ? { status: 'PREMOD' as const, heldBecause: verdict.heldBecause } : {}),
         ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
       });
+      await attachImages(ctx, author.id, comment.id, body);
       // Readers hear of an edit only to a comment they could see: a held comment's edits (its
       // author, status, parent) are for moderators, through the queue.
       if (isVisibleStatus(comment.status) || isVisibleStatus(edited.status)) {
@@ -221,6 +233,9 @@ export const commentsResolvers = {
         ctx.now(),
       );
       if (changed) {
+        // Gone means gone: the images it showed go with its text, and its pin.
+        await removeImageFiles(ctx, await deleteImagesOfComment(ctx.db, comment.id));
+        await unpinHidden(ctx, deleted);
         // Readers who could see it watch it go; a held one was only ever in the queues.
         if (isVisibleStatus(deleted.status)) publishCommentUpdated(ctx, deleted);
         await publishQueueUpdated(ctx, deleted);

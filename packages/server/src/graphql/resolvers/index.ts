@@ -2,6 +2,7 @@ import { accountResolvers } from './account';
 import { twoFactorResolvers } from './account/twoFactor';
 import { adminResolvers } from './admin';
 import { authResolvers } from './auth';
+import { commentImageResolvers } from './commentImages';
 import { commentsResolvers } from './comments';
 import { moderationResolvers } from './moderation';
 import type { Resolvers } from './resolverTypes.generated';
@@ -16,6 +17,7 @@ export const RESOLVER_MAPS = [
   accountResolvers,
   twoFactorResolvers,
   commentsResolvers,
+  commentImageResolvers,
   storiesResolvers,
   subscriptionsResolvers,
   moderationResolvers,

@@ -228,6 +228,22 @@ export type CommentIdInput = {
   commentId: Scalars['ID']['input'];
 };
 
+/**
+ * An image uploaded for a comment: re-encoded as WebP without metadata, at most 1600 px wide, served
+ * by Parley with immutable caching. Put it in a comment as `![description](url)`.
+ */
+export type CommentImage = {
+  __typename?: 'CommentImage';
+  height: Scalars['Int']['output'];
+  url: Scalars['String']['output'];
+  width: Scalars['Int']['output'];
+};
+
+export type CommentImagePayload = {
+  __typename?: 'CommentImagePayload';
+  image: CommentImage;
+};
+
 export type CommentPayload = {
   __typename?: 'CommentPayload';
   comment?: Maybe<Comment>;
@@ -489,6 +505,12 @@ export type Mutation = {
   updateStory: StoryPayload;
   updateUsername: UserPayload;
   uploadAvatar: UserPayload;
+  /**
+   * Uploads an image for a comment on the story, while Settings.commentImages is on (else
+   * FORBIDDEN): PNG, JPEG, WebP or GIF (sniffed from the bytes), at most 2.5 MB and 40 megapixels.
+   * An upload none of the uploader's comments uses is deleted after a week. 30 an hour.
+   */
+  uploadCommentImage: CommentImagePayload;
   /** Casts, changes or takes back the viewer's vote. DOWN is FORBIDDEN while Settings.voting is LIKE. Rate-limited with reactions. */
   vote: CommentPayload;
 };
@@ -741,6 +763,12 @@ export type MutationUpdateUsernameArgs = {
 
 export type MutationUploadAvatarArgs = {
   file: Scalars['File']['input'];
+};
+
+
+export type MutationUploadCommentImageArgs = {
+  file: Scalars['File']['input'];
+  storyId: Scalars['ID']['input'];
 };
 
 
@@ -1029,6 +1057,8 @@ export type Settings = {
   /** Moderators and admins only. */
   bannedWords?: Maybe<Array<Scalars['String']['output']>>;
   closeAfterDays: Scalars['Int']['output'];
+  /** Whether readers may put uploaded images in comments (uploadCommentImage, then ![description](url)). */
+  commentImages: Scalars['Boolean']['output'];
   /** An https stylesheet the stream loads after its own; empty for none. */
   customCssUrl: Scalars['String']['output'];
   editWindowSeconds: Scalars['Int']['output'];
@@ -1302,6 +1332,7 @@ export type UpdateSettingsInput = {
   auditRetentionDays?: InputMaybe<Scalars['Int']['input']>;
   bannedWords?: InputMaybe<Array<Scalars['String']['input']>>;
   closeAfterDays?: InputMaybe<Scalars['Int']['input']>;
+  commentImages?: InputMaybe<Scalars['Boolean']['input']>;
   /** Empty for none; else an https URL. */
   customCssUrl?: InputMaybe<Scalars['String']['input']>;
   editWindowSeconds?: InputMaybe<Scalars['Int']['input']>;
@@ -1551,6 +1582,8 @@ export type ResolversTypes = {
   CommentConnection: ResolverTypeWrapper<Omit<CommentConnection, 'edges'> & { edges: Array<ResolversTypes['CommentEdge']> }>;
   CommentEdge: ResolverTypeWrapper<Omit<CommentEdge, 'node'> & { node: ResolversTypes['Comment'] }>;
   CommentIdInput: CommentIdInput;
+  CommentImage: ResolverTypeWrapper<CommentImage>;
+  CommentImagePayload: ResolverTypeWrapper<CommentImagePayload>;
   CommentPayload: ResolverTypeWrapper<Omit<CommentPayload, 'comment'> & { comment?: Maybe<ResolversTypes['Comment']> }>;
   CommentRevision: ResolverTypeWrapper<CommentRevision>;
   CommentSort: CommentSort;
@@ -1662,6 +1695,8 @@ export type ResolversParentTypes = {
   CommentConnection: Omit<CommentConnection, 'edges'> & { edges: Array<ResolversParentTypes['CommentEdge']> };
   CommentEdge: Omit<CommentEdge, 'node'> & { node: ResolversParentTypes['Comment'] };
   CommentIdInput: CommentIdInput;
+  CommentImage: CommentImage;
+  CommentImagePayload: CommentImagePayload;
   CommentPayload: Omit<CommentPayload, 'comment'> & { comment?: Maybe<ResolversParentTypes['Comment']> };
   CommentRevision: CommentRevision;
   CommentsDownloadPayload: CommentsDownloadPayload;
@@ -1830,6 +1865,16 @@ export type CommentEdgeResolvers<ContextType = ParleyContext, ParentType extends
   node?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
 };
 
+export type CommentImageResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['CommentImage'] = ResolversParentTypes['CommentImage']> = {
+  height?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  width?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CommentImagePayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['CommentImagePayload'] = ResolversParentTypes['CommentImagePayload']> = {
+  image?: Resolver<ResolversTypes['CommentImage'], ParentType, ContextType>;
+};
+
 export type CommentPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['CommentPayload'] = ResolversParentTypes['CommentPayload']> = {
   comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
 };
@@ -1962,6 +2007,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   updateStory?: Resolver<ResolversTypes['StoryPayload'], ParentType, ContextType, RequireFields<MutationUpdateStoryArgs, 'input'>>;
   updateUsername?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateUsernameArgs, 'input'>>;
   uploadAvatar?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUploadAvatarArgs, 'file'>>;
+  uploadCommentImage?: Resolver<ResolversTypes['CommentImagePayload'], ParentType, ContextType, RequireFields<MutationUploadCommentImageArgs, 'file' | 'storyId'>>;
   vote?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationVoteArgs, 'input'>>;
 };
 
@@ -2037,6 +2083,7 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
   auditRetentionDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   bannedWords?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   closeAfterDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  commentImages?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   customCssUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   editWindowSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   featuredTab?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2211,6 +2258,8 @@ export type Resolvers<ContextType = ParleyContext> = {
   Comment?: CommentResolvers<ContextType>;
   CommentConnection?: CommentConnectionResolvers<ContextType>;
   CommentEdge?: CommentEdgeResolvers<ContextType>;
+  CommentImage?: CommentImageResolvers<ContextType>;
+  CommentImagePayload?: CommentImagePayloadResolvers<ContextType>;
   CommentPayload?: CommentPayloadResolvers<ContextType>;
   CommentRevision?: CommentRevisionResolvers<ContextType>;
   CommentsDownloadPayload?: CommentsDownloadPayloadResolvers<ContextType>;

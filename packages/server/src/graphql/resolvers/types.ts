@@ -187,6 +187,14 @@ export const typeResolvers = {
         ? listReplies(ctx.db, comment.id, args)
         : ctx.loaders.firstReplies.load(`${pageSize(args.first)}:${comment.id}`),
     editableUntil: async (comment, _args, ctx) => editableUntil(comment, await ctx.settings()),
+    // PINNED is the story's word (stories.pinned_comment_id), never stored with the tags; a
+    // removed comment (a tombstone) is pinned for nobody.
+    tags: async (comment, _args, ctx) => {
+      const tags = comment.tags.filter((tag) => tag !== 'PINNED');
+      if (comment.parentId !== null || isRemoved(comment)) return tags;
+      const story = await ctx.loaders.story.load(comment.storyId);
+      return story?.pinnedCommentId === comment.id ? [...tags, 'PINNED' as const] : tags;
+    },
     viewerReacted: async (comment, _args, ctx) =>
       (await ctx.loaders.viewerVote.load(comment.id)) === 1,
     viewerVote: async (comment, _args, ctx) => VOTES[await ctx.loaders.viewerVote.load(comment.id)],

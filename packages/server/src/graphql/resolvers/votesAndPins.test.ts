@@ -66,8 +66,15 @@ describe.each(testDialects())('votes and pins on %s', (dialect) => {
     await vote(sure, 'DOWN', 3);
     await vote(lucky, 'UP', 1);
     await vote(disliked, 'DOWN', 1);
+    // A flip: reader 2's up vote turns down, one vote moving both counts.
+    await vote(disliked, 'UP', 2);
     const flipped = await vote(disliked, 'DOWN', 2);
-    expect(flipped.vote.comment).toMatchObject({ downvoteCount: 2, score: -2, viewerVote: 'DOWN' });
+    expect(flipped.vote.comment).toMatchObject({
+      reactionCount: 0,
+      downvoteCount: 2,
+      score: -2,
+      viewerVote: 'DOWN',
+    });
     const taken = await vote(disliked, null, 2);
     expect(taken.vote.comment).toMatchObject({ downvoteCount: 1, viewerVote: null });
     await vote(disliked, 'DOWN', 2);
@@ -83,6 +90,10 @@ describe.each(testDialects())('votes and pins on %s', (dialect) => {
     ]);
     // Down votes cast stay counted when the site goes back to likes; new ones are refused.
     await api.ok(SETTINGS, { input: { voting: 'LIKE' } }, adminToken);
+    const kept = await api.ok(THREAD, { id: storyId, sort: 'BEST' });
+    expect(kept.story.comments.edges.map((e: { node: { score: number } }) => e.node.score)).toEqual(
+      [2, 1, -2],
+    );
     const refused = await api.request(
       VOTE,
       { input: { commentId: lucky, vote: 'DOWN' } },
@@ -143,6 +154,30 @@ describe.each(testDialects())('votes and pins on %s', (dialect) => {
     } finally {
       live.close();
     }
+  });
+
+  it('keeps a pin through featuring; rejecting the pinned comment unpins it for good', async () => {
+    const { adminToken, readers, storyId, post } = await setup(api);
+    const commentId = await post('pin me');
+    await api.ok(
+      `mutation ($id: ID!) { createComment(input: { storyId: "${storyId}", body: "a reply", parentId: $id }) { comment { id } } }`,
+      { id: commentId },
+      readers[1]!.token,
+    );
+    await api.ok(PIN, { input: { commentId } }, adminToken);
+    const FEATURE = `mutation ($input: CommentIdInput!) { featureComment(input: $input) { comment { tags } } }`;
+    const featured = await api.ok(FEATURE, { input: { commentId } }, adminToken);
+    expect([...featured.featureComment.comment.tags].sort()).toEqual(['FEATURED', 'PINNED']);
+    const REJECT = `mutation ($input: CommentIdInput!) { rejectComment(input: $input) { comment { tags } } }`;
+    await api.ok(REJECT, { input: { commentId } }, adminToken);
+    // Readers keep its tombstone (it has a reply), pinned for nobody.
+    const { story } = await api.ok(THREAD, { id: storyId });
+    expect(story.pinnedComment).toBeNull();
+    expect(story.comments.edges[0].node).toMatchObject({ id: commentId, tags: ['FEATURED'] });
+    const APPROVE = `mutation ($input: CommentIdInput!) { approveComment(input: $input) { comment { tags } } }`;
+    const approved = await api.ok(APPROVE, { input: { commentId } }, adminToken);
+    expect(approved.approveComment.comment.tags).toEqual(['FEATURED']);
+    expect((await api.ok(THREAD, { id: storyId })).story.pinnedComment).toBeNull();
   });
 
   it('shows no pinned comment once readers cannot see it', async () => {

@@ -145,6 +145,7 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     'anonymousReading',
     'liveUpdates',
     'featuredTab',
+    'commentImages',
     'requireStaffTwoFactor',
   ] as const) {
     const value = input[field];

@@ -11,6 +11,7 @@ import {
   isVisibleStatus,
   pinComment,
   requireComment,
+  unpinComment,
   setCommentStatus,
   setCommentTags,
 } from '../../../db/store/comments';
@@ -53,6 +54,7 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
     // later (reports) was already announced when it was posted: no second email.
     if (previousStatus === 'PREMOD') inBackground(ctx, notifyReply(ctx, comment));
   }
+  await unpinHidden(ctx, comment);
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
   return comment;
@@ -79,8 +81,8 @@ async function setFeatured(ctx: ParleyContext, commentId: string, featured: bool
 
 /**
  * Pins a top-level comment above its story's thread (approving it first, as featuring does:
- * a pinned comment readers cannot see would pin nothing), or unpins it. The comment that lost its
- * pin goes back to its place, live, as the new one rises.
+ * a pinned comment readers cannot see would pin nothing), or unpins it. Readers see the comment
+ * that lost its pin go back to its place, live, as the new one rises.
  */
 async function setPinned(ctx: ParleyContext, commentId: string, pinned: boolean) {
   requireRole(ctx, 'MODERATOR');
@@ -91,15 +93,29 @@ async function setPinned(ctx: ParleyContext, commentId: string, pinned: boolean)
       field: 'commentId',
     });
   }
-  // The story's pointer says what is pinned (the tag only shows it).
-  const story = await ctx.loaders.story.load(comment.storyId);
-  if (!pinned && story?.pinnedCommentId !== commentId) return comment;
   if (pinned && comment.status !== 'APPROVED') comment = await decide(ctx, commentId, 'APPROVED');
-  const change = await pinComment(ctx.db, comment.storyId, pinned ? commentId : null);
-  for (const changed of [change.unpinned, change.pinned]) {
-    if (changed) publishCommentUpdated(ctx, changed);
+  let previous: string | null = null;
+  let changed: boolean;
+  if (pinned) ({ changed, previous } = await pinComment(ctx.db, comment.storyId, commentId));
+  else changed = await unpinComment(ctx.db, comment.storyId, commentId);
+  if (!changed) return comment;
+  // The story's pointer is what Comment.tags reads: this request's copy is stale now.
+  ctx.loaders.story.clear(comment.storyId);
+  const displaced = previous === null ? undefined : await ctx.loaders.comment.load(previous);
+  if (displaced) publishCommentUpdated(ctx, displaced);
+  publishCommentUpdated(ctx, comment);
+  return comment;
+}
+
+/**
+ * A pinned comment that readers can no longer see (rejected, withheld, deleted) loses its pin:
+ * approving it again later does not pin it again behind anyone's back.
+ */
+export async function unpinHidden(ctx: ParleyContext, comment: Comment): Promise<void> {
+  if (isVisibleStatus(comment.status) && comment.deletedAt === null) return;
+  if (await unpinComment(ctx.db, comment.storyId, comment.id)) {
+    ctx.loaders.story.clear(comment.storyId);
   }
-  return (pinned ? change.pinned : change.unpinned) ?? (await requireComment(ctx.db, commentId));
 }
 
 /** Resolvers of approve/reject/feature/unfeature/pin/unpin (MODERATOR and above). */

@@ -1,0 +1,161 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { COMMENT_IMAGE_MAX_BYTES, UNUSED_IMAGE_GRACE_MS } from '../../defaults';
+import { IMMUTABLE_CACHE_CONTROL, cacheControlFor } from '../../runtime/serveStatic';
+import { tinyPng } from '../../uploads/testImages';
+import { testDialects } from '../../db/testDatabases';
+import { PUBLIC_URL, SITE_ORIGIN, useApi } from '../testing/useApi';
+import type { Api, GraphQLAnswer } from '../testing/useApi';
+
+const UPLOAD = `mutation ($storyId: ID!, $file: File!) {
+  uploadCommentImage(storyId: $storyId, file: $file) { image { url width height } }
+}`;
+const POST = `mutation ($input: CreateCommentInput!) {
+  createComment(input: $input) { comment { id body } }
+}`;
+const DELETE = `mutation ($input: CommentIdInput!) { deleteComment(input: $input) { comment { id } } }`;
+const ALLOW = `mutation ($on: Boolean!) {
+  updateSettings(input: { commentImages: $on }) { settings { commentImages } }
+}`;
+
+const codeOf = (answer: GraphQLAnswer) => answer.errors?.[0]?.extensions?.code;
+
+/** Sends `bytes` for `storyId` with the GraphQL multipart request spec (operations, map, 0). */
+async function upload(
+  api: Api,
+  storyId: string,
+  bytes: Uint8Array,
+  token?: string,
+): Promise<GraphQLAnswer> {
+  const form = new FormData();
+  form.set('operations', JSON.stringify({ query: UPLOAD, variables: { storyId, file: null } }));
+  form.set('map', JSON.stringify({ 0: ['variables.file'] }));
+  // The client claims image/png in every case: only the bytes may decide.
+  form.set('0', new File([new Uint8Array(bytes)], 'photo.png', { type: 'image/png' }));
+  const response = await api.yoga.fetch('http://test/graphql', {
+    method: 'POST',
+    headers:
+      token === undefined
+        ? { 'graphql-require-preflight': '1' }
+        : { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return (await response.json()) as GraphQLAnswer;
+}
+
+describe.each(testDialects())('images in comments on %s', (dialect) => {
+  const api = useApi(dialect);
+  const imageDir = () => join(api.deps.dataDir, 'uploads', 'images');
+  const files = () => (existsSync(imageDir()) ? readdirSync(imageDir()) : []);
+  const rows = () => api.db.selectFrom('comment_images').selectAll().execute();
+
+  async function setup() {
+    const { adminToken } = await api.install();
+    const reader = await api.signUp('painter');
+    const { story } = await api.ok(`query ($url: String!) { story(url: $url) { id } }`, {
+      url: `${SITE_ORIGIN}/gallery`,
+    });
+    return { adminToken, reader, storyId: story.id as string };
+  }
+
+  it('refuses uploads until the site allows images, then stores a resized WebP without metadata', async () => {
+    const { adminToken, reader, storyId } = await setup();
+    const photo = await sharp({
+      create: { width: 3200, height: 1800, channels: 3, background: '#c63' },
+    })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'SpyCam', Copyright: 'Lois Lane, Metropolis' } })
+      .toBuffer();
+    expect(codeOf(await upload(api, storyId, photo, reader.token))).toBe('FORBIDDEN');
+    expect(files()).toEqual([]);
+
+    await api.ok(ALLOW, { on: true }, adminToken);
+    expect(codeOf(await upload(api, storyId, photo))).toBe('UNAUTHENTICATED');
+    const answer = await upload(api, storyId, photo, reader.token);
+    expect(answer.errors).toBe(undefined);
+    const { url, width, height } = answer.data?.uploadCommentImage.image as Record<string, unknown>;
+    expect({ width, height }).toEqual({ width: 1600, height: 900 });
+    expect(url).toMatch(new RegExp(`^${PUBLIC_URL}/uploads/images/[0-9a-f]{16}-1600x900\\.webp$`));
+    const name = (url as string).split('/').at(-1)!;
+    expect(files()).toEqual([name]);
+    const stored = readFileSync(join(imageDir(), name));
+    const metadata = await sharp(stored).metadata();
+    expect(metadata).toMatchObject({ format: 'webp', width: 1600, height: 900 });
+    expect(metadata.exif).toBe(undefined);
+    expect(stored.includes('Lois Lane')).toBe(false);
+    // Its name never holds other bytes: browsers and CDNs may keep it for a year.
+    expect(cacheControlFor(`/uploads/images/${name}`, 'image/webp')).toBe(IMMUTABLE_CACHE_CONTROL);
+
+    // Posted: the comment shows it, sized; a remote image in the same comment is only a link.
+    const { createComment } = await api.ok(
+      POST,
+      {
+        input: {
+          storyId,
+          body: `![sunset](${url}) and ![pixel](https://tracker.example/p.gif)`,
+        },
+      },
+      reader.token,
+    );
+    expect(createComment.comment.body).toContain(
+      `<img src="${url}" alt="sunset" width="1600" height="900" loading="lazy" />`,
+    );
+    expect(createComment.comment.body).not.toContain('<img src="https://tracker');
+    expect((await rows()).map((row) => row.comment_id)).toEqual([createComment.comment.id]);
+
+    // Deleting the comment deletes the image.
+    await api.ok(DELETE, { input: { commentId: createComment.comment.id } }, reader.token);
+    expect(files()).toEqual([]);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('refuses what is not an image, too big, or for a closed story, with coded errors, writing nothing', async () => {
+    const { adminToken, reader, storyId } = await setup();
+    await api.ok(ALLOW, { on: true }, adminToken);
+    const html = new TextEncoder().encode('<html><script>alert(1)</script></html>');
+    const notImage = await upload(api, storyId, html, reader.token);
+    expect(codeOf(notImage)).toBe('UPLOAD_TYPE_NOT_ALLOWED');
+    expect(notImage.errors?.[0]?.extensions?.field).toBe('file');
+    const big = new Uint8Array(COMMENT_IMAGE_MAX_BYTES + 1);
+    big.set(tinyPng());
+    expect(codeOf(await upload(api, storyId, big, reader.token))).toBe('UPLOAD_TOO_LARGE');
+    expect(codeOf(await upload(api, 'no-such-story', tinyPng(), reader.token))).toBe('NOT_FOUND');
+    await api.ok(
+      `mutation ($id: ID!) { updateStory(input: { storyId: $id, status: CLOSED }) { story { id } } }`,
+      { id: storyId },
+      adminToken,
+    );
+    expect(codeOf(await upload(api, storyId, tinyPng(), reader.token))).toBe('STORY_CLOSED');
+    expect(files()).toEqual([]);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('deletes an upload no comment used after a week, at the uploader’s next upload', async () => {
+    const { adminToken, reader, storyId } = await setup();
+    await api.ok(ALLOW, { on: true }, adminToken);
+    const start = new Date('2026-11-01T00:00:00Z');
+    api.setNow(start);
+    const unused = await upload(api, storyId, tinyPng(), reader.token);
+    const used = await upload(api, storyId, tinyPng(), reader.token);
+    const urlOf = (answer: GraphQLAnswer) =>
+      (answer.data?.uploadCommentImage as { image: { url: string } }).image.url;
+    await api.ok(POST, { input: { storyId, body: `![](${urlOf(used)})` } }, reader.token);
+    api.setNow(new Date(start.getTime() + UNUSED_IMAGE_GRACE_MS + 1000));
+    const later = await upload(api, storyId, tinyPng(), reader.token);
+    const names = files().sort();
+    expect(names).toEqual([urlOf(used), urlOf(later)].map((url) => url.split('/').at(-1)).sort());
+    expect(names).not.toContain(urlOf(unused).split('/').at(-1));
+  });
+
+  it('previews an image as it will post, and keeps image syntax as text while images are off', async () => {
+    const { adminToken } = await setup();
+    const url = `${PUBLIC_URL}/uploads/images/0123456789abcdef-20x10.webp`;
+    const PREVIEW = `query ($body: String!) { renderMarkdown(body: $body) }`;
+    const off = await api.ok(PREVIEW, { body: `![a](${url})` });
+    expect(off.renderMarkdown).not.toContain('<img');
+    await api.ok(ALLOW, { on: true }, adminToken);
+    const on = await api.ok(PREVIEW, { body: `![a](${url})` });
+    expect(on.renderMarkdown).toContain(`<img src="${url}" alt="a" width="20" height="10"`);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Images in comments, while the site allows them (`Settings.commentImages`): the upload, and how
+ * a comment's Markdown shows them (only this server's own uploads, uploads/commentImages.ts).
+ */
+import { deleteUnusedImages } from '../../db/store/commentImages';
+import { COMMENT_IMAGE_MAX_BYTES, UNUSED_IMAGE_GRACE_MS } from '../../defaults';
+import type { RenderOptions } from '../../markdown/renderComment';
+import { ParleyError } from '../../ParleyError';
+import { imageUrlPrefix, removeImageFiles, storeCommentImage } from '../../uploads/commentImages';
+import { renderCommentImage } from '../../uploads/renderCommentImage';
+import { sniffImage } from '../../uploads/sniffImage';
+import { ipKey } from '../context';
+import type { ParleyContext } from '../context';
+import { requireActiveUser, requireHomeSite } from '../permissions';
+import type { Resolvers } from './resolverTypes.generated';
+import { effectiveStoryStatus } from './stories';
+
+/** How comments render on this site now: with its own images when the site allows them. */
+export async function commentRenderOptions(ctx: ParleyContext): Promise<RenderOptions> {
+  const { commentImages } = await ctx.settings();
+  return commentImages ? { imagePrefix: imageUrlPrefix(ctx.publicUrl) } : {};
+}
+
+export const commentImageResolvers = {
+  Mutation: {
+    uploadCommentImage: async (_root, { storyId, file }, ctx) => {
+      const uploader = requireActiveUser(ctx);
+      const settings = await ctx.settings();
+      if (!settings.commentImages) {
+        throw new ParleyError('FORBIDDEN', 'This site does not allow images in comments.');
+      }
+      const story = await ctx.loaders.story.load(storyId);
+      if (!story)
+        throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
+      requireHomeSite(uploader, story);
+      if (effectiveStoryStatus(story, settings, ctx.now()) === 'CLOSED') {
+        throw new ParleyError('STORY_CLOSED', 'Comments on this story are closed.');
+      }
+      // The File scalar parses nothing: a request that is not multipart can send any JSON value.
+      const sent: Partial<File> | null | undefined = file;
+      if (sent === null || sent === undefined || typeof sent.arrayBuffer !== 'function') {
+        throw new ParleyError('INVALID_INPUT', 'Send the image as a multipart file upload.', {
+          field: 'file',
+        });
+      }
+      // Counted before reading: a refused upload costs no work.
+      await ctx.rateLimiter.consume('imageUpload', `user:${uploader.id}`);
+      await ctx.rateLimiter.consume('imageUploadPerIp', ipKey(ctx));
+      // Bounded by the request body limit (3 MB), which yoga enforces before this runs.
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      await sniffImage(bytes, { maxBytes: COMMENT_IMAGE_MAX_BYTES, what: 'An image' });
+      const image = await renderCommentImage(bytes);
+      const now = ctx.now();
+      const { url } = await storeCommentImage(
+        ctx,
+        { userId: uploader.id, storyId: story.id, createdAt: now.toISOString() },
+        image,
+      );
+      // The uploader's images that no comment took up within the grace period go now.
+      const before = new Date(now.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
+      await removeImageFiles(ctx, await deleteUnusedImages(ctx.db, uploader.id, before));
+      return { image: { url, width: image.width, height: image.height } };
+    },
+  },
+} satisfies Resolvers;

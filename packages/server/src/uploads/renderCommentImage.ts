@@ -1,0 +1,46 @@
+/**
+ * A comment image is never served as uploaded: libvips decodes it, turns it upright by its EXIF
+ * orientation, scales it down to COMMENT_IMAGE_MAX_WIDTH when wider (never up), and writes a WebP
+ * without any metadata (camera, place, time: sharp writes none unless asked). An animated image
+ * keeps its first frame. What libvips cannot decode is refused, and so is an image of more than
+ * UPLOAD_MAX_PIXELS.
+ */
+import { COMMENT_IMAGE_MAX_WIDTH } from '../defaults';
+import { ParleyError } from '../ParleyError';
+import { loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
+
+/** A comment image as it will be served. */
+export interface RenderedImage {
+  webp: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The WebP rendering of a comment image upload. */
+export async function renderCommentImage(bytes: Uint8Array): Promise<RenderedImage> {
+  const sharp = await loadSharp();
+  try {
+    const { data, info } = await sharp(bytes, {
+      limitInputPixels: UPLOAD_MAX_PIXELS,
+      animated: false,
+      failOn: 'error',
+    })
+      .rotate()
+      .resize({ width: COMMENT_IMAGE_MAX_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer({ resolveWithObject: true });
+    return { webp: data, width: info.width, height: info.height };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/pixel limit/i.test(message)) {
+      throw new ParleyError(
+        'UPLOAD_TOO_LARGE',
+        `An image can be at most ${UPLOAD_MAX_PIXELS / 1_000_000} megapixels.`,
+        { field: 'file' },
+      );
+    }
+    throw new ParleyError('UPLOAD_TYPE_NOT_ALLOWED', 'This image could not be read.', {
+      field: 'file',
+    });
+  }
+}
