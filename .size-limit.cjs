@@ -72,7 +72,11 @@ module.exports.push(
       'packages/stream/dist/assets/stream-*.css',
       'packages/stream/dist/assets/chunks/stream-createStorage-*.js',
     ],
-    limit: '40 KB',
+    // 40 KB until issue 16's votes (▲ score ▼ and the Best sort), the pinned comment (its thread
+    // in the first query, its place and badge) and images in comments (the Image button, paste and
+    // drop; the upload itself is a chunk of its own) joined the thread: +0.16 KB measured, with a
+    // little room.
+    limit: '40.5 KB',
     gzip: true,
   },
   {

@@ -22,6 +22,7 @@ const settings = {
   reactionLabel: '',
   featuredTab: true,
   voting: 'LIKE',
+  commentImages: false,
   customCssUrl: '',
 };
 

@@ -16,7 +16,7 @@ import { LazyPanel } from './LazyPanel';
 /** The first render's one query: who is reading, the settings, the story and its first page. */
 // One line: template literals keep their whitespace in the bundle.
 export const STREAM_QUERY = graphql(
-  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod reactionLabel featuredTab voting customCssUrl}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}}pinnedComment{...CommentThread}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod reactionLabel featuredTab voting commentImages customCssUrl}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}}pinnedComment{...CommentThread}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
   [CommentThread],
 );
 

@@ -26,6 +26,7 @@ const settings: StreamSettings = {
   reactionLabel: '',
   featuredTab: true,
   voting: 'LIKE',
+  commentImages: false,
   customCssUrl: '',
 };
 

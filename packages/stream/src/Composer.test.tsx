@@ -32,6 +32,7 @@ const settings: StreamSettings = {
   reactionLabel: '',
   featuredTab: true,
   voting: 'LIKE',
+  commentImages: false,
   customCssUrl: '',
 };
 const viewer: Viewer = {

@@ -77,6 +77,35 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     });
   };
 
+  // Images (the site allows them): picked, pasted or dropped, uploaded by a chunk of their own.
+  const [uploading, setUploading] = useState(0);
+  const addImages = (files?: File[]) => {
+    if (viewer === null) return openAuthPopup(env, 'signin');
+    setError(null);
+    import('./imageUpload').then(
+      (m) =>
+        m.addImages(
+          {
+            env,
+            storyId,
+            box,
+            onText: draft.set,
+            onError: setError,
+            onBusy: (change) => setUploading((n) => n + change),
+          },
+          files,
+        ),
+      () => setError({ code: 'NETWORK_ERROR', extensions: {} }),
+    );
+  };
+  const takeImages = (event: Event, data: DataTransfer | null) => {
+    const files = [...(data?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (files.length && settings.commentImages) {
+      event.preventDefault();
+      addImages(files);
+    }
+  };
+
   const togglePreview = () => {
     if (preview) return setPreview(null);
     setPreview({});
@@ -95,6 +124,11 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     <form class="parley-composer" onSubmit={submit}>
       <label for={id}>{t(parentId ? 'composer.replyLabel' : 'composer.label')}</label>
       <MarkdownToolbar box={box} onChange={draft.set} disabled={previewing}>
+        {settings.commentImages && (
+          <button type="button" disabled={previewing} onClick={() => addImages()}>
+            {t('composer.image')}
+          </button>
+        )}
         <button
           type="button"
           class="parley-preview-toggle"
@@ -113,6 +147,8 @@ export function Composer({ storyId, parentId }: ComposerProps) {
         aria-invalid={error !== null}
         aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
         onInput={(event) => draft.set(event.currentTarget.value)}
+        onPaste={(event) => takeImages(event, event.clipboardData)}
+        onDrop={(event) => takeImages(event, event.dataTransfer)}
         onKeyDown={(event) =>
           event.key === 'Enter' && (event.ctrlKey || event.metaKey) && submit(event)
         }
@@ -143,6 +179,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
         </p>
       )}
       {queued && <p role="status">{t('composer.queued')}</p>}
+      {uploading > 0 && <p role="status">{t('composer.uploading')}</p>}
     </form>
   );
 }

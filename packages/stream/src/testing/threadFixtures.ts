@@ -75,6 +75,7 @@ export function makeRootData(
       reactionLabel: '',
       featuredTab: true,
       voting: 'LIKE',
+      commentImages: false,
       customCssUrl: '',
       ...options.settings,
     },

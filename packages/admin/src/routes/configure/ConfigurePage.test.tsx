@@ -23,6 +23,7 @@ const SETTINGS: ConsoleSettings = {
   reactionLabel: 'Respect',
   featuredTab: true,
   voting: 'LIKE',
+  commentImages: false,
   locale: 'en',
   premod: 'OFF',
   newCommenterApprovals: 3,
@@ -82,6 +83,7 @@ test('General sends its fields, numbers as numbers, and shows success', async ()
   fireEvent.change(screen.getByLabelText('Reaction label'), { target: { value: 'Like' } });
   fireEvent.click(screen.getByLabelText('Show the Featured tab'));
   fireEvent.click(screen.getByLabelText('Up and down votes'));
+  fireEvent.click(screen.getByLabelText('Images in comments'));
   fireEvent.click(screen.getByRole('button', { name: 'Save' }));
   expect(await screen.findByText('Saved.')).toBeTruthy();
   expect(inputs).toEqual([
@@ -93,6 +95,7 @@ test('General sends its fields, numbers as numbers, and shows success', async ()
       reactionLabel: 'Like',
       featuredTab: false,
       voting: 'UP_DOWN',
+      commentImages: true,
       locale: 'en',
     },
   ]);

@@ -14,6 +14,7 @@ export interface GeneralValues {
   featuredTab: boolean;
   /** Up and down votes (voting UP_DOWN) instead of likes only (LIKE). */
   downVotes: boolean;
+  commentImages: boolean;
   locale: string;
 }
 
@@ -26,6 +27,7 @@ function fromSettings(s: ConsoleSettings): GeneralValues {
     reactionLabel: s.reactionLabel,
     featuredTab: s.featuredTab,
     downVotes: s.voting === 'UP_DOWN',
+    commentImages: s.commentImages,
     locale: s.locale,
   };
 }
@@ -39,13 +41,14 @@ function toInput(v: GeneralValues) {
     reactionLabel: v.reactionLabel,
     featuredTab: v.featuredTab,
     voting: v.downVotes ? ('UP_DOWN' as const) : ('LIKE' as const),
+    commentImages: v.commentImages,
     locale: v.locale,
   };
 }
 
 /**
  * Configure › General: guidelines, comment limits, the reaction label, the featured tab, voting,
- * locale.
+ * images in comments, locale.
  */
 export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
@@ -96,6 +99,12 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
           name="downVotes"
           label="Up and down votes"
           hint="Readers vote comments up or down and see the score; the Best sort ranks by the share of up votes, weighed by how many voted. Off: a Like button only (the reaction label above). Down votes cast stay counted if you turn this off."
+        />
+        <CheckboxField
+          form={form}
+          name="commentImages"
+          label="Images in comments"
+          hint="Signed-in readers add images to their comments (Image button, paste or drop): PNG, JPEG, WebP or GIF up to 2.5 MB, stored here re-encoded as WebP at most 1600 px wide, without camera or location data. Only images uploaded here are shown; a link to another site's image stays a link. Off: image syntax stays text."
         />
         <TextField
           form={form}

@@ -1,7 +1,10 @@
 import type { Message } from '../../i18n/createTranslator';
 import type { AccountErrorCode } from './errors';
 
-/** English: the errors only the account forms meet (the profile tab's chunk, the popup). */
+/**
+ * English: the errors only the account forms (the profile tab's chunk, the popup) and the
+ * comment image upload (its chunk) meet.
+ */
 export const messages: Record<`error.${AccountErrorCode}`, Message> = {
   'error.USERNAME_TAKEN': 'That username is taken.',
   'error.EMAIL_TAKEN': 'That email already has an account. Sign in instead.',

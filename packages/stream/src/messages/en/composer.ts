@@ -11,6 +11,8 @@ export const messages = {
   'composer.link': 'Link',
   'composer.code': 'Code',
   'composer.preview': 'Preview',
+  'composer.image': 'Image',
+  'composer.uploading': 'Uploading the image…',
   'composer.previewLoading': 'Loading the preview…',
   'composer.previewEmpty': 'Nothing to preview yet.',
   'composer.left': { one: '{count} character left', other: '{count} characters left' },

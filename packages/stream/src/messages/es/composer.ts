@@ -12,6 +12,8 @@ export const messages: Record<keyof typeof en, Message> = {
   'composer.link': 'Enlace',
   'composer.code': 'Código',
   'composer.preview': 'Vista previa',
+  'composer.image': 'Imagen',
+  'composer.uploading': 'Subiendo la imagen…',
   'composer.previewLoading': 'Cargando la vista previa…',
   'composer.previewEmpty': 'Aún no hay nada que mostrar.',
   'composer.left': { one: 'Queda {count} carácter', other: 'Quedan {count} caracteres' },
