@@ -1,4 +1,5 @@
 import type SharpModule from 'sharp';
+import { ParleyError } from '../ParleyError';
 
 let loading: Promise<typeof SharpModule> | undefined;
 
@@ -15,3 +16,21 @@ export function loadSharp(): Promise<typeof SharpModule> {
  * dimensions (a decompression bomb), which libvips then refuses before decoding.
  */
 export const UPLOAD_MAX_PIXELS = 40_000_000;
+
+/**
+ * The coded error of an image libvips refused: over UPLOAD_MAX_PIXELS is `UPLOAD_TOO_LARGE`,
+ * anything it could not decode `UPLOAD_TYPE_NOT_ALLOWED` (`what` names the upload: "An avatar").
+ */
+export function decodeFailure(error: unknown, what: string): ParleyError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/pixel limit/i.test(message)) {
+    return new ParleyError(
+      'UPLOAD_TOO_LARGE',
+      `${what} can be at most ${UPLOAD_MAX_PIXELS / 1_000_000} megapixels.`,
+      { field: 'file' },
+    );
+  }
+  return new ParleyError('UPLOAD_TYPE_NOT_ALLOWED', 'This image could not be read.', {
+    field: 'file',
+  });
+}

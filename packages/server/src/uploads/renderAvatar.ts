@@ -6,8 +6,7 @@
  * cannot decode is refused; so is an image of more than AVATAR_MAX_PIXELS (a small file can
  * claim huge dimensions, a decompression bomb).
  */
-import { ParleyError } from '../ParleyError';
-import { loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
+import { decodeFailure, loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
 
 /** The two renderings, by their side in pixels. */
 export const AVATAR_SIZES = Object.freeze({ large: 256, small: 64 });
@@ -36,16 +35,6 @@ export async function renderAvatar(bytes: Uint8Array): Promise<{ large: Buffer; 
     ]);
     return { large, small };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/pixel limit/i.test(message)) {
-      throw new ParleyError(
-        'UPLOAD_TOO_LARGE',
-        `An avatar can be at most ${AVATAR_MAX_PIXELS / 1_000_000} megapixels.`,
-        { field: 'file' },
-      );
-    }
-    throw new ParleyError('UPLOAD_TYPE_NOT_ALLOWED', 'This image could not be read.', {
-      field: 'file',
-    });
+    throw decodeFailure(error, 'An avatar');
   }
 }

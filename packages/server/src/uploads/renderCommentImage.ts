@@ -6,8 +6,7 @@
  * UPLOAD_MAX_PIXELS.
  */
 import { COMMENT_IMAGE_MAX_WIDTH } from '../defaults';
-import { ParleyError } from '../ParleyError';
-import { loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
+import { decodeFailure, loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
 
 /** A comment image as it will be served. */
 export interface RenderedImage {
@@ -31,16 +30,6 @@ export async function renderCommentImage(bytes: Uint8Array): Promise<RenderedIma
       .toBuffer({ resolveWithObject: true });
     return { webp: data, width: info.width, height: info.height };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/pixel limit/i.test(message)) {
-      throw new ParleyError(
-        'UPLOAD_TOO_LARGE',
-        `An image can be at most ${UPLOAD_MAX_PIXELS / 1_000_000} megapixels.`,
-        { field: 'file' },
-      );
-    }
-    throw new ParleyError('UPLOAD_TYPE_NOT_ALLOWED', 'This image could not be read.', {
-      field: 'file',
-    });
+    throw decodeFailure(error, 'An image');
   }
 }

@@ -7,6 +7,7 @@ import { tinyPng } from '../../uploads/testImages';
 import { testDialects } from '../../db/testDatabases';
 import { PUBLIC_URL, SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api, GraphQLAnswer } from '../testing/useApi';
+import { postUpload } from '../testing/postUpload';
 
 const UPLOAD = `mutation ($storyId: ID!, $file: File!) {
   uploadCommentImage(storyId: $storyId, file: $file) { image { url width height } }
@@ -21,28 +22,9 @@ const ALLOW = `mutation ($on: Boolean!) {
 
 const codeOf = (answer: GraphQLAnswer) => answer.errors?.[0]?.extensions?.code;
 
-/** Sends `bytes` for `storyId` with the GraphQL multipart request spec (operations, map, 0). */
-async function upload(
-  api: Api,
-  storyId: string,
-  bytes: Uint8Array,
-  token?: string,
-): Promise<GraphQLAnswer> {
-  const form = new FormData();
-  form.set('operations', JSON.stringify({ query: UPLOAD, variables: { storyId, file: null } }));
-  form.set('map', JSON.stringify({ 0: ['variables.file'] }));
-  // The client claims image/png in every case: only the bytes may decide.
-  form.set('0', new File([new Uint8Array(bytes)], 'photo.png', { type: 'image/png' }));
-  const response = await api.yoga.fetch('http://test/graphql', {
-    method: 'POST',
-    headers:
-      token === undefined
-        ? { 'graphql-require-preflight': '1' }
-        : { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return (await response.json()) as GraphQLAnswer;
-}
+/** Uploads `bytes` as an image for `storyId`. */
+const upload = (api: Api, storyId: string, bytes: Uint8Array, token?: string) =>
+  postUpload(api.yoga, UPLOAD, { storyId }, { bytes, name: 'photo.png' }, token);
 
 describe.each(testDialects())('images in comments on %s', (dialect) => {
   const api = useApi(dialect);

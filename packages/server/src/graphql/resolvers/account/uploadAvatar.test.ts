@@ -12,7 +12,7 @@ import { AVATAR_MAX_BYTES, ORPHAN_UPLOAD_GRACE_MS } from '../../../defaults';
 import { sweepOrphanAvatars } from '../../../uploads/storeAvatar';
 import { testDialects } from '../../../db/testDatabases';
 import { PUBLIC_URL, useApi } from '../../testing/useApi';
-import type { GraphQLAnswer } from '../../testing/useApi';
+import { postUpload } from '../../testing/postUpload';
 import { codeOf } from './accountTestKit';
 
 const UPLOAD = `mutation ($file: File!) {
@@ -29,24 +29,8 @@ describe.each(testDialects())('uploadAvatar on %s', (dialect) => {
   const filesOf = (userId: string) =>
     existsSync(avatarDir()) ? readdirSync(avatarDir()).filter((f) => f.startsWith(userId)) : [];
 
-  /** Sends `bytes` as `name` with the GraphQL multipart request spec (operations, map, 0). */
-  async function upload(bytes: Buffer, name: string, token?: string): Promise<GraphQLAnswer> {
-    const form = new FormData();
-    form.set('operations', JSON.stringify({ query: UPLOAD, variables: { file: null } }));
-    form.set('map', JSON.stringify({ 0: ['variables.file'] }));
-    // The client claims image/png in every case: only the bytes may decide.
-    form.set('0', new File([new Uint8Array(bytes)], name, { type: 'image/png' }));
-    const response = await api.yoga.fetch('http://test/graphql', {
-      method: 'POST',
-      // Signed out, as a non-browser client would: a multipart POST needs a preflight header.
-      headers:
-        token === undefined
-          ? { 'graphql-require-preflight': '1' }
-          : { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    return (await response.json()) as GraphQLAnswer;
-  }
+  const upload = (bytes: Uint8Array, name: string, token?: string) =>
+    postUpload(api.yoga, UPLOAD, {}, { bytes, name }, token);
 
   it('stores a photo re-encoded as two square WebP sizes, upright and without its metadata', async () => {
     await api.install();
