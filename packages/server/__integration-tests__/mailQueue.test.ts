@@ -105,6 +105,11 @@ describe.each(testDialects())('the mail queue of the real server on %s', (dialec
     expect(received).toHaveLength(1);
     expect(received[0]).toContain('admin@example.com');
     expect(received[0]).toContain('Reset your password');
-    expect(await database.db.selectFrom('mail_queue').selectAll().execute()).toEqual([]);
+    // The queue lets go of it once the mail server has answered, a moment after it took the data.
+    const left = () => database.db.selectFrom('mail_queue').selectAll().execute();
+    for (let i = 0; i < 100 && (await left()).length > 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await left()).toEqual([]);
   });
 });

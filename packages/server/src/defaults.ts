@@ -251,6 +251,11 @@ export const ORPHAN_UPLOAD_GRACE_MS = 600_000;
  * week, since a draft holding its link may wait that long in the reader's browser.
  */
 export const UNUSED_IMAGE_GRACE_MS = 604_800_000;
+/**
+ * Most images one reader may have uploaded and not yet posted: beyond, an upload is refused
+ * (RATE_LIMITED) until they post or delete some, so unused uploads cannot fill the disk.
+ */
+export const UNUSED_IMAGES_MAX = 20;
 /** Largest avatar upload, in bytes (2 MB). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 /** Overlap during which a rotated SSO key still verifies, in seconds (7 days). */

@@ -79,11 +79,14 @@ export function Composer({ storyId, parentId }: ComposerProps) {
 
   // Images (the site allows them): picked, pasted or dropped, uploaded by a chunk of their own.
   const [uploading, setUploading] = useState(0);
+  const images = settings.commentImages && viewer !== null;
+  // Fetched ahead, so the Image button opens the file dialog while the click still counts.
+  useEffect(() => void (images && import('./imageUpload').catch(() => undefined)), [images]);
   const addImages = (files?: File[]) => {
     if (viewer === null) return openAuthPopup(env, 'signin');
     setError(null);
-    import('./imageUpload').then(
-      (m) =>
+    import('./imageUpload')
+      .then((m) =>
         m.addImages(
           {
             env,
@@ -95,12 +98,13 @@ export function Composer({ storyId, parentId }: ComposerProps) {
           },
           files,
         ),
-      () => setError({ code: 'NETWORK_ERROR', extensions: {} }),
-    );
+      )
+      .catch(() => setError({ code: 'NETWORK_ERROR', extensions: {} }));
   };
+  // Images pasted or dropped, not text: an office program's paste carries both, and means text.
   const takeImages = (event: Event, data: DataTransfer | null) => {
     const files = [...(data?.files ?? [])].filter((file) => file.type.startsWith('image/'));
-    if (files.length && settings.commentImages) {
+    if (files.length && settings.commentImages && !data?.getData('text/plain')) {
       event.preventDefault();
       addImages(files);
     }
@@ -169,7 +173,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
         >
           {near && t(left < 0 ? 'composer.over' : 'composer.left', { count: Math.abs(left) })}
         </span>
-        <button type="submit" class="parley-primary">
+        <button type="submit" class="parley-primary" disabled={uploading > 0}>
           {t('composer.post')}
         </button>
       </div>

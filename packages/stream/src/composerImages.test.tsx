@@ -1,7 +1,7 @@
 // Images in comments (the site's `commentImages`): picked, pasted or dropped into the comment box,
 // uploaded as a multipart request, and put in the text as Markdown at the cursor.
 import { File as NodeFile } from 'node:buffer';
-import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { createEvent, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Composer } from './Composer';
@@ -48,6 +48,8 @@ const allowed = (viewer = TEST_VIEWER) =>
 const box = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Write a comment' });
 // Node's File: under jsdom, fetch and FormData are Node's and take only their own File.
 const image = (name: string) => new NodeFile(['GIF89a'], name, { type: 'image/gif' });
+/** What a paste or a drop carries: files, and maybe text. */
+const clipboard = (files: unknown[], text = '') => ({ files, getData: () => text });
 
 test('offers no Image button while the site does not allow images', () => {
   render(makeStreamData([], { viewer: TEST_VIEWER }));
@@ -59,7 +61,7 @@ test('a pasted image is uploaded for the story and its Markdown goes in at the c
   render(allowed());
   fireEvent.input(box(), { target: { value: 'Before after' } });
   box().setSelectionRange(6, 6);
-  fireEvent.paste(box(), { clipboardData: { files: [image('cat.gif')] } });
+  fireEvent.paste(box(), { clipboardData: clipboard([image('cat.gif')]) });
   expect(await screen.findByText('Uploading the image…')).toBeTruthy();
   await waitFor(() => expect(box().value).toBe(`Before\n![](${URL_OF(1)})\n after`));
   expect(screen.queryByText('Uploading the image…')).toBeNull();
@@ -67,7 +69,7 @@ test('a pasted image is uploaded for the story and its Markdown goes in at the c
     {
       operations: expect.objectContaining({
         operationName: 'UploadCommentImage',
-        variables: { storyId: 's1', file: null },
+        variables: { input: { storyId: 's1', file: null } },
       }),
       file: 'cat.gif:GIF89a',
     },
@@ -81,15 +83,24 @@ test('dropped images go in one after the other; a refused one says why and the t
   });
   render(allowed());
   fireEvent.input(box(), { target: { value: 'Look' } });
-  fireEvent.drop(box(), { dataTransfer: { files: [image('a.gif'), image('b.gif')] } });
+  fireEvent.drop(box(), { dataTransfer: clipboard([image('a.gif'), image('b.gif')]) });
   expect((await screen.findByRole('alert')).textContent).toMatch(/too large/i);
   expect(box().value).toBe(`Look\n![](${URL_OF(1)})\n`);
 });
 
-test('a pasted text is left to the box; a signed-out reader is asked to sign in', () => {
-  render(allowed(null as never));
-  fireEvent.paste(box(), { clipboardData: { files: [] } });
+test('a paste with text (an office program adds a picture of it) is left to the box', () => {
+  answerUploads(uploaded(1));
+  render(allowed());
+  const event = createEvent.paste(box(), {
+    clipboardData: clipboard([image('cells.png')], 'Q3 revenue'),
+  });
+  fireEvent(box(), event);
+  expect(event.defaultPrevented).toBe(false);
   expect(screen.queryByText('Uploading the image…')).toBeNull();
+});
+
+test('a signed-out reader is asked to sign in instead', () => {
+  render(allowed(null as never));
   fireEvent.click(screen.getByRole('button', { name: 'Image' }));
   expect(openAuthPopup).toHaveBeenCalled();
 });

@@ -19,7 +19,7 @@ export const messages: MessagesPart<keyof typeof en> = {
 
 /** Uploads one image for a comment on the story; the transport sends the File as multipart. */
 export const UPLOAD_COMMENT_IMAGE = graphql(
-  `mutation UploadCommentImage($storyId:ID!,$file:File!){uploadCommentImage(storyId:$storyId,file:$file){image{url}}}`,
+  `mutation UploadCommentImage($input:UploadCommentImageInput!){uploadCommentImage(input:$input){image{url}}}`,
 );
 
 /** Where the images go and whom to tell. */
@@ -48,7 +48,9 @@ export async function addImages(target: ImageTarget, files?: File[]): Promise<vo
     target.onBusy(1);
     try {
       const result = await target.env.transport.client
-        .mutation(UPLOAD_COMMENT_IMAGE, { storyId: target.storyId, file: await shrink(file) })
+        .mutation(UPLOAD_COMMENT_IMAGE, {
+          input: { storyId: target.storyId, file: await shrink(file) },
+        })
         .toPromise();
       const url = result.data?.uploadCommentImage.image.url;
       if (url !== undefined) insert(target, `![](${url})`);
@@ -91,8 +93,12 @@ async function shrink(file: File): Promise<File> {
     canvas.width = Math.round(bitmap.width * scale);
     canvas.height = Math.round(bitmap.height * scale);
     canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    const blob = await new Promise<Blob | null>((done) => canvas.toBlob(done, 'image/webp', 0.9));
-    return blob ? new File([blob], 'image.webp', { type: blob.type }) : file;
+    const encode = (type: string, quality: number) =>
+      new Promise<Blob | null>((done) => canvas.toBlob(done, type, quality));
+    // A browser that cannot write WebP answers PNG, often larger than the photo: JPEG then.
+    let blob = await encode('image/webp', 0.9);
+    if (blob?.type !== 'image/webp') blob = await encode('image/jpeg', 0.85);
+    return blob ? new File([blob], 'image', { type: blob.type }) : file;
   } catch {
     return file;
   }

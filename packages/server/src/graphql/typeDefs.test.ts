@@ -50,6 +50,10 @@ describe('the GraphQL contract', () => {
       'rejectComment',
       'featureComment',
       'unfeatureComment',
+      'pinComment',
+      'unpinComment',
+      'vote',
+      'uploadCommentImage',
       'banUser',
       'unbanUser',
       'suspendUser',
@@ -157,6 +161,7 @@ describe('the GraphQL contract', () => {
       'CREATED_AT_ASC',
       'REPLIES_DESC',
       'REACTIONS_DESC',
+      'BEST',
     ]);
     expect(enumValues('ModerationQueue')).toEqual([
       'PENDING',

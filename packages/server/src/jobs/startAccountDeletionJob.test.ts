@@ -45,6 +45,18 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS - 1).toISOString(),
       avatarUrl: `${publicUrl}/uploads/avatars/${avatar}-256.webp`,
     });
+    // And an upload of the keeper's that no comment used for more than a week: housekeeping.
+    const stale = '00112233445566ff-8x8.webp';
+    writeFileSync(join(dataDir, 'uploads', 'images', stale), 'webp');
+    await insertCommentImage(t.db, {
+      name: stale,
+      userId: keeper.id,
+      storyId: 'any',
+      width: 8,
+      height: 8,
+      bytes: 4,
+      createdAt: new Date(now.getTime() - 8 * DAY_MS).toISOString(),
+    });
     await updateUser(t.db, early.id, {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS + 60_000).toISOString(),
     });

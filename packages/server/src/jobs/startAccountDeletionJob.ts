@@ -4,7 +4,13 @@ import type { DeletedAccount } from '../db/store/accountDeletion';
 import { newId } from '../db/inTransaction';
 import type { Db } from '../db/inTransaction';
 import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
-import { ACCOUNT_DELETION_SWEEP_MS, DEFAULT_SETTINGS, JOB_LEASE_TICK_MS } from '../defaults';
+import {
+  ACCOUNT_DELETION_SWEEP_MS,
+  DEFAULT_SETTINGS,
+  JOB_LEASE_TICK_MS,
+  UNUSED_IMAGE_GRACE_MS,
+} from '../defaults';
+import { deleteUnusedImages } from '../db/store/commentImages';
 import { pruneAuditLog } from '../db/store/auditLog';
 import { pruneSessions } from '../db/store/sessions';
 import { refreshPlannerStatistics } from '../db/plannerStatistics';
@@ -99,6 +105,12 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       if (pruned > 0) logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
       // And the signed-in devices list to the sessions that can still be used.
       await pruneSessions(db, at);
+      // And the comment images nobody used within their week.
+      const unusedBefore = new Date(at.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
+      await removeImageFiles(
+        { dataDir: options.dataDir, logger },
+        await deleteUnusedImages(db, unusedBefore),
+      );
       // And the query planners' statistics to what the tables hold now.
       await refreshPlannerStatistics(db);
     } catch (error) {

@@ -123,29 +123,33 @@ describe('renderComment: hostile input', () => {
 describe('renderComment: images (the site allows them)', () => {
   const prefix = 'https://parley.example/uploads/images/';
   const own = `${prefix}0123456789abcdef-800x600.webp`;
-  const render = (source: string) => renderComment(source, { imagePrefix: prefix });
+  // What the resolvers pass: the author's own uploads this comment names, with their sizes.
+  const images = new Map([[own, { width: 800, height: 600 }]]);
+  const render = (source: string) => renderComment(source, { images });
 
-  it('shows this server’s uploads as sized, lazy images with their description', () => {
+  it('shows the author’s uploads as lazy images sized from their records, with their description', () => {
     expect(render(`Look: ![a "red" fox](${own})`)).toBe(
       `<p>Look: <img src="${own}" alt="a &quot;red&quot; fox" width="800" height="600" loading="lazy" /></p>`,
     );
+    // Escapes and entities are the description's text too.
+    expect(render(`![Tom &amp; Jerry \\*x\\*](${own})`)).toContain('alt="Tom &amp; Jerry *x*"');
   });
 
-  it('never shows a remote image: the syntax becomes a plain link', () => {
+  it('never shows another image: a remote one, or an upload it was not given, becomes a link', () => {
     expect(render('![tracker](https://evil.example/pixel.gif)')).toBe(
       '<p><a href="https://evil.example/pixel.gif" rel="nofollow ugc noopener" target="_blank">tracker</a></p>',
     );
-    // A look-alike of our path on another host, a name we never give, another folder.
     for (const url of [
       'https://evil.example/uploads/images/0123456789abcdef-800x600.webp',
-      `${prefix}../avatars/u-1-0123456789abcdef-256.webp`,
-      `${prefix}0123456789abcdef-800x600.webp.html`,
+      // Someone else's upload, or a size written into a name: not in the map, not an image.
+      `${prefix}fedcba9876543210-1x99999.webp`,
+      `${own}?x=1`,
     ]) {
       expect(render(`![x](${url})`)).not.toContain('<img');
     }
   });
 
-  it('drops an <img> that did not come from its own rule, whatever builds it', () => {
+  it('keeps raw <img> markup and non-http image URLs as text', () => {
     expect(render('<img src="https://evil.example/a.png">')).not.toContain('<img');
     expect(render(`![x](javascript:alert(1))`)).not.toMatch(/<img|href="javascript/);
   });

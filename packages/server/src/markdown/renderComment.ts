@@ -1,7 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import sanitizeHtml from 'sanitize-html';
-import { ownImage } from '../uploads/commentImages';
 
 /**
  * Comment Markdown → safe HTML.
@@ -57,11 +56,11 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
 };
 
 /**
- * The allow-list with images: `<img>` survives only when its `src` is one of this server's own
- * comment images (`prefix`, uploads/commentImages.ts) — never a remote image, which would tell
+ * The allow-list with images: `<img>` survives only when its `src` is one of `images` (the
+ * author's own uploads, uploads/commentImages.ts) — never a remote image, which would tell
  * another server who reads the thread.
  */
-function withImages(prefix: string): sanitizeHtml.IOptions {
+function withImages(images: CommentImages): sanitizeHtml.IOptions {
   return {
     ...SANITIZE_OPTIONS,
     allowedTags: [...COMMENT_ALLOWED_TAGS, 'img'],
@@ -70,18 +69,22 @@ function withImages(prefix: string): sanitizeHtml.IOptions {
       img: ['src', 'alt', 'width', 'height', 'loading'],
     },
     allowedSchemesAppliedToAttributes: ['href', 'src'],
-    exclusiveFilter: (frame) => frame.tag === 'img' && !ownImage(prefix, frame.attribs.src ?? ''),
+    exclusiveFilter: (frame) => frame.tag === 'img' && !images.has(frame.attribs.src ?? ''),
   };
 }
+
+/** The images a comment may show, by URL, with their size in pixels. */
+export type CommentImages = ReadonlyMap<string, { width: number; height: number }>;
 
 /** Options of {@link renderComment}. */
 export interface RenderOptions {
   /**
-   * The URL prefix of this server's comment images when the site allows images in comments:
-   * `![alt](url)` then shows one of them as an image, and any other URL as a plain link. Without
-   * it, image syntax stays text, as before images existed.
+   * When the site allows images in comments, the ones this comment may show: its author's own
+   * uploads that it names (resolvers/commentImages.ts). `![alt](url)` shows one of them as an
+   * image, sized from its record; any other URL becomes a plain link. Without it, image syntax
+   * stays text, as before images existed.
    */
-  imagePrefix?: string;
+  images?: CommentImages;
 }
 
 let parser: MarkdownIt | undefined;
@@ -109,12 +112,13 @@ function createParser(images: boolean): MarkdownIt {
   // markdown-it's own check allows any scheme but a short deny-list; ours is an allow-list.
   md.validateLink = (url: string): boolean => LINK_SCHEME_PATTERN.test(url.trim());
   const escape = md.utils.escapeHtml;
-  md.renderer.rules.image = (tokens, index, options, env: { imagePrefix: string }, self) => {
+  md.renderer.rules.image = (tokens, index, _options, env: { images: CommentImages }) => {
     const token = tokens[index];
     const src = token?.attrGet('src') ?? '';
-    const alt = self.renderInlineAsText(token?.children ?? [], options, env);
-    const own = ownImage(env.imagePrefix, src);
-    // Sized from its name, so the thread does not jump as it loads.
+    // The description as text: what renderInlineAsText leaves out (escapes, entities) included.
+    const alt = (token?.children ?? []).map((child) => child.content).join('');
+    const own = env.images.get(src);
+    // Sized from its record, so the thread does not jump as it loads.
     if (own) {
       return `<img src="${escape(src)}" alt="${escape(alt)}" width="${own.width}" height="${own.height}" loading="lazy">`;
     }
@@ -131,15 +135,15 @@ function getParser(): MarkdownIt {
 /**
  * Renders a comment's Markdown source to sanitized HTML: emphasis, strong, strikethrough, links
  * (http, https, mailto; `rel="nofollow ugc noopener"`, `target="_blank"`), quotes, code, lists and
- * line breaks; with `imagePrefix`, this server's uploaded images. Raw HTML in the source is
+ * line breaks; with `images`, the author's uploaded images. Raw HTML in the source is
  * escaped, never rendered.
  */
-export function renderComment(source: string, { imagePrefix }: RenderOptions = {}): string {
-  if (imagePrefix === undefined) {
+export function renderComment(source: string, { images }: RenderOptions = {}): string {
+  if (images === undefined) {
     return sanitizeHtml(getParser().render(source), SANITIZE_OPTIONS).trim();
   }
-  const html = (imageParser ??= createParser(true)).render(source, { imagePrefix });
-  return sanitizeHtml(html, withImages(imagePrefix)).trim();
+  const html = (imageParser ??= createParser(true)).render(source, { images });
+  return sanitizeHtml(html, withImages(images)).trim();
 }
 
 /** Walks every inline token of the parsed source, in document order. */

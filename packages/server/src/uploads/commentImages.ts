@@ -14,12 +14,13 @@ import { insertCommentImage } from '../db/store/commentImages';
 import { ParleyError } from '../ParleyError';
 import type { Logger } from '../runtime/createLogger';
 import type { RenderedImage } from './renderCommentImage';
+import { sweepFolder } from './sweepFolder';
 
 /** Folder of comment images, under the data folder and under the public URL. */
 export const IMAGE_DIR = 'uploads/images';
 
 /** The file names this server gives comment images. */
-const IMAGE_NAME = /^[0-9a-f]{16}-(\d{1,5})x(\d{1,5})\.webp$/;
+const IMAGE_NAME = /^[0-9a-f]{16}-\d{1,5}x\d{1,5}\.webp$/;
 
 /** Where comment images live and how they are reached. */
 export interface ImagePlace {
@@ -32,23 +33,19 @@ export function imageUrlPrefix(publicUrl: string): string {
   return `${publicUrl}/${IMAGE_DIR}/`;
 }
 
-/** An uploaded image's name and size, when `url` is one of this server's; else undefined. */
-export function ownImage(
-  prefix: string,
-  url: string,
-): { name: string; width: number; height: number } | undefined {
+/** The file name of an image URL of this server's (`prefix`), or undefined for any other URL. */
+function ownImageName(prefix: string, url: string): string | undefined {
   if (!url.startsWith(prefix)) return undefined;
   const name = url.slice(prefix.length);
-  const match = IMAGE_NAME.exec(name);
-  return match ? { name, width: Number(match[1]), height: Number(match[2]) } : undefined;
+  return IMAGE_NAME.test(name) ? name : undefined;
 }
 
 /** The names of this server's images a Markdown source points at (`![…](url)`), once each. */
 export function imageNamesIn(prefix: string, source: string): string[] {
   const names = new Set<string>();
   for (const [url] of source.matchAll(/https?:\/\/[^\s)"'<>]+/g)) {
-    const own = ownImage(prefix, url);
-    if (own) names.add(own.name);
+    const name = ownImageName(prefix, url);
+    if (name !== undefined) names.add(name);
   }
   return [...names];
 }
@@ -107,4 +104,14 @@ export async function removeImageFiles(
       deps.logger.warn({ err: error, name }, 'Could not remove a comment image');
     });
   }
+}
+
+/** Removes image files no row names (a crash between the file and its row), at start. */
+export async function sweepOrphanImages(
+  deps: { dataDir: string; db: Db; logger: Pick<Logger, 'info' | 'warn'> },
+  options: { now?: number; graceMs?: number } = {},
+): Promise<number> {
+  const rows = await deps.db.selectFrom('comment_images').select('name').execute();
+  const kept = new Set(rows.map((row) => row.name));
+  return sweepFolder(deps.logger, join(deps.dataDir, IMAGE_DIR), kept, options);
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { inTransaction } from '../db/inTransaction';
 import type { Db } from '../db/inTransaction';
 import { toUser } from '../db/store/users';
 import type { User } from '../db/store/users';
-import { ORPHAN_UPLOAD_GRACE_MS } from '../defaults';
 import { ParleyError } from '../ParleyError';
 import type { Logger } from '../runtime/createLogger';
 import { AVATAR_SIZES } from './renderAvatar';
+import { sweepFolder } from './sweepFolder';
 
 /**
  * Avatar files: each upload gets a fresh random name (a new URL, so caches and CDNs never serve
@@ -144,11 +144,9 @@ export async function storeAvatar(
  */
 export async function sweepOrphanAvatars(
   deps: AvatarPlace & { db: Db; logger: Pick<Logger, 'info' | 'warn'> },
-  { now = Date.now(), graceMs = ORPHAN_UPLOAD_GRACE_MS }: { now?: number; graceMs?: number } = {},
+  options: { now?: number; graceMs?: number } = {},
 ): Promise<number> {
   const dir = join(deps.dataDir, AVATAR_DIR);
-  const names = await readdir(dir).catch(() => [] as string[]);
-  if (names.length === 0) return 0;
   const rows = await deps.db
     .selectFrom('users')
     .select(['id', 'avatar_url'])
@@ -157,19 +155,8 @@ export async function sweepOrphanAvatars(
   const kept = new Set(
     rows
       .map((row) => ownAvatarFile(deps, row.id, row.avatar_url))
-      .flatMap((file) => (file === undefined ? [] : [file, smallAvatarOf(file)])),
+      .flatMap((file) => (file === undefined ? [] : [file, smallAvatarOf(file)]))
+      .map((file) => file && basename(file)),
   );
-  let removed = 0;
-  for (const name of names) {
-    const path = join(dir, name);
-    if (kept.has(path)) continue;
-    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: now }));
-    if (now - mtimeMs < graceMs) continue;
-    await unlink(path).then(
-      () => (removed += 1),
-      (error: unknown) => deps.logger.warn({ err: error, file: path }, 'Could not sweep an upload'),
-    );
-  }
-  if (removed > 0) deps.logger.info({ dir, removed }, `Removed ${removed} orphaned upload(s)`);
-  return removed;
+  return sweepFolder(deps.logger, dir, kept, options);
 }

@@ -1,7 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { COMMENT_IMAGE_MAX_BYTES, UNUSED_IMAGE_GRACE_MS } from '../../defaults';
+import {
+  COMMENT_IMAGE_MAX_BYTES,
+  ORPHAN_UPLOAD_GRACE_MS,
+  UNUSED_IMAGE_GRACE_MS,
+  UNUSED_IMAGES_MAX,
+} from '../../defaults';
+import { sweepOrphanImages } from '../../uploads/commentImages';
 import { IMMUTABLE_CACHE_CONTROL, cacheControlFor } from '../../runtime/serveStatic';
 import { tinyPng } from '../../uploads/testImages';
 import { testDialects } from '../../db/testDatabases';
@@ -9,8 +15,8 @@ import { PUBLIC_URL, SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api, GraphQLAnswer } from '../testing/useApi';
 import { postUpload } from '../testing/postUpload';
 
-const UPLOAD = `mutation ($storyId: ID!, $file: File!) {
-  uploadCommentImage(storyId: $storyId, file: $file) { image { url width height } }
+const UPLOAD = `mutation ($input: UploadCommentImageInput!) {
+  uploadCommentImage(input: $input) { image { url width height } }
 }`;
 const POST = `mutation ($input: CreateCommentInput!) {
   createComment(input: $input) { comment { id body } }
@@ -21,16 +27,26 @@ const ALLOW = `mutation ($on: Boolean!) {
 }`;
 
 const codeOf = (answer: GraphQLAnswer) => answer.errors?.[0]?.extensions?.code;
+const urlOf = (answer: GraphQLAnswer) =>
+  (answer.data?.uploadCommentImage as { image: { url: string } }).image.url;
 
 /** Uploads `bytes` as an image for `storyId`. */
 const upload = (api: Api, storyId: string, bytes: Uint8Array, token?: string) =>
-  postUpload(api.yoga, UPLOAD, { storyId }, { bytes, name: 'photo.png' }, token);
+  postUpload(
+    api.yoga,
+    UPLOAD,
+    { input: { storyId } },
+    { bytes, name: 'photo.png', inInput: true },
+    token,
+  );
 
 describe.each(testDialects())('images in comments on %s', (dialect) => {
   const api = useApi(dialect);
   const imageDir = () => join(api.deps.dataDir, 'uploads', 'images');
   const files = () => (existsSync(imageDir()) ? readdirSync(imageDir()) : []);
   const rows = () => api.db.selectFrom('comment_images').selectAll().execute();
+  // The data folder lives as long as the file's database: each test starts without images.
+  beforeEach(() => rmSync(imageDir(), { recursive: true, force: true }));
 
   async function setup() {
     const { adminToken } = await api.install();
@@ -120,8 +136,6 @@ describe.each(testDialects())('images in comments on %s', (dialect) => {
     api.setNow(start);
     const unused = await upload(api, storyId, tinyPng(), reader.token);
     const used = await upload(api, storyId, tinyPng(), reader.token);
-    const urlOf = (answer: GraphQLAnswer) =>
-      (answer.data?.uploadCommentImage as { image: { url: string } }).image.url;
     await api.ok(POST, { input: { storyId, body: `![](${urlOf(used)})` } }, reader.token);
     api.setNow(new Date(start.getTime() + UNUSED_IMAGE_GRACE_MS + 1000));
     const later = await upload(api, storyId, tinyPng(), reader.token);
@@ -130,14 +144,78 @@ describe.each(testDialects())('images in comments on %s', (dialect) => {
     expect(names).not.toContain(urlOf(unused).split('/').at(-1));
   });
 
-  it('previews an image as it will post, and keeps image syntax as text while images are off', async () => {
-    const { adminToken } = await setup();
-    const url = `${PUBLIC_URL}/uploads/images/0123456789abcdef-20x10.webp`;
-    const PREVIEW = `query ($body: String!) { renderMarkdown(body: $body) }`;
-    const off = await api.ok(PREVIEW, { body: `![a](${url})` });
-    expect(off.renderMarkdown).not.toContain('<img');
+  it('shows only the author’s own uploads; one image in two comments stays until both are gone', async () => {
+    const { adminToken, reader, storyId } = await setup();
     await api.ok(ALLOW, { on: true }, adminToken);
-    const on = await api.ok(PREVIEW, { body: `![a](${url})` });
-    expect(on.renderMarkdown).toContain(`<img src="${url}" alt="a" width="20" height="10"`);
+    const other = await api.signUp('copier');
+    const url = urlOf(await upload(api, storyId, tinyPng(), reader.token));
+    const post = async (body: string, token: string) =>
+      (await api.ok(POST, { input: { storyId, body: body } }, token)).createComment.comment as {
+        id: string;
+        body: string;
+      };
+    // Someone else pointing at it gets a link, not the image; its size comes from the record.
+    expect((await post(`![mine now](${url})`, other.token)).body).not.toContain('<img');
+    const first = await post(`![](${url})`, reader.token);
+    expect(first.body).toContain('width="1" height="1"');
+    // An edit that adds it to another comment of theirs.
+    const second = await post('no image yet', reader.token);
+    const EDIT = `mutation ($input: EditCommentInput!) { editComment(input: $input) { comment { body } } }`;
+    const edited = await api.ok(
+      EDIT,
+      { input: { commentId: second.id, body: `now: ![](${url})` } },
+      reader.token,
+    );
+    expect(edited.editComment.comment.body).toContain(`<img src="${url}"`);
+    await api.ok(DELETE, { input: { commentId: first.id } }, reader.token);
+    expect(files()).toHaveLength(1);
+    expect((await rows()).map((row) => row.comment_id)).toEqual([second.id]);
+    // A moderator rejecting the last comment that shows it: the file goes at once.
+    await api.ok(
+      `mutation ($input: CommentIdInput!) { rejectComment(input: $input) { comment { id } } }`,
+      { input: { commentId: second.id } },
+      adminToken,
+    );
+    expect(files()).toEqual([]);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('lets at most 20 uploads wait for a comment', async () => {
+    const { adminToken, reader, storyId } = await setup();
+    await api.ok(ALLOW, { on: true }, adminToken);
+    for (let i = 0; i < UNUSED_IMAGES_MAX; i += 1) {
+      expect((await upload(api, storyId, tinyPng(), reader.token)).errors).toBe(undefined);
+    }
+    const refused = await upload(api, storyId, tinyPng(), reader.token);
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect(files()).toHaveLength(UNUSED_IMAGES_MAX);
+  });
+
+  it('sweeps image files no row names (left by a crash) at start, keeping the others', async () => {
+    const { adminToken, reader, storyId } = await setup();
+    await api.ok(ALLOW, { on: true }, adminToken);
+    const kept = urlOf(await upload(api, storyId, tinyPng(), reader.token))
+      .split('/')
+      .at(-1)!;
+    writeFileSync(join(imageDir(), 'fedcba9876543210-5x5.webp'), 'orphan');
+    writeFileSync(join(imageDir(), '.upload-0123456789abcdef-5x5.webp'), 'half');
+    const later = Date.now() + ORPHAN_UPLOAD_GRACE_MS + 1000;
+    const logger = { info: () => undefined, warn: () => undefined };
+    expect(await sweepOrphanImages({ ...api.deps, logger }, { now: later })).toBe(2);
+    expect(files()).toEqual([kept]);
+  });
+
+  it('previews an image as it will post, and keeps image syntax as text while images are off', async () => {
+    const { adminToken, reader, storyId } = await setup();
+    await api.ok(ALLOW, { on: true }, adminToken);
+    const url = urlOf(await upload(api, storyId, tinyPng(), reader.token));
+    const PREVIEW = `query ($body: String!) { renderMarkdown(body: $body) }`;
+    const on = await api.ok(PREVIEW, { body: `![a](${url})` }, reader.token);
+    expect(on.renderMarkdown).toContain(`<img src="${url}" alt="a" width="1" height="1"`);
+    // Signed out, nobody's uploads: no image.
+    expect((await api.ok(PREVIEW, { body: `![a](${url})` })).renderMarkdown).not.toContain('<img');
+    await api.ok(ALLOW, { on: false }, adminToken);
+    const off = await api.ok(PREVIEW, { body: `![a](${url})` }, reader.token);
+    expect(off.renderMarkdown).not.toContain('<img');
   });
 });

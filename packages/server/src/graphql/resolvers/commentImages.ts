@@ -2,11 +2,16 @@
  * Images in comments, while the site allows them (`Settings.commentImages`): the upload, and how
  * a comment's Markdown shows them (only this server's own uploads, uploads/commentImages.ts).
  */
-import { deleteUnusedImages } from '../../db/store/commentImages';
-import { COMMENT_IMAGE_MAX_BYTES, UNUSED_IMAGE_GRACE_MS } from '../../defaults';
+import { countUnusedImages, deleteUnusedImages, imageSizes } from '../../db/store/commentImages';
+import { COMMENT_IMAGE_MAX_BYTES, UNUSED_IMAGE_GRACE_MS, UNUSED_IMAGES_MAX } from '../../defaults';
 import type { RenderOptions } from '../../markdown/renderComment';
 import { ParleyError } from '../../ParleyError';
-import { imageUrlPrefix, removeImageFiles, storeCommentImage } from '../../uploads/commentImages';
+import {
+  imageNamesIn,
+  imageUrlPrefix,
+  removeImageFiles,
+  storeCommentImage,
+} from '../../uploads/commentImages';
 import { renderCommentImage } from '../../uploads/renderCommentImage';
 import { sniffImage } from '../../uploads/sniffImage';
 import { ipKey } from '../context';
@@ -15,15 +20,27 @@ import { requireActiveUser, requireHomeSite } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
 
-/** How comments render on this site now: with its own images when the site allows them. */
-export async function commentRenderOptions(ctx: ParleyContext): Promise<RenderOptions> {
+/**
+ * How `authorId`'s `body` renders on this site now: when the site allows images, with those of
+ * its images that `authorId` uploaded here, sized from their records. Anyone else's upload, a
+ * name never given, a size written into a URL: none of them becomes an image.
+ */
+export async function commentRenderOptions(
+  ctx: ParleyContext,
+  authorId: string | undefined,
+  body: string,
+): Promise<RenderOptions> {
   const { commentImages } = await ctx.settings();
-  return commentImages ? { imagePrefix: imageUrlPrefix(ctx.publicUrl) } : {};
+  if (!commentImages) return {};
+  const prefix = imageUrlPrefix(ctx.publicUrl);
+  const names = authorId === undefined ? [] : imageNamesIn(prefix, body);
+  const sizes = await imageSizes(ctx.db, authorId ?? '', names);
+  return { images: new Map(sizes.map(({ name, ...size }) => [prefix + name, size])) };
 }
 
 export const commentImageResolvers = {
   Mutation: {
-    uploadCommentImage: async (_root, { storyId, file }, ctx) => {
+    uploadCommentImage: async (_root, { input: { storyId, file } }, ctx) => {
       const uploader = requireActiveUser(ctx);
       const settings = await ctx.settings();
       if (!settings.commentImages) {
@@ -46,19 +63,26 @@ export const commentImageResolvers = {
       // Counted before reading: a refused upload costs no work.
       await ctx.rateLimiter.consume('imageUpload', `user:${uploader.id}`);
       await ctx.rateLimiter.consume('imageUploadPerIp', ipKey(ctx));
+      // Uploads waiting for a comment are disk nobody reads yet: a few at a time.
+      const now = ctx.now();
+      const before = new Date(now.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
+      await removeImageFiles(ctx, await deleteUnusedImages(ctx.db, before, uploader.id));
+      if ((await countUnusedImages(ctx.db, uploader.id)) >= UNUSED_IMAGES_MAX) {
+        throw new ParleyError(
+          'RATE_LIMITED',
+          `At most ${UNUSED_IMAGES_MAX} images can wait to be posted: post some first (unused ones go after a week).`,
+          { retryAfterSeconds: 3600 },
+        );
+      }
       // Bounded by the request body limit (3 MB), which yoga enforces before this runs.
       const bytes = new Uint8Array(await file.arrayBuffer());
       await sniffImage(bytes, { maxBytes: COMMENT_IMAGE_MAX_BYTES, what: 'An image' });
       const image = await renderCommentImage(bytes);
-      const now = ctx.now();
       const { url } = await storeCommentImage(
         ctx,
         { userId: uploader.id, storyId: story.id, createdAt: now.toISOString() },
         image,
       );
-      // The uploader's images that no comment took up within the grace period go now.
-      const before = new Date(now.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
-      await removeImageFiles(ctx, await deleteUnusedImages(ctx.db, uploader.id, before));
       return { image: { url, width: image.width, height: image.height } };
     },
   },

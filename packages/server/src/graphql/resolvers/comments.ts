@@ -30,7 +30,7 @@ import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
 import { commentRenderOptions } from './commentImages';
 import { unpinHidden } from './moderation/commentDecisions';
-import { attachCommentImages, deleteImagesOfComment } from '../../db/store/commentImages';
+import { attachCommentImages, releaseImagesOfComment } from '../../db/store/commentImages';
 import { imageNamesIn, imageUrlPrefix, removeImageFiles } from '../../uploads/commentImages';
 import { canSeeComment, editableUntil } from './types';
 import { ipKey } from '../context';
@@ -124,7 +124,7 @@ export const commentsResolvers = {
           { field: 'body' },
         );
       }
-      return renderComment(source, await commentRenderOptions(ctx));
+      return renderComment(source, await commentRenderOptions(ctx, ctx.viewer?.id, source));
     },
   },
 
@@ -163,7 +163,7 @@ export const commentsResolvers = {
         authorId: author.id,
         parentId: input.parentId ?? null,
         bodySource: body,
-        bodyHtml: renderComment(body, await commentRenderOptions(ctx)),
+        bodyHtml: renderComment(body, await commentRenderOptions(ctx, author.id, body)),
         status: verdict.status,
         heldBecause: verdict.heldBecause.length ? verdict.heldBecause : null,
         tags: hasRole(author, 'STAFF') ? ['STAFF'] : [],
@@ -197,7 +197,7 @@ export const commentsResolvers = {
       const edited = await editComment(ctx.db, {
         commentId: comment.id,
         bodySource: body,
-        bodyHtml: renderComment(body, await commentRenderOptions(ctx)),
+        bodyHtml: renderComment(body, await commentRenderOptions(ctx, author.id, body)),
         ...(hold ? { status: 'PREMOD' as const, heldBecause: verdict.heldBecause } : {}),
         ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
       });
@@ -234,7 +234,7 @@ export const commentsResolvers = {
       );
       if (changed) {
         // Gone means gone: the images it showed go with its text, and its pin.
-        await removeImageFiles(ctx, await deleteImagesOfComment(ctx.db, comment.id));
+        await removeImageFiles(ctx, await releaseImagesOfComment(ctx.db, comment.id, author.id));
         await unpinHidden(ctx, deleted);
         // Readers who could see it watch it go; a held one was only ever in the queues.
         if (isVisibleStatus(deleted.status)) publishCommentUpdated(ctx, deleted);

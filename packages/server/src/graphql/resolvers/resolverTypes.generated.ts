@@ -767,8 +767,7 @@ export type MutationUploadAvatarArgs = {
 
 
 export type MutationUploadCommentImageArgs = {
-  file: Scalars['File']['input'];
-  storyId: Scalars['ID']['input'];
+  input: UploadCommentImageInput;
 };
 
 
@@ -1385,6 +1384,12 @@ export type UpdateUsernameInput = {
   username: Scalars['String']['input'];
 };
 
+export type UploadCommentImageInput = {
+  file: Scalars['File']['input'];
+  /** The story the comment will be on. */
+  storyId: Scalars['ID']['input'];
+};
+
 export type User = {
   __typename?: 'User';
   avatarUrl?: Maybe<Scalars['String']['output']>;
@@ -1667,6 +1672,7 @@ export type ResolversTypes = {
   UpdateSiteInput: UpdateSiteInput;
   UpdateStoryInput: UpdateStoryInput;
   UpdateUsernameInput: UpdateUsernameInput;
+  UploadCommentImageInput: UploadCommentImageInput;
   User: ResolverTypeWrapper<UserModel>;
   UserConnection: ResolverTypeWrapper<Omit<UserConnection, 'edges'> & { edges: Array<ResolversTypes['UserEdge']> }>;
   UserEdge: ResolverTypeWrapper<Omit<UserEdge, 'node'> & { node: ResolversTypes['User'] }>;
@@ -1770,6 +1776,7 @@ export type ResolversParentTypes = {
   UpdateSiteInput: UpdateSiteInput;
   UpdateStoryInput: UpdateStoryInput;
   UpdateUsernameInput: UpdateUsernameInput;
+  UploadCommentImageInput: UploadCommentImageInput;
   User: UserModel;
   UserConnection: Omit<UserConnection, 'edges'> & { edges: Array<ResolversParentTypes['UserEdge']> };
   UserEdge: Omit<UserEdge, 'node'> & { node: ResolversParentTypes['User'] };
@@ -2007,7 +2014,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   updateStory?: Resolver<ResolversTypes['StoryPayload'], ParentType, ContextType, RequireFields<MutationUpdateStoryArgs, 'input'>>;
   updateUsername?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateUsernameArgs, 'input'>>;
   uploadAvatar?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUploadAvatarArgs, 'file'>>;
-  uploadCommentImage?: Resolver<ResolversTypes['CommentImagePayload'], ParentType, ContextType, RequireFields<MutationUploadCommentImageArgs, 'file' | 'storyId'>>;
+  uploadCommentImage?: Resolver<ResolversTypes['CommentImagePayload'], ParentType, ContextType, RequireFields<MutationUploadCommentImageArgs, 'input'>>;
   vote?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationVoteArgs, 'input'>>;
 };
 

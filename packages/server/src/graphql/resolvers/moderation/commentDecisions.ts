@@ -21,6 +21,8 @@ import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
 import { ParleyError } from '../../../ParleyError';
+import { releaseImagesOfComment } from '../../../db/store/commentImages';
+import { removeImageFiles } from '../../../uploads/commentImages';
 import { inBackground, notifyFeatured, notifyReply } from '../notifications';
 import type { Resolvers } from '../resolverTypes.generated';
 
@@ -55,6 +57,11 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
     if (previousStatus === 'PREMOD') inBackground(ctx, notifyReply(ctx, comment));
   }
   await unpinHidden(ctx, comment);
+  // A rejected comment's images stop being served at once (an image is what a moderator most
+  // needs gone); approving it later brings its text back, not its images.
+  if (status === 'REJECTED') {
+    await removeImageFiles(ctx, await releaseImagesOfComment(ctx.db, comment.id, comment.authorId));
+  }
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
   return comment;

@@ -48,6 +48,8 @@ const OPERATIONS: Record<string, Operation> = {
   rejectComment: byComment('rejectComment'),
   featureComment: byComment('featureComment'),
   unfeatureComment: byComment('unfeatureComment'),
+  pinComment: byComment('pinComment'),
+  unpinComment: byComment('unpinComment'),
   banUser: byUser('banUser', 'message: "Bye"'),
   unbanUser: byUser('unbanUser', ''),
   suspendUser: byUser('suspendUser', 'until: "2999-01-01T00:00:00.000Z"'),
