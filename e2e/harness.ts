@@ -612,6 +612,18 @@ export async function signUpThroughPopup(
 }
 
 /**
+ * Turns on the Configure → General switch labelled `label` in the console, as the admin, and
+ * saves; resolves the console's page (for the journey's `pages`) once it says "Saved.".
+ */
+export async function switchOnInGeneral(h: Harness, label: string): Promise<TrackedPage> {
+  const admin = await h.openConsole('/admin/configure/general');
+  await admin.page.getByLabel(label, { exact: true }).check();
+  await admin.page.getByRole('button', { name: 'Save', exact: true }).click();
+  await admin.page.getByText('Saved.', { exact: true }).waitFor();
+  return admin;
+}
+
+/**
  * Signs in to the console as `account` (default ADMIN) through its login page ("Email",
  * "Password", "Sign in"), at `parleyUrl` (default: the page's own origin, which must then be
  * Parley's); resolves once the signed-in console shows its navigation.

@@ -5,6 +5,7 @@ import {
   screenshot,
   signUpThroughPopup,
   streamFrame,
+  switchOnInGeneral,
   useHarness,
 } from '../harness';
 
@@ -37,11 +38,7 @@ describe('journey 17: votes and pins', () => {
       const path = '/articles/votes';
       await h.seedComments(path, ['Oldest take', 'Middle take', 'Newest take']);
 
-      const admin = await h.openConsole('/admin/configure/general');
-      pages.push(admin);
-      await admin.page.getByLabel('Up and down votes', { exact: true }).check();
-      await admin.page.getByRole('button', { name: 'Save', exact: true }).click();
-      await admin.page.getByText('Saved.', { exact: true }).waitFor();
+      pages.push(await switchOnInGeneral(h, 'Up and down votes'));
 
       const reader = await h.open(path);
       pages.push(reader);

@@ -1,5 +1,12 @@
 import sharp from 'sharp';
-import { journey, screenshot, signUpThroughPopup, streamFrame, useHarness } from '../harness';
+import {
+  journey,
+  screenshot,
+  signUpThroughPopup,
+  streamFrame,
+  switchOnInGeneral,
+  useHarness,
+} from '../harness';
 
 // Journey 18: the admin allows images in comments; a reader adds a photo with the composer's
 // Image button, sees it in the preview, posts it, and another browser loads it from Parley —
@@ -11,11 +18,7 @@ describe('journey 18: images in comments', () => {
   it('uploads a photo from the composer, shows it in the thread, served as a small WebP', () =>
     journey('18-images', async (pages) => {
       const path = '/articles/images';
-      const admin = await h.openConsole('/admin/configure/general');
-      pages.push(admin);
-      await admin.page.getByLabel('Images in comments', { exact: true }).check();
-      await admin.page.getByRole('button', { name: 'Save', exact: true }).click();
-      await admin.page.getByText('Saved.', { exact: true }).waitFor();
+      pages.push(await switchOnInGeneral(h, 'Images in comments'));
 
       const reader = await h.open(path);
       pages.push(reader);

@@ -29,37 +29,31 @@ describe.each(testDialects())('account deletion job on %s', (dialect) => {
     const avatar = `${due.id}-0123456789abcdef`;
     writeFileSync(join(avatars(), `${avatar}-256.webp`), 'webp');
     writeFileSync(join(avatars(), `${avatar}-64.webp`), 'webp');
-    const image = 'fedcba9876543210-640x480.webp';
     mkdirSync(join(dataDir, 'uploads', 'images'));
-    writeFileSync(join(dataDir, 'uploads', 'images', image), 'webp');
-    await insertCommentImage(t.db, {
-      name: image,
-      userId: due.id,
-      storyId: 'any',
-      width: 640,
-      height: 480,
-      bytes: 4,
-      createdAt: now.toISOString(),
-    });
+    /** An uploaded comment image of `userId`'s, file and row. */
+    const uploadedImage = async (name: string, userId: string, createdAt: Date) => {
+      writeFileSync(join(dataDir, 'uploads', 'images', name), 'webp');
+      await insertCommentImage(t.db, {
+        name,
+        userId,
+        storyId: 'any',
+        width: 8,
+        height: 8,
+        bytes: 4,
+        createdAt: createdAt.toISOString(),
+      });
+    };
+    await uploadedImage('fedcba9876543210-8x8.webp', due.id, now);
     await updateUser(t.db, due.id, {
       deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS - 1).toISOString(),
       avatarUrl: `${publicUrl}/uploads/avatars/${avatar}-256.webp`,
     });
     // And an upload of the keeper's that no comment used for more than a week: housekeeping.
-    const stale = '00112233445566ff-8x8.webp';
-    writeFileSync(join(dataDir, 'uploads', 'images', stale), 'webp');
-    await insertCommentImage(t.db, {
-      name: stale,
-      userId: keeper.id,
-      storyId: 'any',
-      width: 8,
-      height: 8,
-      bytes: 4,
-      createdAt: new Date(now.getTime() - 8 * DAY_MS).toISOString(),
-    });
-    await updateUser(t.db, early.id, {
-      deletionRequestedAt: new Date(now.getTime() - 7 * DAY_MS + 60_000).toISOString(),
-    });
+    await uploadedImage(
+      '00112233445566ff-8x8.webp',
+      keeper.id,
+      new Date(now.getTime() - 8 * DAY_MS),
+    );
 
     const job = startAccountDeletionJob({
       db: t.db,
