@@ -270,14 +270,40 @@ describe('parley', () => {
     expect(missing.err).toMatch(/^parley: no folder /);
   });
 
-  it('sends a PostgreSQL install to pg_dump, and keeps export and import for later', async () => {
+  it('sends a PostgreSQL install to pg_dump, and keeps import for later', async () => {
     const pg = await parley(dir, ['backup', join(dir, 'b.sqlite')], '', {
       DATABASE_URL: 'postgres://parley@127.0.0.1:1/parley',
     });
     expect(pg.code).toBe(FAILURE);
     expect(pg.err).toContain('on PostgreSQL use pg_dump');
-    expect((await parley(dir, ['export'])).err).toBe(
-      'parley: export is not available yet (planned with data portability)',
+    expect((await parley(dir, ['import'])).err).toBe(
+      'parley: import is not available yet (planned with data portability)',
     );
+  });
+
+  it('exports a site as one JSON document on standard output', async () => {
+    await parley(dir, ['migrate']);
+    expect((await parley(dir, INSTALL)).code).toBe(0);
+    const siteId = await look(async (db) => {
+      const site = await db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+      return site.id;
+    });
+    const exported = await parley(dir, ['export', '--site', siteId]);
+    expect(exported).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse(exported.out)).toMatchObject({
+      format: 'parley-export',
+      version: 1,
+      site: { id: siteId, url: 'https://news.example/' },
+      stories: [],
+      comments: [],
+    });
+    expect(await parley(dir, ['export'])).toMatchObject({
+      code: USAGE_ERROR,
+      err: 'parley: export: --site SITE_ID is required (Configure → Sites shows the ids)',
+    });
+    expect(await parley(dir, ['export', '--site', 'nope'])).toMatchObject({
+      code: FAILURE,
+      err: 'parley: NOT_FOUND: There is no site nope.',
+    });
   });
 });

@@ -32,6 +32,7 @@ import { ParleyError } from '../ParleyError';
 import { ConfigError, loadConfig } from '../runtime/loadConfig';
 import type { Config, Env } from '../runtime/loadConfig';
 import { prepareInstall } from '../validation/prepareInstall';
+import { exportSite } from '../portability/exportSite';
 import { validatePassword } from '../validation/validateAccount';
 
 /** What a command reads and writes: the process's, or a test's. */
@@ -98,7 +99,10 @@ Commands:
                         --yes revoke those SSO keys and clear that SMTP password (rotate the
                         sites' keys and enter the password again in the console afterwards).
                         Refused when nothing opens at all (the wrong secret?) unless --force.
-  export, import        Reserved for data portability; not available yet.
+  export --site SITE_ID Write one site's stories, comments, the users they name, votes and
+                        moderation decisions to standard output as Parley's export JSON
+                        (packages/server/EXPORT.md), streamed: parley export --site ID > site.json
+  import                Reserved for data portability; not available yet.
 
 Options:
   --help, -h            This text (also after a command: parley install --help).
@@ -130,7 +134,7 @@ const COMMANDS = {
     options: { yes: { type: 'boolean' }, force: { type: 'boolean' } },
     positionals: 0,
   },
-  export: { options: {}, positionals: 0 },
+  export: { options: { site: { type: 'string' } }, positionals: 0 },
   import: { options: {}, positionals: 0 },
 } satisfies Record<string, { options: ParseArgsConfig['options']; positionals: number }>;
 
@@ -468,8 +472,17 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     }
   },
 
-  async export() {
-    throw new Error('export is not available yet (planned with data portability)');
+  async export(config, values, _positionals, io) {
+    const siteId = values['site'];
+    if (typeof siteId !== 'string' || siteId === '') {
+      throw new UsageError('export: --site SITE_ID is required (Configure → Sites shows the ids)');
+    }
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      // Each piece is whole JSON tokens: written a line each, the whole is one JSON document.
+      for await (const piece of exportSite(db, siteId)) io.out(piece);
+      return 0;
+    });
   },
 
   async import() {

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { seedBasics, testBox } from '../db/testFixtures';
+import { testDialects, useTestDatabase } from '../db/testDatabases';
+import { createComment, pinComment, setCommentStatus } from '../db/store/comments';
+import { setVote } from '../db/store/reactions';
+import { createSite } from '../db/store/sites';
+import { findOrCreateStory } from '../db/store/stories';
+import { createUser } from '../db/store/users';
+import { exportSite } from './exportSite';
+
+const schema = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', 'export.schema.json'), 'utf8'),
+) as object;
+const validate = addFormats(new Ajv({ allErrors: true, strict: true })).compile(schema);
+
+/** The whole export as text, from its pieces joined by newlines (as `parley export` writes). */
+async function exportText(...args: Parameters<typeof exportSite>): Promise<string> {
+  const pieces: string[] = [];
+  for await (const piece of exportSite(...args)) pieces.push(piece);
+  return pieces.join('\n');
+}
+
+describe.each(testDialects())('exportSite on %s', (dialect) => {
+  const t = useTestDatabase(dialect);
+
+  it('writes one site’s data, valid against export.schema.json, in pages, without secrets', async () => {
+    const { site, story, users } = await seedBasics(t.db, {
+      userCount: 4,
+      roles: ['COMMENTER', 'COMMENTER', 'MODERATOR', 'COMMENTER'],
+    });
+    const [ann, bob, mod, bystander] = users as [
+      (typeof users)[0],
+      (typeof users)[0],
+      (typeof users)[0],
+      (typeof users)[0],
+    ];
+    const post = async (authorId: string, body: string, parentId?: string) =>
+      (
+        await createComment(t.db, {
+          storyId: story.id,
+          authorId,
+          parentId,
+          bodySource: body,
+          bodyHtml: `<p>${body}</p>`,
+        })
+      ).comment;
+    const top = await post(ann.id, 'First');
+    const reply = await post(bob.id, 'A reply', top.id);
+    const third = await post(ann.id, 'Third');
+    await setVote(t.db, top.id, bob.id, 1);
+    await setVote(t.db, third.id, bob.id, -1);
+    await setCommentStatus(t.db, { commentId: third.id, status: 'REJECTED', moderatorId: mod.id });
+    await pinComment(t.db, story.id, top.id);
+    // Another site's data stays out.
+    const { site: other } = await createSite(
+      t.db,
+      { name: 'Other', url: 'https://other.example', allowedOrigins: ['https://other.example'] },
+      testBox,
+    );
+    const { story: elsewhere } = await findOrCreateStory(t.db, {
+      siteId: other.id,
+      url: 'https://other.example/x',
+      title: 'Elsewhere',
+    });
+    const stranger = await createUser(t.db, { username: 'stranger', email: 's@example.com' });
+    await createComment(t.db, {
+      storyId: elsewhere.id,
+      authorId: stranger.id,
+      bodySource: 'not here',
+      bodyHtml: '<p>not here</p>',
+    });
+
+    const now = new Date('2026-11-27T12:00:00.000Z');
+    // Two rows a page: every list spans several pages.
+    const text = await exportText(t.db, site.id, { now, pageRows: 2 });
+    const document = JSON.parse(text) as Record<string, any>;
+    expect(validate(document) ? [] : validate.errors).toEqual([]);
+    expect(document).toMatchObject({
+      format: 'parley-export',
+      version: 1,
+      exportedAt: now.toISOString(),
+    });
+    expect(document.site).toMatchObject({ id: site.id, allowedOrigins: ['https://news.example'] });
+    expect(document.stories).toEqual([
+      expect.objectContaining({ id: story.id, pinnedCommentId: top.id }),
+    ]);
+    const ids = (list: { id: string }[]) => list.map((item) => item.id).sort();
+    expect(ids(document.comments)).toEqual([top.id, reply.id, third.id].sort());
+    expect(document.comments.find((c: { id: string }) => c.id === reply.id)).toMatchObject({
+      parentId: top.id,
+      authorId: bob.id,
+      bodySource: 'A reply',
+      bodyHtml: '<p>A reply</p>',
+    });
+    // Authors, voters and the deciding moderator; not the bystander nor the other site's author.
+    expect(ids(document.users)).toEqual([ann.id, bob.id, mod.id].sort());
+    expect(ids(document.users)).not.toContain(bystander.id);
+    expect(document.votes).toHaveLength(2);
+    expect(document.votes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ commentId: third.id, userId: bob.id, value: -1 }),
+      ]),
+    );
+    expect(document.decisions).toEqual([
+      expect.objectContaining({ commentId: third.id, moderatorId: mod.id, status: 'REJECTED' }),
+    ]);
+    expect(text).not.toMatch(/hash|password|not here/i);
+    // The schema is strict: a field it does not name (a password hash, say) fails it.
+    const leaky = { ...document, users: [{ ...document.users[0], passwordHash: 'x' }] };
+    expect(validate(leaky)).toBe(false);
+    // The same document whatever the page size.
+    expect(JSON.parse(await exportText(t.db, site.id, { now }))).toEqual(document);
+  });
+
+  it('refuses an unknown site with NOT_FOUND before writing anything', async () => {
+    const pieces = exportSite(t.db, 'no-such-site');
+    await expect(pieces.next()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
