@@ -25,9 +25,21 @@ function packageVersion(): string {
   }
 }
 
+// A reader that stops early (`parley export … | head`): the rest has nowhere to go, which is
+// not a failure of the command.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const code = await runParley(process.argv.slice(2), {
   env: process.env,
   out: (text) => console.log(text),
+  write: (text) =>
+    new Promise<void>((resolve) => {
+      if (process.stdout.write(text)) resolve();
+      else process.stdout.once('drain', resolve);
+    }),
   err: (text) => console.error(text),
   readStdin: async () => {
     const chunks: Buffer[] = [];

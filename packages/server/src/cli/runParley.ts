@@ -41,6 +41,11 @@ export interface CliIo {
   /** Standard output (results) and error (messages), one call per line or block. */
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Writes `text` to standard output as is, resolving once the output took it (back-pressure):
+   * for a large output (`export`). Without it, `out` writes each piece as a line.
+   */
+  write?(text: string): Promise<void>;
   /** The whole of standard input, for a password piped in. */
   readStdin(): Promise<string>;
   /** The package's version (`parley --version`). */
@@ -479,8 +484,9 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     }
     return withDatabase(config, async (db) => {
       await requireMigrated(db);
-      // Each piece is whole JSON tokens: written a line each, the whole is one JSON document.
-      for await (const piece of exportSite(db, siteId)) io.out(piece);
+      // Each piece is whole JSON tokens: written a line each, the whole is one JSON document;
+      // the next read waits for the output to take the piece (a slow pipe slows the export).
+      await exportSite(db, siteId, (piece) => (io.write ? io.write(`${piece}\n`) : io.out(piece)));
       return 0;
     });
   },

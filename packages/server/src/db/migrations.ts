@@ -726,6 +726,18 @@ async function commentImages(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0024: a site's comments in id order (portability/exportSite.ts pages down it): without it each
+ * page of an export sorted all of the site's comments again.
+ */
+async function exportIndex(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('comments_site_id')
+    .on('comments')
+    .columns(['site_id', 'id'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -750,6 +762,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0021_mail_queue': { up: mailQueue },
   '0022_votes_and_pins': { up: votesAndPins },
   '0023_comment_images': { up: commentImages },
+  '0024_export_index': { up: exportIndex },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -1,11 +1,19 @@
 /**
- * Parley's export format (EXPORT.md, export.schema.json): one site's stories, comments, the users
- * they name, votes and moderation decisions, as one JSON document written piece by piece. Each
- * table is read in pages down its primary key, so a site of any size costs one page of memory,
- * and the document is streamed as it is read (the `parley export` command, and the console's
- * download later): never built whole.
+ * Parley's export format (EXPORT.md, export.schema.json): one site's stories, comments, votes,
+ * moderation decisions and the users they name, as one JSON document written piece by piece.
+ *
+ * - One snapshot: the whole export reads inside one transaction (repeatable read on PostgreSQL;
+ *   on SQLite a read transaction sees one state of the file while writers go on), so a comment
+ *   posted meanwhile is either in it with its author, or not at all.
+ * - Paged: comments are read down `(site_id, id)` (0024_export_index) and stories down the
+ *   stories of the site, 500 rows a page; votes and decisions a page of comments at a time, by
+ *   their own comment index. Users come last: the ids the rest named, gathered on the way (a
+ *   string per person), read 500 at a time.
+ * - Streamed with back-pressure: each piece is handed to `write` and the next read waits for it,
+ *   so a slow reader of the output (a pipe to gzip, to ssh) slows the export instead of filling
+ *   memory.
  */
-import { sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Db } from '../db/inTransaction';
 import { parseJson } from '../db/inTransaction';
 import { ParleyError } from '../ParleyError';
@@ -29,54 +37,104 @@ export interface ExportOptions {
 const bool = (value: number | null) => value === 1;
 
 /**
- * The export of site `siteId` as JSON text, in pieces: each piece is whole JSON tokens (an
- * object's key with its value, or one element of an array with its comma), so pieces may be
- * written with any separator whitespace between them. NOT_FOUND for an unknown site.
+ * Writes the export of site `siteId` through `write`, in pieces: each piece is whole JSON tokens
+ * (a key with its value, or one element of an array with its comma), so pieces may be written
+ * with any whitespace between them. NOT_FOUND for an unknown site, before anything is written.
  */
-export async function* exportSite(
+export async function exportSite(
   db: Db,
   siteId: string,
-  { now = new Date(), pageRows: PAGE = EXPORT_PAGE_ROWS }: ExportOptions = {},
-): AsyncGenerator<string> {
-  // Pages of `read(after)` until one comes back short; `read` returns rows ordered by the key
-  // `keyOf` gives, after `after` ('' at first: every key is greater).
-  async function* pages<Row>(
-    read: (after: string | null) => Promise<Row[]>,
-    keyOf: (row: Row) => string,
-  ): AsyncGenerator<Row> {
-    for (let after: string | null = null; ;) {
+  write: (piece: string) => Promise<void> | void,
+  { now = new Date(), pageRows = EXPORT_PAGE_ROWS }: ExportOptions = {},
+): Promise<void> {
+  const snapshot =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? db.transaction().setIsolationLevel('repeatable read')
+      : db.transaction();
+  await snapshot.execute((trx) => writeExport(trx, siteId, write, now, pageRows));
+}
+
+async function writeExport(
+  db: Db,
+  siteId: string,
+  write: (piece: string) => Promise<void> | void,
+  now: Date,
+  pageRows: number,
+): Promise<void> {
+  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  if (site === undefined) throw new ParleyError('NOT_FOUND', `There is no site ${siteId}.`);
+  const named = new Set<string>();
+  await write(
+    `{"format":${JSON.stringify(EXPORT_FORMAT)},"version":${EXPORT_VERSION},"exportedAt":${JSON.stringify(now.toISOString())},`,
+  );
+  await write(
+    `"site":${JSON.stringify({
+      id: site.id,
+      name: site.name,
+      url: site.url,
+      allowedOrigins: parseJson<string[]>(site.allowed_origins, []),
+      createdAt: site.created_at,
+    })},`,
+  );
+
+  // `"name":[…]` in pieces: the opening, one element per piece, the closing.
+  const list = async <Row>(
+    name: string,
+    rows: AsyncIterable<Row>,
+    toJson: (row: Row) => unknown,
+    last = false,
+  ) => {
+    await write(`${JSON.stringify(name)}:[`);
+    let first = true;
+    for await (const row of rows) {
+      await write(`${first ? '' : ','}${JSON.stringify(toJson(row))}`);
+      first = false;
+    }
+    await write(last ? ']}' : '],');
+  };
+
+  // Pages of rows after each last id ('' at first: every id is greater), until a short page.
+  async function* pages<Row extends { id: string }>(read: (after: string) => Promise<Row[]>) {
+    for (let after = ''; ;) {
       const rows = await read(after);
       yield* rows;
       const last = rows.at(-1);
-      if (rows.length < PAGE || last === undefined) return;
-      after = keyOf(last);
+      if (rows.length < pageRows || last === undefined) return;
+      after = last.id;
     }
   }
+  const commentIdPages = async function* () {
+    let page: string[] = [];
+    for await (const { id } of pages((after) =>
+      db
+        .selectFrom('comments')
+        .select('id')
+        .where('site_id', '=', siteId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(pageRows)
+        .execute(),
+    )) {
+      page.push(id);
+      if (page.length === pageRows) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  };
 
-  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
-  if (site === undefined) throw new ParleyError('NOT_FOUND', `There is no site ${siteId}.`);
-  yield `{"format":${JSON.stringify(EXPORT_FORMAT)},"version":${EXPORT_VERSION},"exportedAt":${JSON.stringify(now.toISOString())},`;
-  yield `"site":${JSON.stringify({
-    id: site.id,
-    name: site.name,
-    url: site.url,
-    allowedOrigins: parseJson<string[]>(site.allowed_origins, []),
-    createdAt: site.created_at,
-  })},`;
-
-  yield* array(
+  await list(
     'stories',
-    pages(
-      (after) =>
-        db
-          .selectFrom('stories')
-          .selectAll()
-          .where('site_id', '=', siteId)
-          .where('id', '>', after ?? '')
-          .orderBy('id')
-          .limit(PAGE)
-          .execute(),
-      (row) => row.id,
+    pages((after) =>
+      db
+        .selectFrom('stories')
+        .selectAll()
+        .where('site_id', '=', siteId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(pageRows)
+        .execute(),
     ),
     (row) => ({
       id: row.id,
@@ -91,32 +149,103 @@ export async function* exportSite(
       closedAt: row.closed_at,
     }),
   );
-  yield ',';
 
-  // Everyone the rest names: authors, voters and the moderators who decided.
-  const named = sql<string>`(
-    select author_id from comments where site_id = ${siteId}
-    union select reactions.user_id from reactions
-      join comments on comments.id = reactions.comment_id where comments.site_id = ${siteId}
-    union select moderation_decisions.moderator_id from moderation_decisions
-      join comments on comments.id = moderation_decisions.comment_id
-      where comments.site_id = ${siteId} and moderation_decisions.moderator_id is not null
-  )`;
-  yield* array(
+  await list(
+    'comments',
+    pages((after) =>
+      db
+        .selectFrom('comments')
+        .selectAll()
+        .where('site_id', '=', siteId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(pageRows)
+        .execute(),
+    ),
+    (row) => {
+      named.add(row.author_id);
+      return {
+        id: row.id,
+        storyId: row.story_id,
+        parentId: row.parent_id,
+        authorId: row.author_id,
+        bodySource: row.body_source,
+        bodyHtml: row.body_html,
+        status: row.status,
+        tags: parseJson<string[]>(row.tags, []),
+        createdAt: row.created_at,
+        editedAt: row.edited_at,
+        publishedAt: row.published_at,
+        deletedAt: row.deleted_at,
+      };
+    },
+  );
+
+  // Votes and decisions a page of comments at a time, each read by its comment index.
+  await list(
+    'votes',
+    (async function* () {
+      for await (const ids of commentIdPages()) {
+        yield* await db
+          .selectFrom('reactions')
+          .selectAll()
+          .where('comment_id', 'in', ids)
+          .orderBy('comment_id')
+          .orderBy('user_id')
+          .execute();
+      }
+    })(),
+    (row) => {
+      named.add(row.user_id);
+      return {
+        commentId: row.comment_id,
+        userId: row.user_id,
+        value: row.value,
+        createdAt: row.created_at,
+      };
+    },
+  );
+  await list(
+    'decisions',
+    (async function* () {
+      for await (const ids of commentIdPages()) {
+        yield* await db
+          .selectFrom('moderation_decisions')
+          .selectAll()
+          .where('comment_id', 'in', ids)
+          .orderBy('comment_id')
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+      }
+    })(),
+    (row) => {
+      if (row.moderator_id !== null) named.add(row.moderator_id);
+      return {
+        id: row.id,
+        commentId: row.comment_id,
+        moderatorId: row.moderator_id,
+        status: row.status,
+        createdAt: row.created_at,
+      };
+    },
+  );
+
+  // Everyone the rest named: authors, voters and the moderators who decided.
+  const ids = [...named].sort();
+  await list(
     'users',
-    pages(
-      (after) =>
-        db
+    (async function* () {
+      for (let at = 0; at < ids.length; at += pageRows) {
+        yield* await db
           .selectFrom('users')
           .selectAll()
-          .where('id', 'in', named)
-          .where('id', '>', after ?? '')
+          .where('id', 'in', ids.slice(at, at + pageRows))
           .orderBy('id')
-          .limit(PAGE)
-          .execute(),
-      (row) => row.id,
-    ),
-    // Never a password hash, a session epoch or a feed key: what a person wrote and who they are.
+          .execute();
+      }
+    })(),
+    // Never a password hash, a session epoch or a feed key: who a person is, not how they sign in.
     (row) => ({
       id: row.id,
       username: row.username,
@@ -129,107 +258,6 @@ export async function* exportSite(
       ssoId: row.sso_site_id === siteId ? row.sso_id : null,
       createdAt: row.created_at,
     }),
+    true,
   );
-  yield ',';
-
-  yield* array(
-    'comments',
-    pages(
-      (after) =>
-        db
-          .selectFrom('comments')
-          .selectAll()
-          .where('site_id', '=', siteId)
-          .where('id', '>', after ?? '')
-          .orderBy('id')
-          .limit(PAGE)
-          .execute(),
-      (row) => row.id,
-    ),
-    (row) => ({
-      id: row.id,
-      storyId: row.story_id,
-      parentId: row.parent_id,
-      authorId: row.author_id,
-      bodySource: row.body_source,
-      bodyHtml: row.body_html,
-      status: row.status,
-      tags: parseJson<string[]>(row.tags, []),
-      createdAt: row.created_at,
-      editedAt: row.edited_at,
-      publishedAt: row.published_at,
-      deletedAt: row.deleted_at,
-    }),
-  );
-  yield ',';
-
-  yield* array(
-    'votes',
-    pages(
-      (after) =>
-        db
-          .selectFrom('reactions')
-          .innerJoin('comments', 'comments.id', 'reactions.comment_id')
-          .select([
-            'reactions.comment_id',
-            'reactions.user_id',
-            'reactions.value',
-            'reactions.created_at',
-          ])
-          .select(sql<string>`reactions.comment_id || ' ' || reactions.user_id`.as('key'))
-          .where('comments.site_id', '=', siteId)
-          .where(sql<string>`reactions.comment_id || ' ' || reactions.user_id`, '>', after ?? '')
-          .orderBy('key')
-          .limit(PAGE)
-          .execute(),
-      (row) => row.key,
-    ),
-    (row) => ({
-      commentId: row.comment_id,
-      userId: row.user_id,
-      value: row.value,
-      createdAt: row.created_at,
-    }),
-  );
-  yield ',';
-
-  yield* array(
-    'decisions',
-    pages(
-      (after) =>
-        db
-          .selectFrom('moderation_decisions')
-          .innerJoin('comments', 'comments.id', 'moderation_decisions.comment_id')
-          .selectAll('moderation_decisions')
-          .where('comments.site_id', '=', siteId)
-          .where('moderation_decisions.id', '>', after ?? '')
-          .orderBy('moderation_decisions.id')
-          .limit(PAGE)
-          .execute(),
-      (row) => row.id,
-    ),
-    (row) => ({
-      id: row.id,
-      commentId: row.comment_id,
-      moderatorId: row.moderator_id,
-      status: row.status,
-      createdAt: row.created_at,
-    }),
-  );
-  yield '}';
-}
-
-/** `"name":[…]` in pieces: the opening, one element per piece, the closing. */
-async function* array<Row>(
-  name: string,
-  rows: AsyncIterable<Row>,
-  toJson: (row: Row) => unknown,
-): AsyncGenerator<string> {
-  yield `${JSON.stringify(name)}:[`;
-  let first = true;
-  for await (const row of rows) {
-    yield `${first ? '' : ','}${JSON.stringify(toJson(row))}`;
-    first = false;
-  }
-  yield ']';
 }
