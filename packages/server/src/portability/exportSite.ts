@@ -182,19 +182,20 @@ async function writeExport(
   );
 
   // Votes and decisions a page of comments at a time, each read by its comment index.
+  async function* byCommentPage<Row>(read: (commentIds: string[]) => Promise<Row[]>) {
+    for await (const ids of commentIdPages()) yield* await read(ids);
+  }
   await list(
     'votes',
-    (async function* () {
-      for await (const ids of commentIdPages()) {
-        yield* await db
-          .selectFrom('reactions')
-          .selectAll()
-          .where('comment_id', 'in', ids)
-          .orderBy('comment_id')
-          .orderBy('user_id')
-          .execute();
-      }
-    })(),
+    byCommentPage((ids) =>
+      db
+        .selectFrom('reactions')
+        .selectAll()
+        .where('comment_id', 'in', ids)
+        .orderBy('comment_id')
+        .orderBy('user_id')
+        .execute(),
+    ),
     (row) => {
       named.add(row.user_id);
       return {
@@ -207,18 +208,16 @@ async function writeExport(
   );
   await list(
     'decisions',
-    (async function* () {
-      for await (const ids of commentIdPages()) {
-        yield* await db
-          .selectFrom('moderation_decisions')
-          .selectAll()
-          .where('comment_id', 'in', ids)
-          .orderBy('comment_id')
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute();
-      }
-    })(),
+    byCommentPage((ids) =>
+      db
+        .selectFrom('moderation_decisions')
+        .selectAll()
+        .where('comment_id', 'in', ids)
+        .orderBy('comment_id')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    ),
     (row) => {
       if (row.moderator_id !== null) named.add(row.moderator_id);
       return {
