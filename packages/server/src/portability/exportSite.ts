@@ -97,44 +97,37 @@ async function writeExport(
   async function* pages<Row extends { id: string }>(read: (after: string) => Promise<Row[]>) {
     for (let after = ''; ;) {
       const rows = await read(after);
-      yield* rows;
+      if (rows.length > 0) yield rows;
       const last = rows.at(-1);
       if (rows.length < pageRows || last === undefined) return;
       after = last.id;
     }
   }
-  const commentIdPages = async function* () {
-    let page: string[] = [];
-    for await (const { id } of pages((after) =>
-      db
-        .selectFrom('comments')
-        .select('id')
-        .where('site_id', '=', siteId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(pageRows)
-        .execute(),
-    )) {
-      page.push(id);
-      if (page.length === pageRows) {
-        yield page;
-        page = [];
-      }
-    }
-    if (page.length > 0) yield page;
-  };
+  async function* rowsOf<Row>(source: AsyncIterable<Row[]>) {
+    for await (const page of source) yield* page;
+  }
+  // A page of the site's comments after `after`, down (site_id, id); the caller selects.
+  const commentsAfter = (after: string) =>
+    db
+      .selectFrom('comments')
+      .where('site_id', '=', siteId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(pageRows);
 
   await list(
     'stories',
-    pages((after) =>
-      db
-        .selectFrom('stories')
-        .selectAll()
-        .where('site_id', '=', siteId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(pageRows)
-        .execute(),
+    rowsOf(
+      pages((after) =>
+        db
+          .selectFrom('stories')
+          .selectAll()
+          .where('site_id', '=', siteId)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(pageRows)
+          .execute(),
+      ),
     ),
     (row) => ({
       id: row.id,
@@ -152,16 +145,7 @@ async function writeExport(
 
   await list(
     'comments',
-    pages((after) =>
-      db
-        .selectFrom('comments')
-        .selectAll()
-        .where('site_id', '=', siteId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(pageRows)
-        .execute(),
-    ),
+    rowsOf(pages((after) => commentsAfter(after).selectAll().execute())),
     (row) => {
       named.add(row.author_id);
       return {
@@ -183,7 +167,9 @@ async function writeExport(
 
   // Votes and decisions a page of comments at a time, each read by its comment index.
   async function* byCommentPage<Row>(read: (commentIds: string[]) => Promise<Row[]>) {
-    for await (const ids of commentIdPages()) yield* await read(ids);
+    for await (const page of pages((after) => commentsAfter(after).select('id').execute())) {
+      yield* await read(page.map((comment) => comment.id));
+    }
   }
   await list(
     'votes',
