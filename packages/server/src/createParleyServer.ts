@@ -33,7 +33,6 @@ import { createProcessLogger } from './runtime/createLogger';
 import type { Logger } from './runtime/createLogger';
 import { createMetrics } from './runtime/createMetrics';
 import { sweepOrphanAvatars } from './uploads/storeAvatar';
-import { sweepOrphanImages } from './uploads/commentImages';
 import { DATA_DIR_MODE, secureDataDir } from './runtime/secureDataDir';
 import type { Config } from './runtime/loadConfig';
 import { trustedDocumentsFor } from './runtime/plugins/trustedDocuments';
@@ -289,7 +288,6 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
 
     opened.push(() => sitesChanged.return?.());
     await sweepOrphanAvatars({ ...deps, logger });
-    await sweepOrphanImages({ ...deps, logger });
     const accountDeletion = startAccountDeletionJob({
       db: database.db,
       logger,

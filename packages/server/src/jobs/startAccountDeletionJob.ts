@@ -18,7 +18,7 @@ import { getOrganization } from '../db/store/organization';
 import { ACCOUNT_DELETION_GRACE_SECONDS } from '../graphql/resolvers/account/accountEmails';
 import { ownAvatarFile } from '../graphql/resolvers/account/profileMutations';
 import { smallAvatarOf } from '../uploads/storeAvatar';
-import { removeImageFiles } from '../uploads/commentImages';
+import { removeImageFiles, sweepOrphanImages } from '../uploads/commentImages';
 import type { Logger } from '../runtime/createLogger';
 
 /** Options of {@link startAccountDeletionJob}. */
@@ -105,12 +105,14 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       if (pruned > 0) logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
       // And the signed-in devices list to the sessions that can still be used.
       await pruneSessions(db, at);
-      // And the comment images nobody used within their week.
+      // And the comment images nobody used within their week, and image files no row names (a
+      // crash between a file and its row): here, in the background, not before the server starts.
       const unusedBefore = new Date(at.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
       await removeImageFiles(
         { dataDir: options.dataDir, logger },
         await deleteUnusedImages(db, unusedBefore),
       );
+      await sweepOrphanImages({ dataDir: options.dataDir, db, logger });
       // And the query planners' statistics to what the tables hold now.
       await refreshPlannerStatistics(db);
     } catch (error) {

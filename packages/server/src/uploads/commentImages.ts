@@ -11,10 +11,10 @@ import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/inTransaction';
 import { insertCommentImage } from '../db/store/commentImages';
-import { ParleyError } from '../ParleyError';
 import type { Logger } from '../runtime/createLogger';
 import type { RenderedImage } from './renderCommentImage';
 import { sweepFolder } from './sweepFolder';
+import { uploadWriteFailure } from './storageFull';
 
 /** Folder of comment images, under the data folder and under the public URL. */
 export const IMAGE_DIR = 'uploads/images';
@@ -50,9 +50,6 @@ export function imageNamesIn(prefix: string, source: string): string[] {
   return [...names];
 }
 
-/** Error codes of a write that found no room. */
-const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
-
 /**
  * Writes a rendered image under a new name and records it as `userId`'s upload for `storyId`;
  * answers its URL. The file is written under a temporary name and renamed into place before its
@@ -82,13 +79,7 @@ export async function storeCommentImage(
     return { url: imageUrlPrefix(deps.publicUrl) + name, name };
   } catch (error) {
     for (const file of [temporary, final]) await unlink(file).catch(() => undefined);
-    if (NO_SPACE.has((error as NodeJS.ErrnoException).code ?? '')) {
-      deps.logger.error({ err: error, dir }, `No space left for uploads in ${dir}`);
-      throw new ParleyError('STORAGE_FULL', 'The server has no room for the image; try later.', {
-        field: 'file',
-      });
-    }
-    throw error;
+    throw uploadWriteFailure(error, dir, deps.logger);
   }
 }
 
@@ -106,7 +97,7 @@ export async function removeImageFiles(
   }
 }
 
-/** Removes image files no row names (a crash between the file and its row), at start. */
+/** Removes image files no row names (a crash between the file and its row): housekeeping. */
 export async function sweepOrphanImages(
   deps: { dataDir: string; db: Db; logger: Pick<Logger, 'info' | 'warn'> },
   options: { now?: number; graceMs?: number } = {},

@@ -9,6 +9,7 @@ import { ParleyError } from '../ParleyError';
 import type { Logger } from '../runtime/createLogger';
 import { AVATAR_SIZES } from './renderAvatar';
 import { sweepFolder } from './sweepFolder';
+import { uploadWriteFailure } from './storageFull';
 
 /**
  * Avatar files: each upload gets a fresh random name (a new URL, so caches and CDNs never serve
@@ -29,8 +30,6 @@ export const AVATAR_DIR = 'uploads/avatars';
 const TEMPORARY_PREFIX = '.upload-';
 /** Compare-and-set attempts before giving up (each lost one means another upload just won). */
 const MAX_ATTEMPTS = 10;
-/** Error codes of a write that found no room. */
-const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
 const LARGE_SUFFIX = `-${AVATAR_SIZES.large}.webp`;
 const SMALL_SUFFIX = `-${AVATAR_SIZES.small}.webp`;
@@ -127,13 +126,7 @@ export async function storeAvatar(
     for (const file of [temporary, smallTemporary, final, smallFinal]) {
       await unlink(file).catch(() => undefined);
     }
-    if (NO_SPACE.has((error as NodeJS.ErrnoException).code ?? '')) {
-      deps.logger.error({ err: error, dir }, `No space left for uploads in ${dir}`);
-      throw new ParleyError('STORAGE_FULL', 'The server has no room for the image; try later.', {
-        field: 'file',
-      });
-    }
-    throw error;
+    throw uploadWriteFailure(error, dir, deps.logger);
   }
 }
 
