@@ -4,7 +4,7 @@
  */
 import { countUnusedImages, deleteUnusedImages, imageSizes } from '../../db/store/commentImages';
 import { COMMENT_IMAGE_MAX_BYTES, UNUSED_IMAGE_GRACE_MS, UNUSED_IMAGES_MAX } from '../../defaults';
-import type { RenderOptions } from '../../markdown/renderComment';
+import { renderComment } from '../../markdown/renderComment';
 import { ParleyError } from '../../ParleyError';
 import {
   imageNamesIn,
@@ -21,21 +21,23 @@ import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
 
 /**
- * How `authorId`'s `body` renders on this site now: when the site allows images, with those of
- * its images that `authorId` uploaded here, sized from their records. Anyone else's upload, a
- * name never given, a size written into a URL: none of them becomes an image.
+ * `authorId`'s `body` rendered as this site shows it now: when the site allows images, with those
+ * of its images that `authorId` uploaded here, sized from their records (anyone else's upload, a
+ * name never given, a size written into a URL: none of them becomes an image). `imageNames` are
+ * the uploads it shows, which the comment then keeps (attachCommentImages).
  */
-export async function commentRenderOptions(
+export async function renderCommentBody(
   ctx: ParleyContext,
   authorId: string | undefined,
   body: string,
-): Promise<RenderOptions> {
+): Promise<{ html: string; imageNames: string[] }> {
   const { commentImages } = await ctx.settings();
-  if (!commentImages) return {};
+  if (!commentImages || authorId === undefined)
+    return { html: renderComment(body), imageNames: [] };
   const prefix = imageUrlPrefix(ctx.publicUrl);
-  const names = authorId === undefined ? [] : imageNamesIn(prefix, body);
-  const sizes = await imageSizes(ctx.db, authorId ?? '', names);
-  return { images: new Map(sizes.map(({ name, ...size }) => [prefix + name, size])) };
+  const sizes = await imageSizes(ctx.db, authorId, imageNamesIn(prefix, body));
+  const images = new Map(sizes.map(({ name, ...size }) => [prefix + name, size]));
+  return { html: renderComment(body, { images }), imageNames: sizes.map((image) => image.name) };
 }
 
 export const commentImageResolvers = {

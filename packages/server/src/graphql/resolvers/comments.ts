@@ -15,7 +15,6 @@ import { addReport, reportRecord, setVote } from '../../db/store/reactions';
 import type { VoteValue } from '../../db/store/reactions';
 import type { User } from '../../db/store/users';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
-import { renderComment } from '../../markdown/renderComment';
 import { evaluateComment } from '../../moderation/evaluateComment';
 import type { CommentModerationResult } from '../../moderation/evaluateComment';
 import { statusAfterReport } from '../../moderation/reportThreshold';
@@ -28,18 +27,12 @@ import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
-import { commentRenderOptions } from './commentImages';
+import { renderCommentBody } from './commentImages';
 import { unpinHidden } from './moderation/commentDecisions';
 import { attachCommentImages, releaseImagesOfComment } from '../../db/store/commentImages';
-import { imageNamesIn, imageUrlPrefix, removeImageFiles } from '../../uploads/commentImages';
+import { removeImageFiles } from '../../uploads/commentImages';
 import { canSeeComment, editableUntil } from './types';
 import { ipKey } from '../context';
-
-/** Marks the author's own uploaded images that `body` shows as this comment's (kept with it). */
-async function attachImages(ctx: ParleyContext, authorId: string, commentId: string, body: string) {
-  const names = imageNamesIn(imageUrlPrefix(ctx.publicUrl), body);
-  await attachCommentImages(ctx.db, authorId, commentId, names);
-}
 
 /** Runs the moderation rules for `author` writing `body` on the comment's story. */
 async function moderate(
@@ -124,7 +117,7 @@ export const commentsResolvers = {
           { field: 'body' },
         );
       }
-      return renderComment(source, await commentRenderOptions(ctx, ctx.viewer?.id, source));
+      return (await renderCommentBody(ctx, ctx.viewer?.id, source)).html;
     },
   },
 
@@ -158,12 +151,13 @@ export const commentsResolvers = {
       }
       const body = commentSource(input.body);
       const verdict = await moderate(ctx, author, input.storyId, body);
+      const rendered = await renderCommentBody(ctx, author.id, body);
       const { comment, created } = await createComment(ctx.db, {
         storyId: input.storyId,
         authorId: author.id,
         parentId: input.parentId ?? null,
         bodySource: body,
-        bodyHtml: renderComment(body, await commentRenderOptions(ctx, author.id, body)),
+        bodyHtml: rendered.html,
         status: verdict.status,
         heldBecause: verdict.heldBecause.length ? verdict.heldBecause : null,
         tags: hasRole(author, 'STAFF') ? ['STAFF'] : [],
@@ -171,7 +165,7 @@ export const commentsResolvers = {
         createdAt: ctx.now().toISOString(),
       });
       if (created) {
-        await attachImages(ctx, author.id, comment.id, body);
+        await attachCommentImages(ctx.db, author.id, comment.id, rendered.imageNames);
         if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
         await publishQueueUpdated(ctx, comment);
         inBackground(ctx, notifyReply(ctx, comment));
@@ -194,14 +188,15 @@ export const commentsResolvers = {
       // An edit can put a published comment on hold (a link added under link pre-moderation),
       // never release a held one: that stays a moderator's decision.
       const hold = verdict.status === 'PREMOD' && comment.status === 'NONE';
+      const rendered = await renderCommentBody(ctx, author.id, body);
       const edited = await editComment(ctx.db, {
         commentId: comment.id,
         bodySource: body,
-        bodyHtml: renderComment(body, await commentRenderOptions(ctx, author.id, body)),
+        bodyHtml: rendered.html,
         ...(hold ? { status: 'PREMOD' as const, heldBecause: verdict.heldBecause } : {}),
         ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
       });
-      await attachImages(ctx, author.id, comment.id, body);
+      await attachCommentImages(ctx.db, author.id, comment.id, rendered.imageNames);
       // Readers hear of an edit only to a comment they could see: a held comment's edits (its
       // author, status, parent) are for moderators, through the queue.
       if (isVisibleStatus(comment.status) || isVisibleStatus(edited.status)) {
