@@ -1,4 +1,5 @@
 import type SharpModule from 'sharp';
+import type { Sharp } from 'sharp';
 import { ParleyError } from '../ParleyError';
 
 let loading: Promise<typeof SharpModule> | undefined;
@@ -7,7 +8,7 @@ let loading: Promise<typeof SharpModule> | undefined;
  * sharp, loaded at the first image upload: libvips adds ~20 MB to a process's memory (measured
  * with `process.memoryUsage()`), which a server that never sees an upload should not carry.
  */
-export function loadSharp(): Promise<typeof SharpModule> {
+function loadSharp(): Promise<typeof SharpModule> {
   return (loading ??= import('sharp').then((module) => module.default));
 }
 
@@ -16,6 +17,20 @@ export function loadSharp(): Promise<typeof SharpModule> {
  * dimensions (a decompression bomb), which libvips then refuses before decoding.
  */
 export const UPLOAD_MAX_PIXELS = 40_000_000;
+
+/**
+ * An uploaded image opened for re-encoding, the same way for avatars and comment images: at most
+ * UPLOAD_MAX_PIXELS (refused before decoding), its first frame only, nothing libvips reads with
+ * errors, turned upright by its EXIF orientation.
+ */
+export async function openUpload(bytes: Uint8Array): Promise<Sharp> {
+  const sharp = await loadSharp();
+  return sharp(bytes, {
+    limitInputPixels: UPLOAD_MAX_PIXELS,
+    animated: false,
+    failOn: 'error',
+  }).rotate();
+}
 
 /**
  * The coded error of an image libvips refused: over UPLOAD_MAX_PIXELS is `UPLOAD_TOO_LARGE`,

@@ -3,26 +3,18 @@
  * two square WebP files — LARGE (256 px, the profile) and SMALL (64 px, twice the 32 px a thread
  * shows) — turned upright by its EXIF orientation, then stripped of all metadata (camera, place,
  * time: sharp writes none unless asked). An animated image keeps its first frame. What libvips
- * cannot decode is refused; so is an image of more than AVATAR_MAX_PIXELS (a small file can
+ * cannot decode is refused; so is an image of more than UPLOAD_MAX_PIXELS (a small file can
  * claim huge dimensions, a decompression bomb).
  */
-import { decodeFailure, loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
+import { decodeFailure, openUpload } from './loadSharp';
 
 /** The two renderings, by their side in pixels. */
 export const AVATAR_SIZES = Object.freeze({ large: 256, small: 64 });
 
-/** Most pixels an avatar upload may decode to (8,000 × 5,000). */
-export const AVATAR_MAX_PIXELS = UPLOAD_MAX_PIXELS;
-
 /** The two WebP renderings of an avatar upload. */
 export async function renderAvatar(bytes: Uint8Array): Promise<{ large: Buffer; small: Buffer }> {
-  const sharp = await loadSharp();
   try {
-    const source = sharp(bytes, {
-      limitInputPixels: AVATAR_MAX_PIXELS,
-      animated: false,
-      failOn: 'error',
-    }).rotate();
+    const source = await openUpload(bytes);
     const square = (side: number) =>
       source
         .clone()

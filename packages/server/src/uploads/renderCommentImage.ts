@@ -6,7 +6,7 @@
  * UPLOAD_MAX_PIXELS.
  */
 import { COMMENT_IMAGE_MAX_WIDTH } from '../defaults';
-import { decodeFailure, loadSharp, UPLOAD_MAX_PIXELS } from './loadSharp';
+import { decodeFailure, openUpload } from './loadSharp';
 
 /** A comment image as it will be served. */
 export interface RenderedImage {
@@ -17,14 +17,10 @@ export interface RenderedImage {
 
 /** The WebP rendering of a comment image upload. */
 export async function renderCommentImage(bytes: Uint8Array): Promise<RenderedImage> {
-  const sharp = await loadSharp();
   try {
-    const { data, info } = await sharp(bytes, {
-      limitInputPixels: UPLOAD_MAX_PIXELS,
-      animated: false,
-      failOn: 'error',
-    })
-      .rotate()
+    const { data, info } = await (
+      await openUpload(bytes)
+    )
       .resize({ width: COMMENT_IMAGE_MAX_WIDTH, withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer({ resolveWithObject: true });

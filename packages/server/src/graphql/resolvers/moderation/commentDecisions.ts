@@ -25,6 +25,7 @@ import { releaseImagesOfComment } from '../../../db/store/commentImages';
 import { removeImageFiles } from '../../../uploads/commentImages';
 import { inBackground, notifyFeatured, notifyReply } from '../notifications';
 import type { Resolvers } from '../resolverTypes.generated';
+import { isRemoved } from '../types';
 
 /** The tag that puts a comment in the story's featured tab. */
 const FEATURED: CommentTag = 'FEATURED';
@@ -119,7 +120,7 @@ async function setPinned(ctx: ParleyContext, commentId: string, pinned: boolean)
  * approving it again later does not pin it again behind anyone's back.
  */
 export async function unpinHidden(ctx: ParleyContext, comment: Comment): Promise<void> {
-  if (isVisibleStatus(comment.status) && comment.deletedAt === null) return;
+  if (!isRemoved(comment)) return;
   if (await unpinComment(ctx.db, comment.storyId, comment.id)) {
     ctx.loaders.story.clear(comment.storyId);
   }
