@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { verifyPassword } from '../auth/passwords';
 import { SQLITE_FILE_NAME, createDatabase } from '../db/createDatabase';
 import { MIGRATIONS } from '../db/migrations';
+import { countRows } from '../db/testFixtures';
 import { getOrganization } from '../db/store/organization';
 import { replaceRecoveryCodes } from '../db/store/twoFactor';
 import { consumeToken } from '../db/store/tokens';
@@ -12,6 +14,8 @@ import { createUser, findUserByEmail } from '../db/store/users';
 import { FAILURE, USAGE_ERROR, runParley } from './runParley';
 
 /** Runs `parley …` in process against `dataDir`; what it printed, and its exit code. */
+const FIXTURES = join(__dirname, '..', 'portability', 'fixtures');
+
 async function parley(
   dataDir: string,
   args: string[],
@@ -270,14 +274,74 @@ describe('parley', () => {
     expect(missing.err).toMatch(/^parley: no folder /);
   });
 
-  it('sends a PostgreSQL install to pg_dump, and keeps import for later', async () => {
+  it('sends a PostgreSQL install to pg_dump', async () => {
     const pg = await parley(dir, ['backup', join(dir, 'b.sqlite')], '', {
       DATABASE_URL: 'postgres://parley@127.0.0.1:1/parley',
     });
     expect(pg.code).toBe(FAILURE);
     expect(pg.err).toContain('on PostgreSQL use pg_dump');
-    expect((await parley(dir, ['import'])).err).toBe(
-      'parley: import is not available yet (planned with data portability)',
+  });
+
+  it('imports a gzipped Disqus export into a site, then nothing more when run again', async () => {
+    await parley(dir, ['migrate']);
+    expect((await parley(dir, INSTALL)).code).toBe(0);
+    const siteId = await look(async (db) => {
+      const site = await db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+      return site.id;
+    });
+    const file = join(dir, 'disqus.xml.gz');
+    writeFileSync(file, gzipSync(readFileSync(join(FIXTURES, 'disqus.xml'))));
+    const args = ['import', 'disqus', file, '--site', siteId];
+    const rewrite = ['--rewrite-origin', 'https://old.news.example=https://news.example'];
+    const dry = await parley(dir, [...args, ...rewrite, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('Dry run of the disqus import');
+    expect(dry.out).toContain('comments: 8 imported, 0 already imported');
+    expect(await look((db) => countRows(db, 'comments'))).toBe(0);
+
+    const first = await parley(dir, [...args, ...rewrite]);
+    expect(first).toMatchObject({ code: 0 });
+    expect(first.out).toContain(`Imported disqus into site ${siteId}.`);
+    expect(first.out).toContain('stories:  2 created, 0 already here');
+    expect(first.out).toContain('comments: 8 imported, 0 already imported');
+    expect(first.out).toContain('comment 2006 (line 105): its date "yesterday" is not a date');
+    expect(first.err).toContain('… 8 comments so far');
+    const again = await parley(dir, [...args, ...rewrite]);
+    expect(again.out).toContain('comments: 0 imported, 8 already imported');
+    expect(await look((db) => countRows(db, 'comments'))).toBe(8);
+
+    // Without the rewrite, the old origin is not the site's: every thread is skipped.
+    const elsewhere = await parley(dir, args);
+    expect(elsewhere.out).toContain(
+      'https://old.news.example is not a permitted origin of the site',
+    );
+    expect(await parley(dir, ['import', 'disqus', file])).toMatchObject({
+      code: USAGE_ERROR,
+      err: 'parley: import: --site SITE_ID is required (Configure → Sites shows the ids)',
+    });
+    expect(await parley(dir, ['import', 'livefyre', file, '--site', siteId])).toMatchObject({
+      code: USAGE_ERROR,
+      err: 'parley: import: unknown format "livefyre" (one of disqus, wordpress, remark42)',
+    });
+    expect(
+      await parley(dir, [...args, '--rewrite-origin', 'old.example=https://news.example']),
+    ).toMatchObject({ code: USAGE_ERROR });
+    expect(
+      await parley(dir, ['import', 'disqus', join(dir, 'nope.xml'), '--site', siteId]),
+    ).toMatchObject({
+      code: FAILURE,
+      err: expect.stringContaining('parley: INVALID_INPUT (file): Cannot read'),
+    });
+    const malformed = await parley(dir, [
+      'import',
+      'disqus',
+      join(FIXTURES, 'disqus-malformed.xml'),
+      '--site',
+      siteId,
+    ]);
+    expect(malformed).toMatchObject({ code: FAILURE });
+    expect(malformed.err).toMatch(
+      /^parley: INVALID_INPUT \(file\): The file is not well-formed XML at line 11, column \d+: /,
     );
   });
 

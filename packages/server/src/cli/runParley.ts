@@ -33,6 +33,13 @@ import { ConfigError, loadConfig } from '../runtime/loadConfig';
 import type { Config, Env } from '../runtime/loadConfig';
 import { prepareInstall } from '../validation/prepareInstall';
 import { exportSite } from '../portability/exportSite';
+import {
+  IMPORT_FORMATS,
+  formatReport,
+  isImportFormat,
+  openImportFile,
+} from '../portability/importFile';
+import { importSite } from '../portability/importSite';
 import { validatePassword } from '../validation/validateAccount';
 
 /** What a command reads and writes: the process's, or a test's. */
@@ -107,7 +114,15 @@ Commands:
   export --site SITE_ID Write one site's stories, comments, the users they name, votes and
                         moderation decisions to standard output as Parley's export JSON
                         (packages/server/EXPORT.md), streamed: parley export --site ID > site.json
-  import                Reserved for data portability; not available yet.
+  import FORMAT FILE --site SITE_ID [--dry-run] [--rewrite-origin OLD=NEW …]
+                        Import the comments of another system into a site: FORMAT is disqus
+                        (its XML export), wordpress (WXR) or remark42 (its backup); FILE may be
+                        gzipped. Threads become stories (their URLs must be on the site's
+                        permitted origins; --rewrite-origin https://old.example=https://new.example
+                        moves a site that changed address), authors become accounts matched by
+                        email. Running it again imports only what is new; a run that stopped
+                        resumes. --dry-run writes nothing and prints the same report. A running
+                        server shows imported comments once its read cache expires (5 minutes).
 
 Options:
   --help, -h            This text (also after a command: parley install --help).
@@ -140,7 +155,14 @@ const COMMANDS = {
     positionals: 0,
   },
   export: { options: { site: { type: 'string' } }, positionals: 0 },
-  import: { options: {}, positionals: 0 },
+  import: {
+    options: {
+      site: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'rewrite-origin': { type: 'string', multiple: true },
+    },
+    positionals: 2,
+  },
 } satisfies Record<string, { options: ParseArgsConfig['options']; positionals: number }>;
 
 type Command = keyof typeof COMMANDS;
@@ -491,8 +513,54 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     });
   },
 
-  async import() {
-    throw new Error('import is not available yet (planned with data portability)');
+  async import(config, values, [format = '', file = ''], io) {
+    const siteId = values['site'];
+    if (typeof siteId !== 'string' || siteId === '') {
+      throw new UsageError('import: --site SITE_ID is required (Configure → Sites shows the ids)');
+    }
+    if (!isImportFormat(format)) {
+      throw new UsageError(
+        `import: unknown format "${format}" (one of ${Object.keys(IMPORT_FORMATS).join(', ')})`,
+      );
+    }
+    const rewriteOrigins = new Map<string, string>();
+    for (const pair of (values['rewrite-origin'] as unknown as string[] | undefined) ?? []) {
+      const [from = '', to = ''] = pair.split('=');
+      const origins = [from, to].map((text) => {
+        try {
+          return new URL(text).origin;
+        } catch {
+          return undefined;
+        }
+      });
+      if (origins[0] === undefined || origins[1] === undefined || pair.split('=').length !== 2) {
+        throw new UsageError(
+          `import: --rewrite-origin takes OLD=NEW origins (https://old.example=https://new.example), not "${pair}"`,
+        );
+      }
+      rewriteOrigins.set(origins[0], origins[1]);
+    }
+    let input: AsyncIterable<Buffer>;
+    try {
+      input = await openImportFile(file);
+    } catch (error) {
+      throw new ParleyError('INVALID_INPUT', `Cannot read ${file}: ${(error as Error).message}`, {
+        field: 'file',
+      });
+    }
+    return withDatabase(config, async (db) => {
+      await requireMigrated(db);
+      const report = await importSite(db, IMPORT_FORMATS[format](input), {
+        siteId,
+        format,
+        dryRun: values['dry-run'] === true,
+        rewriteOrigins,
+        onProgress: ({ comments }) =>
+          io.err(`… ${comments.imported + comments.already} comments so far`),
+      });
+      io.out(formatReport(report));
+      return 0;
+    });
   },
 };
 

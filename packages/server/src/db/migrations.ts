@@ -738,6 +738,24 @@ async function exportIndex(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0025: where imported rows came from (portability/importSite.ts). A row per story, user and
+ * comment an import created or matched, keyed by the source's own id: running the same import
+ * again finds its rows instead of making them twice, and an interrupted one resumes.
+ */
+async function importSources(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('import_sources')
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id'))
+    .addColumn('format', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('source_id', 'text', (c) => c.notNull())
+    .addColumn('parley_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('import_sources_pk', ['site_id', 'format', 'kind', 'source_id'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -763,6 +781,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0022_votes_and_pins': { up: votesAndPins },
   '0023_comment_images': { up: commentImages },
   '0024_export_index': { up: exportIndex },
+  '0025_import_sources': { up: importSources },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

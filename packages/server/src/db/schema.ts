@@ -464,6 +464,20 @@ export interface MailQueueTable {
   created_at: string;
 }
 
+/** Where an imported story, user or comment came from (0025_import_sources). */
+export interface ImportSourcesTable {
+  /** The site imported into. */
+  site_id: string;
+  /** The importer: `disqus`, `wordpress`, `remark42`. */
+  format: string;
+  kind: 'story' | 'user' | 'comment';
+  /** The source's own id of it (an author's email or name when the source has no id). */
+  source_id: string;
+  /** The row it became or was matched with. */
+  parley_id: string;
+  created_at: string;
+}
+
 /** The whole database, for `Kysely<Database>`. */
 export interface Database {
   organization: OrganizationTable;
@@ -491,6 +505,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   api_tokens: ApiTokensTable;
   mail_queue: MailQueueTable;
+  import_sources: ImportSourcesTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -535,4 +550,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'job_leases',
   'api_tokens',
   'mail_queue',
+  'import_sources',
 ];

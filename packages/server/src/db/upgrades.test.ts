@@ -844,6 +844,20 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  import_sources: {
+    since: '0025_import_sources',
+    key: ['site_id', 'format', 'kind', 'source_id'],
+    rows: [
+      {
+        site_id: 'site-news',
+        format: 'disqus',
+        kind: 'comment',
+        source_id: '299619020',
+        parley_id: 'c-1-top',
+        created_at: NOW,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],
