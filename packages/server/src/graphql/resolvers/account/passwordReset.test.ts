@@ -1,6 +1,8 @@
-import { findUserById } from '../../../db/store/users';
+import { findUserById, upsertSsoUser } from '../../../db/store/users';
 import { testDialects } from '../../../db/testDatabases';
-import { PASSWORD, PUBLIC_URL, useApi } from '../../testing/useApi';
+import { importSite } from '../../../portability/importSite';
+import type { SourceItem } from '../../../portability/importSite';
+import { PASSWORD, PUBLIC_URL, SITE_ORIGIN, useApi } from '../../testing/useApi';
 import { codeOf, tokenFromMail } from './accountTestKit';
 
 const REQUEST_RESET = `mutation ($input: RequestPasswordResetInput!) {
@@ -36,6 +38,66 @@ describe.each(testDialects())('password reset and email confirmation on %s', (di
       expect(api.mail).toHaveLength(1);
       expect(api.mail[0]?.to).toBe('reader_1@example.com');
       expect(api.mail[0]?.text).toContain(`${PUBLIC_URL}/account/reset-password#token=`);
+    });
+
+    it('lets an imported author claim the account with a reset; a placeholder address gets none', async () => {
+      await api.install();
+      const site = await api.db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+      const author = (name: string, email: string | null) => ({ id: null, name, email });
+      const comment = (id: string, who: ReturnType<typeof author>) =>
+        ({
+          kind: 'comment',
+          id,
+          threadId: 't',
+          parentId: null,
+          author: who,
+          html: '<p>Old words</p>',
+          createdAt: '2015-01-01T00:00:00Z',
+          status: 'NONE',
+          line: null,
+        }) as const;
+      async function* items(): AsyncGenerator<SourceItem> {
+        yield {
+          kind: 'thread',
+          id: 't',
+          url: `${SITE_ORIGIN}/old`,
+          title: 'Old',
+          createdAt: null,
+          closed: false,
+          line: null,
+        };
+        yield comment('1', author('Old Timer', 'old.timer@example.com'));
+        yield comment('2', author('No Mail', null));
+      }
+      await importSite(api.db, items(), { siteId: site.id, format: 'test' });
+      const placeholder = await api.db
+        .selectFrom('users')
+        .select('email')
+        .where('username', '=', 'No_Mail')
+        .executeTakeFirstOrThrow();
+      await requestReset(placeholder.email);
+      // Nor does an SSO reader: their host site has their password.
+      await upsertSsoUser(api.db, {
+        siteId: site.id,
+        ssoId: 'host-7',
+        email: 'host.reader@example.com',
+        username: 'host_reader',
+      });
+      await requestReset('host.reader@example.com');
+      expect(api.mail).toHaveLength(0);
+      // No password yet: signing in fails like a wrong one, until the mailbox's owner resets.
+      const email = 'old.timer@example.com';
+      expect(codeOf(await api.request(SIGN_IN, { input: { email, password: PASSWORD } }))).toBe(
+        'INVALID_CREDENTIALS',
+      );
+      await requestReset(email);
+      expect(api.mail).toHaveLength(1);
+      const token = tokenFromMail(api, '/account/reset-password');
+      const data = await api.ok(RESET, { input: { token, password: NEW_PASSWORD } });
+      expect(data.resetPassword.user).toMatchObject({ username: 'Old_Timer' });
+      expect(
+        (await api.request(SIGN_IN, { input: { email, password: NEW_PASSWORD } })).errors,
+      ).toBe(undefined);
     });
 
     it('sets the new password and signs in with the link once; a second use is TOKEN_INVALID', async () => {
