@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runParley } from './runParley';
-import { startServer, untilSignalled } from './startServer';
 
 /** The server package's version, from the nearest package.json above this file (src or dist). */
 function packageVersion(): string {
@@ -49,6 +48,9 @@ const code = await runParley(process.argv.slice(2), {
   // Read only for --version: every other command, `start` first, skips the folder walk.
   version: packageVersion,
   async start(config) {
+    // Loaded only to start: the other commands (an import of 100,000 comments) run without the
+    // server's packages in memory (GraphQL Yoga, sharp, Redis, mail: ~40 MB).
+    const { startServer, untilSignalled } = await import('./startServer');
     const { parley, banner } = await startServer(config);
     console.log(banner);
     await untilSignalled(() => parley.close());

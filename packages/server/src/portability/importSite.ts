@@ -25,7 +25,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/inTransaction';
 import { inTransaction, isoTime, newId, parseJson } from '../db/inTransaction';
 import { isVisibleStatus } from '../db/schema';
-import type { CommentRevisionsTable, CommentsTable, CommentStatus } from '../db/schema';
+import type { CommentRevisionsTable, CommentsTable, CommentStatus, UsersTable } from '../db/schema';
 import { bestRank } from '../db/store/reactions';
 import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
@@ -203,7 +203,6 @@ async function runImport(
   const skippedThreads = new Set<string>();
   const accepted = new Set<string>();
   const skippedComments = new Set<string>();
-  const placed = new Map<string, Placed>();
   const userOf = new Map<string, string>();
   const takenNames = new Set<string>();
   // Replies read before their parent, by the parent's source id.
@@ -300,16 +299,60 @@ async function runImport(
       ? `email:${emailKey(author.email)}`
       : `id:${author.id ?? `name:${author.name}`}`;
 
-  async function uniqueUsername(trx: Db, name: string): Promise<string> {
-    const base = usernameBase(name);
-    for (let n = 1; n <= 50; n++) {
-      const suffix = n === 1 ? '' : `_${n}`;
-      const candidate = `${base.slice(0, 30 - suffix.length)}${suffix}`;
-      const key = uniqueKey(candidate);
-      if (takenNames.has(key) || takenNames.has(`~${usernameSkeleton(candidate)}`)) continue;
-      if (await isUsernameFree(trx, candidate)) return candidate;
+  /**
+   * A free username for each name, in order: the name made valid, else with `_2` … `_5`,
+   * looked up for the whole batch in two queries (by key, by look-alike skeleton); a name whose
+   * five are all taken goes on alone with more numbers, then a random end.
+   */
+  async function uniqueUsernames(trx: Db, names: string[]): Promise<string[]> {
+    const candidates = names.map((name) => {
+      const base = usernameBase(name);
+      return [1, 2, 3, 4, 5].map((n) => withSuffix(base, n));
+    });
+    const all = candidates.flat();
+    const taken = new Set<string>();
+    for (let at = 0; at < all.length; at += IMPORT_BATCH) {
+      const chunk = all.slice(at, at + IMPORT_BATCH);
+      const keys = chunk.map(uniqueKey);
+      const skeletons = chunk.map(usernameSkeleton);
+      for (const row of await trx
+        .selectFrom('users')
+        .select('username_key')
+        .where('username_key', 'in', keys)
+        .execute()) {
+        taken.add(row.username_key);
+      }
+      for (const row of await trx
+        .selectFrom('users')
+        .select('username_skeleton')
+        .where('username_skeleton', 'in', skeletons)
+        .execute()) {
+        if (row.username_skeleton !== null) taken.add(`~${row.username_skeleton}`);
+      }
     }
-    return `${base.slice(0, 21)}_${newId().slice(0, 8)}`;
+    const free = (candidate: string) => {
+      const key = uniqueKey(candidate);
+      const skeleton = `~${usernameSkeleton(candidate)}`;
+      return (
+        !taken.has(key) && !taken.has(skeleton) && !takenNames.has(key) && !takenNames.has(skeleton)
+      );
+    };
+    const chosen: string[] = [];
+    for (const [index, list] of candidates.entries()) {
+      let username = list.find(free);
+      if (username === undefined) {
+        const base = usernameBase(names[index] ?? '');
+        for (let n = 6; n <= 50 && username === undefined; n++) {
+          const candidate = withSuffix(base, n);
+          if (free(candidate) && (await isUsernameFree(trx, candidate))) username = candidate;
+        }
+        username ??= `${base.slice(0, 21)}_${newId().slice(0, 8)}`;
+      }
+      takenNames.add(uniqueKey(username));
+      takenNames.add(`~${usernameSkeleton(username)}`);
+      chosen.push(username);
+    }
+    return chosen;
   }
 
   async function writeAuthors(trx: Db, comments: SourceComment[]): Promise<void> {
@@ -341,37 +384,45 @@ async function runImport(
       userOf.set(key, id);
       report.users.matched += 1;
     }
-    const records: [string, string][] = [];
-    for (const [key, author] of wanted) {
-      if (userOf.has(key)) continue;
-      const username = await uniqueUsername(trx, author.name || author.id || 'reader');
-      takenNames.add(uniqueKey(username));
-      takenNames.add(`~${usernameSkeleton(username)}`);
+    const fresh = [...wanted].filter(([key]) => !userOf.has(key));
+    const usernames = await uniqueUsernames(
+      trx,
+      fresh.map(([, author]) => author.name || author.id || 'reader'),
+    );
+    const rows: Insertable<UsersTable>[] = fresh.map(([key, author], index) => {
       const id = newId();
+      const username = usernames[index] as string;
       const email = author.email ?? `${id}@${IMPORTED_EMAIL_DOMAIN}`;
+      userOf.set(key, id);
+      return {
+        id,
+        username,
+        username_key: uniqueKey(username),
+        username_skeleton: usernameSkeleton(username),
+        email,
+        email_key: emailKey(email),
+        email_verified: 0,
+        password_hash: null,
+        role: 'COMMENTER',
+        notification_prefs: '{}',
+        sso_site_id: null,
+        sso_id: null,
+        created_at: isoTime(now),
+      };
+    });
+    // 100 rows a statement: 1,300 parameters, within both engines' bounds.
+    for (let at = 0; at < rows.length; at += 100) {
       await trx
         .insertInto('users')
-        .values({
-          id,
-          username,
-          username_key: uniqueKey(username),
-          username_skeleton: usernameSkeleton(username),
-          email,
-          email_key: emailKey(email),
-          email_verified: 0,
-          password_hash: null,
-          role: 'COMMENTER',
-          notification_prefs: '{}',
-          sso_site_id: null,
-          sso_id: null,
-          created_at: isoTime(now),
-        })
+        .values(rows.slice(at, at + 100))
         .execute();
-      userOf.set(key, id);
-      records.push([key, id]);
-      report.users.created += 1;
     }
-    await recordSources(trx, 'user', records);
+    report.users.created += rows.length;
+    await recordSources(
+      trx,
+      'user',
+      fresh.map(([key]) => [key, userOf.get(key) as string]),
+    );
   }
 
   async function writeComments(trx: Db, comments: SourceComment[]): Promise<void> {
@@ -386,10 +437,15 @@ async function runImport(
         ? []
         : await trx
             .selectFrom('comments')
-            .select(['id', 'story_id', 'author_id', 'status'])
+            .select(['id', 'story_id', 'author_id', 'status', 'deleted_at'])
             .where('id', 'in', already)
             .execute();
     const existing = new Map(rows.map((row) => [row.id, row]));
+    // Where this batch's comments and the parents it names from earlier batches are.
+    const placed = await placedParents(
+      trx,
+      comments.flatMap((comment) => (comment.parentId === null ? [] : [comment.parentId])),
+    );
     await writeAuthors(
       trx,
       comments.filter((comment) => !known.has(comment.id)),
@@ -407,7 +463,7 @@ async function runImport(
           id: row.id,
           storyId: row.story_id,
           authorId: row.author_id,
-          visible: isVisibleStatus(row.status),
+          visible: isVisibleStatus(row.status) && row.deleted_at === null,
         });
         report.comments.already += 1;
         continue;
@@ -485,15 +541,62 @@ async function runImport(
         .values(revisions.slice(at, at + 200))
         .execute();
     }
-    for (const [parentId, delta] of [...replies].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    // Each parent's new replies, a hundred parents a statement, in id order (as locks are taken).
+    const parents = [...replies].sort(([a], [b]) => (a < b ? -1 : 1));
+    for (let at = 0; at < parents.length; at += 100) {
+      const chunk = parents.slice(at, at + 100);
+      const added = sql.join(
+        chunk.map(([id, delta]) => sql`when ${id} then ${sql.lit(delta)}`),
+        sql` `,
+      );
       await trx
         .updateTable('comments')
-        .set({ reply_count: sql<number>`reply_count + ${delta}` })
-        .where('id', '=', parentId)
+        .set({ reply_count: sql<number>`reply_count + (case id ${added} end)` })
+        .where(
+          'id',
+          'in',
+          chunk.map(([id]) => id),
+        )
         .execute();
     }
     await recordSources(trx, 'comment', records);
     await adjustStoryCounts(trx, counts);
+  }
+
+  /**
+   * The comments earlier batches (or runs) placed for these source ids, from `import_sources`:
+   * nothing of the kind is kept in memory, which holds only the ids seen.
+   */
+  async function placedParents(trx: Db, sourceIdsNamed: string[]): Promise<Map<string, Placed>> {
+    const found = new Map<string, Placed>();
+    const wanted = [...new Set(sourceIdsNamed)];
+    for (let at = 0; at < wanted.length; at += IMPORT_BATCH) {
+      const rows = await trx
+        .selectFrom('import_sources')
+        .innerJoin('comments', 'comments.id', 'import_sources.parley_id')
+        .select([
+          'import_sources.source_id',
+          'comments.id',
+          'comments.story_id',
+          'comments.author_id',
+          'comments.status',
+          'comments.deleted_at',
+        ])
+        .where('import_sources.site_id', '=', siteId)
+        .where('import_sources.format', '=', format)
+        .where('import_sources.kind', '=', 'comment')
+        .where('import_sources.source_id', 'in', wanted.slice(at, at + IMPORT_BATCH))
+        .execute();
+      for (const row of rows) {
+        found.set(row.source_id, {
+          id: row.id,
+          storyId: row.story_id,
+          authorId: row.author_id,
+          visible: isVisibleStatus(row.status) && row.deleted_at === null,
+        });
+      }
+    }
+    return found;
   }
 
   async function flush(): Promise<void> {
@@ -625,6 +728,12 @@ export function parseTime(value: string): string | null {
   const ms = Date.parse(text);
   if (Number.isNaN(ms)) return null;
   return new Date(ms).toISOString();
+}
+
+/** `base` with `_n` (none for 1), cut to fit 30 characters. */
+function withSuffix(base: string, n: number): string {
+  const suffix = n === 1 ? '' : `_${n}`;
+  return `${base.slice(0, 30 - suffix.length)}${suffix}`;
 }
 
 /** A username from a display name: letters, digits, `_` and `.`, 3 to 30 of them. */

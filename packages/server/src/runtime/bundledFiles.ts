@@ -13,7 +13,8 @@ declare const PARLEY_BUNDLED: boolean | undefined;
  */
 export const BUNDLE_DIR: string | undefined =
   typeof PARLEY_BUNDLED !== 'undefined' && PARLEY_BUNDLED
-    ? dirname(fileURLToPath(import.meta.url))
+    ? // This module may be compiled into a shared chunk (dist/chunks/, see buildServer.mjs).
+      dirname(fileURLToPath(import.meta.url)).replace(/[\\/]chunks$/, '')
     : undefined;
 
 /** The files of `@parley/contract` the server reads at run time. */
