@@ -296,19 +296,19 @@ describe('parley', () => {
     const dry = await parley(dir, [...args, ...rewrite, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.out).toContain('Dry run of the disqus import');
-    expect(dry.out).toContain('comments: 8 imported, 0 already imported');
+    expect(dry.out).toContain('comments: 9 imported, 0 already imported');
     expect(await look((db) => countRows(db, 'comments'))).toBe(0);
 
     const first = await parley(dir, [...args, ...rewrite]);
     expect(first).toMatchObject({ code: 0 });
     expect(first.out).toContain(`Imported disqus into site ${siteId}.`);
     expect(first.out).toContain('stories:  2 created, 0 already here');
-    expect(first.out).toContain('comments: 8 imported, 0 already imported');
+    expect(first.out).toContain('comments: 9 imported, 0 already imported');
     expect(first.out).toContain('comment 2006 (line 105): its date "yesterday" is not a date');
-    expect(first.err).toContain('… 8 comments so far');
+    expect(first.err).toContain('… 9 comments so far');
     const again = await parley(dir, [...args, ...rewrite]);
-    expect(again.out).toContain('comments: 0 imported, 8 already imported');
-    expect(await look((db) => countRows(db, 'comments'))).toBe(8);
+    expect(again.out).toContain('comments: 0 imported, 9 already imported');
+    expect(await look((db) => countRows(db, 'comments'))).toBe(9);
 
     // Without the rewrite, the old origin is not the site's: every thread is skipped.
     const elsewhere = await parley(dir, args);
@@ -321,7 +321,7 @@ describe('parley', () => {
     });
     expect(await parley(dir, ['import', 'livefyre', file, '--site', siteId])).toMatchObject({
       code: USAGE_ERROR,
-      err: 'parley: import: unknown format "livefyre" (one of disqus, wordpress, remark42)',
+      err: 'parley: import: unknown format "livefyre" (one of disqus, wordpress, remark42, parley)',
     });
     expect(
       await parley(dir, [...args, '--rewrite-origin', 'old.example=https://news.example']),

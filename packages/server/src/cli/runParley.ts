@@ -1,7 +1,7 @@
 // The `parley` command: what an operator runs besides the server itself. Every command reads the
 // same environment as the server (loadConfig); arguments are parsed by node:util's parseArgs.
 import { randomBytes } from 'node:crypto';
-import { existsSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
 import { chmod, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,13 +33,8 @@ import { ConfigError, loadConfig } from '../runtime/loadConfig';
 import type { Config, Env } from '../runtime/loadConfig';
 import { prepareInstall } from '../validation/prepareInstall';
 import { exportSite } from '../portability/exportSite';
-import {
-  IMPORT_FORMATS,
-  formatReport,
-  isImportFormat,
-  openImportFile,
-} from '../portability/importFile';
-import { importSite } from '../portability/importSite';
+import { IMPORT_FORMAT_NAMES, formatReport, importFile } from '../portability/importFile';
+import { partialReport } from '../portability/importShared';
 import { validatePassword } from '../validation/validateAccount';
 
 /** What a command reads and writes: the process's, or a test's. */
@@ -116,8 +111,8 @@ Commands:
                         (packages/server/EXPORT.md), streamed: parley export --site ID > site.json
   import FORMAT FILE --site SITE_ID [--dry-run] [--rewrite-origin OLD=NEW …]
                         Import the comments of another system into a site: FORMAT is disqus
-                        (its XML export), wordpress (WXR) or remark42 (its backup); FILE may be
-                        gzipped. Threads become stories (their URLs must be on the site's
+                        (its XML export), wordpress (WXR), remark42 (its backup) or parley
+                        (parley export's JSON, ids kept); FILE may be gzipped. Threads become stories (their URLs must be on the site's
                         permitted origins; --rewrite-origin https://old.example=https://new.example
                         moves a site that changed address), authors become accounts matched by
                         email. Running it again imports only what is new; a run that stopped
@@ -518,9 +513,9 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     if (typeof siteId !== 'string' || siteId === '') {
       throw new UsageError('import: --site SITE_ID is required (Configure → Sites shows the ids)');
     }
-    if (!isImportFormat(format)) {
+    if (!(IMPORT_FORMAT_NAMES as readonly string[]).includes(format)) {
       throw new UsageError(
-        `import: unknown format "${format}" (one of ${Object.keys(IMPORT_FORMATS).join(', ')})`,
+        `import: unknown format "${format}" (one of ${IMPORT_FORMAT_NAMES.join(', ')})`,
       );
     }
     const rewriteOrigins = new Map<string, string>();
@@ -540,9 +535,8 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
       }
       rewriteOrigins.set(origins[0], origins[1]);
     }
-    let input: AsyncIterable<Buffer>;
     try {
-      input = await openImportFile(file);
+      closeSync(openSync(file, 'r'));
     } catch (error) {
       throw new ParleyError('INVALID_INPUT', `Cannot read ${file}: ${(error as Error).message}`, {
         field: 'file',
@@ -550,16 +544,22 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
     }
     return withDatabase(config, async (db) => {
       await requireMigrated(db);
-      const report = await importSite(db, IMPORT_FORMATS[format](input), {
-        siteId,
-        format,
-        dryRun: values['dry-run'] === true,
-        rewriteOrigins,
-        onProgress: ({ comments }) =>
-          io.err(`… ${comments.imported + comments.already} comments so far`),
-      });
-      io.out(formatReport(report));
-      return 0;
+      try {
+        const report = await importFile(db, format, file, {
+          siteId,
+          dryRun: values['dry-run'] === true,
+          rewriteOrigins,
+          onProgress: ({ comments }) =>
+            io.err(`… ${comments.imported + comments.already} comments so far`),
+        });
+        io.out(formatReport(report));
+        return 0;
+      } catch (error) {
+        // What the batches before the failure did is written: say so, then why it stopped.
+        const partial = partialReport(error);
+        if (partial !== undefined) io.out(`Stopped. ${formatReport(partial)}`);
+        throw error;
+      }
     });
   },
 };

@@ -2,13 +2,19 @@
  * What `parley import` reads: a file in one of the formats, gzipped or not (Disqus mails its
  * exports as `.xml.gz`, Remark42 backs up to `.gz`), and the report it prints.
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { readDisqus } from './formats/disqus';
 import { readRemark42 } from './formats/remark42';
 import { readWordPress } from './formats/wordpress';
-import type { ImportReport, ReportEntry, SourceItem } from './importSite';
+import type { Db } from '../db/inTransaction';
+import { ParleyError } from '../ParleyError';
+import { importParley } from './importParley';
+import type { ImportOptions, ImportReport, ReportEntry } from './importShared';
+import { importSite } from './importSite';
+import type { SourceItem } from './importSite';
 
 /** The formats `parley import` reads, by the name given on its command line. */
 export const IMPORT_FORMATS = {
@@ -17,32 +23,59 @@ export const IMPORT_FORMATS = {
   remark42: readRemark42,
 } satisfies Record<string, (input: AsyncIterable<string | Buffer>) => AsyncIterable<SourceItem>>;
 
-export type ImportFormat = keyof typeof IMPORT_FORMATS;
+/** Every format `parley import` takes: the others', and Parley's own export (importParley.ts). */
+export const IMPORT_FORMAT_NAMES = [...Object.keys(IMPORT_FORMATS), 'parley'] as const;
 
-/** True when `name` is a format {@link IMPORT_FORMATS} reads. */
-export function isImportFormat(name: string): name is ImportFormat {
-  return Object.hasOwn(IMPORT_FORMATS, name);
+/** Imports `path`, in `format`, into the site. */
+export function importFile(
+  db: Db,
+  format: string,
+  path: string,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  if (format === 'parley') return importParley(db, () => openImportFile(path), options);
+  if (!Object.hasOwn(IMPORT_FORMATS, format)) {
+    throw new ParleyError('INVALID_INPUT', `There is no import format ${format}.`, {
+      field: 'format',
+    });
+  }
+  const read = IMPORT_FORMATS[format as keyof typeof IMPORT_FORMATS];
+  return importSite(db, read(openImportFile(path)), { ...options, format });
 }
 
-/** The bytes of `path`, unzipped when they start as gzip does (whatever the file is called). */
-export async function openImportFile(path: string): Promise<AsyncIterable<Buffer>> {
-  const handle = await open(path, 'r');
+/**
+ * The bytes of `path`, unzipped when they start as gzip does (whatever the file is called).
+ * Throws (ENOENT, EACCES) at once when the file cannot be opened; a read error later ends the
+ * stream with it.
+ */
+export function openImportFile(path: string): Readable {
+  const fd = openSync(path, 'r');
   const head = Buffer.alloc(2);
   try {
-    await handle.read(head, 0, 2, 0);
+    readSync(fd, head, 0, 2, 0);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   const stream = createReadStream(path);
-  return head[0] === 0x1f && head[1] === 0x8b ? stream.pipe(createGunzip()) : stream;
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return stream;
+  const gunzip = createGunzip();
+  pipeline(stream, gunzip, () => {});
+  return gunzip;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** The report as `parley import` prints it. */
 export function formatReport(report: ImportReport): string {
+  // Ids and reasons quote the file: its control characters are not the terminal's to obey.
+  const clean = (text: string) =>
+    // eslint-disable-next-line no-control-regex
+    text.replace(
+      /[\u0000-\u001f\u007f-\u009f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   const entry = ({ what, id, line, reason }: ReportEntry) =>
-    `    ${what} ${id || '(no id)'}${line === null ? '' : ` (line ${line})`}: ${reason}`;
+    `    ${what} ${clean(id) || '(no id)'}${line === null ? '' : ` (line ${line})`}: ${clean(reason)}`;
   const imported = report.comments.imported;
   const perSecond = report.seconds > 0 ? Math.round(imported / report.seconds) : imported;
   return [

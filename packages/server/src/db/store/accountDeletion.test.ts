@@ -97,8 +97,26 @@ describe.each(testDialects())('account deletion on %s', (dialect) => {
 
   it('empties the account, ends its sessions and frees its email for a new sign-up', async () => {
     await requestDeletion(leaver().id, new Date('2026-01-01T00:00:00Z'));
+    // An import knew them by their address in the source; that record of them goes too.
+    const source = (userId: string, sourceId: string) => ({
+      site_id: seeded.site.id,
+      format: 'disqus',
+      kind: 'user' as const,
+      source_id: sourceId,
+      parley_id: userId,
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    await t.db
+      .insertInto('import_sources')
+      .values([source(leaver().id, 'email:user0@example.com'), source(stayer().id, 'name:Stay')])
+      .execute();
     const before = await findUserById(t.db, leaver().id);
     await deleteAccount(t.db, leaver().id, new Date('2026-01-09T00:00:00Z'));
+    expect(
+      (await t.db.selectFrom('import_sources').select('source_id').execute()).map(
+        (row) => row.source_id,
+      ),
+    ).toEqual(['name:Stay']);
     const after = await findUserById(t.db, leaver().id);
     expect(after).toMatchObject({
       username: deletedUsername(leaver().id),

@@ -216,6 +216,13 @@ export function deleteAccount(
       .execute();
     await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    // An import's record of who they were in the source (their address, their name there): it
+    // goes too, and a later import of the same file makes an account of its own for them.
+    await trx
+      .deleteFrom('import_sources')
+      .where('kind', '=', 'user')
+      .where('parley_id', '=', userId)
+      .execute();
     // The log keeps that the account went, not who it was: its name goes with it, from the
     // entries written before too.
     await trx

@@ -5,8 +5,8 @@
  * - A thread's URL is its `<link>`; a deleted thread (`isDeleted`) is skipped with its posts.
  * - A post's body is the HTML of `<message>`; `isSpam` or `isDeleted` → rejected (a moderator
  *   sees it in the Rejected queue; readers do not).
- * - Authors: `<email>` when there is one (often empty for guests), else the Disqus `<username>`,
- *   else the display `<name>` (a guest), each its own person.
+ * - Authors: a Disqus account (`<username>`, not `<isAnonymous>`) by its `<email>`, which may be
+ *   an account here; a guest by the address they typed, else their `<name>`.
  * - Disqus exports no votes.
  */
 import type { SourceItem } from '../importSite';
@@ -64,6 +64,8 @@ function post(node: XmlNode): SourceItem {
       id: username === '' ? null : `username:${username}`,
       name: name || username,
       email: sourceEmail(textAt(author, 'email')),
+      // A Disqus account's address, not one a guest typed.
+      vouched: username !== '' && !isTrue(textAt(author, 'isAnonymous')),
     },
     html: textAt(node, 'message'),
     createdAt: textAt(node, 'createdAt'),

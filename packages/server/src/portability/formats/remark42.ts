@@ -8,10 +8,12 @@
  * - Bodies: the Markdown the author wrote (`orig`) when the backup keeps it, else the HTML
  *   (`text`). A deleted comment (`delete`) keeps its place as a tombstone, as a comment deleted
  *   here does.
- * - Votes are counts: `votes` (older backups: voter → up or down) when present, else the score
- *   (up when above zero, down below). The voters are not accounts here.
+ * - Votes come when the backup names the voters (`votes`, voter → up or down, in older
+ *   backups): each voter is a person as authors are. Newer backups keep only a `score`, which
+ *   names nobody: not imported (Parley counts votes by who cast them).
  * - Authors: Remark42's user id (`github_…`, `anonymous_…`), with the email the metadata gives
- *   for that id, if any.
+ *   for that id (confirmed by Remark42 for its notifications), if any.
+ * - Every field is checked: a line whose id, URL or text is not text is skipped with its number.
  * - A line that is not JSON stops the import with its line number.
  */
 import { createInterface } from 'node:readline';
@@ -21,24 +23,27 @@ import type { SourceItem } from '../importSite';
 import { sourceEmail } from '../importSite';
 
 interface Metadata {
-  version?: number;
-  users?: { id?: string; details?: { email?: string } }[];
-  posts?: { url?: string; read_only?: boolean }[];
+  version?: unknown;
+  users?: { id?: unknown; details?: { email?: unknown } }[];
+  posts?: { url?: unknown; read_only?: unknown }[];
 }
 
+/** A comment line as Remark42 writes it; every field checked before use (a file is input). */
 interface Remark42Comment {
-  id?: string;
-  pid?: string;
-  text?: string;
-  orig?: string;
-  user?: { id?: string; name?: string };
-  locator?: { url?: string };
-  score?: number;
-  votes?: Record<string, boolean>;
-  time?: string;
-  delete?: boolean;
-  title?: string;
+  id?: unknown;
+  pid?: unknown;
+  text?: unknown;
+  orig?: unknown;
+  user?: { id?: unknown; name?: unknown };
+  locator?: { url?: unknown };
+  votes?: unknown;
+  time?: unknown;
+  delete?: unknown;
+  title?: unknown;
 }
+
+/** A field that should be text: itself, or '' when it is anything else. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The items of a Remark42 backup read from `input`. */
 export async function* readRemark42(
@@ -73,26 +78,40 @@ export async function* readRemark42(
         );
       }
       metadataSeen = true;
-      for (const user of metadata.users ?? []) {
-        const email = sourceEmail(user.details?.email ?? '');
-        if (user.id && email) emails.set(user.id, email);
+      for (const user of Array.isArray(metadata.users) ? metadata.users : []) {
+        const email = sourceEmail(user?.details?.email);
+        if (typeof user?.id === 'string' && email) emails.set(user.id, email);
       }
-      for (const post of metadata.posts ?? []) {
-        if (post.url && post.read_only) readOnly.add(post.url);
+      for (const post of Array.isArray(metadata.posts) ? metadata.posts : []) {
+        if (typeof post?.url === 'string' && post.read_only === true) readOnly.add(post.url);
       }
       continue;
     }
-    const comment = value as Remark42Comment;
-    const url = comment.locator?.url ?? '';
-    const id = comment.id ?? '';
-    if (id === '' || url === '') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       yield {
         kind: 'skip',
         what: 'comment',
-        id,
+        id: '',
         line: lineNumber,
-        reason: id === '' ? 'it has no id' : 'it has no locator.url',
+        reason: 'it is not an object',
       };
+      continue;
+    }
+    const comment = value as Remark42Comment;
+    const url = text(comment.locator?.url);
+    const id = text(comment.id);
+    const problem =
+      id === ''
+        ? 'it has no id'
+        : url === ''
+          ? 'it has no locator.url'
+          : typeof comment.text !== 'string' &&
+              typeof comment.orig !== 'string' &&
+              comment.delete !== true
+            ? 'its text is not text'
+            : undefined;
+    if (problem !== undefined) {
+      yield { kind: 'skip', what: 'comment', id, line: lineNumber, reason: problem };
       continue;
     }
     if (!threads.has(url)) {
@@ -101,32 +120,41 @@ export async function* readRemark42(
         kind: 'thread',
         id: url,
         url,
-        title: comment.title ?? '',
+        title: text(comment.title),
         createdAt: null,
         closed: readOnly.has(url),
         line: lineNumber,
       };
     }
-    const votes = Object.values(comment.votes ?? {});
-    const score = Math.trunc(comment.score ?? 0);
-    const userId = comment.user?.id ?? '';
+    const person = (userId: string, name: string) => {
+      const email = emails.get(userId) ?? null;
+      return {
+        id: userId === '' ? null : userId,
+        name: name || userId,
+        email,
+        vouched: email !== null,
+      };
+    };
+    const votes =
+      typeof comment.votes === 'object' && comment.votes !== null
+        ? Object.entries(comment.votes).flatMap(([voter, up]) =>
+            voter === '' || typeof up !== 'boolean'
+              ? []
+              : [{ voter: person(voter, voter), value: up ? (1 as const) : (-1 as const) }],
+          )
+        : [];
     yield {
       kind: 'comment',
       id,
       threadId: url,
-      parentId: comment.pid || null,
-      author: {
-        id: userId === '' ? null : userId,
-        name: comment.user?.name ?? userId,
-        email: emails.get(userId) ?? null,
-      },
-      html: comment.text ?? '',
-      markdown: comment.orig || null,
-      createdAt: comment.time ?? '',
+      parentId: text(comment.pid) || null,
+      author: person(text(comment.user?.id), text(comment.user?.name)),
+      html: text(comment.text),
+      markdown: text(comment.orig) || null,
+      createdAt: text(comment.time),
       status: 'NONE',
       erased: comment.delete === true,
-      up: votes.length > 0 ? votes.filter(Boolean).length : Math.max(0, score),
-      down: votes.length > 0 ? votes.filter((vote) => !vote).length : Math.max(0, -score),
+      votes,
       line: lineNumber,
     };
   }

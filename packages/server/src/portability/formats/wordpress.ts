@@ -9,7 +9,10 @@
  *   plugins' types (WooCommerce's `review`) are skipped, each listed.
  * - Bodies are what WordPress stores: text with some HTML, paragraphs by blank lines (WordPress
  *   adds the `<p>`s when it shows them): the same is done here before the HTML is read.
- * - Authors: the email, else the WordPress user id (`comment_user_id`), else the name.
+ * - Authors: a WordPress user (`comment_user_id`) by the address, which may be an account here;
+ *   a visitor by the address they typed, else their name.
+ * - Posts that are not public (a draft, private, trashed, password-protected) are skipped with
+ *   their comments: readers never saw them.
  */
 import type { SourceItem } from '../importSite';
 import { sourceEmail } from '../importSite';
@@ -27,10 +30,37 @@ export async function* readWordPress(
       root === 'rss' && name === 'item' && ancestors.length === 2 && ancestors[1] === 'channel'
     );
   });
+  const posts = new Set<string>();
   for await (const item of records) {
     const comments = item.children.filter((node) => node.name === 'comment');
     if (comments.length === 0) continue;
     const threadId = textAt(item, 'post_id');
+    const status = textAt(item, 'status');
+    const hidden =
+      threadId === ''
+        ? 'it has no wp:post_id'
+        : posts.has(threadId)
+          ? 'the file has this wp:post_id twice'
+          : textAt(item, 'post_password') !== ''
+            ? 'its post is password-protected in WordPress'
+            : PUBLIC_STATUSES.includes(status)
+              ? undefined
+              : `its post is not public in WordPress (status "${status}")`;
+    if (hidden !== undefined) {
+      // Not a thread here, nor are its comments (they would be readable where they were not).
+      yield { kind: 'skip', what: 'thread', id: threadId, line: item.line, reason: hidden };
+      for (const comment of comments) {
+        yield {
+          kind: 'skip',
+          what: 'comment',
+          id: textAt(comment, 'comment_id'),
+          line: comment.line,
+          reason: `its post was skipped (${hidden})`,
+        };
+      }
+      continue;
+    }
+    posts.add(threadId);
     yield {
       kind: 'thread',
       id: threadId,
@@ -44,6 +74,9 @@ export async function* readWordPress(
   }
   if (root !== 'rss') throw notThe('WordPress export (WXR)', '<rss>', root);
 }
+
+/** Posts whose comments readers saw: published, and attachments (which inherit). */
+const PUBLIC_STATUSES = ['publish', 'inherit', ''];
 
 const STATUSES: Record<string, 'NONE' | 'PREMOD' | 'REJECTED'> = {
   '1': 'NONE',
@@ -87,6 +120,8 @@ function toComment(node: XmlNode, threadId: string): SourceItem {
       id: userId === '' || userId === '0' ? null : `user:${userId}`,
       name: textAt(node, 'comment_author'),
       email: sourceEmail(textAt(node, 'comment_author_email')),
+      // A WordPress user's address, not one a visitor typed.
+      vouched: userId !== '' && userId !== '0',
     },
     html: paragraphs(textAt(node, 'comment_content')),
     createdAt: gmt(textAt(node, 'comment_date_gmt')) ?? '',

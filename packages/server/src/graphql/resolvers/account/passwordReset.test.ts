@@ -43,7 +43,12 @@ describe.each(testDialects())('password reset and email confirmation on %s', (di
     it('lets an imported author claim the account with a reset; a placeholder address gets none', async () => {
       await api.install();
       const site = await api.db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
-      const author = (name: string, email: string | null) => ({ id: null, name, email });
+      const author = (name: string, email: string | null) => ({
+        id: null,
+        name,
+        email,
+        vouched: false,
+      });
       const comment = (id: string, who: ReturnType<typeof author>) =>
         ({
           kind: 'comment',

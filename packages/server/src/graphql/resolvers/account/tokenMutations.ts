@@ -163,7 +163,12 @@ export const tokenMutations = {
     // SSO users have no Parley password: their host site handles theirs. An imported author
     // without one (portability/importSite.ts) claims the account this way: the link proves the
     // mailbox. Placeholder addresses (`.invalid`: erased or imported without email) reach nobody.
-    if (user !== undefined && user.ssoSiteId === null && !user.email.endsWith('.invalid')) {
+    if (
+      user !== undefined &&
+      user.ssoSiteId === null &&
+      user.ssoId === null &&
+      !/\.invalid$/i.test(user.email)
+    ) {
       const link = await tokenLink(ctx, user, 'RESET_PASSWORD', ACCOUNT_PATHS.resetPassword);
       // Not awaited: an SMTP round trip only for existing accounts would let response times
       // tell who has one. Failures are logged; the person can ask again.

@@ -1,0 +1,271 @@
+/**
+ * What the importers share (importSite.ts for other systems' formats, importParley.ts for
+ * Parley's own): the report, the dry run, where a thread's URL lands, usernames, times, and the
+ * reply counts a batch moves.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/inTransaction';
+import { parseJson } from '../db/inTransaction';
+import { isUsernameFree, uniqueKey } from '../db/store/users';
+import { canonicalStoryUrl } from '../graphql/resolvers/stories';
+import { ParleyError } from '../ParleyError';
+import { usernameSkeleton } from '../validation/lookalikes';
+import { validateUsername } from '../validation/validateAccount';
+
+/** Rows written per transaction (comments, users, votes…). */
+export const IMPORT_BATCH = 500;
+
+/** What a report line is about. */
+export type ReportedKind = 'thread' | 'comment' | 'user' | 'vote' | 'decision';
+
+/** One line of the report about an item: skipped, or imported with a change. */
+export interface ReportEntry {
+  what: ReportedKind;
+  id: string;
+  line: number | null;
+  reason: string;
+}
+
+/** What an import did (or, with `dryRun`, would do). */
+export interface ImportReport {
+  format: string;
+  siteId: string;
+  dryRun: boolean;
+  stories: { created: number; matched: number };
+  users: { created: number; matched: number };
+  comments: { imported: number; already: number };
+  /** Items not imported, each with its reason. */
+  skipped: ReportEntry[];
+  /** Items imported with a change (a reply moved to the top of its thread, a renamed user). */
+  notes: ReportEntry[];
+  /** Wall time, in seconds. */
+  seconds: number;
+}
+
+/** Options of an import. */
+export interface ImportOptions {
+  siteId: string;
+  /** Write nothing: one transaction, rolled back at the end. */
+  dryRun?: boolean;
+  /** Old origin → new origin, for threads of a site that moved (`https://old.example`). */
+  rewriteOrigins?: ReadonlyMap<string, string>;
+  /** @default IMPORT_BATCH */
+  batchSize?: number;
+  /** Told after each batch. */
+  onProgress?(report: ImportReport): void;
+  /** @default now */
+  now?: Date;
+}
+
+/** An empty report. */
+export function newReport(format: string, siteId: string, dryRun: boolean): ImportReport {
+  return {
+    format,
+    siteId,
+    dryRun,
+    stories: { created: 0, matched: 0 },
+    users: { created: 0, matched: 0 },
+    comments: { imported: 0, already: 0 },
+    skipped: [],
+    notes: [],
+    seconds: 0,
+  };
+}
+
+/** The report so far of an import that failed (the batches it names were written). */
+const partialReports = new WeakMap<object, ImportReport>();
+
+/** What an import that threw `error` had done before, if it was an import. */
+export function partialReport(error: unknown): ImportReport | undefined {
+  return typeof error === 'object' && error !== null ? partialReports.get(error) : undefined;
+}
+
+/** Thrown to roll a dry run back. */
+class DryRun extends Error {}
+
+/**
+ * Runs an import: for real (each batch commits on its own), or, with `dryRun`, inside one
+ * transaction rolled back at the end. An error carries the report so far ({@link partialReport}).
+ */
+export async function runImport(
+  db: Db,
+  report: ImportReport,
+  work: (db: Db) => Promise<void>,
+): Promise<ImportReport> {
+  const started = performance.now();
+  try {
+    if (!report.dryRun) {
+      await work(db);
+    } else {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await work(trx);
+          throw new DryRun();
+        });
+      } catch (error) {
+        if (!(error instanceof DryRun)) throw error;
+      }
+    }
+  } catch (error) {
+    report.seconds = (performance.now() - started) / 1000;
+    if (typeof error === 'object' && error !== null) partialReports.set(error, report);
+    throw error;
+  }
+  report.seconds = (performance.now() - started) / 1000;
+  return report;
+}
+
+/** Where a thread's URL lands in the site: its story URL, or why it cannot. */
+export interface SiteTarget {
+  storyUrl(url: string): { url: string } | { reason: string };
+}
+
+/** The site's permitted origins and the origin rewrites; NOT_FOUND for an unknown site. */
+export async function siteTarget(
+  db: Db,
+  siteId: string,
+  rewriteOrigins: ReadonlyMap<string, string> = new Map(),
+): Promise<SiteTarget> {
+  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  if (site === undefined) throw new ParleyError('NOT_FOUND', `There is no site ${siteId}.`);
+  const origins = new Set(parseJson<string[]>(site.allowed_origins, []));
+  return {
+    storyUrl(text) {
+      let url: URL;
+      try {
+        url = canonicalStoryUrl(text);
+      } catch {
+        return { reason: `${JSON.stringify(text)} is not an http(s) URL` };
+      }
+      const moved = rewriteOrigins.get(url.origin);
+      if (moved !== undefined) url = new URL(`${url.pathname}${url.search}`, moved);
+      if (!origins.has(url.origin)) {
+        return {
+          reason: `${url.origin} is not a permitted origin of the site (rewrite it with --rewrite-origin OLD=NEW, or add it to the site)`,
+        };
+      }
+      return { url: url.toString() };
+    },
+  };
+}
+
+/**
+ * A source time as a stored one (ISO, UTC), or null when it is not one: ISO 8601 text (a date,
+ * then optionally a time and a zone), not after `now` by more than a day (clocks and zones).
+ */
+export function parseTime(value: string, now: Date = new Date()): string | null {
+  const text = value.trim();
+  if (!/^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/.test(text)) {
+    return null;
+  }
+  const ms = Date.parse(text.replace(' ', 'T'));
+  if (Number.isNaN(ms) || ms > now.getTime() + 86_400_000) return null;
+  return new Date(ms).toISOString();
+}
+
+/** `base` with `_n` (none for 1), cut to fit 30 characters. */
+function withSuffix(base: string, n: number): string {
+  const suffix = n === 1 ? '' : `_${n}`;
+  return `${base.slice(0, 30 - suffix.length)}${suffix}`;
+}
+
+/** A username from a display name: letters, digits, `_` and `.`, 3 to 30 of them. */
+export function usernameBase(name: string): string {
+  const cleaned = name
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}_.]+/gu, '_')
+    .replace(/_{2,}/g, '_')
+    .replace(/^[_.]+|[_.]+$/g, '')
+    .slice(0, 30);
+  const padded = cleaned.length >= 3 ? cleaned : `${cleaned || 'reader'}_imported`.slice(0, 30);
+  try {
+    return validateUsername(padded);
+  } catch {
+    return 'reader';
+  }
+}
+
+/**
+ * A free username for each of `names`, in order: the name made valid ({@link usernameBase}),
+ * else with `_2` … `_5`, looked up for the whole list in two queries (by key, by look-alike
+ * skeleton); a name whose five are all taken goes on alone with more numbers, then a random
+ * end. `taken` holds the names given earlier in the import (not yet visible to a query in
+ * another batch's rolled-back dry run) and gets these.
+ */
+export async function uniqueUsernames(
+  db: Db,
+  names: readonly string[],
+  taken: Set<string>,
+): Promise<string[]> {
+  const candidates = names.map((name) => {
+    const base = usernameBase(name);
+    return [1, 2, 3, 4, 5].map((n) => withSuffix(base, n));
+  });
+  const all = candidates.flat();
+  const stored = new Set<string>();
+  for (let at = 0; at < all.length; at += IMPORT_BATCH) {
+    const chunk = all.slice(at, at + IMPORT_BATCH);
+    const byKey = await db
+      .selectFrom('users')
+      .select('username_key')
+      .where('username_key', 'in', chunk.map(uniqueKey))
+      .execute();
+    for (const row of byKey) stored.add(row.username_key);
+    const bySkeleton = await db
+      .selectFrom('users')
+      .select('username_skeleton')
+      .where('username_skeleton', 'in', chunk.map(usernameSkeleton))
+      .execute();
+    for (const row of bySkeleton) {
+      if (row.username_skeleton !== null) stored.add(`~${row.username_skeleton}`);
+    }
+  }
+  const free = (candidate: string) => {
+    const key = uniqueKey(candidate);
+    const skeleton = `~${usernameSkeleton(candidate)}`;
+    return !stored.has(key) && !stored.has(skeleton) && !taken.has(key) && !taken.has(skeleton);
+  };
+  const chosen: string[] = [];
+  for (const [index, list] of candidates.entries()) {
+    let username = list.find(free);
+    if (username === undefined) {
+      const base = usernameBase(names[index] ?? '');
+      for (let n = 6; n <= 50 && username === undefined; n++) {
+        const candidate = withSuffix(base, n);
+        if (free(candidate) && (await isUsernameFree(db, candidate))) username = candidate;
+      }
+      username ??= `${base.slice(0, 21)}_${crypto.randomUUID().slice(0, 8)}`;
+    }
+    taken.add(uniqueKey(username));
+    taken.add(`~${usernameSkeleton(username)}`);
+    chosen.push(username);
+  }
+  return chosen;
+}
+
+/** Adds each parent's new visible replies, a hundred parents a statement, in id order. */
+export async function addReplyCounts(db: Db, replies: ReadonlyMap<string, number>): Promise<void> {
+  const parents = [...replies].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let at = 0; at < parents.length; at += 100) {
+    const chunk = parents.slice(at, at + 100);
+    // Numbers this code counted, never text from the file.
+    const added = sql.join(
+      chunk.map(([id, delta]) => sql`when ${id} then ${sql.lit(Math.trunc(delta))}`),
+      sql` `,
+    );
+    await db
+      .updateTable('comments')
+      .set({ reply_count: sql<number>`reply_count + (case id ${added} end)` })
+      .where(
+        'id',
+        'in',
+        chunk.map(([id]) => id),
+      )
+      .execute();
+  }
+}
+
+/** Rows in chunks of `size`: within both engines' bound-parameter limits. */
+export function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
+  for (let at = 0; at < rows.length; at += size) yield rows.slice(at, at + size);
+}
