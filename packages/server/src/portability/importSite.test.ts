@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { Db } from '../db/inTransaction';
 import { countRows, seedBasics } from '../db/testFixtures';
@@ -399,7 +400,7 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
     <wp:comment><wp:comment_id>11</wp:comment_id><wp:comment_content>Locked</wp:comment_content>
       <wp:comment_date_gmt>2020-01-01 00:00:00</wp:comment_date_gmt><wp:comment_approved>1</wp:comment_approved></wp:comment></item>
 </channel></rss>`;
-    const report = await run('wordpress', readWordPress([Buffer.from(xml)]));
+    const report = await run('wordpress', readWordPress(Readable.from([Buffer.from(xml)])));
     expect(report.comments.imported).toBe(0);
     expect(report.skipped.map(({ id, reason }) => [id, reason])).toEqual([
       ['1', 'its post is not public in WordPress (status "draft")'],

@@ -1,0 +1,201 @@
+import { Readable } from 'node:stream';
+import { seedBasics, testBox } from '../db/testFixtures';
+import { countRows } from '../db/testFixtures';
+import { createTestDatabase, testDialects, useTestDatabase } from '../db/testDatabases';
+import type { TestDatabase } from '../db/testDatabases';
+import type { Db } from '../db/inTransaction';
+import {
+  createComment,
+  deleteOwnComment,
+  pinComment,
+  setCommentStatus,
+  setCommentTags,
+} from '../db/store/comments';
+import { setVote } from '../db/store/reactions';
+import { createSite } from '../db/store/sites';
+import { storyStatusCounts } from '../db/store/storyCounts';
+import { findOrCreateStory } from '../db/store/stories';
+import { createUser, upsertSsoUser } from '../db/store/users';
+import { renderComment } from '../markdown/renderComment';
+import { exportSite } from './exportSite';
+import { importParley } from './importParley';
+
+/** The export of `siteId` as text (as `parley export` writes it). */
+async function exportText(db: Db, siteId: string): Promise<string> {
+  const pieces: string[] = [];
+  await exportSite(db, siteId, (piece) => void pieces.push(piece), {
+    now: new Date('2026-11-27T12:00:00.000Z'),
+  });
+  return pieces.join('\n');
+}
+
+const openText = (text: string) => () => Readable.from([Buffer.from(text)]);
+
+describe.each(testDialects())('importParley on %s', (dialect) => {
+  const t = useTestDatabase(dialect);
+  let empty: TestDatabase;
+  beforeEach(async () => {
+    empty = await createTestDatabase(dialect);
+  });
+  afterEach(async () => {
+    await empty.close();
+  });
+
+  /** A site with what an export holds: threads, tombstones, votes, decisions, a pin, SSO. */
+  async function richSite() {
+    const { site, story, users } = await seedBasics(t.db, {
+      userCount: 3,
+      roles: ['COMMENTER', 'COMMENTER', 'MODERATOR'],
+    });
+    const [ann, bob, mod] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+    const sso = await upsertSsoUser(t.db, {
+      siteId: site.id,
+      ssoId: 'host-1',
+      email: 'host@example.com',
+      username: 'host_reader',
+    });
+    const post = async (authorId: string, body: string, parentId?: string) =>
+      (
+        await createComment(t.db, {
+          storyId: story.id,
+          authorId,
+          parentId,
+          bodySource: body,
+          bodyHtml: renderComment(body),
+        })
+      ).comment;
+    const top = await post(ann.id, 'First, with a [link](https://example.org)');
+    const reply = await post(bob.id, 'A *reply*', top.id);
+    const deep = await post(sso.id, 'Deeper', reply.id);
+    const gone = await post(bob.id, 'To be deleted', top.id);
+    await post(ann.id, 'Under the deleted one', gone.id);
+    await deleteOwnComment(t.db, gone.id, bob.id);
+    const held = await post(bob.id, 'Held');
+    await setCommentStatus(t.db, { commentId: held.id, status: 'REJECTED', moderatorId: mod.id });
+    await setCommentStatus(t.db, { commentId: deep.id, status: 'APPROVED', moderatorId: mod.id });
+    await setCommentTags(t.db, top.id, ['FEATURED']);
+    await setVote(t.db, top.id, bob.id, 1);
+    await setVote(t.db, top.id, sso.id, 1);
+    await setVote(t.db, reply.id, ann.id, -1);
+    await pinComment(t.db, story.id, top.id);
+    const { story: second } = await findOrCreateStory(t.db, {
+      siteId: site.id,
+      url: 'https://news.example/b',
+      title: 'B',
+    });
+    await createComment(t.db, {
+      storyId: second.id,
+      authorId: mod.id,
+      bodySource: 'Staff note',
+      bodyHtml: '<p>Staff note</p>',
+    });
+    return { site, story };
+  }
+
+  it('round-trips: export, import into an empty install, export again gives the same document', async () => {
+    const { site } = await richSite();
+    const first = await exportText(t.db, site.id);
+    const { site: target } = await createSite(
+      empty.db,
+      { name: 'Moved', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
+      testBox,
+    );
+    const report = await importParley(empty.db, openText(first), {
+      siteId: target.id,
+      batchSize: 2,
+    });
+    expect(report).toMatchObject({
+      stories: { created: 2, matched: 0 },
+      users: { created: 4, matched: 0 },
+      comments: { imported: 7, already: 0 },
+      skipped: [],
+      notes: [],
+    });
+    const second = await exportText(empty.db, target.id);
+    const strip = (text: string) => {
+      const { site: _site, exportedAt: _at, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    expect(strip(second)).toEqual(strip(first));
+    // The counters are what the writes here would have made.
+    const stories = await empty.db.selectFrom('stories').select('id').execute();
+    const fresh = await storyStatusCounts(
+      empty.db,
+      stories.map((story) => story.id),
+    );
+    const before = await storyStatusCounts(
+      t.db,
+      stories.map((story) => story.id),
+    );
+    expect(fresh).toEqual(before);
+    const counters = (db: Db) =>
+      db
+        .selectFrom('comments')
+        .select(['id', 'reply_count', 'reaction_count', 'downvote_count', 'best_rank'])
+        .where('site_id', 'is not', null)
+        .orderBy('id')
+        .execute();
+    expect(await counters(empty.db)).toEqual(await counters(t.db));
+
+    // Again: nothing new.
+    const again = await importParley(empty.db, openText(first), { siteId: target.id });
+    expect(again).toMatchObject({
+      stories: { created: 0, matched: 2 },
+      users: { created: 0, matched: 4 },
+      comments: { imported: 0, already: 7 },
+    });
+    expect(await countRows(empty.db, 'reactions')).toBe(3);
+    expect(await countRows(empty.db, 'moderation_decisions')).toBe(2);
+  });
+
+  it('keeps a member’s account here, renames a taken username, and refuses other formats', async () => {
+    const { site } = await richSite();
+    const text = await exportText(t.db, site.id);
+    const { site: target } = await createSite(
+      empty.db,
+      { name: 'Here', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
+      testBox,
+    );
+    // user0's address is an account here already; user1's name is someone else's.
+    const member = await createUser(empty.db, {
+      username: 'ann_here',
+      email: 'user0@example.com',
+      passwordHash: 'hash',
+    });
+    await createUser(empty.db, {
+      username: 'user1',
+      email: 'other@example.com',
+      passwordHash: 'h',
+    });
+    // The file says user0's address was confirmed.
+    const document = JSON.parse(text) as { users: { email: string; emailVerified: boolean }[] };
+    for (const user of document.users) user.emailVerified = true;
+    const report = await importParley(empty.db, openText(JSON.stringify(document)), {
+      siteId: target.id,
+    });
+    expect(report.users).toEqual({ created: 3, matched: 1 });
+    expect(report.notes.map(({ reason }) => reason)).toEqual([
+      'the username user1 is taken here: imported as user1_2',
+    ]);
+    const first = await empty.db
+      .selectFrom('comments')
+      .select('author_id')
+      .where('body_source', 'like', 'First%')
+      .executeTakeFirstOrThrow();
+    expect(first.author_id).toBe(member.id);
+
+    await expect(
+      importParley(empty.db, openText('{"format":"other","version":1}'), { siteId: target.id }),
+    ).rejects.toThrow('This is not a Parley export: its "format" is "other"');
+    await expect(
+      importParley(empty.db, openText('{"format":"parley-export","version":2}'), {
+        siteId: target.id,
+      }),
+    ).rejects.toThrow('This export is version 2; this server reads version 1.');
+    await expect(
+      importParley(empty.db, openText('{"format":"parley-export","version":1,"users":[{'), {
+        siteId: target.id,
+      }),
+    ).rejects.toThrow(/^The file is not JSON as Parley exports it/);
+  });
+});
