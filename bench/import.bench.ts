@@ -3,9 +3,11 @@
 // the compiled `parley import` (`npm run build` first) into a fresh database, on SQLite and, with
 // DATABASE_URL (an admin URL: a database of its own is made), on PostgreSQL. Prints comments/s
 // and the command's peak RSS (VmHWM, read from /proc as it runs). Target: ≤ 200 MB RSS.
-// Then the same file again: every comment is found, none written twice.
+// Then the same file again: every comment is found, none written twice. Then the round trip at
+// that size: `parley export`, `parley import parley` into an empty install, export again, and
+// the two documents compared (the site and the export's time aside).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '../packages/server/src/db/testDatabases';
@@ -19,15 +21,19 @@ const RSS_TARGET_MB = 200;
 const ORIGIN = 'https://news.example';
 const PARLEY = join(import.meta.dirname, '..', 'packages', 'server', 'dist', 'parley.js');
 
-/** Runs `parley import` on the database; answers its output and its peak RSS. */
-function runImport(
+/** Runs `parley ARGS` on the database; answers its output (or writes it to `outFile`) and its peak RSS. */
+function parley(
   env: Record<string, string>,
   args: string[],
-): Promise<{ code: number | null; out: string; err: string; peakMb: number }> {
+  outFile?: string,
+): Promise<{ code: number | null; out: string; err: string; peakMb: number; seconds: number }> {
   return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const outFd = outFile === undefined ? undefined : openSync(outFile, 'w');
     // Run as the package's bin is: its first line gives Node the server's heap flags.
-    const child = spawn(PARLEY, ['import', ...args], {
+    const child = spawn(PARLEY, args, {
       env: { ...process.env, ...env, NODE_ENV: 'production', PARLEY_SECRET: 'b'.repeat(43) },
+      stdio: ['ignore', outFd ?? 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
@@ -42,35 +48,57 @@ function runImport(
       }
     };
     const timer = setInterval(sample, 50);
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       clearInterval(timer);
-      resolve({ code, out, err, peakMb: peakKb / 1024 });
+      if (outFd !== undefined) closeSync(outFd);
+      const seconds = (performance.now() - started) / 1000;
+      if (code !== 0) reject(new Error(`parley ${args[0]} failed (${code}): ${err}`));
+      else resolve({ code, out, err, peakMb: peakKb / 1024, seconds });
     });
   });
 }
 
-async function run(dialect: DialectName, file: string): Promise<boolean> {
+/** A fresh database with the bench's site; answers the environment `parley` needs for it. */
+async function freshSite(dialect: DialectName) {
   const database = await createTestDatabase(dialect, { sqliteFile: true });
+  const { site } = await createSite(
+    database.db,
+    { name: 'News', url: ORIGIN, allowedOrigins: [ORIGIN] },
+    testBox,
+  );
+  const env =
+    dialect === 'postgres'
+      ? { DATABASE_URL: database.url, PARLEY_DATA_DIR: database.dataDir }
+      : { PARLEY_DATA_DIR: database.dataDir, DATABASE_URL: '' };
+  return { database, siteId: site.id, env };
+}
+
+/** An export without what differs between installs (the site, the time of the export). */
+function comparable(path: string): string {
+  const {
+    site: _site,
+    exportedAt: _at,
+    ...rest
+  } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+async function run(dialect: DialectName, file: string, dir: string): Promise<boolean> {
+  const source = await freshSite(dialect);
+  const copy = await freshSite(dialect);
   try {
-    const { site } = await createSite(
-      database.db,
-      { name: 'News', url: ORIGIN, allowedOrigins: [ORIGIN] },
-      testBox,
-    );
-    const env =
-      dialect === 'postgres'
-        ? { DATABASE_URL: database.url, PARLEY_DATA_DIR: database.dataDir }
-        : { PARLEY_DATA_DIR: database.dataDir, DATABASE_URL: '' };
-    const first = await runImport(env, ['disqus', file, '--site', site.id]);
-    if (first.code !== 0) throw new Error(`parley import failed: ${first.err}`);
+    const first = await parley(source.env, ['import', 'disqus', file, '--site', source.siteId]);
     const line = (text: string, label: string) =>
-      text.split('\n').find((each) => each.trim().startsWith(label))?.trim() ?? '';
+      text
+        .split('\n')
+        .find((each) => each.trim().startsWith(label))
+        ?.trim() ?? '';
     const rate = /\(([\d,]+) comments\/s\)/.exec(first.out)?.[1] ?? '?';
     const seconds = / in ([\d.]+) s /.exec(first.out)?.[1] ?? '?';
-    const again = await runImport(env, ['disqus', file, '--site', site.id]);
+    const again = await parley(source.env, ['import', 'disqus', file, '--site', source.siteId]);
     const ok = first.peakMb <= RSS_TARGET_MB && again.out.includes(`0 imported`);
     console.log(
       `${dialect.padEnd(8)} ${line(first.out, 'comments:')}; ${line(first.out, 'users:')}; ` +
@@ -78,9 +106,23 @@ async function run(dialect: DialectName, file: string): Promise<boolean> {
         `${ok ? 'ok' : 'MISSED'}\n${' '.repeat(9)}again: ${line(again.out, 'comments:')} in ` +
         `${/ in ([\d.]+) s /.exec(again.out)?.[1] ?? '?'} s, peak RSS ${again.peakMb.toFixed(0)} MB`,
     );
-    return ok;
+    // The round trip at size: export, import into an empty install, export again.
+    const exported = join(dir, `${dialect}-export.json`);
+    const exportRun = await parley(source.env, ['export', '--site', source.siteId], exported);
+    const imported = await parley(copy.env, ['import', 'parley', exported, '--site', copy.siteId]);
+    const reexported = join(dir, `${dialect}-export-again.json`);
+    await parley(copy.env, ['export', '--site', copy.siteId], reexported);
+    const same = comparable(exported) === comparable(reexported);
+    console.log(
+      `${' '.repeat(9)}export: ${(statSync(exported).size / 1e6).toFixed(1)} MB in ${exportRun.seconds.toFixed(1)} s, ` +
+        `peak RSS ${exportRun.peakMb.toFixed(0)} MB; import parley: ${line(imported.out, 'comments:')} in ` +
+        `${imported.seconds.toFixed(1)} s, peak RSS ${imported.peakMb.toFixed(0)} MB; exported again: ` +
+        `${same ? 'the same document (site and exportedAt aside) — ok' : 'DIFFERENT — MISSED'}`,
+    );
+    return ok && same;
   } finally {
-    await database.close();
+    await source.database.close();
+    await copy.database.close();
   }
 }
 
@@ -101,7 +143,7 @@ console.log(
 const dialects: DialectName[] = process.env['DATABASE_URL'] ? ['sqlite', 'postgres'] : ['sqlite'];
 let allOk = true;
 try {
-  for (const dialect of dialects) allOk = (await run(dialect, file)) && allOk;
+  for (const dialect of dialects) allOk = (await run(dialect, file, dir)) && allOk;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
