@@ -13,6 +13,12 @@ import { SaxesParser } from 'saxes';
 import type { SaxesTagNS } from 'saxes';
 import { ParleyError } from '../../ParleyError';
 
+/**
+ * The most text one record may hold: a WordPress post with thousands of comments is one record,
+ * and fits many times over; a file that would take the memory with one element stops instead.
+ */
+export const MAX_RECORD_CHARS = 32_000_000;
+
 /** An element of a record: its local name, attributes by local name, text and children. */
 export interface XmlNode {
   name: string;
@@ -43,6 +49,7 @@ export function textAt(node: XmlNode | undefined, ...path: string[]): string {
 export async function* xmlRecords(
   input: AsyncIterable<string | Buffer>,
   isRecord: (name: string, ancestors: readonly string[]) => boolean,
+  { maxRecordChars = MAX_RECORD_CHARS }: { maxRecordChars?: number } = {},
 ): AsyncGenerator<XmlNode> {
   const parser = new SaxesParser({ xmlns: true, position: true });
   const open: string[] = [];
@@ -50,6 +57,7 @@ export async function* xmlRecords(
   const building: XmlNode[] = [];
   const done: XmlNode[] = [];
   let failure: Error | undefined;
+  let tooBig: ParleyError | undefined;
 
   parser.on('error', (error) => {
     // saxes's messages start with "line:column: "; the first one is the one that matters.
@@ -69,14 +77,31 @@ export async function* xmlRecords(
         children: [],
         line: parser.line,
       };
+      if (building.length === 0) {
+        recordChars = 0;
+        recordLine = parser.line;
+      }
       building.at(-1)?.children.push(node);
       building.push(node);
     }
     open.push(tag.local);
   });
+  // A record's text, counted: one element of a hostile file cannot fill the memory.
+  let recordChars = 0;
+  let recordLine = 0;
   const addText = (text: string) => {
     const node = building.at(-1);
-    if (node !== undefined) node.text += text;
+    if (node === undefined) return;
+    recordChars += text.length;
+    if (recordChars > maxRecordChars) {
+      tooBig ??= new ParleyError(
+        'INVALID_INPUT',
+        `The element at line ${recordLine} holds more than ${maxRecordChars.toLocaleString('en-US')} characters of text: more than one record of this format can be.`,
+        { field: 'file' },
+      );
+    } else {
+      node.text += text;
+    }
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
@@ -87,6 +112,7 @@ export async function* xmlRecords(
   });
 
   const check = () => {
+    if (tooBig !== undefined) throw tooBig;
     if (failure === undefined) return;
     throw new ParleyError(
       'INVALID_INPUT',
