@@ -69,8 +69,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function formatReport(report: ImportReport): string {
   // Ids and reasons quote the file: its control characters are not the terminal's to obey.
   const clean = (text: string) =>
-    // eslint-disable-next-line no-control-regex
     text.replace(
+      // eslint-disable-next-line no-control-regex
       /[\u0000-\u001f\u007f-\u009f]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
     );

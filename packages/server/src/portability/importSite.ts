@@ -305,9 +305,7 @@ async function importInto(
     const records: [string, string][] = [];
     const fresh: [string, SourceAuthor, string | null][] = [];
     // Members first: of a member and a guest with one address in a batch, the member has it.
-    const membersFirst = [...wanted].sort(
-      ([, a], [, b]) => Number(b.vouched) - Number(a.vouched),
-    );
+    const membersFirst = [...wanted].sort(([, a], [, b]) => Number(b.vouched) - Number(a.vouched));
     const given = new Set<string>();
     for (const [key, person] of membersFirst) {
       const address = person.email === null ? null : uniqueKey(person.email);
