@@ -44,6 +44,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from './exportSite';
 import { arrayElements, topValues } from './formats/jsonArrays';
 import {
   IMPORT_BATCH,
+  ParentsFirst,
   addReplyCounts,
   chunks,
   newReport,
@@ -374,8 +375,6 @@ async function run(
 
   // Comments: a reply waits for its parent.
   const placed = new Set<string>();
-  const skippedComments = new Set<string>();
-  const waiting = new Map<string, ExportedComment[]>();
   let ready: ExportedComment[] = [];
 
   async function writeComments(comments: ExportedComment[]): Promise<void> {
@@ -482,41 +481,32 @@ async function run(
     options.onProgress?.(report);
   }
 
-  async function accept(comment: ExportedComment): Promise<void> {
-    const queue = [comment];
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      placed.add(next.id);
-      ready.push(next);
-      queue.push(...(waiting.get(next.id) ?? []));
-      waiting.delete(next.id);
+  // Parents before their replies, into the batch.
+  const order = new ParentsFirst<ExportedComment>(
+    async (comment) => {
+      placed.add(comment.id);
+      ready.push(comment);
       if (ready.length >= batchSize) {
         const batch = ready;
         ready = [];
         await writeComments(batch);
       }
-    }
-  }
-
-  async function drop(comment: ExportedComment, reason: string): Promise<void> {
-    skippedComments.add(comment.id);
+    },
+    (comment, why) =>
+      report.notes.push({
+        what: 'comment',
+        id: comment.id,
+        line: null,
+        reason: `${why}: imported at the top of its thread`,
+      }),
+  );
+  const drop = async (comment: ExportedComment, reason: string) => {
     skip('comment', comment.id, reason);
-    const orphans = waiting.get(comment.id) ?? [];
-    waiting.delete(comment.id);
-    for (const orphan of orphans) await toTop(orphan, `its parent ${comment.id} was skipped`);
-  }
-
-  async function toTop(comment: ExportedComment, why: string): Promise<void> {
-    report.notes.push({
-      what: 'comment',
-      id: comment.id,
-      line: null,
-      reason: `${why}: imported at the top of its thread`,
-    });
-    await accept({ ...comment, parentId: null });
-  }
+    await order.skip(comment.id, reason);
+  };
 
   for await (const comment of arrayElements<ExportedComment>(open, 'comments')) {
-    if (placed.has(comment.id) || skippedComments.has(comment.id)) {
+    if (order.has(comment.id)) {
       skip('comment', comment.id, 'the file has this id twice');
       continue;
     }
@@ -538,30 +528,18 @@ async function run(
       await drop(comment, 'its body, status, tags or creation time are not ones Parley writes');
       continue;
     }
-    if (comment.parentId === null || placed.has(comment.parentId)) {
-      await accept(comment);
-    } else if (skippedComments.has(comment.parentId)) {
-      await toTop(comment, `its parent ${comment.parentId} was skipped`);
-    } else {
-      const list = waiting.get(comment.parentId) ?? [];
-      list.push(comment);
-      waiting.set(comment.parentId, list);
-    }
+    await order.take(comment);
   }
-  const orphans = [...waiting.entries()];
-  waiting.clear();
-  for (const [parentId, list] of orphans) {
-    for (const orphan of list) {
-      // A parent from an earlier run is here already: the reply hangs from it.
-      const there = await db
+  // A parent an earlier run wrote (the file no longer has it): the reply hangs from it.
+  await order.finish(
+    async (parentId) =>
+      (await db
         .selectFrom('comments')
         .select('id')
         .where('id', '=', parentId)
-        .executeTakeFirst();
-      if (there !== undefined) await accept(orphan);
-      else await toTop(orphan, `its parent ${parentId} is not in the file`);
-    }
-  }
+        .where('site_id', '=', siteId)
+        .executeTakeFirst()) !== undefined,
+  );
   if (ready.length > 0) await writeComments(ready);
   ready = [];
 

@@ -151,14 +151,16 @@ export async function siteTarget(
 
 /**
  * A source time as a stored one (ISO, UTC), or null when it is not one: ISO 8601 text (a date,
- * then optionally a time and a zone), not after `now` by more than a day (clocks and zones).
+ * then optionally a time and a zone; none is UTC), not after `now` by more than a day.
  */
 export function parseTime(value: string, now: Date = new Date()): string | null {
   const text = value.trim();
   if (!/^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?)?$/.test(text)) {
     return null;
   }
-  const ms = Date.parse(text.replace(' ', 'T'));
+  // A time without a zone is UTC (Disqus's documented form has none), not this machine's zone.
+  const zoned = /[T ]\d\d:\d\d/.test(text) && !/(Z|[+-]\d\d:?\d\d)$/.test(text) ? `${text}Z` : text;
+  const ms = Date.parse(zoned.replace(' ', 'T'));
   if (Number.isNaN(ms) || ms > now.getTime() + 86_400_000) return null;
   return new Date(ms).toISOString();
 }
@@ -268,4 +270,106 @@ export async function addReplyCounts(db: Db, replies: ReadonlyMap<string, number
 /** Rows in chunks of `size`: within both engines' bound-parameter limits. */
 export function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
   for (let at = 0; at < rows.length; at += size) yield rows.slice(at, at + size);
+}
+
+/** A comment as {@link ParentsFirst} orders it. */
+export interface Threaded {
+  id: string;
+  parentId: string | null;
+}
+
+/**
+ * Hands comments on parents first: a reply read before its parent waits for it (files promise
+ * parents first and do not always keep it; Parley's own export is in id order). When a comment
+ * is skipped, its waiting replies go to the top of their thread; at the end, the first of each
+ * chain whose parent never came goes to the top, the rest under it as they were.
+ */
+export class ParentsFirst<Comment extends Threaded> {
+  /** Ids handed on, and those skipped with why. */
+  readonly accepted = new Set<string>();
+  readonly skipped = new Map<string, string>();
+  private readonly waiting = new Map<string, Comment[]>();
+  private readonly waitingIds = new Set<string>();
+
+  /**
+   * @param place takes each comment, in an order where a parent comes before its replies.
+   * @param moved is told of a reply put at the top of its thread, and why.
+   */
+  constructor(
+    private readonly place: (comment: Comment) => Promise<void>,
+    private readonly moved: (comment: Comment, why: string) => void,
+  ) {}
+
+  /** Whether `id` was met already (handed on, skipped, or waiting). */
+  has(id: string): boolean {
+    return this.accepted.has(id) || this.skipped.has(id) || this.waitingIds.has(id);
+  }
+
+  /** A comment whose thread is settled: handed on now, or when its parent is. */
+  async take(comment: Comment): Promise<void> {
+    const { parentId } = comment;
+    if (parentId === null || this.accepted.has(parentId)) return this.hand(comment);
+    const skippedBecause = this.skipped.get(parentId);
+    if (skippedBecause !== undefined) {
+      return this.toTop(comment, `its parent ${parentId} was skipped (${skippedBecause})`);
+    }
+    const list = this.waiting.get(parentId) ?? [];
+    list.push(comment);
+    this.waiting.set(parentId, list);
+    this.waitingIds.add(comment.id);
+  }
+
+  /** A comment that will not be imported: its waiting replies go to the top of their thread. */
+  async skip(id: string, reason: string): Promise<void> {
+    this.skipped.set(id, reason);
+    const orphans = this.waiting.get(id) ?? [];
+    this.waiting.delete(id);
+    for (const orphan of orphans) {
+      this.waitingIds.delete(orphan.id);
+      await this.toTop(orphan, `its parent ${id} was skipped (${reason})`);
+    }
+  }
+
+  /**
+   * The replies still waiting at the end of the file: under their parent when `isHere` finds it
+   * (written by an earlier run), else the first of each chain at the top of its thread.
+   */
+  async finish(isHere: (parentId: string) => Promise<boolean> = async () => false): Promise<void> {
+    for (const parentId of [...this.waiting.keys()]) {
+      if (this.waitingIds.has(parentId) || !this.waiting.has(parentId)) continue;
+      const list = this.waiting.get(parentId) ?? [];
+      this.waiting.delete(parentId);
+      const here = await isHere(parentId);
+      for (const orphan of list) {
+        this.waitingIds.delete(orphan.id);
+        if (here) await this.hand(orphan);
+        else await this.toTop(orphan, `its parent ${parentId} is not in the file`);
+      }
+    }
+    // Left: loops of parents (a file where a comment answers its own reply).
+    for (const [parentId, list] of [...this.waiting]) {
+      this.waiting.delete(parentId);
+      for (const orphan of list) {
+        this.waitingIds.delete(orphan.id);
+        if (!this.accepted.has(orphan.id)) await this.toTop(orphan, 'its parents loop back to it');
+      }
+    }
+  }
+
+  private async toTop(comment: Comment, why: string): Promise<void> {
+    this.moved(comment, why);
+    await this.hand({ ...comment, parentId: null });
+  }
+
+  // Hands on a comment, then the replies that waited for it, and theirs.
+  private async hand(comment: Comment): Promise<void> {
+    const queue = [comment];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      this.waitingIds.delete(next.id);
+      this.accepted.add(next.id);
+      await this.place(next);
+      for (const reply of this.waiting.get(next.id) ?? []) queue.push(reply);
+      this.waiting.delete(next.id);
+    }
+  }
 }

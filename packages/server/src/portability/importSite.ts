@@ -47,6 +47,7 @@ import { neutralizeBidi, usernameSkeleton } from '../validation/lookalikes';
 import { validateEmail } from '../validation/validateAccount';
 import {
   IMPORT_BATCH,
+  ParentsFirst,
   addReplyCounts,
   chunks,
   newReport,
@@ -167,13 +168,8 @@ async function importInto(
   const skippedThreads = new Map<string, string>();
   const storyOf = new Map<string, string>();
   let pendingThreads: SourceThread[] = [];
-  // Every comment id met; those accepted into a batch; those skipped, with why.
+  // Every comment id met; comments read before their thread, by its id.
   const seen = new Set<string>();
-  const accepted = new Set<string>();
-  const skippedComments = new Map<string, string>();
-  // Comments read before their parent (by the parent's id) or their thread (by its id).
-  const waiting = new Map<string, SourceComment[]>();
-  const waitingIds = new Set<string>();
   const beforeThread = new Map<string, SourceComment[]>();
   const userOf = new Map<string, string>();
   const takenNames = new Set<string>();
@@ -390,7 +386,6 @@ async function importInto(
         report.comments.already += 1;
       } else if (!storyOf.has(comment.threadId)) {
         skip('comment', comment.id, comment.line, `its thread ${comment.threadId} was skipped`);
-        skippedComments.set(comment.id, 'its thread was skipped');
       } else {
         comments.push(comment);
       }
@@ -506,32 +501,19 @@ async function importInto(
     options.onProgress?.(report);
   }
 
-  // Takes a comment whose thread and parent are settled into the batch, then the replies that
-  // were waiting for it, and theirs.
-  async function accept(comment: SourceComment): Promise<void> {
-    const queue = [comment];
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      waitingIds.delete(next.id);
-      accepted.add(next.id);
-      batch.push(next);
-      for (const reply of waiting.get(next.id) ?? []) queue.push(reply);
-      waiting.delete(next.id);
+  // Parents before their replies, into the batch.
+  const order = new ParentsFirst<SourceComment>(
+    async (comment) => {
+      batch.push(comment);
       if (batch.length >= batchSize) await flush();
-    }
-  }
+    },
+    (comment, why) => note(comment.id, comment.line, `${why}: imported at the top of its thread`),
+  );
 
   // A comment that will not be imported: its waiting replies go to the top of their thread.
   async function drop(id: string, line: number | null, reason: string): Promise<void> {
-    skippedComments.set(id, reason);
     skip('comment', id, line, reason);
-    const orphans = waiting.get(id) ?? [];
-    waiting.delete(id);
-    for (const orphan of orphans) await toTop(orphan, `its parent ${id} was skipped (${reason})`);
-  }
-
-  async function toTop(comment: SourceComment, why: string): Promise<void> {
-    note(comment.id, comment.line, `${why}: imported at the top of its thread`);
-    await accept({ ...comment, parentId: null });
+    await order.skip(id, reason);
   }
 
   async function take(comment: SourceComment): Promise<void> {
@@ -557,16 +539,7 @@ async function importInto(
     if (body.trim() === '' && comment.erased !== true) {
       return drop(comment.id, comment.line, 'its body is empty');
     }
-    const ready = { ...comment, createdAt };
-    if (comment.parentId === null || accepted.has(comment.parentId)) return accept(ready);
-    const skippedParent = skippedComments.get(comment.parentId);
-    if (skippedParent !== undefined) {
-      return toTop(ready, `its parent ${comment.parentId} was skipped (${skippedParent})`);
-    }
-    const list = waiting.get(comment.parentId) ?? [];
-    list.push(ready);
-    waiting.set(comment.parentId, list);
-    waitingIds.add(comment.id);
+    return order.take({ ...comment, createdAt });
   }
 
   async function takeComment(comment: SourceComment): Promise<void> {
@@ -631,20 +604,7 @@ async function importInto(
       await drop(comment.id, comment.line, `its thread ${threadId} is not in the file`);
     }
   }
-  // Replies whose parent never came: the first of each chain at the top of its thread, the rest
-  // under it as they were; then any left (a loop of parents) at the top too.
-  for (const parentId of [...waiting.keys()]) {
-    if (waitingIds.has(parentId)) continue;
-    const list = waiting.get(parentId) ?? [];
-    waiting.delete(parentId);
-    for (const orphan of list) await toTop(orphan, `its parent ${parentId} is not in the file`);
-  }
-  for (const [parentId, list] of [...waiting]) {
-    waiting.delete(parentId);
-    for (const orphan of list) {
-      if (!accepted.has(orphan.id)) await toTop(orphan, `its parents loop back to it`);
-    }
-  }
+  await order.finish();
   await flush();
 }
 
