@@ -109,7 +109,14 @@ async function run(dialect: DialectName, file: string, dir: string): Promise<boo
     // The round trip at size: export, import into an empty install, export again.
     const exported = join(dir, `${dialect}-export.json`);
     const exportRun = await parley(source.env, ['export', '--site', source.siteId], exported);
-    const imported = await parley(copy.env, ['import', 'parley', exported, '--site', copy.siteId]);
+    const imported = await parley(copy.env, [
+      'import',
+      'parley',
+      exported,
+      '--site',
+      copy.siteId,
+      '--keep-identities',
+    ]);
     const reexported = join(dir, `${dialect}-export-again.json`);
     await parley(copy.env, ['export', '--site', copy.siteId], reexported);
     const same = comparable(exported) === comparable(reexported);

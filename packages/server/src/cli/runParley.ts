@@ -109,14 +109,16 @@ Commands:
   export --site SITE_ID Write one site's stories, comments, the users they name, votes and
                         moderation decisions to standard output as Parley's export JSON
                         (packages/server/EXPORT.md), streamed: parley export --site ID > site.json
-  import FORMAT FILE --site SITE_ID [--dry-run] [--rewrite-origin OLD=NEW …]
+  import FORMAT FILE --site SITE_ID [--dry-run] [--rewrite-origin OLD=NEW …] [--keep-identities]
                         Import the comments of another system into a site: FORMAT is disqus
                         (its XML export), wordpress (WXR), remark42 (its backup) or parley
                         (parley export's JSON, ids kept); FILE may be gzipped. Threads become stories (their URLs must be on the site's
                         permitted origins; --rewrite-origin https://old.example=https://new.example
                         moves a site that changed address), authors become accounts matched by
                         email. Running it again imports only what is new; a run that stopped
-                        resumes. --dry-run writes nothing and prints the same report. A running
+                        resumes. --dry-run writes nothing and prints the same report.
+                        --keep-identities (parley only: your own export) keeps the users'
+                        roles and SSO ids; without it everyone comes in as a commenter. A running
                         server shows imported comments once its read cache expires (5 minutes).
 
 Options:
@@ -155,6 +157,7 @@ const COMMANDS = {
       site: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'rewrite-origin': { type: 'string', multiple: true },
+      'keep-identities': { type: 'boolean' },
     },
     positionals: 2,
   },
@@ -549,6 +552,7 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
           siteId,
           dryRun: values['dry-run'] === true,
           rewriteOrigins,
+          keepIdentities: values['keep-identities'] === true,
           onProgress: ({ comments }) =>
             io.err(`… ${comments.imported + comments.already} comments so far`),
         });

@@ -146,15 +146,6 @@ export function renderComment(source: string, { images }: RenderOptions = {}): s
   return sanitizeHtml(html, withImages(images)).trim();
 }
 
-/**
- * HTML from elsewhere (an import of Parley's own export) through the allow-list that a rendered
- * comment goes through: what renderComment could have produced passes unchanged; images, which
- * only an upload here may be, do not.
- */
-export function sanitizeCommentHtml(html: string): string {
-  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
-}
-
 /** Walks every inline token of the parsed source, in document order. */
 function* inlineTokens(source: string): Generator<Token> {
   for (const block of getParser().parse(source, {})) {

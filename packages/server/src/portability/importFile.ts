@@ -12,7 +12,8 @@ import { readWordPress } from './formats/wordpress';
 import type { Db } from '../db/inTransaction';
 import { ParleyError } from '../ParleyError';
 import { importParley } from './importParley';
-import type { ImportOptions, ImportReport, ReportEntry } from './importShared';
+import type { ParleyImportOptions } from './importParley';
+import type { ImportReport, ReportEntry } from './importShared';
 import { importSite } from './importSite';
 import type { SourceItem } from './importSite';
 
@@ -31,7 +32,7 @@ export function importFile(
   db: Db,
   format: string,
   path: string,
-  options: ImportOptions,
+  options: ParleyImportOptions,
 ): Promise<ImportReport> {
   if (format === 'parley') return importParley(db, () => openImportFile(path), options);
   if (!Object.hasOwn(IMPORT_FORMATS, format)) {

@@ -103,6 +103,7 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
     const report = await importParley(empty.db, openText(first), {
       siteId: target.id,
       batchSize: 2,
+      keepIdentities: true,
     });
     expect(report).toMatchObject({
       stories: { created: 2, matched: 0 },
@@ -138,7 +139,10 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
     expect(await counters(empty.db)).toEqual(await counters(t.db));
 
     // Again: nothing new.
-    const again = await importParley(empty.db, openText(first), { siteId: target.id });
+    const again = await importParley(empty.db, openText(first), {
+      siteId: target.id,
+      keepIdentities: true,
+    });
     expect(again).toMatchObject({
       stories: { created: 0, matched: 2 },
       users: { created: 0, matched: 4 },
@@ -146,6 +150,123 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
     });
     expect(await countRows(empty.db, 'reactions')).toBe(3);
     expect(await countRows(empty.db, 'moderation_decisions')).toBe(2);
+  });
+
+  it('finishes an import that stopped in the comments, linking replies written before their parent', async () => {
+    const { site } = await richSite();
+    const first = await exportText(t.db, site.id);
+    const { site: target } = await createSite(
+      empty.db,
+      { name: 'Moved', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
+      testBox,
+    );
+    // The fourth read of the file (header, users, stories, comments) breaks half-way through
+    // the comments, one comment a batch: some are written, some of them replies without their
+    // parent yet.
+    const cut = first.indexOf('"votes"') - 200;
+    let reads = 0;
+    const breaking = () => {
+      reads += 1;
+      if (reads !== 4) return Readable.from([Buffer.from(first)]);
+      return Readable.from(
+        (async function* () {
+          for (let at = 0; at < cut; at += 64) {
+            yield Buffer.from(first.slice(at, Math.min(at + 64, cut)));
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          throw new Error('disk gone');
+        })(),
+      );
+    };
+    const options = { siteId: target.id, batchSize: 1, keepIdentities: true };
+    await expect(importParley(empty.db, breaking, options)).rejects.toThrow();
+    const partial = await countRows(empty.db, 'comments');
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(7);
+    const resumed = await importParley(empty.db, openText(first), options);
+    expect(resumed.comments).toEqual({ imported: 7 - partial, already: partial });
+    const counters = (db: Db) =>
+      db
+        .selectFrom('comments')
+        .select(['id', 'parent_id', 'parent_author_id', 'reply_count', 'reaction_count'])
+        .orderBy('id')
+        .execute();
+    expect(await counters(empty.db)).toEqual(await counters(t.db));
+    const strip = (text: string) => {
+      const { site: _site, exportedAt: _at, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    expect(strip(await exportText(empty.db, target.id))).toEqual(strip(first));
+  });
+
+  it('treats the file as input: ids of others get new ones, bad fields are skipped, a dry run writes nothing', async () => {
+    const { site } = await richSite();
+    const document = JSON.parse(await exportText(t.db, site.id)) as Record<string, any>;
+    const { site: target } = await createSite(
+      empty.db,
+      { name: 'Here', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
+      testBox,
+    );
+    // An admin here whose id the file gives to someone else (ids are public).
+    const admin = document.users.find((user: { username: string }) => user.username === 'user0');
+    const { id: adminId } = await empty.db
+      .insertInto('users')
+      .values({
+        id: admin.id,
+        username: 'root',
+        username_key: 'root',
+        username_skeleton: 'root',
+        email: 'root@example.com',
+        email_key: 'root@example.com',
+        password_hash: 'hash',
+        role: 'ADMIN',
+        notification_prefs: '{}',
+        sso_site_id: null,
+        sso_id: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const [top, ...rest] = document.comments as Record<string, unknown>[];
+    document.comments = [
+      { ...top, createdAt: 12 },
+      { ...rest[0], deletedAt: undefined },
+      ...rest.slice(1),
+    ];
+    // Story B pins a comment of story A.
+    const storyB = document.stories.find((story: { url: string }) => story.url.endsWith('/b'));
+    storyB.pinnedCommentId = rest.find(
+      (comment) => comment.storyId !== storyB.id && comment.deletedAt === null,
+    )!.id;
+    const text = JSON.stringify(document);
+
+    const dry = await importParley(empty.db, openText(text), { siteId: target.id, dryRun: true });
+    expect(dry.dryRun).toBe(true);
+    expect(await countRows(empty.db, 'comments')).toBe(0);
+    expect(await countRows(empty.db, 'users')).toBe(1);
+
+    const report = await importParley(empty.db, openText(text), { siteId: target.id });
+    expect(report.comments.imported).toBe(5);
+    expect(report.skipped.map(({ what, reason }) => `${what}: ${reason}`)).toEqual(
+      expect.arrayContaining([
+        'comment: its fields are not ones Parley writes',
+        expect.stringMatching(/^thread: its pinned comment .* is not one of its comments here$/),
+      ]),
+    );
+    expect(report.notes.map(({ reason }) => reason)).toContainEqual(
+      expect.stringMatching(/^its id is another account's here: imported as /),
+    );
+    // Nothing of the file is the admin's.
+    expect(
+      await empty.db.selectFrom('comments').select('id').where('author_id', '=', adminId).execute(),
+    ).toEqual([]);
+    expect(
+      await empty.db
+        .selectFrom('reactions')
+        .select('user_id')
+        .where('user_id', '=', adminId)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('keeps a member’s account here, renames a taken username, and refuses other formats', async () => {
@@ -174,9 +295,13 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
       siteId: target.id,
     });
     expect(report.users).toEqual({ created: 3, matched: 1 });
-    expect(report.notes.map(({ reason }) => reason)).toEqual([
-      'the username user1 is taken here: imported as user1_2',
+    expect(report.notes.map(({ reason }) => reason).sort()).toEqual([
+      'imported as a commenter, not MODERATOR (--keep-identities keeps roles)',
+      'the username user1 is taken here or not one Parley allows: imported as user1_2',
     ]);
+    // Without --keep-identities: no role, no SSO identity from the file.
+    const roles = await empty.db.selectFrom('users').select(['role', 'sso_id']).execute();
+    expect(roles.every((row) => row.role === 'COMMENTER' && row.sso_id === null)).toBe(true);
     const first = await empty.db
       .selectFrom('comments')
       .select('author_id')

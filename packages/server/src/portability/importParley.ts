@@ -5,46 +5,49 @@
  *
  * The document is read in passes, each one array at a time (stream-json): the users first
  * (they come last in the file, and everything names them), then the stories, the comments, the
- * votes and the decisions. Each pass writes in batches of {@link IMPORT_BATCH}, a transaction
- * each with its counters. Rows whose id is already here are left as they are (a second run
+ * votes and the decisions, then the pins. Each pass writes in batches of IMPORT_BATCH, a
+ * transaction each with its counters. What is here already is left as it is (a second run
  * writes nothing; a stopped one resumes).
  *
- * - Users: kept with their id, role, ban and suspension, unconfirmed or confirmed as they were,
- *   without a password (they claim the account with a reset, as imported authors do). One whose
- *   address (or SSO id on this site) already has an account is that account. A taken username
- *   gets a number. Roles come with the file: import only exports you trust.
- * - Stories: their URL is mapped as other imports map it (origins, --rewrite-origin); one whose
- *   URL is already a story of this site is that story.
- * - Comments: the HTML is passed through the comment allow-list again (sanitizeCommentHtml); the
- *   Markdown is kept. A reply waits for its parent (ids are in id order, not time order).
- * - Votes and decisions: kept, their counts moved on the comments as votes here move them.
+ * The file is input like any other: every field is checked, an id is kept only where it names
+ * nothing here (else the row gets a new one, with a note), a user is an account here only when
+ * their confirmed address (or, with `keepIdentities`, their SSO id) is its, and install-wide
+ * roles and SSO ids come only with `keepIdentities` (the operator's word that the file is their
+ * own export). Comments are rendered from their Markdown as a post is; avatars are not imported
+ * (the files are not in the export).
+ *
+ * Replies do not wait for their parent (ids are in id order, not time order, and half of a big
+ * thread's replies would wait, bodies and all): a reply whose parent is not written yet is
+ * written at the top, and linked under its parent, its reply count moved, in the transaction
+ * that writes the parent. A run that stopped between the two links it when run again.
  */
 import type { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/inTransaction';
-import { inTransaction } from '../db/inTransaction';
-import { COMMENT_STATUSES, isVisibleStatus } from '../db/schema';
+import { inTransaction, isoTime, newId } from '../db/inTransaction';
+import { COMMENT_STATUSES, STORY_STATUSES, USER_ROLES, isVisibleStatus } from '../db/schema';
 import type {
   CommentRevisionsTable,
   CommentsTable,
   CommentStatus,
-  StoryStatus,
   UserRole,
   UsersTable,
 } from '../db/schema';
-import { bestRank } from '../db/store/reactions';
+import { moveVoteCounts } from '../db/store/reactions';
 import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
 import { findStoryByUrl } from '../db/store/stories';
 import { uniqueKey } from '../db/store/users';
-import { sanitizeCommentHtml } from '../markdown/renderComment';
+import { renderComment } from '../markdown/renderComment';
+import type { PremodMode } from '../moderation/evaluateComment';
 import { ParleyError } from '../ParleyError';
-import { usernameSkeleton } from '../validation/lookalikes';
+import { neutralizeBidi, usernameSkeleton } from '../validation/lookalikes';
+import { validateUsername } from '../validation/validateAccount';
 import { EXPORT_FORMAT, EXPORT_VERSION } from './exportSite';
 import { arrayElements, topValues } from './formats/jsonArrays';
 import {
   IMPORT_BATCH,
-  ParentsFirst,
   addReplyCounts,
   chunks,
   newReport,
@@ -54,73 +57,39 @@ import {
   uniqueUsernames,
 } from './importShared';
 import type { ImportOptions, ImportReport, ReportedKind } from './importShared';
+import { IMPORTED_EMAIL_DOMAIN } from './importSite';
 
-/** A user as the export writes it. */
-interface ExportedUser {
-  id: string;
-  username: string;
-  email: string;
-  emailVerified: boolean;
-  role: UserRole;
-  banned: boolean;
-  suspendedUntil: string | null;
-  avatarUrl: string | null;
-  ssoId: string | null;
-  createdAt: string;
+/** Options of {@link importParley}. */
+export interface ParleyImportOptions extends ImportOptions {
+  /**
+   * Keep the users' roles (install-wide: an ADMIN of the file is one here) and SSO ids (bound to
+   * the site imported into): for an install's own export, moved. Otherwise everyone comes in a
+   * commenter, and SSO readers as accounts of their own.
+   */
+  keepIdentities?: boolean;
 }
 
-interface ExportedStory {
-  id: string;
-  url: string;
-  externalId: string | null;
-  title: string;
-  status: StoryStatus;
-  premod: string | null;
-  liveUpdates: boolean | null;
-  pinnedCommentId: string | null;
-  createdAt: string;
-  closedAt: string | null;
-}
+/** An element of the file: any JSON; each field is checked before use. */
+type Fields = Record<string, unknown>;
 
-interface ExportedComment {
-  id: string;
-  storyId: string;
-  parentId: string | null;
-  authorId: string;
-  bodySource: string;
-  bodyHtml: string;
-  status: CommentStatus;
-  tags: string[];
-  createdAt: string;
-  editedAt: string | null;
-  publishedAt: string | null;
-  deletedAt: string | null;
-}
-
-interface ExportedVote {
-  commentId: string;
-  userId: string;
-  value: 1 | -1;
-  createdAt: string;
-}
-
-interface ExportedDecision {
-  id: string;
-  commentId: string;
-  moderatorId: string | null;
-  status: CommentStatus;
-  createdAt: string;
-}
-
-const ROLES: readonly string[] = ['COMMENTER', 'STAFF', 'MODERATOR', 'ADMIN'];
-const STORY_STATUSES: readonly string[] = ['OPEN', 'CLOSED'];
+const PREMOD_MODES: readonly (PremodMode | null)[] = [
+  'OFF',
+  'ALL',
+  'LINKS',
+  'NEW_COMMENTERS',
+  null,
+];
 const TAGS: readonly string[] = ['FEATURED', 'STAFF'];
 
-/** Imports the export at `path` into the site; see the module comment. */
+/** A non-empty string, or undefined. */
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/** Imports the export `open()` reads into the site; see the module comment. */
 export async function importParley(
   db: Db,
   open: () => Readable,
-  options: ImportOptions,
+  options: ParleyImportOptions,
 ): Promise<ImportReport> {
   const report = newReport('parley', options.siteId, options.dryRun === true);
   await checkHeader(open);
@@ -130,24 +99,40 @@ export async function importParley(
 async function run(
   db: Db,
   open: () => Readable,
-  options: ImportOptions,
+  options: ParleyImportOptions,
   report: ImportReport,
 ): Promise<void> {
   const { siteId, batchSize = IMPORT_BATCH, now = new Date() } = options;
+  const keep = options.keepIdentities === true;
   const target = await siteTarget(db, siteId, options.rewriteOrigins);
-  const skip = (what: ReportedKind, id: string, reason: string) =>
-    report.skipped.push({ what, id, line: null, reason });
+  const skip = (what: ReportedKind, id: unknown, reason: string) =>
+    report.skipped.push({ what, id: String(id ?? ''), line: null, reason });
+  const note = (what: ReportedKind, id: string, reason: string) =>
+    report.notes.push({ what, id, line: null, reason });
+  /** A time of the file, normalized; undefined when it is not one. */
+  const time = (value: unknown) =>
+    typeof value === 'string' ? (parseTime(value, now) ?? undefined) : undefined;
+  /** Null, or a time of the file normalized; undefined when it is neither. */
+  const nullableTime = (value: unknown) => (value === null ? null : time(value));
 
-  // Ids of the file that are another row here (an account with the same address, a story at
-  // the same URL); every other id is kept as it is.
+  // The file's ids that are another row's here (taken, or the same person or story).
   const userIds = new Map<string, string>();
   const storyIds = new Map<string, string>();
+  const commentIds = new Map<string, string>();
   const takenNames = new Set<string>();
 
-  async function* batches<T>(key: string): AsyncGenerator<T[]> {
-    let batch: T[] = [];
-    for await (const element of arrayElements<T>(open, key)) {
-      batch.push(element);
+  async function* batches(key: string): AsyncGenerator<Fields[]> {
+    let batch: Fields[] = [];
+    for await (const element of arrayElements<unknown>(open, key)) {
+      if (typeof element !== 'object' || element === null || Array.isArray(element)) {
+        skip(
+          key === 'stories' ? 'thread' : (key.slice(0, -1) as ReportedKind),
+          '',
+          'it is not an object',
+        );
+        continue;
+      }
+      batch.push(element as Fields);
       if (batch.length >= batchSize) {
         yield batch;
         batch = [];
@@ -157,24 +142,46 @@ async function run(
   }
 
   // Users.
-  for await (const users of batches<ExportedUser>('users')) {
+  for await (const users of batches('users')) {
     await inTransaction(db, async (trx) => {
-      const here = new Set(
+      const valid = users.flatMap((user) => {
+        const id = text(user.id);
+        const email = text(user.email);
+        const username = text(user.username);
+        const createdAt = time(user.createdAt);
+        const role = USER_ROLES.find((each) => each === user.role);
+        const suspendedUntil =
+          user.suspendedUntil === null
+            ? null
+            : typeof user.suspendedUntil === 'string' &&
+                !Number.isNaN(Date.parse(user.suspendedUntil))
+              ? new Date(user.suspendedUntil).toISOString()
+              : undefined;
+        if (!id || !email || !username || !createdAt || !role || suspendedUntil === undefined) {
+          skip(
+            'user',
+            user.id,
+            'its id, name, address, role, suspension or creation time is not one Parley writes',
+          );
+          return [];
+        }
+        const ssoId = keep ? (text(user.ssoId) ?? null) : null;
+        return [{ id, email, username, createdAt, role, suspendedUntil, ssoId, user }];
+      });
+      const byId = new Map(
         (
           await trx
             .selectFrom('users')
-            .select('id')
+            .select(['id', 'email_key'])
             .where(
               'id',
               'in',
-              users.map((user) => user.id),
+              valid.map((user) => user.id),
             )
             .execute()
-        ).map((row) => row.id),
+        ).map((row) => [row.id, row.email_key]),
       );
-      // Accounts with the same address: the same person when the file confirmed it and the
-      // account here is neither an SSO one nor erased.
-      const accounts = new Map(
+      const byEmail = new Map(
         (
           await trx
             .selectFrom('users')
@@ -182,99 +189,108 @@ async function run(
             .where(
               'email_key',
               'in',
-              users.map((user) => uniqueKey(String(user.email))),
+              valid.map((user) => uniqueKey(user.email)),
             )
             .execute()
-        ).map((row) => [
-          row.email_key,
-          { id: row.id, usable: row.sso_site_id === null && row.deleted_at === null },
-        ]),
+        ).map((row) => [row.email_key, row]),
       );
-      const fresh: ExportedUser[] = [];
-      for (const user of users) {
-        if (here.has(user.id)) {
-          userIds.set(user.id, user.id);
-          report.users.matched += 1;
-          continue;
-        }
-        if (
-          typeof user.id !== 'string' ||
-          typeof user.email !== 'string' ||
-          typeof user.username !== 'string' ||
-          !ROLES.includes(user.role) ||
-          parseTime(user.createdAt, now) === null
-        ) {
-          skip(
-            'user',
-            String(user.id),
-            'its id, name, address, role or creation time is not one Parley writes',
-          );
-          continue;
-        }
-        const sso =
-          user.ssoId === null
-            ? undefined
-            : await trx
-                .selectFrom('users')
-                .select('id')
-                .where('sso_site_id', '=', siteId)
-                .where('sso_id', '=', String(user.ssoId))
-                .executeTakeFirst();
-        const account = accounts.get(uniqueKey(user.email));
-        const existing =
-          sso?.id ??
-          (account?.usable && user.emailVerified && !/\.invalid$/i.test(user.email)
+      const ssoIds = valid.flatMap((user) => (user.ssoId === null ? [] : [user.ssoId]));
+      const bySso = new Map(
+        (ssoIds.length === 0
+          ? []
+          : await trx
+              .selectFrom('users')
+              .select(['id', 'sso_id'])
+              .where('sso_site_id', '=', siteId)
+              .where('sso_id', 'in', ssoIds)
+              .execute()
+        ).map((row) => [row.sso_id, row.id]),
+      );
+      const given = new Set<string>();
+      const fresh: (Omit<
+        Insertable<UsersTable>,
+        'username' | 'username_key' | 'username_skeleton'
+      > & {
+        wanted: string;
+        erased: boolean;
+      })[] = [];
+      for (const user of valid) {
+        const key = uniqueKey(user.email);
+        const placeholder = /\.invalid$/i.test(user.email);
+        const account = byEmail.get(key);
+        const sameId = byId.get(user.id);
+        const same =
+          (sameId !== undefined && sameId === key ? user.id : undefined) ??
+          (user.ssoId === null ? undefined : bySso.get(user.ssoId)) ??
+          (account !== undefined &&
+          account.sso_site_id === null &&
+          account.deleted_at === null &&
+          !placeholder &&
+          user.user.emailVerified === true
             ? account.id
             : undefined);
-        if (existing !== undefined) {
-          userIds.set(user.id, existing);
+        if (same !== undefined) {
+          userIds.set(user.id, same);
           report.users.matched += 1;
           continue;
         }
-        if (account !== undefined) {
-          report.notes.push({
-            what: 'user',
-            id: user.id,
-            line: null,
-            reason: `the address ${user.email} is another account's here: imported without it`,
-          });
-          fresh.push({ ...user, email: `${user.id}@imported.invalid`, emailVerified: false });
-        } else {
-          fresh.push(user);
+        const id = sameId === undefined ? user.id : newId();
+        if (id !== user.id)
+          note('user', user.id, `its id is another account's here: imported as ${id}`);
+        let email = user.email;
+        if (account !== undefined || given.has(key)) {
+          email = `${id}@${IMPORTED_EMAIL_DOMAIN}`;
+          if (!placeholder)
+            note(
+              'user',
+              user.id,
+              `the address ${user.email} is another account's here: imported without it`,
+            );
         }
-      }
-      const names = await keptUsernames(
-        trx,
-        fresh.map((user) => user.username),
-      );
-      const rows: Insertable<UsersTable>[] = fresh.map((user, index) => {
-        const username = names[index] as string;
-        if (username !== user.username) {
-          report.notes.push({
-            what: 'user',
-            id: user.id,
-            line: null,
-            reason: `the username ${user.username} is taken here: imported as ${username}`,
-          });
+        given.add(uniqueKey(email));
+        if (!keep && user.role !== 'COMMENTER') {
+          note(
+            'user',
+            user.id,
+            `imported as a commenter, not ${user.role} (--keep-identities keeps roles)`,
+          );
         }
-        userIds.set(user.id, user.id);
-        return {
-          id: user.id,
-          username,
-          username_key: uniqueKey(username),
-          username_skeleton: usernameSkeleton(username),
-          email: user.email,
-          email_key: uniqueKey(user.email),
-          email_verified: user.emailVerified === true ? 1 : 0,
+        userIds.set(user.id, id);
+        fresh.push({
+          id,
+          wanted: user.username,
+          // An account Parley erased (`deleted-…`, `…@deleted.invalid`) stays erased.
+          erased: /@deleted\.invalid$/i.test(user.email),
+          email,
+          email_key: uniqueKey(email),
+          email_verified: user.user.emailVerified === true && email === user.email ? 1 : 0,
           password_hash: null,
-          role: user.role,
-          banned: user.banned === true ? 1 : 0,
+          role: keep ? user.role : ('COMMENTER' as UserRole),
+          banned: user.user.banned === true ? 1 : 0,
           suspended_until: user.suspendedUntil,
-          avatar_url: user.avatarUrl,
+          avatar_url: null,
           notification_prefs: '{}',
           sso_site_id: user.ssoId === null ? null : siteId,
           sso_id: user.ssoId,
           created_at: user.createdAt,
+        });
+      }
+      const names = await keptUsernames(trx, fresh);
+      const rows: Insertable<UsersTable>[] = fresh.map(({ wanted, erased, ...row }, index) => {
+        const username = names[index] as string;
+        if (username !== wanted) {
+          note(
+            'user',
+            row.id,
+            `the username ${wanted} is taken here or not one Parley allows: imported as ${username}`,
+          );
+        }
+        return {
+          ...row,
+          username,
+          username_key: uniqueKey(username),
+          username_skeleton: erased ? null : usernameSkeleton(username),
+          deleted_at: erased ? isoTime(now) : null,
         };
       });
       for (const chunk of chunks(rows, 100)) await trx.insertInto('users').values(chunk).execute();
@@ -284,12 +300,24 @@ async function run(
   }
 
   /**
-   * Each name as it is when it is free here (a Parley name is valid already, `deleted-…` of an
-   * erased account included); a taken one as a new import's would be ({@link uniqueUsernames}).
+   * Each wanted name as it is when it is a valid name and free here (or an erased account's
+   * `deleted-…`, which only Parley writes); any other as a new import's would be.
    */
-  async function keptUsernames(trx: Db, names: string[]): Promise<string[]> {
+  async function keptUsernames(
+    trx: Db,
+    users: { wanted: string; erased: boolean }[],
+  ): Promise<string[]> {
+    const valid = users.map(({ wanted, erased }) => {
+      if (erased) return wanted;
+      try {
+        return validateUsername(wanted) === wanted ? wanted : undefined;
+      } catch {
+        return undefined;
+      }
+    });
     const stored = new Set<string>();
-    for (const chunk of chunks(names, IMPORT_BATCH)) {
+    const asked = valid.filter((name): name is string => name !== undefined);
+    for (const chunk of chunks(asked, IMPORT_BATCH)) {
       for (const row of await trx
         .selectFrom('users')
         .select(['username_key', 'username_skeleton'])
@@ -304,277 +332,393 @@ async function run(
         if (row.username_skeleton !== null) stored.add(`~${row.username_skeleton}`);
       }
     }
-    const kept: (string | undefined)[] = names.map((name) => {
-      const key = uniqueKey(name);
-      const skeleton = `~${usernameSkeleton(name)}`;
-      if ([key, skeleton].some((each) => stored.has(each) || takenNames.has(each)))
-        return undefined;
-      takenNames.add(key);
-      takenNames.add(skeleton);
+    const kept = valid.map((name) => {
+      if (name === undefined) return undefined;
+      const marks = [uniqueKey(name), `~${usernameSkeleton(name)}`];
+      if (marks.some((mark) => stored.has(mark) || takenNames.has(mark))) return undefined;
+      for (const mark of marks) takenNames.add(mark);
       return name;
     });
     const renamed = await uniqueUsernames(
       trx,
-      names.filter((_, index) => kept[index] === undefined),
+      users.filter((_, index) => kept[index] === undefined).map(({ wanted }) => wanted),
       takenNames,
     );
     return kept.map((name) => name ?? (renamed.shift() as string));
   }
 
-  // Stories (their pins are set once the comments are in).
+  // Stories; their pins are set once the comments are in.
   const pins = new Map<string, string>();
-  for await (const stories of batches<ExportedStory>('stories')) {
+  for await (const stories of batches('stories')) {
     await inTransaction(db, async (trx) => {
       for (const story of stories) {
+        const id = text(story.id);
+        const title = typeof story.title === 'string' ? story.title : undefined;
+        const status = STORY_STATUSES.find((each) => each === story.status);
+        const premod = PREMOD_MODES.find((each) => each === story.premod);
+        const createdAt = time(story.createdAt);
+        const closedAt = nullableTime(story.closedAt);
+        const externalId = story.externalId === null ? null : text(story.externalId);
+        const liveUpdates = story.liveUpdates;
+        if (
+          !id ||
+          typeof story.url !== 'string' ||
+          title === undefined ||
+          !status ||
+          (premod === undefined && story.premod !== null) ||
+          !createdAt ||
+          closedAt === undefined ||
+          externalId === undefined ||
+          (liveUpdates !== null && typeof liveUpdates !== 'boolean')
+        ) {
+          skip('thread', story.id, 'its fields are not ones Parley writes');
+          continue;
+        }
         const url = target.storyUrl(story.url);
         if ('reason' in url) {
-          skip('thread', story.id, url.reason);
+          skip('thread', id, url.reason);
           continue;
         }
-        const byId = await trx
-          .selectFrom('stories')
-          .select(['id', 'site_id'])
-          .where('id', '=', story.id)
-          .executeTakeFirst();
-        const byUrl = byId === undefined ? await findStoryByUrl(trx, url.url) : undefined;
-        const existing = byId ?? (byUrl && { id: byUrl.id, site_id: byUrl.siteId });
-        if (existing !== undefined && existing.site_id !== siteId) {
-          skip('thread', story.id, `${url.url} is a story of another site`);
+        const atUrl = await findStoryByUrl(trx, url.url);
+        if (atUrl !== undefined && atUrl.siteId !== siteId) {
+          skip('thread', id, `${url.url} is a story of another site`);
           continue;
         }
-        if (story.pinnedCommentId !== null) pins.set(story.id, story.pinnedCommentId);
-        if (existing !== undefined) {
-          storyIds.set(story.id, existing.id);
+        const pinned = text(story.pinnedCommentId);
+        if (atUrl !== undefined) {
+          storyIds.set(id, atUrl.id);
+          if (pinned) pins.set(atUrl.id, pinned);
           report.stories.matched += 1;
           continue;
         }
-        if (!STORY_STATUSES.includes(story.status) || parseTime(story.createdAt, now) === null) {
-          skip('thread', story.id, 'its status or its creation time is not one Parley writes');
-          continue;
-        }
+        const taken = await trx
+          .selectFrom('stories')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        const hereId = taken === undefined ? id : newId();
+        if (hereId !== id)
+          note('thread', id, `its id is another story's here: imported as ${hereId}`);
         await trx
           .insertInto('stories')
           .values({
-            id: story.id,
+            id: hereId,
             site_id: siteId,
             url: url.url,
-            external_id: story.externalId,
-            title: story.title.slice(0, 300),
-            status: story.status,
-            premod: story.premod as never,
-            live_updates: story.liveUpdates === null ? null : story.liveUpdates ? 1 : 0,
-            created_at: story.createdAt,
-            closed_at: story.closedAt,
+            external_id: externalId,
+            title: title.slice(0, 300),
+            status,
+            premod: premod ?? null,
+            live_updates: liveUpdates === null ? null : liveUpdates ? 1 : 0,
+            created_at: createdAt,
+            closed_at: closedAt,
           })
           .execute();
-        storyIds.set(story.id, story.id);
+        storyIds.set(id, hereId);
+        if (pinned) pins.set(hereId, pinned);
         report.stories.created += 1;
       }
     });
   }
 
-  // Comments: a reply waits for its parent.
-  const placed = new Set<string>();
-  let ready: ExportedComment[] = [];
+  // Comments. A reply whose parent is not written yet waits as a link (its id, by the parent's
+  // id in the file), not as a comment.
+  const seen = new Set<string>();
+  const links = new Map<string, string[]>();
+  for await (const comments of batches('comments')) {
+    await inTransaction(db, (trx) => writeComments(trx, comments));
+    options.onProgress?.(report);
+  }
+  for (const [parentId, children] of links) {
+    for (const child of children) {
+      note(
+        'comment',
+        child,
+        `its parent ${parentId} is not in the file: imported at the top of its thread`,
+      );
+    }
+  }
+  links.clear();
 
-  async function writeComments(comments: ExportedComment[]): Promise<void> {
-    await inTransaction(db, async (trx) => {
-      const here = new Map(
-        (
-          await trx
+  async function writeComments(trx: Db, comments: Fields[]): Promise<void> {
+    interface Valid {
+      id: string;
+      storyId: string;
+      parentId: string | null;
+      authorId: string;
+      source: string;
+      status: CommentStatus;
+      tags: string[];
+      createdAt: string;
+      editedAt: string | null;
+      publishedAt: string | null;
+      deletedAt: string | null;
+    }
+    const valid: Valid[] = [];
+    for (const comment of comments) {
+      const id = text(comment.id);
+      const storyId = storyIds.get(String(comment.storyId));
+      const authorId = userIds.get(String(comment.authorId));
+      const status = COMMENT_STATUSES.find((each) => each === comment.status);
+      const parentId = comment.parentId === null ? null : text(comment.parentId);
+      const createdAt = time(comment.createdAt);
+      const editedAt = nullableTime(comment.editedAt);
+      const publishedAt = nullableTime(comment.publishedAt);
+      const deletedAt = nullableTime(comment.deletedAt);
+      if (!id || seen.has(id)) {
+        skip('comment', comment.id, id ? 'the file has this id twice' : 'it has no id');
+      } else if (storyId === undefined) {
+        skip(
+          'comment',
+          id,
+          `its story ${String(comment.storyId)} was skipped or is not in the file`,
+        );
+      } else if (authorId === undefined) {
+        skip(
+          'comment',
+          id,
+          `its author ${String(comment.authorId)} was skipped or is not in the file`,
+        );
+      } else if (
+        typeof comment.bodySource !== 'string' ||
+        !status ||
+        parentId === undefined ||
+        !createdAt ||
+        editedAt === undefined ||
+        publishedAt === undefined ||
+        deletedAt === undefined ||
+        !Array.isArray(comment.tags)
+      ) {
+        skip('comment', id, 'its fields are not ones Parley writes');
+      } else {
+        seen.add(id);
+        valid.push({
+          id,
+          storyId,
+          parentId,
+          authorId,
+          source: deletedAt === null ? neutralizeBidi(comment.bodySource).trim() : '',
+          status,
+          tags: comment.tags.filter((tag): tag is string => TAGS.includes(tag as string)),
+          createdAt,
+          editedAt,
+          // Published when readers could see it: a visible comment without a time has its own.
+          publishedAt: publishedAt ?? (isVisibleStatus(status) ? createdAt : null),
+          deletedAt,
+        });
+      }
+    }
+    // What is here already under these ids (an earlier run, or another site's row).
+    const here = new Map(
+      (valid.length === 0
+        ? []
+        : await trx
             .selectFrom('comments')
-            .select(['id', 'site_id'])
+            .select(['id', 'site_id', 'story_id', 'parent_id', 'author_id'])
             .where(
               'id',
               'in',
-              comments.map((comment) => comment.id),
+              valid.map((comment) => comment.id),
             )
             .execute()
-        ).map((row) => [row.id, row.site_id]),
-      );
-      // The parents this batch names that earlier batches (or runs) wrote: their author and
-      // whether they count their replies.
-      const parentIds = [
-        ...new Set(comments.flatMap((comment) => (comment.parentId ? [comment.parentId] : []))),
-      ];
-      const parents = new Map(
-        (parentIds.length === 0
-          ? []
-          : await trx
-              .selectFrom('comments')
-              .select(['id', 'author_id', 'story_id'])
-              .where('id', 'in', parentIds)
-              .execute()
-        ).map((row) => [row.id, row]),
-      );
-      const inserts: Insertable<CommentsTable>[] = [];
-      const revisions: Insertable<CommentRevisionsTable>[] = [];
-      const replies = new Map<string, number>();
-      const counts: StoryCountChange[] = [];
-      for (const comment of comments) {
-        if (here.has(comment.id)) {
-          if (here.get(comment.id) === siteId) report.comments.already += 1;
-          else {
-            skip('comment', comment.id, 'its id is a comment of another site here');
-            placed.delete(comment.id);
-          }
+      ).map((row) => [row.id, row]),
+    );
+    // Parents the batch names that are written (here already, or earlier in the batch).
+    const parentIds = valid.flatMap((comment) =>
+      comment.parentId === null ? [] : [commentIds.get(comment.parentId) ?? comment.parentId],
+    );
+    const parents = new Map(
+      (parentIds.length === 0
+        ? []
+        : await trx
+            .selectFrom('comments')
+            .select(['id', 'author_id', 'story_id'])
+            .where('id', 'in', parentIds)
+            .where('site_id', '=', siteId)
+            .execute()
+      ).map((row) => [row.id, row]),
+    );
+    const inserts: Insertable<CommentsTable>[] = [];
+    const revisions: Insertable<CommentRevisionsTable>[] = [];
+    const counts: StoryCountChange[] = [];
+    const written: { fileId: string; id: string; authorId: string; storyId: string }[] = [];
+    const waitFor = (parentFileId: string, childId: string) => {
+      const list = links.get(parentFileId) ?? [];
+      list.push(childId);
+      links.set(parentFileId, list);
+    };
+    for (const comment of valid) {
+      const existing = here.get(comment.id);
+      if (existing !== undefined && existing.site_id === siteId) {
+        report.comments.already += 1;
+        commentIds.set(comment.id, comment.id);
+        written.push({
+          fileId: comment.id,
+          id: comment.id,
+          authorId: existing.author_id,
+          storyId: existing.story_id,
+        });
+        // Written at the top by a run that stopped before its parent came: link it now.
+        if (existing.parent_id === null && comment.parentId !== null)
+          waitFor(comment.parentId, comment.id);
+        continue;
+      }
+      const id = existing === undefined ? comment.id : newId();
+      if (id !== comment.id)
+        note('comment', comment.id, `its id is another site's comment here: imported as ${id}`);
+      commentIds.set(comment.id, id);
+      const parentHere =
+        comment.parentId === null
+          ? undefined
+          : (commentIds.get(comment.parentId) ?? comment.parentId);
+      const parent = parentHere === undefined ? undefined : parents.get(parentHere);
+      const linked = parent !== undefined && parent.story_id === comment.storyId;
+      if (parent !== undefined && !linked) {
+        note(
+          'comment',
+          comment.id,
+          `its parent ${comment.parentId} is in another story: imported at the top of its thread`,
+        );
+      } else if (comment.parentId !== null && parent === undefined) {
+        waitFor(comment.parentId, id);
+      }
+      const html = comment.source === '' ? '' : renderComment(comment.source);
+      inserts.push({
+        id,
+        story_id: comment.storyId,
+        author_id: comment.authorId,
+        parent_id: linked ? parent.id : null,
+        body_source: comment.source,
+        body_html: html,
+        status: comment.status,
+        held_because: null,
+        tags: JSON.stringify(comment.tags),
+        client_mutation_id: null,
+        created_at: comment.createdAt,
+        edited_at: comment.editedAt,
+        published_at: comment.publishedAt,
+        deleted_at: comment.deletedAt,
+        site_id: siteId,
+        parent_author_id: linked ? parent.author_id : null,
+      });
+      // Later comments of the batch may answer it.
+      parents.set(id, { id, author_id: comment.authorId, story_id: comment.storyId });
+      written.push({
+        fileId: comment.id,
+        id,
+        authorId: comment.authorId,
+        storyId: comment.storyId,
+      });
+      if (comment.deletedAt === null) {
+        revisions.push({
+          id: newId(),
+          comment_id: id,
+          body_source: comment.source,
+          body_html: html,
+          created_at: comment.editedAt ?? comment.createdAt,
+        });
+        counts.push({ storyId: comment.storyId, status: comment.status, delta: 1 });
+      }
+      report.comments.imported += 1;
+    }
+    for (const chunk of chunks(inserts, 100))
+      await trx.insertInto('comments').values(chunk).execute();
+    for (const chunk of chunks(revisions, 200)) {
+      await trx.insertInto('comment_revisions').values(chunk).execute();
+    }
+    // Replies of this batch under parents written before it or in it, and replies that waited
+    // for a parent of this batch: linked, and counted when readers see them.
+    const replies = new Map<string, number>();
+    for (const row of inserts) {
+      if (
+        row.parent_id &&
+        row.deleted_at === null &&
+        isVisibleStatus(row.status as CommentStatus)
+      ) {
+        replies.set(row.parent_id, (replies.get(row.parent_id) ?? 0) + 1);
+      }
+    }
+    for (const parent of written) {
+      const children = links.get(parent.fileId);
+      if (children === undefined) continue;
+      links.delete(parent.fileId);
+      const rows = await trx
+        .selectFrom('comments')
+        .select(['id', 'story_id', 'status', 'deleted_at'])
+        .where('id', 'in', children)
+        .where('parent_id', 'is', null)
+        .execute();
+      for (const child of rows) {
+        if (child.story_id !== parent.storyId) {
+          note(
+            'comment',
+            child.id,
+            `its parent ${parent.fileId} is in another story: imported at the top of its thread`,
+          );
           continue;
         }
-        const storyId = storyIds.get(comment.storyId) as string;
-        const authorId = userIds.get(comment.authorId) as string;
-        const parent = comment.parentId === null ? undefined : parents.get(comment.parentId);
-        const sameStory = parent !== undefined && parent.story_id === storyId;
-        const deleted = comment.deletedAt !== null;
-        const html = deleted ? '' : sanitizeCommentHtml(comment.bodyHtml);
-        const source = deleted ? '' : comment.bodySource;
-        const row: Insertable<CommentsTable> = {
-          id: comment.id,
-          story_id: storyId,
-          author_id: authorId,
-          parent_id: sameStory ? parent.id : null,
-          body_source: source,
-          body_html: html,
-          status: comment.status,
-          held_because: null,
-          tags: JSON.stringify(comment.tags.filter((tag) => TAGS.includes(tag))),
-          client_mutation_id: null,
-          created_at: comment.createdAt,
-          edited_at: comment.editedAt,
-          published_at: comment.publishedAt,
-          deleted_at: comment.deletedAt,
-          site_id: siteId,
-          parent_author_id: sameStory ? parent.author_id : null,
-        };
-        inserts.push(row);
-        // Also known to later comments of this batch.
-        parents.set(comment.id, { id: comment.id, author_id: authorId, story_id: storyId });
-        if (!deleted) {
-          revisions.push({
-            id: `${comment.id}-imported`,
-            comment_id: comment.id,
-            body_source: source,
-            body_html: html,
-            created_at: comment.editedAt ?? comment.createdAt,
-          });
-          counts.push({ storyId, status: comment.status, delta: 1 });
-          if (sameStory && isVisibleStatus(comment.status)) {
-            replies.set(parent.id, (replies.get(parent.id) ?? 0) + 1);
-          }
+        await trx
+          .updateTable('comments')
+          .set({ parent_id: parent.id, parent_author_id: sql<string>`${parent.authorId}` } as never)
+          .where('id', '=', child.id)
+          .execute();
+        if (child.deleted_at === null && isVisibleStatus(child.status)) {
+          replies.set(parent.id, (replies.get(parent.id) ?? 0) + 1);
         }
-        report.comments.imported += 1;
       }
-      for (let at = 0; at < inserts.length; at += 100) {
-        await trx
-          .insertInto('comments')
-          .values(inserts.slice(at, at + 100))
-          .execute();
-      }
-      for (let at = 0; at < revisions.length; at += 200) {
-        await trx
-          .insertInto('comment_revisions')
-          .values(revisions.slice(at, at + 200))
-          .execute();
-      }
-      await addReplyCounts(trx, replies);
-      await adjustStoryCounts(trx, counts);
-    });
-    options.onProgress?.(report);
+    }
+    await addReplyCounts(trx, replies);
+    await adjustStoryCounts(trx, counts);
   }
-
-  // Parents before their replies, into the batch.
-  const order = new ParentsFirst<ExportedComment>(
-    async (comment) => {
-      placed.add(comment.id);
-      ready.push(comment);
-      if (ready.length >= batchSize) {
-        const batch = ready;
-        ready = [];
-        await writeComments(batch);
-      }
-    },
-    (comment, why) =>
-      report.notes.push({
-        what: 'comment',
-        id: comment.id,
-        line: null,
-        reason: `${why}: imported at the top of its thread`,
-      }),
-  );
-  const drop = async (comment: ExportedComment, reason: string) => {
-    skip('comment', comment.id, reason);
-    await order.skip(comment.id, reason);
-  };
-
-  for await (const comment of arrayElements<ExportedComment>(open, 'comments')) {
-    if (order.has(comment.id)) {
-      skip('comment', comment.id, 'the file has this id twice');
-      continue;
-    }
-    if (!storyIds.has(comment.storyId)) {
-      await drop(comment, `its story ${comment.storyId} was skipped or is not in the file`);
-      continue;
-    }
-    if (!userIds.has(comment.authorId)) {
-      await drop(comment, `its author ${comment.authorId} is not in the file`);
-      continue;
-    }
-    if (
-      typeof comment.bodySource !== 'string' ||
-      typeof comment.bodyHtml !== 'string' ||
-      !COMMENT_STATUSES.includes(comment.status) ||
-      parseTime(comment.createdAt, now) === null ||
-      !Array.isArray(comment.tags)
-    ) {
-      await drop(comment, 'its body, status, tags or creation time are not ones Parley writes');
-      continue;
-    }
-    await order.take(comment);
-  }
-  // A parent an earlier run wrote (the file no longer has it): the reply hangs from it.
-  await order.finish(
-    async (parentId) =>
-      (await db
-        .selectFrom('comments')
-        .select('id')
-        .where('id', '=', parentId)
-        .where('site_id', '=', siteId)
-        .executeTakeFirst()) !== undefined,
-  );
-  if (ready.length > 0) await writeComments(ready);
-  ready = [];
 
   // Votes: inserted unless there, the comments' counts moved by those inserted.
-  for await (const votes of batches<ExportedVote>('votes')) {
+  for await (const votes of batches('votes')) {
     await inTransaction(db, async (trx) => {
-      const moved = new Map<string, { up: number; down: number }>();
       const rows = votes.flatMap((vote) => {
-        const userId = userIds.get(vote.userId);
-        if (
-          !placed.has(vote.commentId) ||
-          userId === undefined ||
-          (vote.value !== 1 && vote.value !== -1) ||
-          parseTime(String(vote.createdAt), now) === null
-        ) {
+        const commentId = commentIds.get(String(vote.commentId));
+        const userId = userIds.get(String(vote.userId));
+        const createdAt = time(vote.createdAt);
+        if (!commentId || !userId || (vote.value !== 1 && vote.value !== -1) || !createdAt) {
           skip(
             'vote',
-            `${vote.commentId}/${vote.userId}`,
-            'its comment or its voter was not imported',
+            `${String(vote.commentId)}/${String(vote.userId)}`,
+            'its comment or its voter was not imported, or it is not a vote',
           );
           return [];
         }
         return [
           {
-            comment_id: vote.commentId,
+            comment_id: commentId,
             user_id: userId,
-            value: vote.value,
-            created_at: vote.createdAt,
+            value: vote.value as 1 | -1,
+            created_at: createdAt,
           },
         ];
       });
-      for (let at = 0; at < rows.length; at += 200) {
+      // A deleted comment takes no votes (the store refuses them).
+      const live = new Set(
+        (rows.length === 0
+          ? []
+          : await trx
+              .selectFrom('comments')
+              .select('id')
+              .where(
+                'id',
+                'in',
+                rows.map((row) => row.comment_id),
+              )
+              .where('deleted_at', 'is', null)
+              .execute()
+        ).map((row) => row.id),
+      );
+      const moved = new Map<string, { up: number; down: number }>();
+      for (const chunk of chunks(
+        rows.filter((row) => live.has(row.comment_id)),
+        200,
+      )) {
         const inserted = await trx
           .insertInto('reactions')
-          .values(rows.slice(at, at + 200))
+          .values(chunk)
           .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
           .returning(['comment_id', 'value'])
           .execute();
@@ -585,77 +729,100 @@ async function run(
           moved.set(comment_id, entry);
         }
       }
-      await moveCounts(trx, moved);
-    });
-  }
-
-  // Decisions, as they were.
-  for await (const decisions of batches<ExportedDecision>('decisions')) {
-    await inTransaction(db, async (trx) => {
-      const rows = decisions.flatMap((decision) => {
-        const moderatorId =
-          decision.moderatorId === null ? null : userIds.get(decision.moderatorId);
-        if (
-          !placed.has(decision.commentId) ||
-          moderatorId === undefined ||
-          !COMMENT_STATUSES.includes(decision.status) ||
-          parseTime(String(decision.createdAt), now) === null
-        ) {
-          skip('decision', decision.id, 'its comment or its moderator was not imported');
-          return [];
-        }
-        return [
-          {
-            id: decision.id,
-            comment_id: decision.commentId,
-            moderator_id: moderatorId,
-            status: decision.status,
-            created_at: decision.createdAt,
-          },
-        ];
-      });
-      for (let at = 0; at < rows.length; at += 200) {
-        await trx
-          .insertInto('moderation_decisions')
-          .values(rows.slice(at, at + 200))
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+      for (const [commentId, { up, down }] of [...moved].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        await moveVoteCounts(trx, commentId, up, down);
       }
     });
   }
 
-  // Pins: a story's pointer, to a comment now here.
-  for (const [storyId, commentId] of pins) {
-    const story = storyIds.get(storyId);
-    if (story === undefined || !placed.has(commentId)) continue;
-    await db
-      .updateTable('stories')
-      .set({ pinned_comment_id: commentId })
-      .where('id', '=', story)
-      .where('pinned_comment_id', 'is', null)
-      .execute();
+  // Decisions, as they were.
+  for await (const decisions of batches('decisions')) {
+    await inTransaction(db, async (trx) => {
+      const rows = decisions.flatMap((decision) => {
+        const id = text(decision.id);
+        const commentId = commentIds.get(String(decision.commentId));
+        const moderatorId =
+          decision.moderatorId === null ? null : userIds.get(String(decision.moderatorId));
+        const status = COMMENT_STATUSES.find((each) => each === decision.status);
+        const createdAt = time(decision.createdAt);
+        if (!id || !commentId || moderatorId === undefined || !status || !createdAt) {
+          skip(
+            'decision',
+            decision.id,
+            'its comment or its moderator was not imported, or it is not a decision',
+          );
+          return [];
+        }
+        return [
+          { id, comment_id: commentId, moderator_id: moderatorId, status, created_at: createdAt },
+        ];
+      });
+      for (const chunk of chunks(rows, 200)) {
+        const inserted = new Set(
+          (
+            await trx
+              .insertInto('moderation_decisions')
+              .values(chunk)
+              .onConflict((oc) => oc.column('id').doNothing())
+              .returning('id')
+              .execute()
+          ).map((row) => row.id),
+        );
+        // Ours from an earlier run are the same decision; another's id is reported.
+        const taken = chunk.filter((row) => !inserted.has(row.id)).map((row) => row.id);
+        if (taken.length === 0) continue;
+        const ours = new Set(
+          (
+            await trx
+              .selectFrom('moderation_decisions')
+              .select(['id', 'comment_id'])
+              .where('id', 'in', taken)
+              .execute()
+          )
+            .filter((row) =>
+              chunk.some((each) => each.id === row.id && each.comment_id === row.comment_id),
+            )
+            .map((row) => row.id),
+        );
+        for (const id of taken)
+          if (!ours.has(id)) skip('decision', id, 'its id is another decision’s here');
+      }
+    });
   }
-}
 
-/** Moves the vote counts of comments by what was added, and their Best rank with them. */
-async function moveCounts(trx: Db, moved: Map<string, { up: number; down: number }>) {
-  const ids = [...moved.keys()].sort();
-  for (let at = 0; at < ids.length; at += IMPORT_BATCH) {
-    const rows = await trx
-      .selectFrom('comments')
-      .select(['id', 'reaction_count', 'downvote_count'])
-      .where('id', 'in', ids.slice(at, at + IMPORT_BATCH))
-      .orderBy('id')
-      .execute();
-    for (const row of rows) {
-      const delta = moved.get(row.id) as { up: number; down: number };
-      const up = Number(row.reaction_count) + delta.up;
-      const down = Number(row.downvote_count) + delta.down;
-      await trx
-        .updateTable('comments')
-        .set({ reaction_count: up, downvote_count: down, best_rank: bestRank(up, down) })
-        .where('id', '=', row.id)
-        .execute();
+  // Pins: a story's pointer, to a comment of that story now here.
+  for (const [storyId, fileCommentId] of pins) {
+    const commentId = commentIds.get(fileCommentId);
+    const pinned =
+      commentId !== undefined &&
+      (await db
+        .updateTable('stories')
+        .set({ pinned_comment_id: commentId })
+        .where('id', '=', storyId)
+        .where('pinned_comment_id', 'is', null)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('comments')
+              .select('comments.id')
+              .where('comments.id', '=', commentId)
+              .where('comments.story_id', '=', storyId),
+          ),
+        )
+        .executeTakeFirst());
+    if (pinned === false || (pinned && Number(pinned.numUpdatedRows) === 0)) {
+      const current = await db
+        .selectFrom('stories')
+        .select('pinned_comment_id')
+        .where('id', '=', storyId)
+        .executeTakeFirst();
+      if (current?.pinned_comment_id !== commentId) {
+        skip(
+          'thread',
+          storyId,
+          `its pinned comment ${fileCommentId} is not one of its comments here`,
+        );
+      }
     }
   }
 }
