@@ -25,7 +25,7 @@ import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/inTransaction';
-import { inTransaction, isoTime, newId } from '../db/inTransaction';
+import { isoTime, newId } from '../db/inTransaction';
 import { COMMENT_STATUSES, STORY_STATUSES, USER_ROLES, isVisibleStatus } from '../db/schema';
 import type {
   CommentRevisionsTable,
@@ -50,6 +50,7 @@ import {
   IMPORT_BATCH,
   addReplyCounts,
   chunks,
+  inBatch,
   newReport,
   parseTime,
   runImport,
@@ -143,7 +144,7 @@ async function run(
 
   // Users.
   for await (const users of batches('users')) {
-    await inTransaction(db, async (trx) => {
+    await inBatch(db, report, async (trx) => {
       const valid = users.flatMap((user) => {
         const id = text(user.id);
         const email = text(user.email);
@@ -350,7 +351,7 @@ async function run(
   // Stories; their pins are set once the comments are in.
   const pins = new Map<string, string>();
   for await (const stories of batches('stories')) {
-    await inTransaction(db, async (trx) => {
+    await inBatch(db, report, async (trx) => {
       for (const story of stories) {
         const id = text(story.id);
         const title = typeof story.title === 'string' ? story.title : undefined;
@@ -426,7 +427,7 @@ async function run(
   const seen = new Set<string>();
   const links = new Map<string, string[]>();
   for await (const comments of batches('comments')) {
-    await inTransaction(db, (trx) => writeComments(trx, comments));
+    await inBatch(db, report, (trx) => writeComments(trx, comments));
     options.onProgress?.(report);
   }
   for (const [parentId, children] of links) {
@@ -673,7 +674,7 @@ async function run(
 
   // Votes: inserted unless there, the comments' counts moved by those inserted.
   for await (const votes of batches('votes')) {
-    await inTransaction(db, async (trx) => {
+    await inBatch(db, report, async (trx) => {
       const rows = votes.flatMap((vote) => {
         const commentId = commentIds.get(String(vote.commentId));
         const userId = userIds.get(String(vote.userId));
@@ -737,7 +738,7 @@ async function run(
 
   // Decisions, as they were.
   for await (const decisions of batches('decisions')) {
-    await inTransaction(db, async (trx) => {
+    await inBatch(db, report, async (trx) => {
       const rows = decisions.flatMap((decision) => {
         const id = text(decision.id);
         const commentId = commentIds.get(String(decision.commentId));

@@ -1,4 +1,6 @@
-import { ParentsFirst, parseTime, usernameBase } from './importShared';
+import { countRows, seedBasics } from '../db/testFixtures';
+import { useTestDatabase } from '../db/testDatabases';
+import { ParentsFirst, inBatch, newReport, parseTime, usernameBase } from './importShared';
 import type { Threaded } from './importShared';
 
 describe('ParentsFirst', () => {
@@ -73,5 +75,39 @@ describe('parseTime and usernameBase', () => {
     expect(usernameBase('Al')).toBe('Al_imported');
     expect(usernameBase('!!!')).toBe('reader_imported');
     expect(usernameBase('x'.repeat(50))).toHaveLength(30);
+  });
+});
+
+describe('inBatch', () => {
+  const t = useTestDatabase('sqlite');
+
+  it('puts the report back as it was when the batch fails, and writes nothing of it', async () => {
+    const { site } = await seedBasics(t.db, { userCount: 0 });
+    const report = newReport('test', site.id, false);
+    report.comments.imported = 3;
+    report.skipped.push({ what: 'comment', id: 'a', line: 1, reason: 'kept' });
+    await expect(
+      inBatch(t.db, report, async (trx) => {
+        report.comments.imported += 500;
+        report.users.created += 2;
+        report.skipped.push({ what: 'comment', id: 'b', line: 2, reason: 'rolled back' });
+        await trx
+          .insertInto('import_sources')
+          .values({
+            site_id: site.id,
+            format: 'test',
+            kind: 'user',
+            source_id: 'x',
+            parley_id: 'y',
+            created_at: '2026-01-01T00:00:00.000Z',
+          })
+          .execute();
+        throw new Error('disk gone');
+      }),
+    ).rejects.toThrow('disk gone');
+    expect(report.comments.imported).toBe(3);
+    expect(report.users.created).toBe(0);
+    expect(report.skipped.map(({ id }) => id)).toEqual(['a']);
+    expect(await countRows(t.db, 'import_sources')).toBe(0);
   });
 });

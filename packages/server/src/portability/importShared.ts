@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/inTransaction';
-import { parseJson } from '../db/inTransaction';
+import { inTransaction, parseJson } from '../db/inTransaction';
 import { isUsernameFree, uniqueKey } from '../db/store/users';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
 import { ParleyError } from '../ParleyError';
@@ -113,6 +113,32 @@ export async function runImport(
   }
   report.seconds = (performance.now() - started) / 1000;
   return report;
+}
+
+/**
+ * Runs one batch in a transaction; when it fails, the report is put back as it was before it,
+ * so the report of a stopped import names only what its committed batches did.
+ */
+export async function inBatch<T>(
+  db: Db,
+  report: ImportReport,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  const counts = JSON.stringify([report.stories, report.users, report.comments]);
+  const skipped = report.skipped.length;
+  const notes = report.notes.length;
+  try {
+    return await inTransaction(db, work);
+  } catch (error) {
+    [report.stories, report.users, report.comments] = JSON.parse(counts) as [
+      ImportReport['stories'],
+      ImportReport['users'],
+      ImportReport['comments'],
+    ];
+    report.skipped.length = skipped;
+    report.notes.length = notes;
+    throw error;
+  }
 }
 
 /** Where a thread's URL lands in the site: its story URL, or why it cannot. */

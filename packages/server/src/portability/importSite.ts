@@ -28,7 +28,7 @@
 import TurndownService from 'turndown';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/inTransaction';
-import { inTransaction, isoTime, newId } from '../db/inTransaction';
+import { isoTime, newId } from '../db/inTransaction';
 import { isVisibleStatus } from '../db/schema';
 import type {
   CommentRevisionsTable,
@@ -50,6 +50,7 @@ import {
   ParentsFirst,
   addReplyCounts,
   chunks,
+  inBatch,
   newReport,
   parseTime,
   runImport,
@@ -494,7 +495,7 @@ async function importInto(
     const list = pendingThreads;
     batch = [];
     pendingThreads = [];
-    await inTransaction(db, async (trx) => {
+    await inBatch(db, report, async (trx) => {
       await writeThreads(trx, list);
       await writeComments(trx, comments);
     });
