@@ -51,6 +51,7 @@ import {
   addReplyCounts,
   chunks,
   inBatch,
+  own,
   newReport,
   parseTime,
   runImport,
@@ -146,7 +147,7 @@ async function run(
   for await (const users of batches('users')) {
     await inBatch(db, report, async (trx) => {
       const valid = users.flatMap((user) => {
-        const id = text(user.id);
+        const id = text(user.id) && own(user.id as string);
         const email = text(user.email);
         const username = text(user.username);
         const createdAt = time(user.createdAt);
@@ -166,7 +167,7 @@ async function run(
           );
           return [];
         }
-        const ssoId = keep ? (text(user.ssoId) ?? null) : null;
+        const ssoId = keep && text(user.ssoId) ? own(user.ssoId as string) : null;
         return [{ id, email, username, createdAt, role, suspendedUntil, ssoId, user }];
       });
       const byId = new Map(
@@ -353,7 +354,7 @@ async function run(
   for await (const stories of batches('stories')) {
     await inBatch(db, report, async (trx) => {
       for (const story of stories) {
-        const id = text(story.id);
+        const id = text(story.id) && own(story.id as string);
         const title = typeof story.title === 'string' ? story.title : undefined;
         const status = STORY_STATUSES.find((each) => each === story.status);
         const premod = PREMOD_MODES.find((each) => each === story.premod);
@@ -385,7 +386,7 @@ async function run(
           skip('thread', id, `${url.url} is a story of another site`);
           continue;
         }
-        const pinned = text(story.pinnedCommentId);
+        const pinned = text(story.pinnedCommentId) && own(story.pinnedCommentId as string);
         if (atUrl !== undefined) {
           storyIds.set(id, atUrl.id);
           if (pinned) pins.set(atUrl.id, pinned);
@@ -457,11 +458,14 @@ async function run(
     }
     const valid: Valid[] = [];
     for (const comment of comments) {
-      const id = text(comment.id);
+      const id = text(comment.id) && own(comment.id as string);
       const storyId = storyIds.get(String(comment.storyId));
       const authorId = userIds.get(String(comment.authorId));
       const status = COMMENT_STATUSES.find((each) => each === comment.status);
-      const parentId = comment.parentId === null ? null : text(comment.parentId);
+      const parentId =
+        comment.parentId === null
+          ? null
+          : text(comment.parentId) && own(comment.parentId as string);
       const createdAt = time(comment.createdAt);
       const editedAt = nullableTime(comment.editedAt);
       const publishedAt = nullableTime(comment.publishedAt);

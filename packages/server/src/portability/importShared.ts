@@ -293,6 +293,15 @@ export async function addReplyCounts(db: Db, replies: ReadonlyMap<string, number
   }
 }
 
+/**
+ * A string of the file as a string of its own, for the maps that live through an import: a
+ * parser's strings may be slices of the text it read, and a slice kept keeps all of that text
+ * (measured: 100 MB more at 100,000 comments of Parley's export).
+ */
+export function own(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 /** Rows in chunks of `size`: within both engines' bound-parameter limits. */
 export function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
   for (let at = 0; at < rows.length; at += size) yield rows.slice(at, at + size);

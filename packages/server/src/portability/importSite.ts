@@ -51,6 +51,7 @@ import {
   addReplyCounts,
   chunks,
   inBatch,
+  own,
   newReport,
   parseTime,
   runImport,
@@ -261,11 +262,16 @@ async function importInto(
 
   // A person's key among the source's people: the address when the source vouches for it (the
   // same member across threads), else the source's id, else the address or the name.
-  const authorKey = (author: SourceAuthor) => {
-    if (author.email !== null && author.vouched) return `email:${uniqueKey(author.email)}`;
-    if (author.id !== null) return `id:${author.id}`;
-    return author.email !== null ? `guest:${uniqueKey(author.email)}` : `name:${author.name}`;
-  };
+  const authorKey = (author: SourceAuthor) =>
+    own(
+      author.email !== null && author.vouched
+        ? `email:${uniqueKey(author.email)}`
+        : author.id !== null
+          ? `id:${author.id}`
+          : author.email !== null
+            ? `guest:${uniqueKey(author.email)}`
+            : `name:${author.name}`,
+    );
 
   async function writeAuthors(trx: Db, people: SourceAuthor[]): Promise<void> {
     const wanted = new Map<string, SourceAuthor>();
@@ -543,7 +549,14 @@ async function importInto(
     return order.take({ ...comment, createdAt });
   }
 
-  async function takeComment(comment: SourceComment): Promise<void> {
+  async function takeComment(read: SourceComment): Promise<void> {
+    // Its ids live through the import (seen, threads, parents): strings of their own.
+    const comment = {
+      ...read,
+      id: own(read.id),
+      threadId: own(read.threadId),
+      parentId: read.parentId === null ? null : own(read.parentId),
+    };
     if (comment.id === '') {
       skip('comment', '', comment.line, 'it has no id');
       return;
@@ -559,7 +572,8 @@ async function importInto(
     return take(comment);
   }
 
-  async function takeThread(thread: SourceThread): Promise<void> {
+  async function takeThread(read: SourceThread): Promise<void> {
+    const thread = { ...read, id: own(read.id) };
     const refuse = (reason: string) => {
       skippedThreads.set(thread.id, reason);
       skip('thread', thread.id, thread.line, reason);
