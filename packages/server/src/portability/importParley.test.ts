@@ -31,6 +31,28 @@ async function exportText(db: Db, siteId: string): Promise<string> {
 
 const openText = (text: string) => () => Readable.from([Buffer.from(text)]);
 
+/** What the stores keep of each comment besides the export: its links and counters. */
+const counters = (db: Db) =>
+  db
+    .selectFrom('comments')
+    .select([
+      'id',
+      'parent_id',
+      'parent_author_id',
+      'reply_count',
+      'reaction_count',
+      'downvote_count',
+      'best_rank',
+    ])
+    .orderBy('id')
+    .execute();
+
+/** An export without what differs between installs: the site, and when it was made. */
+function strip(text: string): Record<string, unknown> {
+  const { site: _site, exportedAt: _at, ...rest } = JSON.parse(text) as Record<string, unknown>;
+  return rest;
+}
+
 describe.each(testDialects())('importParley on %s', (dialect) => {
   const t = useTestDatabase(dialect);
   let empty: TestDatabase;
@@ -40,6 +62,16 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
   afterEach(async () => {
     await empty.close();
   });
+
+  /** The site of the empty install, at the same origin. */
+  async function emptySite() {
+    const { site } = await createSite(
+      empty.db,
+      { name: 'Moved', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
+      testBox,
+    );
+    return site;
+  }
 
   /** A site with what an export holds: threads, tombstones, votes, decisions, a pin, SSO. */
   async function richSite() {
@@ -95,11 +127,7 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
   it('round-trips: export, import into an empty install, export again gives the same document', async () => {
     const { site } = await richSite();
     const first = await exportText(t.db, site.id);
-    const { site: target } = await createSite(
-      empty.db,
-      { name: 'Moved', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
-      testBox,
-    );
+    const target = await emptySite();
     const report = await importParley(empty.db, openText(first), {
       siteId: target.id,
       batchSize: 2,
@@ -113,10 +141,6 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
       notes: [],
     });
     const second = await exportText(empty.db, target.id);
-    const strip = (text: string) => {
-      const { site: _site, exportedAt: _at, ...rest } = JSON.parse(text) as Record<string, unknown>;
-      return rest;
-    };
     expect(strip(second)).toEqual(strip(first));
     // The counters are what the writes here would have made.
     const stories = await empty.db.selectFrom('stories').select('id').execute();
@@ -129,13 +153,6 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
       stories.map((story) => story.id),
     );
     expect(fresh).toEqual(before);
-    const counters = (db: Db) =>
-      db
-        .selectFrom('comments')
-        .select(['id', 'reply_count', 'reaction_count', 'downvote_count', 'best_rank'])
-        .where('site_id', 'is not', null)
-        .orderBy('id')
-        .execute();
     expect(await counters(empty.db)).toEqual(await counters(t.db));
 
     // Again: nothing new.
@@ -155,11 +172,7 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
   it('finishes an import that stopped in the comments, linking replies written before their parent', async () => {
     const { site } = await richSite();
     const first = await exportText(t.db, site.id);
-    const { site: target } = await createSite(
-      empty.db,
-      { name: 'Moved', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
-      testBox,
-    );
+    const target = await emptySite();
     // The fourth read of the file (header, users, stories, comments) breaks half-way through
     // the comments, one comment a batch: some are written, some of them replies without their
     // parent yet.
@@ -185,28 +198,14 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
     expect(partial).toBeLessThan(7);
     const resumed = await importParley(empty.db, openText(first), options);
     expect(resumed.comments).toEqual({ imported: 7 - partial, already: partial });
-    const counters = (db: Db) =>
-      db
-        .selectFrom('comments')
-        .select(['id', 'parent_id', 'parent_author_id', 'reply_count', 'reaction_count'])
-        .orderBy('id')
-        .execute();
     expect(await counters(empty.db)).toEqual(await counters(t.db));
-    const strip = (text: string) => {
-      const { site: _site, exportedAt: _at, ...rest } = JSON.parse(text) as Record<string, unknown>;
-      return rest;
-    };
     expect(strip(await exportText(empty.db, target.id))).toEqual(strip(first));
   });
 
   it('treats the file as input: ids of others get new ones, bad fields are skipped, a dry run writes nothing', async () => {
     const { site } = await richSite();
     const document = JSON.parse(await exportText(t.db, site.id)) as Record<string, any>;
-    const { site: target } = await createSite(
-      empty.db,
-      { name: 'Here', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
-      testBox,
-    );
+    const target = await emptySite();
     // An admin here whose id the file gives to someone else (ids are public).
     const admin = document.users.find((user: { username: string }) => user.username === 'user0');
     const { id: adminId } = await empty.db
@@ -272,11 +271,7 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
   it('keeps a member’s account here, renames a taken username, and refuses other formats', async () => {
     const { site } = await richSite();
     const text = await exportText(t.db, site.id);
-    const { site: target } = await createSite(
-      empty.db,
-      { name: 'Here', url: 'https://news.example', allowedOrigins: ['https://news.example'] },
-      testBox,
-    );
+    const target = await emptySite();
     // user0's address is an account here already; user1's name is someone else's.
     const member = await createUser(empty.db, {
       username: 'ann_here',
