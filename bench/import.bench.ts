@@ -49,7 +49,7 @@ function parley(
     };
     const timer = setInterval(sample, 50);
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       clearInterval(timer);
