@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/inTransaction';
 import { inTransaction, parseJson } from '../db/inTransaction';
+import { refreshPlannerStatistics } from '../db/plannerStatistics';
 import { isUsernameFree, uniqueKey } from '../db/store/users';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
 import { ParleyError } from '../ParleyError';
@@ -111,6 +112,11 @@ export async function runImport(
     if (typeof error === 'object' && error !== null) partialReports.set(error, report);
     throw error;
   }
+  // The tables grew by a whole site at once: the planners learn it now, not at the next sweep
+  // or autovacuum. Measured: PostgreSQL paged an export of 100,000 fresh comments by a bitmap
+  // scan and a sort of the site's rows (115 ms a page, 37 s in all) instead of the index (4 ms
+  // a page, 5 s), its statistics still those of an empty table.
+  if (!report.dryRun && report.comments.imported > 0) await refreshPlannerStatistics(db);
   report.seconds = (performance.now() - started) / 1000;
   return report;
 }

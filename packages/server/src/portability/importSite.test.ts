@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { join } from 'node:path';
 import type { Db } from '../db/inTransaction';
 import { countRows, seedBasics } from '../db/testFixtures';
-import { testDialects, useTestDatabase } from '../db/testDatabases';
+import { createTestDatabase, testDialects, useTestDatabase } from '../db/testDatabases';
 import { storyStatusCounts } from '../db/store/storyCounts';
 import { createUser } from '../db/store/users';
 import { readDisqus } from './formats/disqus';
@@ -214,6 +215,41 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
       .where('body_source', 'like', 'First!%')
       .executeTakeFirstOrThrow();
     expect(first.author_id).toBe(alex.id);
+  });
+
+  it('refreshes the planners’ statistics once it has written comments', async () => {
+    // A fresh install: the planners have never seen a comment.
+    const fresh = await createTestDatabase(dialect);
+    try {
+      const { site } = await seedBasics(fresh.db, { userCount: 0 });
+      const rowsPlanned = async () =>
+        dialect === 'postgres'
+          ? Number(
+              (
+                await sql<{
+                  n: number;
+                }>`select reltuples as n from pg_class where relname = 'comments'`.execute(fresh.db)
+              ).rows[0]?.n,
+            )
+          : Number.parseInt(
+              (
+                await sql<{
+                  stat: string;
+                }>`select stat from sqlite_stat1 where tbl = 'comments' limit 1`
+                  .execute(fresh.db)
+                  .catch(() => ({ rows: [] as { stat: string }[] }))
+              ).rows[0]?.stat ?? '0',
+              10,
+            );
+      expect(await rowsPlanned()).toBeLessThanOrEqual(0);
+      await importSite(fresh.db, readWordPress(fixture('wordpress.xml')), {
+        siteId: site.id,
+        format: 'wordpress',
+      });
+      expect(await rowsPlanned()).toBe(await countRows(fresh.db, 'comments'));
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('writes nothing on a dry run, and reports what it would do', async () => {
