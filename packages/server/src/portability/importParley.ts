@@ -48,6 +48,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from './exportSite';
 import { arrayElements, topValues } from './formats/jsonArrays';
 import {
   IMPORT_BATCH,
+  accountsByAddress,
   addReplyCounts,
   chunks,
   inBatch,
@@ -57,6 +58,7 @@ import {
   runImport,
   siteTarget,
   uniqueUsernames,
+  usernameBase,
 } from './importShared';
 import type { ImportOptions, ImportReport, ReportedKind } from './importShared';
 import { IMPORTED_EMAIL_DOMAIN } from './importSite';
@@ -86,6 +88,15 @@ const TAGS: readonly string[] = ['FEATURED', 'STAFF'];
 /** A non-empty string, or undefined. */
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
+
+/** Whether `name` is a username Parley allows, as it is. */
+function validUsername(name: string): boolean {
+  try {
+    return validateUsername(name) === name;
+  } catch {
+    return false;
+  }
+}
 
 /** Imports the export `open()` reads into the site; see the module comment. */
 export async function importParley(
@@ -183,18 +194,9 @@ async function run(
             .execute()
         ).map((row) => [row.id, row.email_key]),
       );
-      const byEmail = new Map(
-        (
-          await trx
-            .selectFrom('users')
-            .select(['id', 'email_key', 'sso_site_id', 'deleted_at'])
-            .where(
-              'email_key',
-              'in',
-              valid.map((user) => uniqueKey(user.email)),
-            )
-            .execute()
-        ).map((row) => [row.email_key, row]),
+      const byEmail = await accountsByAddress(
+        trx,
+        valid.map((user) => uniqueKey(user.email)),
       );
       const ssoIds = valid.flatMap((user) => (user.ssoId === null ? [] : [user.ssoId]));
       const bySso = new Map(
@@ -224,11 +226,7 @@ async function run(
         const same =
           (sameId !== undefined && sameId === key ? user.id : undefined) ??
           (user.ssoId === null ? undefined : bySso.get(user.ssoId)) ??
-          (account !== undefined &&
-          account.sso_site_id === null &&
-          account.deleted_at === null &&
-          !placeholder &&
-          user.user.emailVerified === true
+          (account?.usable && !placeholder && user.user.emailVerified === true
             ? account.id
             : undefined);
         if (same !== undefined) {
@@ -305,48 +303,14 @@ async function run(
    * Each wanted name as it is when it is a valid name and free here (or an erased account's
    * `deleted-…`, which only Parley writes); any other as a new import's would be.
    */
-  async function keptUsernames(
-    trx: Db,
-    users: { wanted: string; erased: boolean }[],
-  ): Promise<string[]> {
-    const valid = users.map(({ wanted, erased }) => {
-      if (erased) return wanted;
-      try {
-        return validateUsername(wanted) === wanted ? wanted : undefined;
-      } catch {
-        return undefined;
-      }
-    });
-    const stored = new Set<string>();
-    const asked = valid.filter((name): name is string => name !== undefined);
-    for (const chunk of chunks(asked, IMPORT_BATCH)) {
-      for (const row of await trx
-        .selectFrom('users')
-        .select(['username_key', 'username_skeleton'])
-        .where((eb) =>
-          eb.or([
-            eb('username_key', 'in', chunk.map(uniqueKey)),
-            eb('username_skeleton', 'in', chunk.map(usernameSkeleton)),
-          ]),
-        )
-        .execute()) {
-        stored.add(row.username_key);
-        if (row.username_skeleton !== null) stored.add(`~${row.username_skeleton}`);
-      }
-    }
-    const kept = valid.map((name) => {
-      if (name === undefined) return undefined;
-      const marks = [uniqueKey(name), `~${usernameSkeleton(name)}`];
-      if (marks.some((mark) => stored.has(mark) || takenNames.has(mark))) return undefined;
-      for (const mark of marks) takenNames.add(mark);
-      return name;
-    });
-    const renamed = await uniqueUsernames(
+  function keptUsernames(trx: Db, users: { wanted: string; erased: boolean }[]): Promise<string[]> {
+    const erased = new Set(users.flatMap((user) => (user.erased ? [user.wanted] : [])));
+    return uniqueUsernames(
       trx,
-      users.filter((_, index) => kept[index] === undefined).map(({ wanted }) => wanted),
+      users.map((user) => user.wanted),
       takenNames,
+      (name) => (erased.has(name) || validUsername(name) ? name : usernameBase(name)),
     );
-    return kept.map((name) => name ?? (renamed.shift() as string));
   }
 
   // Stories; their pins are set once the comments are in.

@@ -197,9 +197,10 @@ export function parseTime(value: string, now: Date = new Date()): string | null 
   return new Date(ms).toISOString();
 }
 
-/** `base` with `_n` (none for 1), cut to fit 30 characters. */
+/** `base` as it is, or with `_n` (n > 1) and cut to fit 30 characters. */
 function withSuffix(base: string, n: number): string {
-  const suffix = n === 1 ? '' : `_${n}`;
+  if (n === 1) return base;
+  const suffix = `_${n}`;
   return `${base.slice(0, 30 - suffix.length)}${suffix}`;
 }
 
@@ -220,21 +221,20 @@ export function usernameBase(name: string): string {
 }
 
 /**
- * A free username for each of `names`, in order: the name made valid ({@link usernameBase}),
- * else with `_2` … `_5`, looked up for the whole list in two queries (by key, by look-alike
- * skeleton); a name whose five are all taken goes on alone with more numbers, then a random
- * end. `taken` holds the names given earlier in the import (not yet visible to a query in
- * another batch's rolled-back dry run) and gets these.
+ * A free username for each of `names`, in order: its base (by default the name made valid,
+ * {@link usernameBase}), else the base with `_2` … `_5`, looked up for the whole list in two
+ * queries (by key, by look-alike skeleton); a name whose five are all taken goes on alone with
+ * more numbers, then a random end. `taken` holds the names given earlier in the import (not yet
+ * visible to a query in another batch's rolled-back dry run) and gets these.
  */
 export async function uniqueUsernames(
   db: Db,
   names: readonly string[],
   taken: Set<string>,
+  baseOf: (name: string) => string = usernameBase,
 ): Promise<string[]> {
-  const candidates = names.map((name) => {
-    const base = usernameBase(name);
-    return [1, 2, 3, 4, 5].map((n) => withSuffix(base, n));
-  });
+  const bases = names.map(baseOf);
+  const candidates = bases.map((base) => [1, 2, 3, 4, 5].map((n) => withSuffix(base, n)));
   const all = candidates.flat();
   const stored = new Set<string>();
   for (let at = 0; at < all.length; at += IMPORT_BATCH) {
@@ -263,7 +263,7 @@ export async function uniqueUsernames(
   for (const [index, list] of candidates.entries()) {
     let username = list.find(free);
     if (username === undefined) {
-      const base = usernameBase(names[index] ?? '');
+      const base = bases[index] ?? 'reader';
       for (let n = 6; n <= 50 && username === undefined; n++) {
         const candidate = withSuffix(base, n);
         if (free(candidate) && (await isUsernameFree(db, candidate))) username = candidate;
@@ -275,6 +275,38 @@ export async function uniqueUsernames(
     chosen.push(username);
   }
   return chosen;
+}
+
+/** An account here with an address an import meets. */
+export interface AccountByAddress {
+  id: string;
+  /**
+   * Whether an import may attach a source's person to it: not an SSO reader's (their host signs
+   * them in) and not erased. Either way, the address is taken.
+   */
+  usable: boolean;
+}
+
+/** The accounts here with these address keys (`uniqueKey` of the address). */
+export async function accountsByAddress(
+  db: Db,
+  keys: readonly string[],
+): Promise<Map<string, AccountByAddress>> {
+  const accounts = new Map<string, AccountByAddress>();
+  for (const chunk of chunks(keys, IMPORT_BATCH)) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'email_key', 'sso_site_id', 'deleted_at'])
+      .where('email_key', 'in', chunk)
+      .execute();
+    for (const row of rows) {
+      accounts.set(row.email_key, {
+        id: row.id,
+        usable: row.sso_site_id === null && row.deleted_at === null,
+      });
+    }
+  }
+  return accounts;
 }
 
 /** Adds each parent's new visible replies, a hundred parents a statement, in id order. */

@@ -48,6 +48,7 @@ import { validateEmail } from '../validation/validateAccount';
 import {
   IMPORT_BATCH,
   ParentsFirst,
+  accountsByAddress,
   addReplyCounts,
   chunks,
   inBatch,
@@ -291,20 +292,7 @@ async function importInto(
     const addresses = [...wanted.values()].flatMap((person) =>
       person.email === null ? [] : [uniqueKey(person.email)],
     );
-    const accounts = new Map<string, { id: string; usable: boolean }>();
-    for (const chunk of chunks(addresses, IMPORT_BATCH)) {
-      const rows = await trx
-        .selectFrom('users')
-        .select(['id', 'email_key', 'sso_site_id', 'deleted_at'])
-        .where('email_key', 'in', chunk)
-        .execute();
-      for (const row of rows) {
-        accounts.set(row.email_key, {
-          id: row.id,
-          usable: row.sso_site_id === null && row.deleted_at === null,
-        });
-      }
-    }
+    const accounts = await accountsByAddress(trx, addresses);
     const records: [string, string][] = [];
     const fresh: [string, SourceAuthor, string | null][] = [];
     // Members first: of a member and a guest with one address in a batch, the member has it.
