@@ -359,8 +359,8 @@ export interface Threaded {
  */
 export class ParentsFirst<Comment extends Threaded> {
   /** Ids handed on, and those skipped with why. */
-  readonly accepted = new Set<string>();
-  readonly skipped = new Map<string, string>();
+  private readonly accepted = new Set<string>();
+  private readonly skipped = new Map<string, string>();
   private readonly waiting = new Map<string, Comment[]>();
   private readonly waitingIds = new Set<string>();
 
@@ -372,11 +372,6 @@ export class ParentsFirst<Comment extends Threaded> {
     private readonly place: (comment: Comment) => Promise<void>,
     private readonly moved: (comment: Comment, why: string) => void,
   ) {}
-
-  /** Whether `id` was met already (handed on, skipped, or waiting). */
-  has(id: string): boolean {
-    return this.accepted.has(id) || this.skipped.has(id) || this.waitingIds.has(id);
-  }
 
   /** A comment whose thread is settled: handed on now, or when its parent is. */
   async take(comment: Comment): Promise<void> {

@@ -425,6 +425,47 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
     expect(rows.find((row) => row.body_source === 'early')?.url).toBe('https://news.example/two');
   });
 
+  it('hangs the replies of a later file from their parents of an earlier one', async () => {
+    await seedBasics(t.db, { userCount: 0 });
+    const person = { id: 'p1', name: 'Pat', email: null, vouched: false };
+    const thread = {
+      kind: 'thread',
+      id: 't1',
+      url: 'https://news.example/one',
+      title: 'One',
+      createdAt: null,
+      closed: false,
+      line: null,
+    } as const;
+    const comment = (id: string, parentId: string | null) =>
+      ({
+        kind: 'comment',
+        id,
+        threadId: 't1',
+        parentId,
+        author: person,
+        html: `<p>${id}</p>`,
+        createdAt: '2020-01-01T00:00:00Z',
+        status: 'NONE',
+        line: null,
+      }) as const;
+    async function* first(): AsyncGenerator<SourceItem> {
+      yield thread;
+      yield comment('old', null);
+    }
+    async function* second(): AsyncGenerator<SourceItem> {
+      yield thread;
+      yield comment('new', 'old');
+    }
+    await run('test', first());
+    const report = await run('test', second());
+    expect(report.notes).toEqual([]);
+    const rows = await commentsByBody(t.db);
+    const old = rows.find((row) => row.body_source === 'old');
+    expect(rows.find((row) => row.body_source === 'new')?.parent_id).toBe(old?.id);
+    expect(old?.reply_count).toBe(1);
+  });
+
   it('skips WordPress posts readers never saw, with their comments', async () => {
     await seedBasics(t.db, { userCount: 0 });
     const xml = `<?xml version="1.0"?>

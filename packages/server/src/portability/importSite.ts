@@ -607,7 +607,9 @@ async function importInto(
       await drop(comment.id, comment.line, `its thread ${threadId} is not in the file`);
     }
   }
-  await order.finish();
+  // A parent an earlier import of this format wrote (an export of the same source made before)
+  // is where its replies go; writeComments finds it in import_sources.
+  await order.finish(async (parentId) => (await placedEarlier(db, [parentId])).has(parentId));
   await flush();
 }
 
