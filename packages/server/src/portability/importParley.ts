@@ -34,6 +34,7 @@ import type {
   UserRole,
   UsersTable,
 } from '../db/schema';
+import { DELETED_EMAIL_DOMAIN } from '../db/store/accountDeletion';
 import { moveVoteCounts } from '../db/store/reactions';
 import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
@@ -55,13 +56,13 @@ import {
   own,
   newReport,
   parseTime,
+  placeholderAddress,
   runImport,
   siteTarget,
   uniqueUsernames,
   usernameBase,
 } from './importShared';
 import type { ImportOptions, ImportReport, ReportedKind } from './importShared';
-import { IMPORTED_EMAIL_DOMAIN } from './importSite';
 
 /** Options of {@link importParley}. */
 export interface ParleyImportOptions extends ImportOptions {
@@ -239,7 +240,7 @@ async function run(
           note('user', user.id, `its id is another account's here: imported as ${id}`);
         let email = user.email;
         if (account !== undefined || given.has(key)) {
-          email = `${id}@${IMPORTED_EMAIL_DOMAIN}`;
+          email = placeholderAddress(id);
           if (!placeholder)
             note(
               'user',
@@ -260,7 +261,7 @@ async function run(
           id,
           wanted: user.username,
           // An account Parley erased (`deleted-…`, `…@deleted.invalid`) stays erased.
-          erased: /@deleted\.invalid$/i.test(user.email),
+          erased: uniqueKey(user.email).endsWith(`@${DELETED_EMAIL_DOMAIN}`),
           email,
           email_key: uniqueKey(email),
           email_verified: user.user.emailVerified === true && email === user.email ? 1 : 0,

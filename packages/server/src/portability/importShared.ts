@@ -13,6 +13,14 @@ import { ParleyError } from '../ParleyError';
 import { usernameSkeleton } from '../validation/lookalikes';
 import { validateUsername } from '../validation/validateAccount';
 
+/** The domain of the placeholder address of an imported person without a usable one. */
+export const IMPORTED_EMAIL_DOMAIN = 'imported.invalid';
+
+/** The placeholder address of the imported account `userId`: it reaches nobody. */
+export function placeholderAddress(userId: string): string {
+  return `${userId}@${IMPORTED_EMAIL_DOMAIN}`;
+}
+
 /** Rows written per transaction (comments, users, votes…). */
 export const IMPORT_BATCH = 500;
 

@@ -55,6 +55,7 @@ import {
   own,
   newReport,
   parseTime,
+  placeholderAddress,
   runImport,
   siteTarget,
   uniqueUsernames,
@@ -63,9 +64,6 @@ import type { ImportOptions, ImportReport, ReportedKind } from './importShared';
 
 export { IMPORT_BATCH } from './importShared';
 export type { ImportOptions, ImportReport, ReportEntry } from './importShared';
-
-/** The domain of the placeholder address of an author the source gives no usable email. */
-export const IMPORTED_EMAIL_DOMAIN = 'imported.invalid';
 
 /** A thread of the source: a story here. */
 export interface SourceThread {
@@ -320,7 +318,7 @@ async function importInto(
     const rows: Insertable<UsersTable>[] = fresh.map(([key, , address], index) => {
       const id = newId();
       const username = usernames[index] as string;
-      const email = address ?? `${id}@${IMPORTED_EMAIL_DOMAIN}`;
+      const email = address ?? placeholderAddress(id);
       userOf.set(key, id);
       records.push([key, id]);
       return {

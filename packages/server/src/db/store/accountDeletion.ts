@@ -26,6 +26,9 @@ import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { HeldReason } from '../schema';
 
 /** What deleting one account removed. */
+/** The domain of an erased account's address (`deleted-…@deleted.invalid`): it reaches nobody. */
+export const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
+
 export interface DeletedAccount {
   userId: string;
   /** Comments erased. */
@@ -183,7 +186,7 @@ export function deleteAccount(
     await trx.deleteFrom('idempotency_keys').where('scope', '=', `user:${userId}`).execute();
 
     const name = deletedUsername(userId);
-    const email = `${name}@deleted.invalid`;
+    const email = `${name}@${DELETED_EMAIL_DOMAIN}`;
     await trx
       .updateTable('users')
       .set((eb) => ({
