@@ -15,6 +15,32 @@ import type { ImportOptions, SourceItem } from './importSite';
 
 const fixture = (name: string) => createReadStream(join(__dirname, 'fixtures', name));
 
+/** A thread of a made-up source, at `https://news.example/<path>`. */
+const sourceThread = (id: string, path: string) =>
+  ({
+    kind: 'thread',
+    id,
+    url: `https://news.example/${path}`,
+    title: id,
+    createdAt: null,
+    closed: false,
+    line: null,
+  }) as const;
+
+/** A comment of a made-up source, by a guest named Pat, its body its id. */
+const sourceComment = (id: string, parentId: string | null, threadId = 't1') =>
+  ({
+    kind: 'comment',
+    id,
+    threadId,
+    parentId,
+    author: { id: null, name: 'Pat', email: null, vouched: false },
+    html: `<p>${id}</p>`,
+    createdAt: '2020-01-01T00:00:00Z',
+    status: 'NONE',
+    line: null,
+  }) as const;
+
 /** Every comment of the site's stories, by body, with what a test looks at. */
 async function commentsByBody(db: Db) {
   const rows = await db
@@ -359,36 +385,13 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
 
   it('keeps chains under a missing parent, waits for late threads, and reports every repeat', async () => {
     await seedBasics(t.db, { userCount: 0 });
-    const person = { id: null, name: 'Pat', email: null, vouched: false };
-    const comment = (id: string, parentId: string | null, threadId = 't1') =>
-      ({
-        kind: 'comment',
-        id,
-        threadId,
-        parentId,
-        author: person,
-        html: `<p>${id}</p>`,
-        createdAt: '2020-01-01T00:00:00Z',
-        status: 'NONE',
-        line: null,
-      }) as const;
-    const thread = (id: string, path: string) =>
-      ({
-        kind: 'thread',
-        id,
-        url: `https://news.example/${path}`,
-        title: id,
-        createdAt: null,
-        closed: false,
-        line: null,
-      }) as const;
     async function* items(): AsyncGenerator<SourceItem> {
-      yield thread('t1', 'one');
+      yield sourceThread('t1', 'one');
       // b answers a, which answers "gone", which never comes: a goes to the top, b stays under a.
-      yield comment('b', 'a');
-      yield comment('a', 'gone');
+      yield sourceComment('b', 'a');
+      yield sourceComment('a', 'gone');
       // The same id twice while the first still waits for its parent.
-      yield comment('b', 'a');
+      yield sourceComment('b', 'a');
       // A reply to a comment the reader skipped (a pingback, say).
       yield {
         kind: 'skip',
@@ -397,10 +400,10 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
         line: 7,
         reason: 'a pingback, not a comment',
       };
-      yield comment('c', 'ping');
+      yield sourceComment('c', 'ping');
       // A comment before its thread.
-      yield comment('early', null, 't2');
-      yield thread('t2', 'two');
+      yield sourceComment('early', null, 't2');
+      yield sourceThread('t2', 'two');
     }
     const report = await run('test', items(), { batchSize: 2 });
     expect(report.comments).toEqual({ imported: 4, already: 0 });
@@ -427,35 +430,14 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
 
   it('hangs the replies of a later file from their parents of an earlier one', async () => {
     await seedBasics(t.db, { userCount: 0 });
-    const person = { id: 'p1', name: 'Pat', email: null, vouched: false };
-    const thread = {
-      kind: 'thread',
-      id: 't1',
-      url: 'https://news.example/one',
-      title: 'One',
-      createdAt: null,
-      closed: false,
-      line: null,
-    } as const;
-    const comment = (id: string, parentId: string | null) =>
-      ({
-        kind: 'comment',
-        id,
-        threadId: 't1',
-        parentId,
-        author: person,
-        html: `<p>${id}</p>`,
-        createdAt: '2020-01-01T00:00:00Z',
-        status: 'NONE',
-        line: null,
-      }) as const;
+    const thread = sourceThread('t1', 'one');
     async function* first(): AsyncGenerator<SourceItem> {
       yield thread;
-      yield comment('old', null);
+      yield sourceComment('old', null);
     }
     async function* second(): AsyncGenerator<SourceItem> {
       yield thread;
-      yield comment('new', 'old');
+      yield sourceComment('new', 'old');
     }
     await run('test', first());
     const report = await run('test', second());
