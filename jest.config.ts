@@ -28,6 +28,11 @@ const ESM_ONLY = [
   '@tokenizer',
   '@borewit',
   'feed',
+  'openid-client',
+  'oauth4webapi',
+  'arctic',
+  '@oslojs',
+  'oidc-provider',
 ];
 
 const transform: Config['transform'] = {

@@ -41,6 +41,8 @@ const RESOLVER_MAPPERS = {
   Report: '../../db/store/reactions#ReportRow',
   Settings: './admin/updateSettings#SettingsView',
   Site: '../../db/store/sites#Site',
+  SignInProvider: '../../db/store/signInProviders#SignInProvider',
+  UserIdentity: '../../db/store/signInProviders#UserIdentity',
   Story: '../../db/store/stories#Story',
   User: '../../db/store/users#User',
   UserHistoryEntry: '../../db/store/userModeration#UserHistoryRow',

@@ -40,6 +40,13 @@ export const ERROR_TEXT: Record<ErrorCode, string> = {
   TWO_FACTOR_ENROLMENT_REQUIRED:
     'Set up two-factor sign-in for your account first, under Security.',
   UNSUPPORTED_MEDIA_TYPE: 'The request was refused: it was not sent as JSON.',
+  SIGN_IN_DENIED: 'You did not allow the sign-in: nothing was shared.',
+  SIGN_IN_EXPIRED: 'This sign-in expired or was started in another window. Start again.',
+  SIGN_IN_PROVIDER_UNREACHABLE: 'The sign-in provider could not be reached. Try again in a moment.',
+  SIGN_IN_PROVIDER_FAILED: "The sign-in provider's answer was refused. Check its settings.",
+  SIGN_IN_PROVIDER_DISABLED: 'That sign-in provider is not switched on for this site.',
+  SIGN_IN_IDENTITY_TAKEN: 'That account is connected to another Parley account already.',
+  SIGN_IN_LINK_REQUIRED: 'An account uses that email: prove it is yours to connect the two.',
   INTERNAL: 'Something went wrong on the server. Try again.',
   NETWORK_ERROR: 'Cannot reach the server. Check the connection.',
   REQUEST_TIMEOUT: 'The server did not answer in time. Try again.',

@@ -52,6 +52,24 @@ export const SERVER_ERROR_CODES = [
   'SECOND_FACTOR_REQUIRED',
   /** The organization requires two-factor sign-in of staff: set it up before moderating. */
   'TWO_FACTOR_ENROLMENT_REQUIRED',
+  /** The reader refused consent on the sign-in provider's page: nothing was shared. */
+  'SIGN_IN_DENIED',
+  /** A provider sign-in's state is unknown, used, expired, or from another window: start again. */
+  'SIGN_IN_EXPIRED',
+  /** The sign-in provider did not answer (network, time-out, a 5xx): try again later. */
+  'SIGN_IN_PROVIDER_UNREACHABLE',
+  /** The sign-in provider's answer was refused (an error, a token that did not verify). */
+  'SIGN_IN_PROVIDER_FAILED',
+  /** That provider does not exist or is not switched on for this site. */
+  'SIGN_IN_PROVIDER_DISABLED',
+  /** That provider account is connected to another Parley account. */
+  'SIGN_IN_IDENTITY_TAKEN',
+  /**
+   * The provider's verified address is an account's here: its owner proves it (the password with
+   * `connectProviderWithPassword`, or an emailed link) before the two are connected. `extensions`
+   * carries `email` and `provider` (its name).
+   */
+  'SIGN_IN_LINK_REQUIRED',
   'INTERNAL',
 ] as const;
 

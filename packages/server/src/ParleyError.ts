@@ -24,6 +24,10 @@ export interface ParleyErrorDetails {
   retryAfterMs?: number;
   /** TWO_FACTOR_CODE_REQUIRED: what `signInSecondFactor` takes with the code. */
   ticket?: string;
+  /** SIGN_IN_LINK_REQUIRED: the address an account here has, that the provider gave. */
+  email?: string;
+  /** SIGN_IN_LINK_REQUIRED: the provider's name (`GitHub`). */
+  provider?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import { createDatabase } from './db/createDatabase';
 import type { ParleyDatabase } from './db/createDatabase';
 import { pendingMigrations } from './db/migrations';
 import { createFeeds } from './feeds/atomFeeds';
+import { createProviderRoutes } from './auth/providers/providerRoutes';
 import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
@@ -257,6 +258,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         publicUrl: config.publicUrl,
         settings: () => getSettings(database.db),
       }),
+      providerRoutes: createProviderRoutes(deps),
       logger,
       metrics,
       production: config.production,

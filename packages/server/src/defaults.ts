@@ -118,6 +118,10 @@ export const RATE_LIMITS = Object.freeze({
    * second use is refused. (`limit` is unused: records never refuse.)
    */
   signInChallengeUse: { limit: 1, windowSeconds: 600 },
+  /** Provider sign-ins started (each stores a flow): 30 per 10 minutes per IP. */
+  providerSignIn: { limit: 30, windowSeconds: 600 },
+  /** Emails connecting a provider to an account, per IP: as email confirmations. */
+  providerLinkEmail: { limit: 3, windowSeconds: 3600 },
   /**
    * A signed-in user confirming their password (password or email change): 10 per 10 minutes
    * per account. Only the account's own sessions count here, so strangers' sign-in failures

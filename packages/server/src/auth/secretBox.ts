@@ -22,7 +22,8 @@ export type SealPurpose =
   | `sso_keys.secret:${string}`
   | `users.totp_secret:${string}`
   | 'settings.smtpPassword'
-  | `mail_queue.message:${string}`;
+  | `mail_queue.message:${string}`
+  | `sign_in_providers.client_secret:${string}`;
 
 /** The purpose of the secret of SSO key `id`. */
 export function ssoKeyPurpose(id: string): SealPurpose {

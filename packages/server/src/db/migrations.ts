@@ -35,6 +35,10 @@ export const UNIQUE_INDEXES = {
   users_username_skeleton_unique: { table: 'users', columns: ['username_skeleton'] },
   api_tokens_token_hash_unique: { table: 'api_tokens', columns: ['token_hash'] },
   users_replies_feed_key_unique: { table: 'users', columns: ['replies_feed_key'] },
+  user_identities_subject_unique: {
+    table: 'user_identities',
+    columns: ['provider_id', 'subject'],
+  },
 } as const;
 
 /** Name of a UNIQUE index. */
@@ -756,6 +760,71 @@ async function importSources(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0026: sign-in through GitHub, Google and OpenID Connect issuers (auth/providers/). The providers
+ * an admin configured (the client secret sealed), the sites each is switched on for, the accounts
+ * people connected (one Parley user per provider account), and the flows under way: a started
+ * flow is keyed by its `state`, a finished one by the code the popup redeems; both by hash.
+ */
+async function signInProviders(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('sign_in_providers')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('issuer_url', 'text', (c) => c.notNull())
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('client_secret', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('sign_in_provider_sites')
+    .addColumn('provider_id', 'text', (c) =>
+      c.notNull().references('sign_in_providers.id').onDelete('cascade'),
+    )
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('sign_in_provider_sites_pk', ['provider_id', 'site_id'])
+    .execute();
+  await db.schema
+    .createTable('user_identities')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('provider_id', 'text', (c) =>
+      c.notNull().references('sign_in_providers.id').onDelete('cascade'),
+    )
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('email', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  const { table, columns } = UNIQUE_INDEXES.user_identities_subject_unique;
+  await db.schema
+    .createIndex('user_identities_subject_unique')
+    .unique()
+    .on(table)
+    .columns([...columns])
+    .execute();
+  await db.schema
+    .createIndex('user_identities_user_id')
+    .on('user_identities')
+    .column('user_id')
+    .execute();
+  await db.schema
+    .createTable('sign_in_flows')
+    .addColumn('key_hash', 'text', (c) => c.primaryKey())
+    .addColumn('stage', 'text', (c) => c.notNull())
+    .addColumn('provider_id', 'text', (c) =>
+      c.notNull().references('sign_in_providers.id').onDelete('cascade'),
+    )
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('code_verifier', 'text', (c) => c.notNull())
+    .addColumn('nonce', 'text', (c) => c.notNull())
+    .addColumn('connect_user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+    .addColumn('popup', 'text', (c) => c.notNull())
+    .addColumn('result', 'text')
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -782,6 +851,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0023_comment_images': { up: commentImages },
   '0024_export_index': { up: exportIndex },
   '0025_import_sources': { up: importSources },
+  '0026_sign_in_providers': { up: signInProviders },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -478,6 +478,63 @@ export interface ImportSourcesTable {
   created_at: string;
 }
 
+/** Which sign-in provider: GitHub (OAuth), Google or any OpenID Connect issuer. */
+export type SignInProviderKind = 'GITHUB' | 'GOOGLE' | 'OIDC';
+
+/** A sign-in provider an admin configured (0026_sign_in_providers). */
+export interface SignInProvidersTable {
+  id: string;
+  kind: SignInProviderKind;
+  /** What the sign-in button says: "Continue with <name>". */
+  name: string;
+  /** OIDC: the issuer (its discovery document is under it); '' for GitHub and Google. */
+  issuer_url: string;
+  client_id: string;
+  /** Sealed (auth/secretBox.ts, `sign_in_providers.client_secret:<id>`); '' once forgotten. */
+  client_secret: string;
+  created_at: string;
+}
+
+/** The sites a provider is switched on for. */
+export interface SignInProviderSitesTable {
+  provider_id: string;
+  site_id: string;
+}
+
+/** A provider's account connected to a Parley user. */
+export interface UserIdentitiesTable {
+  id: string;
+  user_id: string;
+  provider_id: string;
+  /** The provider's id of the account (`sub`, GitHub's numeric id). */
+  subject: string;
+  /** The address the provider gave when connected, for the profile's list; null for none. */
+  email: string | null;
+  created_at: string;
+}
+
+/**
+ * A provider sign-in under way (auth/providers/signInFlows.ts). `started`: keyed by the hash of
+ * its `state`, waiting for the provider's answer; `finished`: keyed by the hash of the code the
+ * popup redeems, with what happened in `result`.
+ */
+export interface SignInFlowsTable {
+  key_hash: string;
+  stage: 'started' | 'finished' | 'emailed';
+  provider_id: string;
+  site_id: string;
+  /** PKCE: the verifier whose challenge went to the provider. */
+  code_verifier: string;
+  nonce: string;
+  /** Set when a signed-in user connects this provider to their account. */
+  connect_user_id: string | null;
+  /** The popup's locale and theme (JSON), to come back to it as it was. */
+  popup: string;
+  /** JSON: what the finished flow hands the popup (signInFlows.ts `FlowResult`). */
+  result: string | null;
+  expires_at: string;
+}
+
 /** The whole database, for `Kysely<Database>`. */
 export interface Database {
   organization: OrganizationTable;
@@ -506,6 +563,10 @@ export interface Database {
   api_tokens: ApiTokensTable;
   mail_queue: MailQueueTable;
   import_sources: ImportSourcesTable;
+  sign_in_providers: SignInProvidersTable;
+  sign_in_provider_sites: SignInProviderSitesTable;
+  user_identities: UserIdentitiesTable;
+  sign_in_flows: SignInFlowsTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -551,4 +612,8 @@ export const TABLES: readonly (keyof Database)[] = [
   'api_tokens',
   'mail_queue',
   'import_sources',
+  'sign_in_providers',
+  'sign_in_provider_sites',
+  'user_identities',
+  'sign_in_flows',
 ];

@@ -858,6 +858,58 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  sign_in_providers: {
+    since: '0026_sign_in_providers',
+    key: ['id'],
+    rows: [
+      {
+        id: 'sip-1',
+        kind: 'OIDC',
+        name: 'Company SSO',
+        issuer_url: 'https://id.example.com/realms/staff',
+        client_id: 'parley',
+        client_secret: 'sealed:v1:placeholder',
+        created_at: NOW,
+      },
+    ],
+  },
+  sign_in_provider_sites: {
+    since: '0026_sign_in_providers',
+    key: ['provider_id', 'site_id'],
+    rows: [{ provider_id: 'sip-1', site_id: 'site-news' }],
+  },
+  user_identities: {
+    since: '0026_sign_in_providers',
+    key: ['id'],
+    rows: [
+      {
+        id: 'uid-1',
+        user_id: 'u-b-admin',
+        provider_id: 'sip-1',
+        subject: 'admin-at-idp',
+        email: null,
+        created_at: NOW,
+      },
+    ],
+  },
+  sign_in_flows: {
+    since: '0026_sign_in_providers',
+    key: ['key_hash'],
+    rows: [
+      {
+        key_hash: sha256('state'),
+        stage: 'started',
+        provider_id: 'sip-1',
+        site_id: 'site-news',
+        code_verifier: 'verifier',
+        nonce: 'nonce',
+        connect_user_id: null,
+        popup: '{"locale":"en","theme":"light"}',
+        result: null,
+        expires_at: '2026-05-05T00:00:00.000Z',
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],

@@ -14,6 +14,11 @@ export const SAMPLE_EMAILS: {
   alreadyRegistered: { username: 'ann', settingsUrl: `${SITE}/account/settings` },
   emailChanged: { username: 'ann', next: 'ann@new.example' },
   resetPassword: { username: 'ann', link: `${SITE}/account/reset-password#token=sample-token` },
+  connectProvider: {
+    username: 'ann',
+    provider: 'GitHub',
+    link: `${SITE}/auth/providers/link?key=sample-key`,
+  },
   download: { username: 'ann', link: `${SITE}/account/download#token=sample-token` },
   deletionRequested: {
     username: 'ann',

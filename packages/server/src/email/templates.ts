@@ -13,6 +13,7 @@ import {
   SIGN_UP_CODE,
 } from '../defaults';
 import type { MailMessage } from './createMailer';
+import { FLOW_SECONDS } from '../db/store/signInFlows';
 import { escapeHtml } from '../markdown/renderComment';
 
 /** One part of a body: a paragraph, a link (after some text), a code to type, a quotation. */
@@ -110,6 +111,17 @@ export const EMAIL_TEMPLATES = {
       `open this link within ${duration(RESET_PASSWORD_TOKEN_TTL_SECONDS)} to choose a new password:`,
       { link: d.link, label: 'Choose a new password' },
       'If you did not ask for this, you can ignore this message: your password stays as it is.',
+    ],
+  }),
+
+  /** Connects a sign-in provider to the account whose address it gave (providerSignIn.ts). */
+  connectProvider: (d: { username: string; provider: string; link: string }): EmailContent => ({
+    subject: `Connect ${d.provider} to your account`,
+    body: [
+      hello(d.username),
+      `someone signed in with ${d.provider} using this address. Open this link within ${duration(FLOW_SECONDS.emailed)} to connect that ${d.provider} account to yours, so that it signs you in:`,
+      { link: d.link, label: `Connect ${d.provider}` },
+      'If it was not you, ignore this message: nothing is connected without this link.',
     ],
   }),
 

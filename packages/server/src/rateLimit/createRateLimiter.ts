@@ -66,6 +66,8 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   signInFailures: 'failed sign-ins',
   signInDevice: 'sign-in attempts from this device',
   signInChallengeUse: 'uses of this challenge',
+  providerSignIn: 'sign-ins with a provider',
+  providerLinkEmail: 'connection emails',
   passwordConfirm: 'password confirmations',
   signUp: 'sign-ups',
   signUpPerEmail: 'sign-ups with this address',

@@ -24,6 +24,9 @@ import { createStaticHandler } from './serveStatic';
 import { createDocumentSecurity } from './documentSecurity';
 import { operationNameIn, operationOf } from './plugins/operationName';
 import type { AppRoute } from './serveStatic';
+import { clientIp } from './clientIp';
+import type { ProviderRoutes } from '../auth/providers/providerRoutes';
+import { PROVIDERS_PREFIX } from '../auth/providers/providerSignIn';
 
 /** Liveness endpoint for load balancers and orchestrators: the database and Redis answer. */
 export const HEALTH_PATH = '/healthz';
@@ -69,6 +72,8 @@ export interface CreateHttpServerOptions {
   streamPage?: StreamPageFiles;
   /** The Atom feeds under `/feeds/` (feeds/atomFeeds.ts); without it those paths are 404. */
   feeds?: FeedHandler;
+  /** Provider sign-in under `/auth/providers/` (auth/providers/providerRoutes.ts); else 404. */
+  providerRoutes?: ProviderRoutes;
   /** Hide field suggestions and GraphiQL. @default false */
   production?: boolean;
   /** Largest HTTP body, in bytes. @default REQUEST_BODY_MAX_BYTES */
@@ -117,7 +122,8 @@ function pathOf(target: string | undefined): string | undefined {
 const SANE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
 /** Fixed route labels for metrics, so a scan of random URLs cannot explode label cardinality. */
-type RouteLabel = 'graphql' | 'healthz' | 'readyz' | 'metrics' | 'feed' | 'static' | 'not_found';
+type RouteLabel =
+  'graphql' | 'healthz' | 'readyz' | 'metrics' | 'feed' | 'auth' | 'static' | 'not_found';
 
 /**
  * One process, one port: GraphQL over HTTP and graphql-ws on `/graphql`, static files under the
@@ -144,6 +150,7 @@ export function createHttpServer({
   readCache,
   streamPage: streamPageFiles,
   feeds,
+  providerRoutes,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -259,6 +266,10 @@ export function createHttpServer({
           .end(held || req.method === 'HEAD' ? undefined : answer.body);
         return;
       }
+    }
+    if (providerRoutes && pathname.startsWith(PROVIDERS_PREFIX)) {
+      label('auth');
+      if (await providerRoutes(req, res, pathname, clientIp(req, trustedProxies))) return;
     }
     label('static');
     if (

@@ -40,6 +40,9 @@ export const AUDIT_ACTIONS = [
   'TWO_FACTOR_RESET',
   'RECOVERY_CODES_REGENERATE',
   'SECRETS_FORGET',
+  'SIGN_IN_PROVIDER_CREATE',
+  'SIGN_IN_PROVIDER_UPDATE',
+  'SIGN_IN_PROVIDER_DELETE',
 ] as const;
 
 /** An action the audit log records. */

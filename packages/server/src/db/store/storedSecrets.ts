@@ -13,6 +13,7 @@ import { PostgresAdapter } from 'kysely';
 import { UnreadableSecretError, ssoKeyPurpose } from '../../auth/secretBox';
 import { totpPurpose } from '../../auth/twoFactor';
 import { disableTwoFactor } from './twoFactor';
+import { providerSecretPurpose } from './signInProviders';
 import { recordAudit } from './auditLog';
 import type { SealPurpose, SecretBox } from '../../auth/secretBox';
 import { DEFAULT_SETTINGS } from '../../defaults';
@@ -151,6 +152,40 @@ async function visit(
           .updateTable('users')
           .set({ totp_secret: secret })
           .where('id', '=', user.id)
+          .execute();
+      }
+    }
+    const providers = await trx
+      .selectFrom('sign_in_providers')
+      .select(['id', 'name', 'client_secret'])
+      .where('client_secret', '!=', '')
+      .orderBy('id')
+      .execute();
+    for (const provider of providers) {
+      const purpose = providerSecretPurpose(provider.id);
+      const needs = check(box, provider.client_secret, purpose);
+      if (needs === undefined) {
+        const what = `the client secret of sign-in provider ${provider.name} (${provider.id})`;
+        survey.unreadable.push({ what: action === 'forget' ? `${what} (cleared)` : what });
+        // Cleared, the provider leaves every popup until an admin enters its secret again.
+        if (action === 'forget') {
+          await trx
+            .updateTable('sign_in_providers')
+            .set({ client_secret: '' })
+            .where('id', '=', provider.id)
+            .execute();
+        }
+        continue;
+      }
+      survey.readable++;
+      if (!needs) continue;
+      survey.pending++;
+      if (action === 'seal') {
+        const secret = box.seal(box.open(provider.client_secret, purpose), purpose);
+        await trx
+          .updateTable('sign_in_providers')
+          .set({ client_secret: secret })
+          .where('id', '=', provider.id)
           .execute();
       }
     }

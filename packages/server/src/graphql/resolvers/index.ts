@@ -6,6 +6,7 @@ import { commentImageResolvers } from './commentImages';
 import { commentsResolvers } from './comments';
 import { moderationResolvers } from './moderation';
 import type { Resolvers } from './resolverTypes.generated';
+import { signInProviderResolvers } from './signInProviders';
 import { storiesResolvers } from './stories';
 import { subscriptionsResolvers } from './subscriptions';
 import { typeResolvers } from './types';
@@ -22,6 +23,7 @@ export const RESOLVER_MAPS = [
   subscriptionsResolvers,
   moderationResolvers,
   adminResolvers,
+  signInProviderResolvers,
 ] as const;
 
 /** Every resolver map; `createParleySchema` merges them (a field defined twice throws). */

@@ -6,6 +6,7 @@ import type { Comment as CommentModel, ModerationDecisionRow as ModerationDecisi
 import type { ReportRow as ReportRowModel } from '../../db/store/reactions';
 import type { SettingsView as SettingsViewModel } from './admin/updateSettings';
 import type { Site as SiteModel } from '../../db/store/sites';
+import type { SignInProvider as SignInProviderModel, UserIdentity as UserIdentityModel } from '../../db/store/signInProviders';
 import type { Story as StoryModel } from '../../db/store/stories';
 import type { User as UserModel } from '../../db/store/users';
 import type { UserHistoryRow as UserHistoryRowModel } from '../../db/store/userModeration';
@@ -79,6 +80,9 @@ export type AuditAction =
   | 'RECOVERY_CODES_REGENERATE'
   | 'SECRETS_FORGET'
   | 'SETTINGS_UPDATE'
+  | 'SIGN_IN_PROVIDER_CREATE'
+  | 'SIGN_IN_PROVIDER_DELETE'
+  | 'SIGN_IN_PROVIDER_UPDATE'
   | 'SITE_CREATE'
   | 'SITE_UPDATE'
   | 'SSO_KEY_REVOKE'
@@ -297,6 +301,11 @@ export type ConfirmSignUpInput = {
   username?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type ConnectProviderWithPasswordInput = {
+  code: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+};
+
 export type CreateApiTokenInput = {
   /** What it is for ("Backups", "Slack bot"): 1 to 80 characters, unique among the tokens that work. */
   name: Scalars['String']['input'];
@@ -309,6 +318,17 @@ export type CreateCommentInput = {
   clientMutationId?: InputMaybe<Scalars['String']['input']>;
   parentId?: InputMaybe<Scalars['ID']['input']>;
   storyId: Scalars['ID']['input'];
+};
+
+export type CreateSignInProviderInput = {
+  clientId: Scalars['String']['input'];
+  clientSecret: Scalars['String']['input'];
+  /** OIDC only: the issuer URL (https; http only on this machine's loopback). */
+  issuerUrl?: InputMaybe<Scalars['String']['input']>;
+  kind: SignInProviderKind;
+  /** What the button says after "Continue with". */
+  name: Scalars['String']['input'];
+  siteIds: Array<Scalars['ID']['input']>;
 };
 
 export type CreateSiteInput = {
@@ -336,6 +356,19 @@ export type DashboardPeriod = {
   rejectionRate: Scalars['Float']['output'];
 };
 
+export type DeleteSignInProviderInput = {
+  id: Scalars['ID']['input'];
+};
+
+export type DeleteSignInProviderPayload = {
+  __typename?: 'DeleteSignInProviderPayload';
+  ok: Scalars['Boolean']['output'];
+};
+
+export type DisconnectProviderInput = {
+  identityId: Scalars['ID']['input'];
+};
+
 /** One comment in a data download: what the user wrote, where, and when. */
 export type DownloadedComment = {
   __typename?: 'DownloadedComment';
@@ -351,6 +384,16 @@ export type DownloadedComment = {
 export type EditCommentInput = {
   body: Scalars['String']['input'];
   commentId: Scalars['ID']['input'];
+};
+
+export type EmailProviderLinkInput = {
+  code: Scalars['String']['input'];
+};
+
+export type EmailProviderLinkPayload = {
+  __typename?: 'EmailProviderLinkPayload';
+  /** Where the link went. */
+  email: Scalars['String']['output'];
 };
 
 /** Why a comment is in a moderation queue. */
@@ -424,11 +467,15 @@ export type Mutation = {
   confirmSignUp: AuthPayload;
   /** Confirms the enrolment with the app's first code: two-factor sign-in is on, and recovery codes are shown once, and every other session of the account ends. */
   confirmTwoFactorEnrolment: RecoveryCodesPayload;
+  /** After SIGN_IN_LINK_REQUIRED: the account's password connects the provider and signs in. */
+  connectProviderWithPassword: AuthPayload;
   /** Admins only, signed in (not with an API token): a new API token; its secret is in this answer only. */
   createApiToken: ApiTokenPayload;
   createComment: CommentPayload;
   /** Likes (votes up); the same as vote with UP. */
   createReaction: CommentPayload;
+  /** Admins only. */
+  createSignInProvider: SignInProviderPayload;
   createSite: SitePayload;
   /**
    * The author deletes their own comment: its text and revisions are erased, and it leaves the
@@ -436,11 +483,17 @@ export type Mutation = {
    * deleted answers with it. FORBIDDEN for anyone but its author; rate-limited.
    */
   deleteComment: CommentPayload;
+  /** Admins only: refused while some account signs in with it alone. */
+  deleteSignInProvider: DeleteSignInProviderPayload;
   /** Turns two-factor sign-in off, with the app's code or a recovery code; refused while the organization requires it. */
   disableTwoFactor: UserPayload;
+  /** Disconnects one of the user's providers; refused when it is their last way to sign in. */
+  disconnectProvider: UserPayload;
   /** Uses the emailed download link's token (once) and answers the user's comments. */
   downloadCommentsData: CommentsDownloadPayload;
   editComment: CommentPayload;
+  /** After SIGN_IN_LINK_REQUIRED: emails the account's address a link that connects the provider. */
+  emailProviderLink: EmailProviderLinkPayload;
   /** Ends one session of the signed-in account (its token is refused from now on). */
   endSession: SignOutPayload;
   featureComment: CommentPayload;
@@ -455,6 +508,8 @@ export type Mutation = {
    * unpinning the story's earlier pinned comment. INVALID_INPUT for a reply.
    */
   pinComment: CommentPayload;
+  /** Redeems the code a provider sign-in ended with: a session, or (TWO_FACTOR_CODE_REQUIRED) a ticket, or SIGN_IN_LINK_REQUIRED. */
+  redeemProviderSignIn: ProviderSignInPayload;
   /** New recovery codes (the old ones stop working), with the app's code. */
   regenerateRecoveryCodes: RecoveryCodesPayload;
   rejectComment: CommentPayload;
@@ -487,6 +542,8 @@ export type Mutation = {
   signOutEverywhere: SignOutPayload;
   /** Starts a sign-up: emails a code to the address (or, if it has an account, a note to its owner). */
   signUp: SignUpPayload;
+  /** The signed-in user connects a provider: the URL to open in the popup. */
+  startProviderConnection: ProviderConnectionPayload;
   /** Moderators and admins: a new TOTP secret for an authenticator app (replacing an unconfirmed one). Refused while two-factor sign-in is on. */
   startTwoFactorEnrolment: TwoFactorEnrolmentPayload;
   suspendUser: UserPayload;
@@ -501,6 +558,8 @@ export type Mutation = {
   updateNotificationSettings: UserPayload;
   updatePassword: UserPayload;
   updateSettings: SettingsPayload;
+  /** Admins only. */
+  updateSignInProvider: SignInProviderPayload;
   updateSite: SitePayload;
   updateStory: StoryPayload;
   updateUsername: UserPayload;
@@ -546,6 +605,11 @@ export type MutationConfirmTwoFactorEnrolmentArgs = {
 };
 
 
+export type MutationConnectProviderWithPasswordArgs = {
+  input: ConnectProviderWithPasswordInput;
+};
+
+
 export type MutationCreateApiTokenArgs = {
   input: CreateApiTokenInput;
 };
@@ -561,6 +625,11 @@ export type MutationCreateReactionArgs = {
 };
 
 
+export type MutationCreateSignInProviderArgs = {
+  input: CreateSignInProviderInput;
+};
+
+
 export type MutationCreateSiteArgs = {
   input: CreateSiteInput;
 };
@@ -571,8 +640,18 @@ export type MutationDeleteCommentArgs = {
 };
 
 
+export type MutationDeleteSignInProviderArgs = {
+  input: DeleteSignInProviderInput;
+};
+
+
 export type MutationDisableTwoFactorArgs = {
   input: TwoFactorCodeInput;
+};
+
+
+export type MutationDisconnectProviderArgs = {
+  input: DisconnectProviderInput;
 };
 
 
@@ -583,6 +662,11 @@ export type MutationDownloadCommentsDataArgs = {
 
 export type MutationEditCommentArgs = {
   input: EditCommentInput;
+};
+
+
+export type MutationEmailProviderLinkArgs = {
+  input: EmailProviderLinkInput;
 };
 
 
@@ -613,6 +697,11 @@ export type MutationInviteModeratorArgs = {
 
 export type MutationPinCommentArgs = {
   input: CommentIdInput;
+};
+
+
+export type MutationRedeemProviderSignInArgs = {
+  input: RedeemProviderSignInInput;
 };
 
 
@@ -691,6 +780,11 @@ export type MutationSignUpArgs = {
 };
 
 
+export type MutationStartProviderConnectionArgs = {
+  input: StartProviderConnectionInput;
+};
+
+
 export type MutationStartTwoFactorEnrolmentArgs = {
   input: StartTwoFactorInput;
 };
@@ -743,6 +837,11 @@ export type MutationUpdatePasswordArgs = {
 
 export type MutationUpdateSettingsArgs = {
   input: UpdateSettingsInput;
+};
+
+
+export type MutationUpdateSignInProviderArgs = {
+  input: UpdateSignInProviderInput;
 };
 
 
@@ -815,6 +914,21 @@ export type PremodMode =
   | 'NEW_COMMENTERS'
   | 'OFF';
 
+export type ProviderConnectionPayload = {
+  __typename?: 'ProviderConnectionPayload';
+  /** Open this in the sign-in popup: it goes through the provider and connects it (10 minutes). */
+  url: Scalars['String']['output'];
+};
+
+export type ProviderSignInPayload = {
+  __typename?: 'ProviderSignInPayload';
+  /** The provider's name when the flow connected it to the account (from the profile). */
+  connectedProvider?: Maybe<Scalars['String']['output']>;
+  /** A session token; null when the flow connected a provider to the signed-in user instead. */
+  token?: Maybe<Scalars['String']['output']>;
+  user?: Maybe<User>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** Admins only: the API tokens, newest first, revoked ones included. */
@@ -826,6 +940,8 @@ export type Query = {
   commentCounts: Array<Scalars['Int']['output']>;
   /** Published comments of a story, replies included, created at or after `since` (the server's clock, as the socket's acknowledgement carries it), oldest first, at most 100: what a reader missed while their live connection was down. Comments by users the viewer ignores are left out. */
   commentsSince: Array<Comment>;
+  /** Admins only: every configured sign-in provider, oldest first. */
+  configuredSignInProviders: Array<SignInProvider>;
   /** Moderators only. */
   dashboard: Dashboard;
   /** Moderators only. */
@@ -843,6 +959,8 @@ export type Query = {
   /** The sanitized HTML a comment body would get (the composer's preview); at most maxCommentLength characters. */
   renderMarkdown: Scalars['String']['output'];
   settings: Settings;
+  /** The sign-in providers a site offers (its popup's buttons), oldest first. */
+  signInProviders: Array<SignInProvider>;
   /** Moderators and admins only. */
   sites: Array<Site>;
   /** Moderators only. */
@@ -918,6 +1036,11 @@ export type QueryRenderMarkdownArgs = {
 };
 
 
+export type QuerySignInProvidersArgs = {
+  siteId: Scalars['ID']['input'];
+};
+
+
 export type QueryStoriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -954,6 +1077,12 @@ export type RecoveryCodesPayload = {
   /** A session token that passed the second factor (after an enrolment); null otherwise. */
   token?: Maybe<Scalars['String']['output']>;
   user: User;
+};
+
+/** Where a sign-up's code went: the same answer whether or not the address has an account (its owner is told by email instead). */
+export type RedeemProviderSignInInput = {
+  /** The one-time code the provider's callback gave the popup (`provider_code`). */
+  code: Scalars['String']['input'];
 };
 
 export type Report = {
@@ -1117,6 +1246,35 @@ export type SignInInput = {
   solution?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A way to sign in: the popup shows "Continue with <name>" for each one its site has on. */
+export type SignInProvider = {
+  __typename?: 'SignInProvider';
+  /** Admins only: the redirect (callback) URL to register with the provider. */
+  callbackUrl?: Maybe<Scalars['String']['output']>;
+  /** Admins only. */
+  clientId?: Maybe<Scalars['String']['output']>;
+  /** Admins only: whether a client secret is stored (the secret itself is never returned). */
+  clientSecretSet?: Maybe<Scalars['Boolean']['output']>;
+  id: Scalars['ID']['output'];
+  /** Admins only: the issuer whose discovery document is under it (OIDC); empty otherwise. */
+  issuerUrl?: Maybe<Scalars['String']['output']>;
+  kind: SignInProviderKind;
+  name: Scalars['String']['output'];
+  /** Admins only: the sites it is switched on for. */
+  siteIds?: Maybe<Array<Scalars['ID']['output']>>;
+};
+
+/** How a sign-in provider works: GitHub (OAuth 2.0), Google, or any OpenID Connect issuer. */
+export type SignInProviderKind =
+  | 'GITHUB'
+  | 'GOOGLE'
+  | 'OIDC';
+
+export type SignInProviderPayload = {
+  __typename?: 'SignInProviderPayload';
+  signInProvider: SignInProvider;
+};
+
 export type SignOutPayload = {
   __typename?: 'SignOutPayload';
   ok: Scalars['Boolean']['output'];
@@ -1128,7 +1286,6 @@ export type SignUpInput = {
   username: Scalars['String']['input'];
 };
 
-/** Where a sign-up's code went: the same answer whether or not the address has an account (its owner is told by email instead). */
 export type SignUpPayload = {
   __typename?: 'SignUpPayload';
   email: Scalars['String']['output'];
@@ -1185,6 +1342,11 @@ export type StaffAccess =
   | 'NOT_STAFF'
   /** The account has two-factor sign-in and this session skipped it (an emailed link, or from before enrolment): sign in again with a code. */
   | 'SECOND_FACTOR_NEEDED';
+
+export type StartProviderConnectionInput = {
+  providerId: Scalars['ID']['input'];
+  siteId: Scalars['ID']['input'];
+};
 
 export type StartTwoFactorInput = {
   /** The account's current password: a session token alone does not set up a second factor. */
@@ -1364,6 +1526,16 @@ export type UpdateSettingsInput = {
   voting?: InputMaybe<VotingMode>;
 };
 
+export type UpdateSignInProviderInput = {
+  clientId?: InputMaybe<Scalars['String']['input']>;
+  /** A new client secret; omitted or null keeps the stored one. */
+  clientSecret?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  issuerUrl?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  siteIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
 export type UpdateSiteInput = {
   allowedOrigins?: InputMaybe<Array<Scalars['String']['input']>>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -1402,9 +1574,13 @@ export type User = {
   /** The user themself, moderators and admins only. */
   email?: Maybe<Scalars['String']['output']>;
   emailVerified?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether the account has a password to sign in with (the user themself only). */
+  hasPassword?: Maybe<Scalars['Boolean']['output']>;
   /** Moderators only: bans, suspensions, premod and role changes, oldest first. */
   history?: Maybe<Array<UserHistoryEntry>>;
   id: Scalars['ID']['output'];
+  /** Sign-in providers connected to the account, oldest first (the user themself only). */
+  identities?: Maybe<Array<UserIdentity>>;
   /** Users whose comments this user hides (the user themself only). */
   ignoredUsers?: Maybe<Array<User>>;
   /** The user themself only. */
@@ -1464,6 +1640,16 @@ export type UserHistoryEntry = {
 
 export type UserIdInput = {
   userId: Scalars['ID']['input'];
+};
+
+/** A provider account connected to a user. */
+export type UserIdentity = {
+  __typename?: 'UserIdentity';
+  createdAt: Scalars['DateTime']['output'];
+  /** The address the provider gave when connected, if any. */
+  email?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  provider: SignInProvider;
 };
 
 export type UserPayload = {
@@ -1596,14 +1782,21 @@ export type ResolversTypes = {
   CommentTag: CommentTag;
   CommentsDownloadPayload: ResolverTypeWrapper<CommentsDownloadPayload>;
   ConfirmSignUpInput: ConfirmSignUpInput;
+  ConnectProviderWithPasswordInput: ConnectProviderWithPasswordInput;
   CreateApiTokenInput: CreateApiTokenInput;
   CreateCommentInput: CreateCommentInput;
+  CreateSignInProviderInput: CreateSignInProviderInput;
   CreateSiteInput: CreateSiteInput;
   Dashboard: ResolverTypeWrapper<Omit<Dashboard, 'topStoriesToday'> & { topStoriesToday: Array<ResolversTypes['StoryCount']> }>;
   DashboardPeriod: ResolverTypeWrapper<DashboardPeriod>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeleteSignInProviderInput: DeleteSignInProviderInput;
+  DeleteSignInProviderPayload: ResolverTypeWrapper<DeleteSignInProviderPayload>;
+  DisconnectProviderInput: DisconnectProviderInput;
   DownloadedComment: ResolverTypeWrapper<DownloadedComment>;
   EditCommentInput: EditCommentInput;
+  EmailProviderLinkInput: EmailProviderLinkInput;
+  EmailProviderLinkPayload: ResolverTypeWrapper<EmailProviderLinkPayload>;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   HeldReason: HeldReason;
@@ -1623,8 +1816,11 @@ export type ResolversTypes = {
   OrganizationInput: OrganizationInput;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PremodMode: PremodMode;
+  ProviderConnectionPayload: ResolverTypeWrapper<ProviderConnectionPayload>;
+  ProviderSignInPayload: ResolverTypeWrapper<Omit<ProviderSignInPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecoveryCodesPayload: ResolverTypeWrapper<Omit<RecoveryCodesPayload, 'user'> & { user: ResolversTypes['User'] }>;
+  RedeemProviderSignInInput: RedeemProviderSignInInput;
   Report: ResolverTypeWrapper<ReportRowModel>;
   ReportCommentInput: ReportCommentInput;
   ReportReason: ReportReason;
@@ -1642,6 +1838,9 @@ export type ResolversTypes = {
   Settings: ResolverTypeWrapper<SettingsViewModel>;
   SettingsPayload: ResolverTypeWrapper<Omit<SettingsPayload, 'settings'> & { settings: ResolversTypes['Settings'] }>;
   SignInInput: SignInInput;
+  SignInProvider: ResolverTypeWrapper<SignInProviderModel>;
+  SignInProviderKind: SignInProviderKind;
+  SignInProviderPayload: ResolverTypeWrapper<Omit<SignInProviderPayload, 'signInProvider'> & { signInProvider: ResolversTypes['SignInProvider'] }>;
   SignOutPayload: ResolverTypeWrapper<SignOutPayload>;
   SignUpInput: SignUpInput;
   SignUpPayload: ResolverTypeWrapper<SignUpPayload>;
@@ -1651,6 +1850,7 @@ export type ResolversTypes = {
   SsoKey: ResolverTypeWrapper<SsoKey>;
   SsoSignInInput: SsoSignInInput;
   StaffAccess: StaffAccess;
+  StartProviderConnectionInput: StartProviderConnectionInput;
   StartTwoFactorInput: StartTwoFactorInput;
   Story: ResolverTypeWrapper<StoryModel>;
   StoryConnection: ResolverTypeWrapper<Omit<StoryConnection, 'edges'> & { edges: Array<ResolversTypes['StoryEdge']> }>;
@@ -1669,6 +1869,7 @@ export type ResolversTypes = {
   UpdateNotificationSettingsInput: UpdateNotificationSettingsInput;
   UpdatePasswordInput: UpdatePasswordInput;
   UpdateSettingsInput: UpdateSettingsInput;
+  UpdateSignInProviderInput: UpdateSignInProviderInput;
   UpdateSiteInput: UpdateSiteInput;
   UpdateStoryInput: UpdateStoryInput;
   UpdateUsernameInput: UpdateUsernameInput;
@@ -1678,6 +1879,7 @@ export type ResolversTypes = {
   UserEdge: ResolverTypeWrapper<Omit<UserEdge, 'node'> & { node: ResolversTypes['User'] }>;
   UserHistoryEntry: ResolverTypeWrapper<UserHistoryRowModel>;
   UserIdInput: UserIdInput;
+  UserIdentity: ResolverTypeWrapper<UserIdentityModel>;
   UserPayload: ResolverTypeWrapper<Omit<UserPayload, 'user'> & { user?: Maybe<ResolversTypes['User']> }>;
   UserStatus: UserStatus;
   Vote: Vote;
@@ -1707,14 +1909,21 @@ export type ResolversParentTypes = {
   CommentRevision: CommentRevision;
   CommentsDownloadPayload: CommentsDownloadPayload;
   ConfirmSignUpInput: ConfirmSignUpInput;
+  ConnectProviderWithPasswordInput: ConnectProviderWithPasswordInput;
   CreateApiTokenInput: CreateApiTokenInput;
   CreateCommentInput: CreateCommentInput;
+  CreateSignInProviderInput: CreateSignInProviderInput;
   CreateSiteInput: CreateSiteInput;
   Dashboard: Omit<Dashboard, 'topStoriesToday'> & { topStoriesToday: Array<ResolversParentTypes['StoryCount']> };
   DashboardPeriod: DashboardPeriod;
   DateTime: Scalars['DateTime']['output'];
+  DeleteSignInProviderInput: DeleteSignInProviderInput;
+  DeleteSignInProviderPayload: DeleteSignInProviderPayload;
+  DisconnectProviderInput: DisconnectProviderInput;
   DownloadedComment: DownloadedComment;
   EditCommentInput: EditCommentInput;
+  EmailProviderLinkInput: EmailProviderLinkInput;
+  EmailProviderLinkPayload: EmailProviderLinkPayload;
   File: Scalars['File']['output'];
   Float: Scalars['Float']['output'];
   HourlyCount: HourlyCount;
@@ -1731,8 +1940,11 @@ export type ResolversParentTypes = {
   Organization: Organization;
   OrganizationInput: OrganizationInput;
   PageInfo: PageInfo;
+  ProviderConnectionPayload: ProviderConnectionPayload;
+  ProviderSignInPayload: Omit<ProviderSignInPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
   Query: Record<PropertyKey, never>;
   RecoveryCodesPayload: Omit<RecoveryCodesPayload, 'user'> & { user: ResolversParentTypes['User'] };
+  RedeemProviderSignInInput: RedeemProviderSignInInput;
   Report: ReportRowModel;
   ReportCommentInput: ReportCommentInput;
   RequestPasswordResetInput: RequestPasswordResetInput;
@@ -1748,6 +1960,8 @@ export type ResolversParentTypes = {
   Settings: SettingsViewModel;
   SettingsPayload: Omit<SettingsPayload, 'settings'> & { settings: ResolversParentTypes['Settings'] };
   SignInInput: SignInInput;
+  SignInProvider: SignInProviderModel;
+  SignInProviderPayload: Omit<SignInProviderPayload, 'signInProvider'> & { signInProvider: ResolversParentTypes['SignInProvider'] };
   SignOutPayload: SignOutPayload;
   SignUpInput: SignUpInput;
   SignUpPayload: SignUpPayload;
@@ -1756,6 +1970,7 @@ export type ResolversParentTypes = {
   SitePayload: Omit<SitePayload, 'site'> & { site?: Maybe<ResolversParentTypes['Site']> };
   SsoKey: SsoKey;
   SsoSignInInput: SsoSignInInput;
+  StartProviderConnectionInput: StartProviderConnectionInput;
   StartTwoFactorInput: StartTwoFactorInput;
   Story: StoryModel;
   StoryConnection: Omit<StoryConnection, 'edges'> & { edges: Array<ResolversParentTypes['StoryEdge']> };
@@ -1773,6 +1988,7 @@ export type ResolversParentTypes = {
   UpdateNotificationSettingsInput: UpdateNotificationSettingsInput;
   UpdatePasswordInput: UpdatePasswordInput;
   UpdateSettingsInput: UpdateSettingsInput;
+  UpdateSignInProviderInput: UpdateSignInProviderInput;
   UpdateSiteInput: UpdateSiteInput;
   UpdateStoryInput: UpdateStoryInput;
   UpdateUsernameInput: UpdateUsernameInput;
@@ -1782,6 +1998,7 @@ export type ResolversParentTypes = {
   UserEdge: Omit<UserEdge, 'node'> & { node: ResolversParentTypes['User'] };
   UserHistoryEntry: UserHistoryRowModel;
   UserIdInput: UserIdInput;
+  UserIdentity: UserIdentityModel;
   UserPayload: Omit<UserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
   VoteInput: VoteInput;
 };
@@ -1917,6 +2134,10 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DeleteSignInProviderPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['DeleteSignInProviderPayload'] = ResolversParentTypes['DeleteSignInProviderPayload']> = {
+  ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
 export type DownloadedCommentResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['DownloadedComment'] = ResolversParentTypes['DownloadedComment']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1924,6 +2145,10 @@ export type DownloadedCommentResolvers<ContextType = ParleyContext, ParentType e
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['CommentStatus'], ParentType, ContextType>;
   storyUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EmailProviderLinkPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['EmailProviderLinkPayload'] = ResolversParentTypes['EmailProviderLinkPayload']> = {
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['File'], any> {
@@ -1963,14 +2188,19 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   confirmEmail?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationConfirmEmailArgs, 'input'>>;
   confirmSignUp?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationConfirmSignUpArgs, 'input'>>;
   confirmTwoFactorEnrolment?: Resolver<ResolversTypes['RecoveryCodesPayload'], ParentType, ContextType, RequireFields<MutationConfirmTwoFactorEnrolmentArgs, 'input'>>;
+  connectProviderWithPassword?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationConnectProviderWithPasswordArgs, 'input'>>;
   createApiToken?: Resolver<ResolversTypes['ApiTokenPayload'], ParentType, ContextType, RequireFields<MutationCreateApiTokenArgs, 'input'>>;
   createComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateCommentArgs, 'input'>>;
   createReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateReactionArgs, 'input'>>;
+  createSignInProvider?: Resolver<ResolversTypes['SignInProviderPayload'], ParentType, ContextType, RequireFields<MutationCreateSignInProviderArgs, 'input'>>;
   createSite?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationCreateSiteArgs, 'input'>>;
   deleteComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationDeleteCommentArgs, 'input'>>;
+  deleteSignInProvider?: Resolver<ResolversTypes['DeleteSignInProviderPayload'], ParentType, ContextType, RequireFields<MutationDeleteSignInProviderArgs, 'input'>>;
   disableTwoFactor?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'input'>>;
+  disconnectProvider?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationDisconnectProviderArgs, 'input'>>;
   downloadCommentsData?: Resolver<ResolversTypes['CommentsDownloadPayload'], ParentType, ContextType, RequireFields<MutationDownloadCommentsDataArgs, 'input'>>;
   editComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationEditCommentArgs, 'input'>>;
+  emailProviderLink?: Resolver<ResolversTypes['EmailProviderLinkPayload'], ParentType, ContextType, RequireFields<MutationEmailProviderLinkArgs, 'input'>>;
   endSession?: Resolver<ResolversTypes['SignOutPayload'], ParentType, ContextType, RequireFields<MutationEndSessionArgs, 'input'>>;
   featureComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationFeatureCommentArgs, 'input'>>;
   ignoreUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationIgnoreUserArgs, 'input'>>;
@@ -1978,6 +2208,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   inviteModerator?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationInviteModeratorArgs, 'input'>>;
   makeRepliesFeed?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
   pinComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationPinCommentArgs, 'input'>>;
+  redeemProviderSignIn?: Resolver<ResolversTypes['ProviderSignInPayload'], ParentType, ContextType, RequireFields<MutationRedeemProviderSignInArgs, 'input'>>;
   regenerateRecoveryCodes?: Resolver<ResolversTypes['RecoveryCodesPayload'], ParentType, ContextType, RequireFields<MutationRegenerateRecoveryCodesArgs, 'input'>>;
   rejectComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRejectCommentArgs, 'input'>>;
   removeReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRemoveReactionArgs, 'input'>>;
@@ -1999,6 +2230,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   signOut?: Resolver<ResolversTypes['SignOutPayload'], ParentType, ContextType>;
   signOutEverywhere?: Resolver<ResolversTypes['SignOutPayload'], ParentType, ContextType>;
   signUp?: Resolver<ResolversTypes['SignUpPayload'], ParentType, ContextType, RequireFields<MutationSignUpArgs, 'input'>>;
+  startProviderConnection?: Resolver<ResolversTypes['ProviderConnectionPayload'], ParentType, ContextType, RequireFields<MutationStartProviderConnectionArgs, 'input'>>;
   startTwoFactorEnrolment?: Resolver<ResolversTypes['TwoFactorEnrolmentPayload'], ParentType, ContextType, RequireFields<MutationStartTwoFactorEnrolmentArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'input'>>;
   unbanUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUnbanUserArgs, 'input'>>;
@@ -2010,6 +2242,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   updateNotificationSettings?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateNotificationSettingsArgs, 'input'>>;
   updatePassword?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdatePasswordArgs, 'input'>>;
   updateSettings?: Resolver<ResolversTypes['SettingsPayload'], ParentType, ContextType, RequireFields<MutationUpdateSettingsArgs, 'input'>>;
+  updateSignInProvider?: Resolver<ResolversTypes['SignInProviderPayload'], ParentType, ContextType, RequireFields<MutationUpdateSignInProviderArgs, 'input'>>;
   updateSite?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationUpdateSiteArgs, 'input'>>;
   updateStory?: Resolver<ResolversTypes['StoryPayload'], ParentType, ContextType, RequireFields<MutationUpdateStoryArgs, 'input'>>;
   updateUsername?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateUsernameArgs, 'input'>>;
@@ -2040,12 +2273,23 @@ export type PageInfoResolvers<ContextType = ParleyContext, ParentType extends Re
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type ProviderConnectionPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ProviderConnectionPayload'] = ResolversParentTypes['ProviderConnectionPayload']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ProviderSignInPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ProviderSignInPayload'] = ResolversParentTypes['ProviderSignInPayload']> = {
+  connectedProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  token?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   apiTokens?: Resolver<Array<ResolversTypes['ApiToken']>, ParentType, ContextType>;
   auditLog?: Resolver<ResolversTypes['AuditEntryConnection'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
   comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentArgs, 'id'>>;
   commentCounts?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType, RequireFields<QueryCommentCountsArgs, 'urls'>>;
   commentsSince?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentsSinceArgs, 'since' | 'storyId'>>;
+  configuredSignInProviders?: Resolver<Array<ResolversTypes['SignInProvider']>, ParentType, ContextType>;
   dashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType>;
   moderationCounts?: Resolver<ResolversTypes['ModerationCounts'], ParentType, ContextType, Partial<QueryModerationCountsArgs>>;
   moderationQueue?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<QueryModerationQueueArgs, 'orderBy' | 'queue'>>;
@@ -2053,6 +2297,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   recentComments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, Partial<QueryRecentCommentsArgs>>;
   renderMarkdown?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryRenderMarkdownArgs, 'body'>>;
   settings?: Resolver<ResolversTypes['Settings'], ParentType, ContextType>;
+  signInProviders?: Resolver<Array<ResolversTypes['SignInProvider']>, ParentType, ContextType, RequireFields<QuerySignInProvidersArgs, 'siteId'>>;
   sites?: Resolver<Array<ResolversTypes['Site']>, ParentType, ContextType>;
   stories?: Resolver<ResolversTypes['StoryConnection'], ParentType, ContextType, Partial<QueryStoriesArgs>>;
   story?: Resolver<Maybe<ResolversTypes['Story']>, ParentType, ContextType, Partial<QueryStoryArgs>>;
@@ -2121,6 +2366,21 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
 
 export type SettingsPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['SettingsPayload'] = ResolversParentTypes['SettingsPayload']> = {
   settings?: Resolver<ResolversTypes['Settings'], ParentType, ContextType>;
+};
+
+export type SignInProviderResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['SignInProvider'] = ResolversParentTypes['SignInProvider']> = {
+  callbackUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  clientId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  clientSecretSet?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  issuerUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['SignInProviderKind'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  siteIds?: Resolver<Maybe<Array<ResolversTypes['ID']>>, ParentType, ContextType>;
+};
+
+export type SignInProviderPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['SignInProviderPayload'] = ResolversParentTypes['SignInProviderPayload']> = {
+  signInProvider?: Resolver<ResolversTypes['SignInProvider'], ParentType, ContextType>;
 };
 
 export type SignOutPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['SignOutPayload'] = ResolversParentTypes['SignOutPayload']> = {
@@ -2216,8 +2476,10 @@ export type UserResolvers<ContextType = ParleyContext, ParentType extends Resolv
   deletionRequestedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   emailVerified?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  hasPassword?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   history?: Resolver<Maybe<Array<ResolversTypes['UserHistoryEntry']>>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  identities?: Resolver<Maybe<Array<ResolversTypes['UserIdentity']>>, ParentType, ContextType>;
   ignoredUsers?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType>;
   notificationSettings?: Resolver<Maybe<ResolversTypes['NotificationSettings']>, ParentType, ContextType>;
   recoveryCodesLeft?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -2249,6 +2511,13 @@ export type UserHistoryEntryResolvers<ContextType = ParleyContext, ParentType ex
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type UserIdentityResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['UserIdentity'] = ResolversParentTypes['UserIdentity']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['SignInProvider'], ParentType, ContextType>;
+};
+
 export type UserPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['UserPayload'] = ResolversParentTypes['UserPayload']> = {
   token?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
@@ -2273,7 +2542,9 @@ export type Resolvers<ContextType = ParleyContext> = {
   Dashboard?: DashboardResolvers<ContextType>;
   DashboardPeriod?: DashboardPeriodResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DeleteSignInProviderPayload?: DeleteSignInProviderPayloadResolvers<ContextType>;
   DownloadedComment?: DownloadedCommentResolvers<ContextType>;
+  EmailProviderLinkPayload?: EmailProviderLinkPayloadResolvers<ContextType>;
   File?: GraphQLScalarType;
   HourlyCount?: HourlyCountResolvers<ContextType>;
   ModerationCounts?: ModerationCountsResolvers<ContextType>;
@@ -2284,12 +2555,16 @@ export type Resolvers<ContextType = ParleyContext> = {
   OkPayload?: OkPayloadResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
+  ProviderConnectionPayload?: ProviderConnectionPayloadResolvers<ContextType>;
+  ProviderSignInPayload?: ProviderSignInPayloadResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RecoveryCodesPayload?: RecoveryCodesPayloadResolvers<ContextType>;
   Report?: ReportResolvers<ContextType>;
   Session?: SessionResolvers<ContextType>;
   Settings?: SettingsResolvers<ContextType>;
   SettingsPayload?: SettingsPayloadResolvers<ContextType>;
+  SignInProvider?: SignInProviderResolvers<ContextType>;
+  SignInProviderPayload?: SignInProviderPayloadResolvers<ContextType>;
   SignOutPayload?: SignOutPayloadResolvers<ContextType>;
   SignUpPayload?: SignUpPayloadResolvers<ContextType>;
   Site?: SiteResolvers<ContextType>;
@@ -2307,6 +2582,7 @@ export type Resolvers<ContextType = ParleyContext> = {
   UserConnection?: UserConnectionResolvers<ContextType>;
   UserEdge?: UserEdgeResolvers<ContextType>;
   UserHistoryEntry?: UserHistoryEntryResolvers<ContextType>;
+  UserIdentity?: UserIdentityResolvers<ContextType>;
   UserPayload?: UserPayloadResolvers<ContextType>;
 };
 

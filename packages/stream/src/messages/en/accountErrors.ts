@@ -19,4 +19,16 @@ export const messages: Record<`error.${AccountErrorCode}`, Message> = {
     'That code is not right or was used already. Enter the code your app shows now, or a recovery code.',
   'error.UNSUPPORTED_MEDIA_TYPE': 'The request was refused: it was not sent as JSON.',
   'error.UPLOAD_TYPE_NOT_ALLOWED': 'That kind of file is not allowed. Use PNG, JPEG, GIF or WebP.',
+  'error.SIGN_IN_DENIED':
+    'You did not allow the sign-in, so nothing was shared. Try again when you are ready.',
+  'error.SIGN_IN_EXPIRED':
+    'This sign-in expired or was started in another window. Please start again.',
+  'error.SIGN_IN_PROVIDER_UNREACHABLE':
+    'The sign-in service could not be reached. Please try again in a moment.',
+  'error.SIGN_IN_PROVIDER_FAILED':
+    'The sign-in service sent an answer we could not accept. Please try again.',
+  'error.SIGN_IN_PROVIDER_DISABLED': 'That way of signing in is not available on this site.',
+  'error.SIGN_IN_IDENTITY_TAKEN': 'That account is connected to another account here already.',
+  'error.SIGN_IN_LINK_REQUIRED':
+    'An account here already uses {email}. Prove it is yours to connect {provider} to it.',
 };

@@ -21,7 +21,14 @@ export type AccountErrorCode =
   | 'CODE_INVALID'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TWO_FACTOR_CODE_REQUIRED'
-  | 'TWO_FACTOR_CODE_INVALID';
+  | 'TWO_FACTOR_CODE_INVALID'
+  | 'SIGN_IN_DENIED'
+  | 'SIGN_IN_EXPIRED'
+  | 'SIGN_IN_PROVIDER_UNREACHABLE'
+  | 'SIGN_IN_PROVIDER_FAILED'
+  | 'SIGN_IN_PROVIDER_DISABLED'
+  | 'SIGN_IN_IDENTITY_TAKEN'
+  | 'SIGN_IN_LINK_REQUIRED';
 
 /** English error messages of the first render: every code but the account forms'. */
 export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, Message> = {

@@ -17,4 +17,17 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.UNSUPPORTED_MEDIA_TYPE': 'Se rechazó la petición: no se envió como JSON.',
   'error.UPLOAD_TYPE_NOT_ALLOWED':
     'Ese tipo de archivo no está permitido. Usa PNG, JPEG, GIF o WebP.',
+  'error.SIGN_IN_DENIED':
+    'No autorizaste el inicio de sesión, así que no se compartió nada. Inténtalo cuando quieras.',
+  'error.SIGN_IN_EXPIRED':
+    'Este inicio de sesión caducó o se empezó en otra ventana. Vuelve a empezar.',
+  'error.SIGN_IN_PROVIDER_UNREACHABLE':
+    'No se pudo contactar con el servicio de inicio de sesión. Inténtalo de nuevo en un momento.',
+  'error.SIGN_IN_PROVIDER_FAILED':
+    'El servicio de inicio de sesión envió una respuesta que no podemos aceptar. Inténtalo de nuevo.',
+  'error.SIGN_IN_PROVIDER_DISABLED':
+    'Esa forma de iniciar sesión no está disponible en este sitio.',
+  'error.SIGN_IN_IDENTITY_TAKEN': 'Esa cuenta ya está conectada a otra cuenta de aquí.',
+  'error.SIGN_IN_LINK_REQUIRED':
+    'Ya hay una cuenta aquí con {email}. Demuestra que es tuya para conectarle {provider}.',
 };

@@ -1,0 +1,462 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createParleyServer } from '../src/createParleyServer';
+import type { ParleyServer } from '../src/createParleyServer';
+import { loadConfig } from '../src/runtime/loadConfig';
+import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
+import { freePort } from '../src/runtime/testing/freePort';
+import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { hashPassword } from '../src/auth/passwords';
+import { createUser } from '../src/db/store/users';
+import type { OutboxMessage } from '../src/email/createMailer';
+import { forgetDiscoveries } from '../src/auth/providers/providerClients';
+import {
+  startTestOidcProvider,
+  testProviderEmail,
+} from '../src/auth/providers/testing/testOidcProvider';
+import type { TestOidcProvider } from '../src/auth/providers/testing/testOidcProvider';
+
+// Provider sign-in against a genuine OpenID Connect provider (oidc-provider) and a real Parley
+// server: the popup's journey is walked with fetch, cookies kept per origin as a browser does.
+
+const SITE = 'https://site.example';
+const PASSWORD = 'correct horse battery';
+const CLIENT = { clientId: 'parley-test', clientSecret: 'a-client-secret-of-the-test' };
+
+interface Answer {
+  data?: any;
+  errors?: { message: string; extensions: Record<string, any> }[];
+}
+
+/** Cookies per origin, and redirects followed by hand, as a browser would. */
+class Browser {
+  private readonly jars = new Map<string, Map<string, string>>();
+
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
+    const origin = new URL(url).origin;
+    const jar = this.jars.get(origin) ?? new Map<string, string>();
+    this.jars.set(origin, jar);
+    const response = await fetch(url, {
+      method: init.method ?? 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      const gone = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
+      if (gone) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return response;
+  }
+
+  /** Follows redirects from `url`; stops at a page, or at the first URL `stopAt` accepts. */
+  async follow(
+    url: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+    stopAt: (url: URL) => boolean = () => false,
+  ): Promise<{ url: URL; response: Response }> {
+    let current = new URL(url);
+    let response = await this.request(current.href, init);
+    for (let hops = 0; hops < 20; hops++) {
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || location === null) break;
+      current = new URL(location, current);
+      if (stopAt(current)) return { url: current, response };
+      response = await this.request(current.href);
+    }
+    return { url: current, response };
+  }
+}
+
+describe('signing in with an OpenID Connect provider', () => {
+  let dir: string;
+  let server: ParleyServer;
+  let url: string;
+  let provider: TestOidcProvider;
+  let adminToken: string;
+  let siteId: string;
+  let providerId: string;
+
+  async function graphql(query: string, variables: object = {}, token?: string) {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as Answer;
+  }
+  const codeOf = (answer: Answer) => answer.errors?.[0]?.extensions['code'];
+
+  async function addProvider(issuerUrl: string, siteIds = [siteId]) {
+    const answer = await graphql(
+      `mutation ($input: CreateSignInProviderInput!) {
+        createSignInProvider(input: $input) { signInProvider { id callbackUrl clientSecretSet } }
+      }`,
+      { input: { kind: 'OIDC', name: 'Test ID', issuerUrl, ...CLIENT, siteIds } },
+      adminToken,
+    );
+    expect(answer.errors).toBeUndefined();
+    return answer.data.createSignInProvider.signInProvider as {
+      id: string;
+      callbackUrl: string;
+      clientSecretSet: boolean;
+    };
+  }
+
+  const atPopup = (target: URL) => target.pathname === '/embed/auth';
+
+  /** From the popup's button to the provider's login page. */
+  async function start(browser: Browser, query: Record<string, string> = {}) {
+    const search = new URLSearchParams({ site: siteId, locale: 'es', theme: 'dark', ...query });
+    return browser.follow(`${url}/auth/providers/${providerId}/start?${search}`, {}, atPopup);
+  }
+
+  /** Signs in as `login` at the provider and consents; answers the popup URL Parley ends on. */
+  async function signInAt(browser: Browser, login: string, query: Record<string, string> = {}) {
+    const page = await start(browser, query);
+    // Signed in at the provider before, and consented: it answers at once.
+    if (atPopup(page.url)) return page.url;
+    expect(page.url.origin).toBe(provider.issuer);
+    let at = await browser.follow(
+      page.url.href,
+      { method: 'POST', form: { prompt: 'login', login, password: 'anything' } },
+      atPopup,
+    );
+    if (!atPopup(at.url)) {
+      expect(at.url.pathname).toMatch(/^\/interaction\//);
+      at = await browser.follow(
+        at.url.href,
+        { method: 'POST', form: { prompt: 'consent' } },
+        atPopup,
+      );
+    }
+    expect(atPopup(at.url)).toBe(true);
+    return at.url;
+  }
+
+  async function redeem(code: string) {
+    return graphql(
+      `mutation ($input: RedeemProviderSignInInput!) {
+        redeemProviderSignIn(input: $input) { token connectedProvider user { id username } }
+      }`,
+      { input: { code } },
+    );
+  }
+
+  const VIEWER = `{ viewer { id username email emailVerified hasPassword identities { email provider { name } } } }`;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'parley-oidc-'));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    server = await createParleyServer({
+      config: loadConfig({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        PARLEY_DATA_DIR: dir,
+        LOG_LEVEL: 'silent',
+      }),
+      logger: createMemoryLogger().logger,
+    });
+    await server.listen();
+    adminToken = await installOverHttp(url, { site: SITE, password: PASSWORD });
+    siteId = (await graphql('{ sites { id } }', {}, adminToken)).data.sites[0].id;
+    const providerPort = await freePort();
+    const added = await addProvider(`http://127.0.0.1:${providerPort}`);
+    providerId = added.id;
+    provider = await startTestOidcProvider({
+      port: providerPort,
+      ...CLIENT,
+      redirectUris: [added.callbackUrl],
+    });
+  });
+  afterAll(async () => {
+    await provider.close();
+    await server.close();
+    forgetDiscoveries();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('offers the provider on its site, its secret write-only', async () => {
+    const offered = await graphql(
+      `query ($siteId: ID!) { signInProviders(siteId: $siteId) { id kind name clientId } }`,
+      { siteId },
+    );
+    expect(offered.data.signInProviders).toEqual([
+      { id: providerId, kind: 'OIDC', name: 'Test ID', clientId: null },
+    ]);
+    const configured = await graphql(
+      `{ configuredSignInProviders { clientId clientSecretSet callbackUrl } }`,
+      {},
+      adminToken,
+    );
+    expect(configured.data.configuredSignInProviders).toEqual([
+      {
+        clientId: CLIENT.clientId,
+        clientSecretSet: true,
+        callbackUrl: `${url}/auth/providers/${providerId}/callback`,
+      },
+    ]);
+  });
+
+  it('makes an account on the first sign-in, and signs the same person into it after', async () => {
+    const browser = new Browser();
+    const popup = await signInAt(browser, 'ann');
+    // The popup comes back as it was opened.
+    expect(popup.searchParams.get('locale')).toBe('es');
+    expect(popup.searchParams.get('theme')).toBe('dark');
+    const first = await redeem(popup.searchParams.get('provider_code') ?? '');
+    expect(first.errors).toBeUndefined();
+    const token = first.data.redeemProviderSignIn.token as string;
+    const viewer = (await graphql(VIEWER, {}, token)).data.viewer;
+    expect(viewer).toMatchObject({
+      username: 'ann',
+      email: testProviderEmail('ann'),
+      emailVerified: true,
+      hasPassword: false,
+      identities: [{ email: testProviderEmail('ann'), provider: { name: 'Test ID' } }],
+    });
+    // A code is good once.
+    expect(codeOf(await redeem(popup.searchParams.get('provider_code') ?? ''))).toBe(
+      'SIGN_IN_EXPIRED',
+    );
+
+    const again = await signInAt(browser, 'ann');
+    const second = await redeem(again.searchParams.get('provider_code') ?? '');
+    expect(second.data.redeemProviderSignIn.user.id).toBe(viewer.id);
+  });
+
+  it('gives a new account a placeholder address when the provider has not verified one', async () => {
+    const popup = await signInAt(new Browser(), 'unverified-bob');
+    const { token } = (await redeem(popup.searchParams.get('provider_code') ?? '')).data
+      .redeemProviderSignIn;
+    const viewer = (await graphql(VIEWER, {}, token)).data.viewer;
+    expect(viewer.email).toMatch(/@signin\.invalid$/);
+    expect(viewer.emailVerified).toBe(false);
+    expect(viewer.identities).toEqual([{ email: null, provider: { name: 'Test ID' } }]);
+  });
+
+  it('says so when the reader refuses on the provider', async () => {
+    const browser = new Browser();
+    const page = await start(browser);
+    const html = await page.response.text();
+    const abort = /href="([^"]*\/abort)"/.exec(html)?.[1];
+    expect(abort).toBeDefined();
+    const end = await browser.follow(new URL(abort ?? '', page.url).href, {}, atPopup);
+    expect(end.url.searchParams.get('error')).toBe('SIGN_IN_DENIED');
+    expect(end.url.searchParams.get('locale')).toBe('es');
+  });
+
+  it('refuses an answer that comes back to another browser, or a second time', async () => {
+    const browser = new Browser();
+    const page = await start(browser);
+    let callback: URL | undefined;
+    await browser
+      .follow(
+        page.url.href,
+        { method: 'POST', form: { prompt: 'login', login: 'carol', password: 'x' } },
+        (target) => {
+          if (target.pathname.endsWith('/callback')) callback = target;
+          return atPopup(target);
+        },
+      )
+      .then(async (at) => {
+        if (callback === undefined) {
+          await browser.follow(
+            at.url.href,
+            { method: 'POST', form: { prompt: 'consent' } },
+            (t) => {
+              if (t.pathname.endsWith('/callback')) callback = t;
+              return t.pathname.endsWith('/callback');
+            },
+          );
+        }
+      });
+    expect(callback).toBeDefined();
+    // Another browser (no state cookie): a forged or stolen link signs nobody in.
+    const elsewhere = await new Browser().follow(callback?.href ?? '', {}, atPopup);
+    expect(elsewhere.url.searchParams.get('error')).toBe('SIGN_IN_EXPIRED');
+    // The right browser once: fine; twice: the flow was taken.
+    const once = await browser.follow(callback?.href ?? '', {}, atPopup);
+    expect(once.url.searchParams.get('provider_code')).toBeTruthy();
+    const twice = await browser.follow(callback?.href ?? '', {}, atPopup);
+    expect(twice.url.searchParams.get('error')).toBe('SIGN_IN_EXPIRED');
+  });
+
+  it('never joins an existing account silently: its password, then straight in', async () => {
+    // An account with the provider's address, made here with a password.
+    const created = await createUser(server.deps.db, {
+      username: 'dana_here',
+      email: testProviderEmail('dana'),
+      passwordHash: await hashPassword(PASSWORD),
+      emailVerified: true,
+    });
+    const browser = new Browser();
+    const popup = await signInAt(browser, 'dana');
+    const code = popup.searchParams.get('provider_code') ?? '';
+    const refused = await redeem(code);
+    expect(codeOf(refused)).toBe('SIGN_IN_LINK_REQUIRED');
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      email: testProviderEmail('dana'),
+      provider: 'Test ID',
+    });
+    const connect = (password: string) =>
+      graphql(
+        `mutation ($input: ConnectProviderWithPasswordInput!) {
+          connectProviderWithPassword(input: $input) { token user { id } }
+        }`,
+        { input: { code, password } },
+      );
+    expect(codeOf(await connect('wrong password here'))).toBe('INVALID_CREDENTIALS');
+    const joined = await connect(PASSWORD);
+    expect(joined.data.connectProviderWithPassword.user.id).toBe(created.id);
+    // Connected: the next sign-in goes straight to the account.
+    const next = await signInAt(browser, 'dana');
+    const straight = await redeem(next.searchParams.get('provider_code') ?? '');
+    expect(straight.data.redeemProviderSignIn.user.id).toBe(created.id);
+  });
+
+  it('connects an existing account by a link emailed to its address', async () => {
+    const owner = await createUser(server.deps.db, {
+      username: 'erin_here',
+      email: testProviderEmail('erin'),
+      passwordHash: null,
+      emailVerified: true,
+    });
+    const popup = await signInAt(new Browser(), 'erin');
+    const code = popup.searchParams.get('provider_code') ?? '';
+    expect(codeOf(await redeem(code))).toBe('SIGN_IN_LINK_REQUIRED');
+    const sent = await graphql(
+      `mutation ($input: EmailProviderLinkInput!) { emailProviderLink(input: $input) { email } }`,
+      { input: { code } },
+    );
+    expect(sent.data.emailProviderLink.email).toBe(testProviderEmail('erin'));
+    const link = await linkFromOutbox(testProviderEmail('erin'));
+    // Opening the link connects nothing (mail scanners open links); its button does.
+    const page = await fetch(link);
+    expect(await page.text()).toContain('<button type="submit">Connect</button>');
+    const key = new URL(link).searchParams.get('key') ?? '';
+    const posted = await fetch(`${url}/auth/providers/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key }).toString(),
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain('Test ID account is now connected');
+    const next = await signInAt(new Browser(), 'erin');
+    const straight = await redeem(next.searchParams.get('provider_code') ?? '');
+    expect(straight.data.redeemProviderSignIn.user.id).toBe(owner.id);
+  });
+
+  it('connects a provider from the profile, and keeps the last way to sign in', async () => {
+    const popup = await signInAt(new Browser(), 'frank');
+    const { token } = (await redeem(popup.searchParams.get('provider_code') ?? '')).data
+      .redeemProviderSignIn;
+    const identities = (await graphql(VIEWER, {}, token)).data.viewer.identities;
+    expect(identities).toHaveLength(1);
+    const listed = await graphql(`{ viewer { identities { id } } }`, {}, token);
+    const disconnect = await graphql(
+      `mutation ($input: DisconnectProviderInput!) { disconnectProvider(input: $input) { user { id } } }`,
+      { input: { identityId: listed.data.viewer.identities[0].id } },
+      token,
+    );
+    expect(codeOf(disconnect)).toBe('FORBIDDEN');
+
+    // The admin (password account) connects the provider account "admin-idp".
+    const started = await graphql(
+      `mutation ($input: StartProviderConnectionInput!) { startProviderConnection(input: $input) { url } }`,
+      { input: { providerId, siteId } },
+      adminToken,
+    );
+    const browser = new Browser();
+    const startUrl = new URL(started.data.startProviderConnection.url);
+    const page = await browser.follow(startUrl.href, {}, atPopup);
+    let at = await browser.follow(
+      page.url.href,
+      { method: 'POST', form: { prompt: 'login', login: 'admin-idp', password: 'x' } },
+      atPopup,
+    );
+    if (!atPopup(at.url)) {
+      at = await browser.follow(
+        at.url.href,
+        { method: 'POST', form: { prompt: 'consent' } },
+        atPopup,
+      );
+    }
+    const connected = await redeem(at.url.searchParams.get('provider_code') ?? '');
+    expect(connected.data.redeemProviderSignIn).toMatchObject({
+      token: null,
+      connectedProvider: 'Test ID',
+    });
+    const admin = (await graphql(VIEWER, {}, adminToken)).data.viewer;
+    expect(admin.identities).toEqual([
+      { email: testProviderEmail('admin-idp'), provider: { name: 'Test ID' } },
+    ]);
+    // Someone else's provider account cannot be connected to the admin.
+    const again = await graphql(
+      `mutation ($input: StartProviderConnectionInput!) { startProviderConnection(input: $input) { url } }`,
+      { input: { providerId, siteId } },
+      adminToken,
+    );
+    const second = new Browser();
+    const login = await second.follow(again.data.startProviderConnection.url, {}, atPopup);
+    let end = await second.follow(
+      login.url.href,
+      { method: 'POST', form: { prompt: 'login', login: 'frank', password: 'x' } },
+      atPopup,
+    );
+    if (!atPopup(end.url)) {
+      end = await second.follow(
+        end.url.href,
+        { method: 'POST', form: { prompt: 'consent' } },
+        atPopup,
+      );
+    }
+    expect(end.url.searchParams.get('error')).toBe('SIGN_IN_IDENTITY_TAKEN');
+  });
+
+  it('says which provider is off, and which cannot be reached', async () => {
+    const off = await new Browser().follow(
+      `${url}/auth/providers/${providerId}/start?site=another-site`,
+      {},
+      atPopup,
+    );
+    expect(off.url.searchParams.get('error')).toBe('SIGN_IN_PROVIDER_DISABLED');
+    const nowhere = await addProvider(`http://127.0.0.1:${await freePort()}`);
+    const down = await new Browser().follow(
+      `${url}/auth/providers/${nowhere.id}/start?site=${siteId}`,
+      {},
+      atPopup,
+    );
+    expect(down.url.searchParams.get('error')).toBe('SIGN_IN_PROVIDER_UNREACHABLE');
+  });
+
+  /** The link in the latest message to `to` in the outbox folder (mail goes out in the background). */
+  async function linkFromOutbox(to: string): Promise<string> {
+    const folder = join(dir, 'outbox');
+    for (let tries = 0; tries < 250; tries++) {
+      const names = (await readdir(folder).catch(() => [] as string[])).sort().reverse();
+      for (const name of names) {
+        const message = JSON.parse(await readFile(join(folder, name), 'utf8')) as OutboxMessage;
+        if (message.to !== to) continue;
+        const link = /http:\/\/\S+\/auth\/providers\/link\?key=[\w%-]+/.exec(message.text)?.[0];
+        if (link) return link;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no link to ${to} in the outbox`);
+  }
+});

@@ -1,0 +1,268 @@
+/**
+ * Signing in with a provider, from the popup's click to the account: the flow is started (state,
+ * nonce and PKCE verifier stored, the state also in the popup's cookie), the provider's answer
+ * checked by its client (providerClients.ts), and the person matched to a Parley account:
+ *
+ * - a provider account connected before signs in as its user;
+ * - a signed-in user connecting a provider (from the profile) gets it connected;
+ * - a provider address that is verified and already an account's here is never joined to it
+ *   silently: its owner proves the account (its password, or a link emailed to the address);
+ * - anyone else gets a new account (if sign-up is open): username from the provider, made
+ *   unique; the provider's verified address, or a placeholder that cannot receive mail.
+ *
+ * The popup then redeems a one-time code for a session (resolvers/providerSignIn.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import * as oidc from 'openid-client';
+import type { Logger } from 'pino';
+import type { SecretBox } from '../secretBox';
+import type { TokenService } from '../tokens';
+import { ParleyError } from '../../ParleyError';
+import { inTransaction } from '../../db/inTransaction';
+import type { Db } from '../../db/inTransaction';
+import { getSettings } from '../../db/store/organization';
+import {
+  connectIdentity,
+  findIdentity,
+  findSignInProvider,
+  providerSecret,
+  providersForSite,
+} from '../../db/store/signInProviders';
+import type { SignInProvider } from '../../db/store/signInProviders';
+import { storeFlow, takeFlow } from '../../db/store/signInFlows';
+import type { FlowResult, PopupLook, SignInFlow } from '../../db/store/signInFlows';
+import { createUser, findUserByEmail } from '../../db/store/users';
+import { DELETED_EMAIL_DOMAIN } from '../../db/store/accountDeletion';
+import { uniqueUsernames } from '../../portability/importShared';
+import { providerClient, toSignInError } from './providerClients';
+import type { ProviderClient, ProviderProfile } from './providerClients';
+
+/** Where the provider routes live. */
+export const PROVIDERS_PREFIX = '/auth/providers/';
+/** The cookie holding the state of the popup's flow (first-party: the popup is a top window). */
+export const STATE_COOKIE = 'parley_signin_state';
+/** The domain of the placeholder address of an account a provider gave no verified address. */
+export const SIGN_IN_EMAIL_DOMAIN = 'signin.invalid';
+/** How long the ticket of a profile's "Connect" lasts, in seconds. */
+export const CONNECT_TICKET_SECONDS = 300;
+
+/** What the provider sign-in needs of the server. */
+export interface ProviderSignInDeps {
+  db: Db;
+  box: SecretBox;
+  tokens: TokenService;
+  publicUrl: string;
+  logger: Logger;
+  now: () => Date;
+  /** Builds a provider's client (tests put a stand-in here). @default providerClient */
+  clientFor?: (provider: SignInProvider, secret: string, redirectUri: string) => ProviderClient;
+}
+
+/** The URL the provider sends the reader back to (the admin registers it with the provider). */
+export function callbackUrl(publicUrl: string, providerId: string): string {
+  return `${publicUrl.replace(/\/$/, '')}${PROVIDERS_PREFIX}${encodeURIComponent(providerId)}/callback`;
+}
+
+function disabled(): ParleyError {
+  return new ParleyError(
+    'SIGN_IN_PROVIDER_DISABLED',
+    'That way of signing in is not available on this site.',
+  );
+}
+
+function expired(): ParleyError {
+  return new ParleyError(
+    'SIGN_IN_EXPIRED',
+    'This sign-in expired or was started in another window. Start again.',
+  );
+}
+
+/** The provider, when it is switched on for the site. */
+async function enabledProvider(db: Db, providerId: string, siteId: string) {
+  const provider = (await providersForSite(db, siteId)).find((p) => p.id === providerId);
+  if (provider === undefined) throw disabled();
+  return provider;
+}
+
+async function clientOf(deps: ProviderSignInDeps, provider: SignInProvider) {
+  const secret = await providerSecret(deps.db, deps.box, provider.id);
+  const redirectUri = callbackUrl(deps.publicUrl, provider.id);
+  return deps.clientFor
+    ? deps.clientFor(provider, secret, redirectUri)
+    : providerClient({ ...provider, clientSecret: secret, redirectUri });
+}
+
+/** What starting a flow gives the route: where to send the popup, and the state for its cookie. */
+export interface StartedFlow {
+  authorizationUrl: URL;
+  state: string;
+}
+
+/**
+ * Starts a sign-in (or, with `connectTicket`, a signed-in user's connection) with a provider
+ * switched on for the site.
+ */
+export async function startProviderSignIn(
+  deps: ProviderSignInDeps,
+  input: { providerId: string; siteId: string; popup: PopupLook; connectTicket?: string },
+): Promise<StartedFlow> {
+  const provider = await enabledProvider(deps.db, input.providerId, input.siteId);
+  let connectUserId: string | null = null;
+  if (input.connectTicket !== undefined) {
+    const claims = await deps.tokens.verifyFor('providerConnect', input.connectTicket);
+    if (typeof claims?.['sub'] !== 'string' || claims['provider'] !== provider.id) throw expired();
+    connectUserId = claims['sub'];
+  }
+  const secrets = {
+    codeVerifier: oidc.randomPKCECodeVerifier(),
+    nonce: oidc.randomNonce(),
+  };
+  const state = await storeFlow(
+    deps.db,
+    'started',
+    {
+      providerId: provider.id,
+      siteId: input.siteId,
+      ...secrets,
+      connectUserId,
+      popup: input.popup,
+      result: null,
+    },
+    deps.now(),
+  );
+  const client = await clientOf(deps, provider);
+  return { authorizationUrl: await client.authorizationUrl({ state, ...secrets }), state };
+}
+
+/** The ticket a signed-in user's "Connect" opens the popup with (the popup holds no token). */
+export function connectTicket(tokens: TokenService, userId: string, providerId: string) {
+  return tokens.signFor(
+    'providerConnect',
+    { sub: userId, provider: providerId },
+    CONNECT_TICKET_SECONDS,
+  );
+}
+
+/** What the callback comes to: the code the popup redeems, or a coded error; and its look. */
+export type FinishedFlow =
+  | { ok: true; code: string; popup: PopupLook }
+  | { ok: false; error: ParleyError; popup: PopupLook | undefined };
+
+/**
+ * Finishes the flow the provider sent the reader back to. `state` must be the one in the popup's
+ * cookie (another window's, or a forged link's, is refused) and a flow still under way; it is
+ * taken once. Errors are answered, not thrown: the popup shows them.
+ */
+export async function finishProviderSignIn(
+  deps: ProviderSignInDeps,
+  input: { providerId: string; callback: URL; cookieState: string | undefined },
+): Promise<FinishedFlow> {
+  const state = input.callback.searchParams.get('state');
+  if (state === null || state === '' || state !== input.cookieState) {
+    return { ok: false, error: expired(), popup: undefined };
+  }
+  const flow = await takeFlow(deps.db, 'started', state, deps.now());
+  if (flow === undefined || flow.providerId !== input.providerId) {
+    return { ok: false, error: expired(), popup: flow?.popup };
+  }
+  try {
+    const provider = await enabledProvider(deps.db, flow.providerId, flow.siteId);
+    const client = await clientOf(deps, provider);
+    const profile = await client
+      .finish(input.callback, { state, codeVerifier: flow.codeVerifier, nonce: flow.nonce })
+      .catch((error: unknown) => {
+        const coded = toSignInError(error);
+        if (coded.code !== 'SIGN_IN_DENIED') {
+          deps.logger.warn({ err: error, provider: provider.id }, 'A provider sign-in failed');
+        }
+        throw coded;
+      });
+    const result = await accountFor(deps, flow, profile);
+    const code = await storeFlow(deps.db, 'finished', { ...flow, result }, deps.now());
+    return { ok: true, code, popup: flow.popup };
+  } catch (error) {
+    if (error instanceof ParleyError) return { ok: false, error, popup: flow.popup };
+    throw error;
+  }
+}
+
+/** Whether `email` may be an account's that a provider's address could be joined to. */
+function isJoinable(user: { ssoSiteId: string | null; email: string }): boolean {
+  return user.ssoSiteId === null && !user.email.endsWith(`@${DELETED_EMAIL_DOMAIN}`);
+}
+
+/** The account a provider's person is, per the rules at the top of this file. */
+async function accountFor(
+  deps: ProviderSignInDeps,
+  flow: SignInFlow,
+  profile: ProviderProfile,
+): Promise<FlowResult> {
+  const { db } = deps;
+  if (flow.connectUserId !== null) {
+    await connectIdentity(db, {
+      userId: flow.connectUserId,
+      providerId: flow.providerId,
+      subject: profile.subject,
+      email: profile.email,
+    });
+    return { kind: 'connected', userId: flow.connectUserId };
+  }
+  const known = await findIdentity(db, flow.providerId, profile.subject);
+  if (known !== undefined) return { kind: 'signedIn', userId: known.userId };
+  const owner = profile.email === null ? undefined : await findUserByEmail(db, profile.email);
+  if (owner !== undefined && profile.email !== null) {
+    if (!isJoinable(owner)) {
+      throw new ParleyError(
+        'EMAIL_TAKEN',
+        'That email belongs to another account here, which cannot be joined to this one.',
+      );
+    }
+    return { kind: 'linkRequired', userId: owner.id, subject: profile.subject, email: owner.email };
+  }
+  if (!(await getSettings(db)).signUpOpen) {
+    throw new ParleyError('FORBIDDEN', 'Sign-up is closed: only existing accounts can sign in.');
+  }
+  const userId = await inTransaction(db, async (trx) => {
+    const [username] = await uniqueUsernames(trx, [profile.nameHint ?? 'reader'], new Set());
+    const user = await createUser(trx, {
+      username: username ?? `reader_${randomUUID().slice(0, 8)}`,
+      email: profile.email ?? `${randomUUID()}@${SIGN_IN_EMAIL_DOMAIN}`,
+      emailVerified: profile.email !== null,
+      passwordHash: null,
+    });
+    await connectIdentity(trx, {
+      userId: user.id,
+      providerId: flow.providerId,
+      subject: profile.subject,
+      email: profile.email,
+    });
+    return user.id;
+  }).catch(async (error: unknown) => {
+    // Two first sign-ins of one person at once: the other made the account; this one uses it.
+    const raced = await findIdentity(db, flow.providerId, profile.subject);
+    if (raced !== undefined) return raced.userId;
+    throw error;
+  });
+  return { kind: 'signedIn', userId };
+}
+
+/**
+ * Takes an emailed connection (the link's key) and connects the provider account to the account
+ * the address belongs to. Unknown, used or expired: `SIGN_IN_EXPIRED`.
+ */
+export async function connectByEmailedLink(
+  deps: Pick<ProviderSignInDeps, 'db' | 'now'>,
+  key: string,
+): Promise<SignInProvider> {
+  const flow = await takeFlow(deps.db, 'emailed', key, deps.now());
+  if (flow?.result?.kind !== 'linkRequired') throw expired();
+  const provider = await findSignInProvider(deps.db, flow.providerId);
+  if (provider === undefined) throw disabled();
+  await connectIdentity(deps.db, {
+    userId: flow.result.userId,
+    providerId: flow.providerId,
+    subject: flow.result.subject,
+    email: flow.result.email,
+  });
+  return provider;
+}
