@@ -117,9 +117,14 @@ describe('signing in with an OpenID Connect provider', () => {
 
   const atPopup = (target: URL) => target.pathname === '/embed/auth';
 
-  /** From the popup's button to the provider's login page. */
+  /** From the popup's button (which names the story, not the site) to the provider's login page. */
   async function start(browser: Browser, query: Record<string, string> = {}) {
-    const search = new URLSearchParams({ site: siteId, locale: 'es', theme: 'dark', ...query });
+    const search = new URLSearchParams({
+      story: `${SITE}/an-article`,
+      locale: 'es',
+      theme: 'dark',
+      ...query,
+    });
     return browser.follow(`${url}/auth/providers/${providerId}/start?${search}`, {}, atPopup);
   }
 
@@ -198,6 +203,17 @@ describe('signing in with an OpenID Connect provider', () => {
     expect(offered.data.signInProviders).toEqual([
       { id: providerId, kind: 'OIDC', name: 'Test ID', clientId: null },
     ]);
+    // The popup knows the story, not the site: its URL's origin finds the site.
+    const byStory = await graphql(
+      `query ($url: String!) { signInProviders(storyURL: $url) { id } }`,
+      { url: `${SITE}/2026/11/an-article` },
+    );
+    expect(byStory.data.signInProviders).toEqual([{ id: providerId }]);
+    const elsewhere = await graphql(
+      `query ($url: String!) { signInProviders(storyURL: $url) { id } }`,
+      { url: 'https://not-a-site.example/article' },
+    );
+    expect(elsewhere.data.signInProviders).toEqual([]);
     const configured = await graphql(
       `{ configuredSignInProviders { clientId clientSecretSet callbackUrl } }`,
       {},

@@ -2,7 +2,8 @@
 // first render) with its own transport; it holds no token and stores nothing: the token it
 // obtains goes to the frame by postMessage (see auth/handOverToken.ts).
 import { render } from 'preact';
-import { createTransport } from '@parley/transport';
+import { isServerErrorCode } from '@parley/contract';
+import { TransportError, createTransport } from '@parley/transport';
 import { applyTheme } from './applyTheme';
 import { AuthApp, toAuthMode } from './auth/AuthApp';
 import { loadPopupCatalog } from './auth/popupCatalog';
@@ -16,8 +17,32 @@ if (root) {
   document.documentElement.lang = locale;
   applyTheme(document, { theme: query.get('theme') === 'dark' ? 'dark' : 'light' });
   const transport = createTransport({ url: `${location.origin}/graphql`, persisted: true });
+  const theme = query.get('theme') === 'dark' ? 'dark' : 'light';
+  const story = query.get('story');
+  // Back from a provider (auth/providers/providerRoutes.ts): its code, or its coded error.
+  const code = query.get('error');
+  const providerError = isServerErrorCode(code) ? new TransportError(code, code) : null;
+  const providerCode = query.get('provider_code');
+  // Neither stays in the popup's address: a reload does not redeem a used code again.
+  const kept = new URLSearchParams(query);
+  kept.delete('provider_code');
+  kept.delete('error');
+  history.replaceState(null, '', `${location.pathname}?${kept}`);
   void loadPopupCatalog(locale).then((catalog) => {
-    const env = { t: createTranslator(locale, catalog), client: transport.client, window };
-    render(<AuthApp env={env} mode={toAuthMode(query.get('mode'))} />, root);
+    const env = {
+      t: createTranslator(locale, catalog),
+      client: transport.client,
+      window,
+      origin: story === null ? undefined : { story, locale, theme },
+    };
+    render(
+      <AuthApp
+        env={env}
+        mode={toAuthMode(query.get('mode'))}
+        providerCode={providerCode}
+        providerError={providerError}
+      />,
+      root,
+    );
   });
 }

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { TransportError } from '@parley/transport';
 import { ForgotForm } from './ForgotForm';
 import { handOverToken } from './handOverToken';
 import type { AuthMode } from './openAuthPopup';
 import type { PopupEnv } from './PopupEnv';
+import { ProviderButtons } from './ProviderButtons';
+import { ProviderFinish } from './ProviderFinish';
 import { SignInForm } from './SignInForm';
 import { SignUpForm } from './SignUpForm';
 
@@ -15,10 +18,24 @@ export function toAuthMode(value: string | null): AuthMode {
  * The sign-in popup: Sign in, Sign up and Forgot password, switchable. A token is handed to the
  * frame that opened the popup, which then closes; opened directly, it says the reader is signed in.
  */
-export function AuthApp({ env, mode: initialMode }: { env: PopupEnv; mode: AuthMode }) {
+export function AuthApp({
+  env,
+  mode: initialMode,
+  providerCode,
+  providerError,
+}: {
+  env: PopupEnv;
+  mode: AuthMode;
+  /** Back from a provider: the code to redeem (`?provider_code=`). */
+  providerCode?: string | null;
+  /** Back from a provider with its coded error (`?error=`), shown over the forms. */
+  providerError?: TransportError | null;
+}) {
   const { t } = env;
   const [mode, setMode] = useState(initialMode);
   const [orphaned, setOrphaned] = useState(false);
+  const [finishing, setFinishing] = useState(providerCode ?? null);
+  const [error, setError] = useState(providerError ?? null);
   const title = t(`auth.title.${mode}`);
   useEffect(() => {
     env.window.document.title = title;
@@ -40,9 +57,31 @@ export function AuthApp({ env, mode: initialMode }: { env: PopupEnv; mode: AuthM
         {label}
       </button>
     );
+  if (finishing !== null) {
+    return (
+      <>
+        <h1>{title}</h1>
+        <ProviderFinish
+          env={env}
+          code={finishing}
+          onToken={onToken}
+          onRestart={(failure) => {
+            setError(failure);
+            setFinishing(null);
+          }}
+        />
+      </>
+    );
+  }
   return (
     <>
       <h1>{title}</h1>
+      {error && (
+        <p class="parley-auth-error" role="alert">
+          {t(`error.${error.code}`)}
+        </p>
+      )}
+      {mode !== 'forgot' && <ProviderButtons env={env} />}
       {mode === 'signin' && <SignInForm env={env} onToken={onToken} />}
       {mode === 'signup' && <SignUpForm env={env} onToken={onToken} />}
       {mode === 'forgot' && <ForgotForm env={env} />}

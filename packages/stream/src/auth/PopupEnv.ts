@@ -10,6 +10,11 @@ export interface PopupEnv {
   client: Client;
   /** The popup's window (its opener, close, document). */
   window: Window;
+  /**
+   * Where the popup was opened from: the story's URL (its site's sign-in providers) and the
+   * frame's look, which a provider's pages carry back. Absent: no provider buttons.
+   */
+  origin?: { story: string; locale: string; theme: string };
 }
 
 /** Props of each form of the popup. */

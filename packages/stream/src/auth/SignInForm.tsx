@@ -1,25 +1,16 @@
 import { useState } from 'preact/hooks';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
-import { rememberDevice, signInWithDevice } from '@parley/transport/sign-in';
+import { signInWithDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
+import { SecondFactorForm } from './SecondFactorForm';
 import { emailProblem, passwordProblem } from './validateAccount';
 
 /** Signs in with email and password. */
 export const SIGN_IN = graphql(`
   mutation SignIn($input: SignInInput!) {
     signIn(input: $input) {
-      token
-      deviceToken
-    }
-  }
-`);
-
-/** The second step of an account with two-factor sign-in: the app's code, or a recovery code. */
-export const SIGN_IN_SECOND_FACTOR = graphql(`
-  mutation SignInSecondFactor($input: SecondFactorInput!) {
-    signInSecondFactor(input: $input) {
       token
       deviceToken
     }
@@ -35,37 +26,13 @@ export function SignInForm({ env, onToken }: AuthFormProps) {
   const [second, setSecond] = useState<{ email: string; ticket: string } | null>(null);
   if (second !== null) {
     return (
-      <>
-        <p class="parley-notice" role="status">
-          {t('error.TWO_FACTOR_CODE_REQUIRED')}
-        </p>
-        <AuthFieldsForm
-          env={env}
-          submitLabel={t('auth.submit.confirm')}
-          fields={{
-            code: {
-              label: t('auth.code'),
-              type: 'text',
-              autoComplete: 'one-time-code',
-              rule: (value) =>
-                value.trim() === '' ? { key: 'error.TWO_FACTOR_CODE_REQUIRED' } : undefined,
-            },
-          }}
-          request={({ code }) =>
-            client
-              .mutation(SIGN_IN_SECOND_FACTOR, { input: { ticket: second.ticket, code } })
-              .toPromise()
-          }
-          onData={(data) => {
-            rememberDevice(second.email, data.signInSecondFactor.deviceToken);
-            onToken(data.signInSecondFactor.token);
-          }}
-        />
-        {/* The ticket lasts five minutes: past it, the password again. */}
-        <button type="button" class="parley-link" onClick={() => setSecond(null)}>
-          {t('auth.signUp.restart')}
-        </button>
-      </>
+      <SecondFactorForm
+        env={env}
+        ticket={second.ticket}
+        email={second.email}
+        onToken={onToken}
+        onRestart={() => setSecond(null)}
+      />
     );
   }
   return (

@@ -27,11 +27,14 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-test('opens /embed/auth on our origin, centred, with the mode, locale and theme', () => {
+test('opens /embed/auth on our origin, centred, with the mode, locale, theme and story', () => {
   const { env, open } = setUp();
   openAuthPopup(env, 'signup');
   const [url, name, features] = open.mock.calls[0]!;
-  expect(url).toBe(`${window.location.origin}/embed/auth?mode=signup&locale=en&theme=light`);
+  // The story names its site, whose sign-in providers the popup offers.
+  expect(url).toBe(
+    `${window.location.origin}/embed/auth?mode=signup&locale=en&theme=light&story=${encodeURIComponent('http://host.test/article')}`,
+  );
   expect(name).toBe('parley-auth');
   expect(features).toMatch(/^popup,width=400,height=600,left=-?\d+,top=-?\d+$/);
 });

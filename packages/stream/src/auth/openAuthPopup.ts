@@ -28,6 +28,8 @@ export function openAuthPopup(
   pending.get(win)?.();
   const origin = win.location.origin;
   const query = new URLSearchParams({ mode, locale: env.params.locale, theme: env.params.theme });
+  // The story names the site, whose sign-in providers the popup offers.
+  if (env.params.storyURL) query.set('story', env.params.storyURL);
   const left = Math.round(win.screenX + (win.outerWidth - POPUP_WIDTH_PX) / 2);
   const top = Math.round(win.screenY + (win.outerHeight - POPUP_HEIGHT_PX) / 2);
   const popup = win.open(

@@ -1,7 +1,8 @@
 /**
  * The HTTP side of provider sign-in, under `/auth/providers/`:
  *
- * - `GET <id>/start?site=…&locale=…&theme=…[&connect=…]`: the popup's button goes here; it sets
+ * - `GET <id>/start?site=…|story=…&locale=…&theme=…[&connect=…]`: the popup's button goes here
+ *   (the site by id, or by a story URL it permits); it sets
  *   the flow's state cookie and sends the popup on to the provider;
  * - `GET <id>/callback`: the provider sends the popup back here; it goes on to the popup page
  *   (`/embed/auth`) with a one-time code to redeem, or with the error's code;
@@ -15,6 +16,7 @@ import { escapeHtml } from '../../markdown/renderComment';
 import { ParleyError } from '../../ParleyError';
 import type { RateLimiter } from '../../rateLimit/createRateLimiter';
 import type { PopupLook } from '../../db/store/signInFlows';
+import { siteIdOf } from '../../db/store/signInProviders';
 import { FLOW_SECONDS } from '../../db/store/signInFlows';
 import {
   PROVIDERS_PREFIX,
@@ -97,7 +99,11 @@ export function createProviderRoutes(deps: ProviderRoutesDeps): ProviderRoutes {
         await deps.rateLimiter.consume('providerSignIn', `ip:${ip ?? 'local'}`);
         const started = await startProviderSignIn(deps, {
           providerId,
-          siteId: url.searchParams.get('site') ?? '',
+          siteId:
+            (await siteIdOf(deps.db, {
+              siteId: url.searchParams.get('site'),
+              storyURL: url.searchParams.get('story'),
+            })) ?? '',
           popup: look,
           connectTicket: url.searchParams.get('connect') ?? undefined,
         });

@@ -10,6 +10,7 @@ import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { isUniqueViolation } from '../isUniqueViolation';
 import type { SignInProviderKind, SignInProvidersTable } from '../schema';
+import { findSiteByOrigin } from './sites';
 
 /** A configured provider, its secret not included (see {@link providerSecret}). */
 export interface SignInProvider {
@@ -96,6 +97,26 @@ export async function providersForSite(db: Db, siteId: string): Promise<SignInPr
     rows.map((r) => r.id),
   );
   return rows.map((row) => toProvider(row, sites.get(row.id) ?? []));
+}
+
+/**
+ * The site a reader's request is about: given by id (the console, tests), or by the story's URL
+ * (the popup and the profile know the story, not the site): the site that permits its origin.
+ * Undefined when neither names one.
+ */
+export async function siteIdOf(
+  db: Db,
+  given: { siteId?: string | null; storyURL?: string | null },
+): Promise<string | undefined> {
+  if (given.siteId) return given.siteId;
+  if (!given.storyURL) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(given.storyURL).origin;
+  } catch {
+    return undefined;
+  }
+  return (await findSiteByOrigin(db, origin))?.id;
 }
 
 /** The client secret in clear (it is stored sealed). */

@@ -959,7 +959,7 @@ export type Query = {
   /** The sanitized HTML a comment body would get (the composer's preview); at most maxCommentLength characters. */
   renderMarkdown: Scalars['String']['output'];
   settings: Settings;
-  /** The sign-in providers a site offers (its popup's buttons), oldest first. */
+  /** The sign-in providers a site offers (its popup's buttons), oldest first: the site by id, or the one that permits the story URL's origin. */
   signInProviders: Array<SignInProvider>;
   /** Moderators and admins only. */
   sites: Array<Site>;
@@ -1037,7 +1037,8 @@ export type QueryRenderMarkdownArgs = {
 
 
 export type QuerySignInProvidersArgs = {
-  siteId: Scalars['ID']['input'];
+  siteId?: InputMaybe<Scalars['ID']['input']>;
+  storyURL?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1345,7 +1346,9 @@ export type StaffAccess =
 
 export type StartProviderConnectionInput = {
   providerId: Scalars['ID']['input'];
-  siteId: Scalars['ID']['input'];
+  /** The site by id, or by a story URL of it (one of the two). */
+  siteId?: InputMaybe<Scalars['ID']['input']>;
+  storyURL?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type StartTwoFactorInput = {
@@ -2297,7 +2300,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   recentComments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, Partial<QueryRecentCommentsArgs>>;
   renderMarkdown?: Resolver<ResolversTypes['String'], ParentType, ContextType, RequireFields<QueryRenderMarkdownArgs, 'body'>>;
   settings?: Resolver<ResolversTypes['Settings'], ParentType, ContextType>;
-  signInProviders?: Resolver<Array<ResolversTypes['SignInProvider']>, ParentType, ContextType, RequireFields<QuerySignInProvidersArgs, 'siteId'>>;
+  signInProviders?: Resolver<Array<ResolversTypes['SignInProvider']>, ParentType, ContextType, Partial<QuerySignInProvidersArgs>>;
   sites?: Resolver<Array<ResolversTypes['Site']>, ParentType, ContextType>;
   stories?: Resolver<ResolversTypes['StoryConnection'], ParentType, ContextType, Partial<QueryStoriesArgs>>;
   story?: Resolver<Maybe<ResolversTypes['Story']>, ParentType, ContextType, Partial<QueryStoryArgs>>;

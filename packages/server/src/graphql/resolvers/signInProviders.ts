@@ -18,6 +18,7 @@ import {
   identitiesOf,
   listSignInProviders,
   providersForSite,
+  siteIdOf,
   updateSignInProvider,
 } from '../../db/store/signInProviders';
 import type { SignInProvider } from '../../db/store/signInProviders';
@@ -108,7 +109,10 @@ let dummyHash: Promise<string> | undefined;
 
 export const signInProviderResolvers = {
   Query: {
-    signInProviders: (_root, { siteId }, ctx) => providersForSite(ctx.db, siteId),
+    signInProviders: async (_root, args, ctx) => {
+      const siteId = await siteIdOf(ctx.db, args);
+      return siteId === undefined ? [] : providersForSite(ctx.db, siteId);
+    },
     configuredSignInProviders: (_root, _args, ctx) => {
       requireRole(ctx, 'ADMIN');
       return listSignInProviders(ctx.db);
@@ -204,7 +208,8 @@ export const signInProviderResolvers = {
 
     startProviderConnection: async (_root, { input }, ctx) => {
       const viewer = requireViewer(ctx);
-      const offered = await providersForSite(ctx.db, input.siteId);
+      const siteId = await siteIdOf(ctx.db, input);
+      const offered = siteId === undefined ? [] : await providersForSite(ctx.db, siteId);
       if (!offered.some((provider) => provider.id === input.providerId)) {
         throw new ParleyError(
           'SIGN_IN_PROVIDER_DISABLED',
@@ -213,7 +218,7 @@ export const signInProviderResolvers = {
         );
       }
       const ticket = await connectTicket(ctx.tokens, viewer.id, input.providerId);
-      const query = new URLSearchParams({ site: input.siteId, connect: ticket });
+      const query = new URLSearchParams({ site: siteId ?? '', connect: ticket });
       return {
         url: `${ctx.publicUrl.replace(/\/$/, '')}${PROVIDERS_PREFIX}${encodeURIComponent(input.providerId)}/start?${query}`,
       };

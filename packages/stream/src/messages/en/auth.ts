@@ -51,4 +51,14 @@ export const popupMessages = {
   'auth.forgot.sent':
     'If an account uses {email}, a link to reset its password is on its way. Check your inbox.',
   'auth.done': 'You are signed in; you can close this window.',
+  // Sign-in providers (GitHub, Google, a company's OpenID Connect).
+  'auth.provider.continue': 'Continue with {name}',
+  'auth.provider.or': 'or use your email',
+  'auth.provider.finishing': 'Signing you in…',
+  'auth.provider.connected':
+    '{provider} is now connected to your account: you can sign in with it. You can close this window.',
+  'auth.link.submit': 'Connect and sign in',
+  'auth.link.email': 'Email me a link instead',
+  'auth.link.sent':
+    'We sent a link to {email}. Open it to connect {provider}, then sign in with {provider} again.',
 } satisfies Record<string, Message>;

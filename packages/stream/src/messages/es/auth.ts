@@ -45,4 +45,13 @@ export const popupMessages: Record<keyof typeof enPopup, Message> = {
   'auth.forgot.sent':
     'Si hay una cuenta con {email}, le hemos enviado un enlace para restablecer la contraseña. Revisa tu bandeja de entrada.',
   'auth.done': 'Has iniciado sesión; puedes cerrar esta ventana.',
+  'auth.provider.continue': 'Continuar con {name}',
+  'auth.provider.or': 'o usa tu correo',
+  'auth.provider.finishing': 'Iniciando sesión…',
+  'auth.provider.connected':
+    '{provider} ya está conectado a tu cuenta: puedes iniciar sesión con él. Puedes cerrar esta ventana.',
+  'auth.link.submit': 'Conectar e iniciar sesión',
+  'auth.link.email': 'Envíame un enlace por correo',
+  'auth.link.sent':
+    'Enviamos un enlace a {email}. Ábrelo para conectar {provider} y luego vuelve a iniciar sesión con {provider}.',
 };
