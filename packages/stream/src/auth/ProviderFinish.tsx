@@ -90,7 +90,6 @@ export function ProviderFinish({ env, code, onToken, onRestart }: ProviderFinish
         onRestart(error);
       });
     // Once: a code is good once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   switch (stage.kind) {
