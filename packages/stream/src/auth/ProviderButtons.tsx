@@ -1,17 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { graphql } from '@parley/transport/graphql';
 import type { PopupEnv } from './PopupEnv';
-
-/** The sign-in providers the story's site offers. */
-export const SIGN_IN_PROVIDERS = graphql(`
-  query SignInProviders($storyURL: String!) {
-    signInProviders(storyURL: $storyURL) {
-      id
-      kind
-      name
-    }
-  }
-`);
+import { SIGN_IN_PROVIDERS } from './providerDocuments';
 
 /** Where a provider's button sends the popup: the server starts the flow there. */
 export function providerStartUrl(

@@ -64,6 +64,9 @@ function answerQueries(
     graphql.query('Profile', () =>
       HttpResponse.json({ data: { viewer: { ...viewer, ...overrides } } }),
     ),
+    graphql.query('SignInProviders', () =>
+      HttpResponse.json({ data: { signInProviders: overrides['offered'] ?? [] } }),
+    ),
     graphql.query('MyComments', ({ variables }) => {
       const after = (variables.after as string | null | undefined) ?? null;
       seenAfter.push(after);
@@ -435,4 +438,75 @@ test('shows a pending deletion on arrival', async () => {
     within(region).getByText('Your account will be deleted on November 8, 2026.'),
   ).toBeTruthy();
   expect(within(region).getByRole('button', { name: 'Cancel deletion' })).toBeTruthy();
+});
+
+test('lists connected sign-in providers, disconnects one, and keeps the last way to sign in', async () => {
+  answerQueries(undefined, {
+    hasPassword: true,
+    identities: [
+      { id: 'i-gh', email: 'reader@github.example', provider: { id: 'p-gh', name: 'GitHub' } },
+    ],
+    offered: [
+      { id: 'p-gh', kind: 'GITHUB', name: 'GitHub' },
+      { id: 'p-co', kind: 'OIDC', name: 'Company SSO' },
+    ],
+  });
+  const disconnect = answerMutation('DisconnectProvider', {
+    data: { disconnectProvider: { user: { id: 'u1' } } },
+  });
+  await renderPanel();
+  const providers = await screen.findByRole('region', { name: 'Sign-in providers' });
+  expect(within(providers).getByText('GitHub · reader@github.example')).toBeTruthy();
+  // Offered and not connected yet.
+  expect(
+    await within(providers).findByRole('button', { name: 'Connect Company SSO' }),
+  ).toBeTruthy();
+  expect(within(providers).queryByRole('button', { name: 'Connect GitHub' })).toBeNull();
+  fireEvent.click(within(providers).getByRole('button', { name: 'Disconnect GitHub' }));
+  await waitFor(() => expect(disconnect).toEqual([{ input: { identityId: 'i-gh' } }]));
+});
+
+test('an account without a password cannot disconnect its only provider', async () => {
+  answerQueries(undefined, {
+    hasPassword: false,
+    identities: [{ id: 'i-gh', email: null, provider: { id: 'p-gh', name: 'GitHub' } }],
+  });
+  await renderPanel();
+  const providers = await screen.findByRole('region', { name: 'Sign-in providers' });
+  expect(within(providers).queryByRole('button', { name: 'Disconnect GitHub' })).toBeNull();
+  expect(within(providers).getByText(/This is your only way to sign in/)).toBeTruthy();
+});
+
+test('connects a provider in the sign-in popup, with a one-time URL from the server', async () => {
+  answerQueries(undefined, {
+    hasPassword: true,
+    identities: [],
+    offered: [{ id: 'p-co', kind: 'OIDC', name: 'Company SSO' }],
+  });
+  const started = answerMutation('StartProviderConnection', {
+    data: {
+      startProviderConnection: {
+        url: 'http://parley.test/auth/providers/p-co/start?site=s1&connect=ticket',
+      },
+    },
+  });
+  const popup = { closed: false, close: jest.fn(), location: { href: 'about:blank' } };
+  const open = jest.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+  try {
+    await renderPanel();
+    const providers = await screen.findByRole('region', { name: 'Sign-in providers' });
+    fireEvent.click(await within(providers).findByRole('button', { name: 'Connect Company SSO' }));
+    // Opened in the click itself: a popup opened after a request would be blocked.
+    expect(open).toHaveBeenCalledWith('about:blank', 'parley-auth', expect.any(String));
+    await waitFor(() =>
+      expect(popup.location.href).toBe(
+        'http://parley.test/auth/providers/p-co/start?site=s1&connect=ticket&locale=en&theme=light',
+      ),
+    );
+    expect(started).toEqual([
+      { input: { providerId: 'p-co', storyURL: 'http://host.test/article' } },
+    ]);
+  } finally {
+    open.mockRestore();
+  }
 });

@@ -12,6 +12,7 @@ import { ConfirmEmail } from './ConfirmEmail';
 import { DeleteAccount } from './DeleteAccount';
 import { DownloadData } from './DownloadData';
 import { SignOutEverywhere } from './SignOutEverywhere';
+import { SignInProviders } from './SignInProviders';
 import { RepliesFeed } from './RepliesFeed';
 import { IgnoredUsers } from './IgnoredUsers';
 import { MyComments } from './MyComments';
@@ -59,6 +60,15 @@ export const PROFILE_QUERY = graphql(`
         current
       }
       repliesFeedUrl
+      hasPassword
+      identities {
+        id
+        email
+        provider {
+          id
+          name
+        }
+      }
     }
   }
 `);
@@ -110,6 +120,11 @@ export function Panel() {
       <PasswordForm />
       <AvatarForm current={viewer.avatarUrl} />
       <DownloadData />
+      <SignInProviders
+        connected={viewer.identities ?? []}
+        hasPassword={viewer.hasPassword !== false}
+        onChanged={() => reexecute({ requestPolicy: 'network-only' })}
+      />
       <SignOutEverywhere initial={viewer.sessions ?? []} />
       <IgnoredUsers initial={viewer.ignoredUsers ?? []} />
       <DeleteAccount username={viewer.username} requestedAt={viewer.deletionRequestedAt} />
