@@ -73,6 +73,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   TWO_FACTOR_RESET: 'Two-factor sign-in reset (command line)',
   RECOVERY_CODES_REGENERATE: 'New recovery codes',
   SECRETS_FORGET: 'Unreadable secrets forgotten (command line)',
+  SIGN_IN_PROVIDER_CREATE: 'Sign-in provider added',
+  SIGN_IN_PROVIDER_UPDATE: 'Sign-in provider changed',
+  SIGN_IN_PROVIDER_DELETE: 'Sign-in provider removed',
 };
 
 const ACTION_OPTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((value) => ({

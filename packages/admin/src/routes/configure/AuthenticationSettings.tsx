@@ -1,6 +1,7 @@
 import type { ConsoleSettings } from './configureQueries';
 import { CheckboxField, FormFooter, TextField } from './SettingsFields';
 import { FieldProblem, useSettingsForm } from './useSettingsForm';
+import { SignInProviderSettings } from './SignInProviderSettings';
 
 /** Seconds in an hour: the session length is edited in hours. */
 const HOUR_SECONDS = 3600;
@@ -34,8 +35,8 @@ function toInput(v: AuthenticationValues) {
 }
 
 /**
- * Configure › Authentication: whether anyone may sign up, how long a session lasts, and whether
- * staff must use two-factor sign-in.
+ * Configure › Authentication: whether anyone may sign up, how long a session lasts, whether
+ * staff must use two-factor sign-in; and the sign-in providers (SignInProviderSettings).
  */
 export function AuthenticationSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
@@ -46,29 +47,32 @@ export function AuthenticationSettings({ settings }: { settings: ConsoleSettings
       form.errorFor(name) ?? (name === 'sessionHours' ? form.errorFor('sessionSeconds') : null),
   };
   return (
-    <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
-      <CheckboxField
-        form={shown}
-        name="signUpOpen"
-        label="Sign-up open"
-        hint="When closed, only existing accounts (and SSO users) can comment."
-      />
-      <TextField
-        form={shown}
-        name="sessionHours"
-        label="Session length"
-        type="number"
-        min={0.1}
-        step="any"
-        hint="Hours a sign-in lasts (720 is 30 days); at least 5 minutes."
-      />
-      <CheckboxField
-        form={shown}
-        name="requireStaffTwoFactor"
-        label="Require two-factor sign-in for staff"
-        hint="Moderators and admins without it can only set it up (under Security) until they do. Turn it on for your own account first."
-      />
-      <FormFooter form={shown} />
-    </form>
+    <>
+      <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
+        <CheckboxField
+          form={shown}
+          name="signUpOpen"
+          label="Sign-up open"
+          hint="When closed, only existing accounts (and SSO users) can comment."
+        />
+        <TextField
+          form={shown}
+          name="sessionHours"
+          label="Session length"
+          type="number"
+          min={0.1}
+          step="any"
+          hint="Hours a sign-in lasts (720 is 30 days); at least 5 minutes."
+        />
+        <CheckboxField
+          form={shown}
+          name="requireStaffTwoFactor"
+          label="Require two-factor sign-in for staff"
+          hint="Moderators and admins without it can only set it up (under Security) until they do. Turn it on for your own account first."
+        />
+        <FormFooter form={shown} />
+      </form>
+      <SignInProviderSettings />
+    </>
   );
 }

@@ -55,6 +55,10 @@ const SETTINGS: ConsoleSettings = {
 function settingsHandlers(inputs: Record<string, unknown>[], answer?: () => unknown) {
   return [
     graphql.query('ConsoleSettings', () => HttpResponse.json({ data: { settings: SETTINGS } })),
+    // The Authentication section's providers (SignInProviderSettings.test.tsx tests them).
+    graphql.query('ConsoleSignInProviders', () =>
+      HttpResponse.json({ data: { configuredSignInProviders: [], sites: [] } }),
+    ),
     graphql.mutation('ConsoleUpdateSettings', ({ variables }) => {
       inputs.push(variables.input);
       const body = answer?.() ?? {
