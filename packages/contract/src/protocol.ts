@@ -81,6 +81,11 @@ export interface HostToFrame {
 export interface PopupToFrame {
   /** Signed in or signed up: the frame keeps this token in its storage. */
   token: { token: string };
+  /**
+   * Back from a provider the profile asked to connect: the frame, signed in as the account that
+   * asked, redeems this one-time code (`redeemProviderSignIn`) to finish the connection.
+   */
+  providerConnect: { code: string };
 }
 
 /** One message of a direction `M`: the envelope with its type and payload. */
@@ -115,6 +120,7 @@ export const HOST_TO_FRAME: PayloadGuards<HostToFrame> = {
 /** Shapes of the popup's messages. */
 export const POPUP_TO_FRAME: PayloadGuards<PopupToFrame> = {
   token: (p) => isString(p.token) && p.token !== '',
+  providerConnect: (p) => isString(p.code) && p.code !== '',
 };
 
 /** Builds an envelope. */

@@ -1,14 +1,20 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createParleyServer } from '../src/createParleyServer';
+import { createTestDatabase, testDialects } from '../src/db/testDatabases';
+import type { TestDatabase } from '../src/db/testDatabases';
 import type { ParleyServer } from '../src/createParleyServer';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { freePort } from '../src/runtime/testing/freePort';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 import { hashPassword } from '../src/auth/passwords';
-import { createUser } from '../src/db/store/users';
+import { createUser, findUserById } from '../src/db/store/users';
+import { identitiesOf } from '../src/db/store/signInProviders';
+import { confirmEnrolment, startEnrolment } from '../src/db/store/twoFactor';
+import { deleteAccount } from '../src/db/store/accountDeletion';
+import { updateSettings } from '../src/db/store/organization';
+import { totpCode } from '../src/auth/twoFactor';
 import type { OutboxMessage } from '../src/email/createMailer';
 import { forgetDiscoveries } from '../src/auth/providers/providerClients';
 import {
@@ -77,7 +83,8 @@ class Browser {
   }
 }
 
-describe('signing in with an OpenID Connect provider', () => {
+describe.each(testDialects())('signing in with an OpenID Connect provider on %s', (dialect) => {
+  let database: TestDatabase;
   let dir: string;
   let server: ParleyServer;
   let url: string;
@@ -151,19 +158,21 @@ describe('signing in with an OpenID Connect provider', () => {
     return at.url;
   }
 
-  async function redeem(code: string) {
+  async function redeem(code: string, token?: string) {
     return graphql(
       `mutation ($input: RedeemProviderSignInInput!) {
         redeemProviderSignIn(input: $input) { token connectedProvider user { id username } }
       }`,
       { input: { code } },
+      token,
     );
   }
 
   const VIEWER = `{ viewer { id username email emailVerified hasPassword identities { email provider { name } } } }`;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'parley-oidc-'));
+    database = await createTestDatabase(dialect, { sqliteFile: true });
+    dir = database.dataDir;
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     server = await createParleyServer({
@@ -172,6 +181,7 @@ describe('signing in with an OpenID Connect provider', () => {
         HOST: '127.0.0.1',
         PUBLIC_URL: url,
         PARLEY_DATA_DIR: dir,
+        DATABASE_URL: dialect === 'postgres' ? database.url : undefined,
         LOG_LEVEL: 'silent',
       }),
       logger: createMemoryLogger().logger,
@@ -192,7 +202,7 @@ describe('signing in with an OpenID Connect provider', () => {
     await provider.close();
     await server.close();
     forgetDiscoveries();
-    await rm(dir, { recursive: true, force: true });
+    await database.close();
   });
 
   it('offers the provider on its site, its secret write-only', async () => {
@@ -412,7 +422,13 @@ describe('signing in with an OpenID Connect provider', () => {
         atPopup,
       );
     }
-    const connected = await redeem(at.url.searchParams.get('provider_code') ?? '');
+    // A connection comes back for the frame that asked: the popup alone, or another account,
+    // cannot finish it.
+    const connectCode = at.url.searchParams.get('connect_code') ?? '';
+    expect(at.url.searchParams.get('provider_code')).toBeNull();
+    expect(codeOf(await redeem(connectCode))).toBe('FORBIDDEN');
+    expect(codeOf(await redeem(connectCode, token))).toBe('FORBIDDEN');
+    const connected = await redeem(connectCode, adminToken);
     expect(connected.data.redeemProviderSignIn).toMatchObject({
       token: null,
       connectedProvider: 'Test ID',
@@ -444,6 +460,124 @@ describe('signing in with an OpenID Connect provider', () => {
     expect(end.url.searchParams.get('error')).toBe('SIGN_IN_IDENTITY_TAKEN');
   });
 
+  it('gives an address never confirmed here to the provider’s person, whose mailbox it is', async () => {
+    // Someone typed another person's address into their own account and never confirmed it.
+    const squatter = await createUser(server.deps.db, {
+      username: 'squatter',
+      email: testProviderEmail('gina'),
+      passwordHash: await hashPassword(PASSWORD),
+      emailVerified: false,
+    });
+    const popup = await signInAt(new Browser(), 'gina');
+    const signedIn = await redeem(popup.searchParams.get('provider_code') ?? '');
+    expect(signedIn.errors).toBeUndefined();
+    const gina = (await graphql(VIEWER, {}, signedIn.data.redeemProviderSignIn.token)).data.viewer;
+    expect(gina).toMatchObject({ username: 'gina', email: testProviderEmail('gina') });
+    expect(gina.id).not.toBe(squatter.id);
+    const left = await findUserById(server.deps.db, squatter.id);
+    expect(left?.email).toMatch(/@signin\.invalid$/);
+    expect(left?.passwordHash).toBe(squatter.passwordHash);
+  });
+
+  it('asks a two-factor account for its code before connecting by password', async () => {
+    const user = await createUser(server.deps.db, {
+      username: 'hank_here',
+      email: testProviderEmail('hank'),
+      passwordHash: await hashPassword(PASSWORD),
+      emailVerified: true,
+    });
+    const secret = await startEnrolment(server.deps.db, server.deps.box, user.id);
+    const sealed =
+      (
+        await server.deps.db
+          .selectFrom('users')
+          .select('totp_secret')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).totp_secret ?? '';
+    await confirmEnrolment(server.deps.db, user.id, sealed, new Date());
+    const popup = await signInAt(new Browser(), 'hank');
+    const code = popup.searchParams.get('provider_code') ?? '';
+    const connect = (extra: Record<string, string> = {}) =>
+      graphql(
+        `mutation ($input: ConnectProviderWithPasswordInput!) {
+          connectProviderWithPassword(input: $input) { token user { id } }
+        }`,
+        { input: { code, password: PASSWORD, ...extra } },
+      );
+    expect(codeOf(await connect())).toBe('TWO_FACTOR_CODE_REQUIRED');
+    expect(await identitiesOf(server.deps.db, user.id)).toEqual([]);
+    expect(codeOf(await connect({ secondFactorCode: '000000' }))).toBe('TWO_FACTOR_CODE_INVALID');
+    const joined = await connect({ secondFactorCode: totpCode(secret, new Date()) });
+    expect(joined.data.connectProviderWithPassword.user.id).toBe(user.id);
+    expect(await identitiesOf(server.deps.db, user.id)).toHaveLength(1);
+    // The account's address hears of it.
+    await expect(
+      messageTo(testProviderEmail('hank'), /was just connected to yours/),
+    ).resolves.toContain('Test ID');
+  });
+
+  it('voids a connection ticket when its account signs out everywhere', async () => {
+    const popup = await signInAt(new Browser(), 'ivy');
+    const { token } = (await redeem(popup.searchParams.get('provider_code') ?? '')).data
+      .redeemProviderSignIn;
+    const started = await graphql(
+      `mutation ($input: StartProviderConnectionInput!) { startProviderConnection(input: $input) { url } }`,
+      { input: { providerId, siteId } },
+      token,
+    );
+    await graphql(`mutation { signOutEverywhere { ok } }`, {}, token);
+    const end = await new Browser().follow(started.data.startProviderConnection.url, {}, atPopup);
+    expect(end.url.searchParams.get('error')).toBe('SIGN_IN_EXPIRED');
+  });
+
+  it('connects nothing by an emailed link once the account is erased', async () => {
+    const owner = await createUser(server.deps.db, {
+      username: 'jude_here',
+      email: testProviderEmail('jude'),
+      passwordHash: await hashPassword(PASSWORD),
+      emailVerified: true,
+    });
+    const popup = await signInAt(new Browser(), 'jude');
+    const code = popup.searchParams.get('provider_code') ?? '';
+    await graphql(
+      `mutation ($input: EmailProviderLinkInput!) { emailProviderLink(input: $input) { email } }`,
+      { input: { code } },
+    );
+    const link = await linkFromOutbox(testProviderEmail('jude'));
+    await server.deps.db
+      .updateTable('users')
+      .set({ deletion_requested_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', owner.id)
+      .execute();
+    await deleteAccount(server.deps.db, owner.id);
+    const posted = await fetch(`${url}/auth/providers/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: new URL(link).searchParams.get('key') ?? '' }).toString(),
+    });
+    expect(posted.status).toBe(400);
+    expect(await identitiesOf(server.deps.db, owner.id)).toEqual([]);
+  });
+
+  it('asks staff signed in by a provider for two-factor sign-in when the organization requires it', async () => {
+    const popup = await signInAt(new Browser(), 'kim');
+    const { token, user } = (await redeem(popup.searchParams.get('provider_code') ?? '')).data
+      .redeemProviderSignIn;
+    await server.deps.db
+      .updateTable('users')
+      .set({ role: 'MODERATOR' })
+      .where('id', '=', user.id)
+      .execute();
+    await updateSettings(server.deps.db, { requireStaffTwoFactor: true });
+    try {
+      const access = await graphql(`{ viewer { staffAccess } }`, {}, token);
+      expect(access.data.viewer.staffAccess).toBe('ENROLMENT_NEEDED');
+    } finally {
+      await updateSettings(server.deps.db, { requireStaffTwoFactor: false });
+    }
+  });
+
   it('says which provider is off, and which cannot be reached', async () => {
     const off = await new Browser().follow(
       `${url}/auth/providers/${providerId}/start?site=another-site`,
@@ -459,6 +593,20 @@ describe('signing in with an OpenID Connect provider', () => {
     );
     expect(down.url.searchParams.get('error')).toBe('SIGN_IN_PROVIDER_UNREACHABLE');
   });
+
+  /** The text of the latest message to `to` that matches `pattern` (mail goes out in the background). */
+  async function messageTo(to: string, pattern: RegExp): Promise<string> {
+    const folder = join(dir, 'outbox');
+    for (let tries = 0; tries < 250; tries++) {
+      const names = (await readdir(folder).catch(() => [] as string[])).sort().reverse();
+      for (const name of names) {
+        const message = JSON.parse(await readFile(join(folder, name), 'utf8')) as OutboxMessage;
+        if (message.to === to && pattern.test(message.text)) return message.text;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no message to ${to} matching ${pattern}`);
+  }
 
   /** The link in the latest message to `to` in the outbox folder (mail goes out in the background). */
   async function linkFromOutbox(to: string): Promise<string> {

@@ -28,6 +28,8 @@ export interface ParleyErrorDetails {
   email?: string;
   /** SIGN_IN_LINK_REQUIRED: the provider's name (`GitHub`). */
   provider?: string;
+  /** SIGN_IN_LINK_REQUIRED: whether the account has a password to prove it with (else the link). */
+  hasPassword?: boolean;
 }
 
 /**

@@ -23,9 +23,11 @@ if (root) {
   const code = query.get('error');
   const providerError = isServerErrorCode(code) ? new TransportError(code, code) : null;
   const providerCode = query.get('provider_code');
+  const connectCode = query.get('connect_code');
   // Neither stays in the popup's address: a reload does not redeem a used code again.
   const kept = new URLSearchParams(query);
   kept.delete('provider_code');
+  kept.delete('connect_code');
   kept.delete('error');
   history.replaceState(null, '', `${location.pathname}?${kept}`);
   void loadPopupCatalog(locale).then((catalog) => {
@@ -41,6 +43,7 @@ if (root) {
         mode={toAuthMode(query.get('mode'))}
         providerCode={providerCode}
         providerError={providerError}
+        connectCode={connectCode}
       />,
       root,
     );

@@ -819,6 +819,7 @@ async function signInProviders(db: AnyDb): Promise<void> {
     .addColumn('code_verifier', 'text', (c) => c.notNull())
     .addColumn('nonce', 'text', (c) => c.notNull())
     .addColumn('connect_user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('popup', 'text', (c) => c.notNull())
     .addColumn('result', 'text')
     .addColumn('expires_at', 'text', (c) => c.notNull())

@@ -528,6 +528,8 @@ export interface SignInFlowsTable {
   nonce: string;
   /** Set when a signed-in user connects this provider to their account. */
   connect_user_id: string | null;
+  /** The account a finished flow is about (its result's user): erasure drops its flows. */
+  user_id: string | null;
   /** The popup's locale and theme (JSON), to come back to it as it was. */
   popup: string;
   /** JSON: what the finished flow hands the popup (signInFlows.ts `FlowResult`). */

@@ -904,6 +904,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         code_verifier: 'verifier',
         nonce: 'nonce',
         connect_user_id: null,
+        user_id: null,
         popup: '{"locale":"en","theme":"light"}',
         result: null,
         expires_at: '2026-05-05T00:00:00.000Z',

@@ -19,6 +19,7 @@ export const SAMPLE_EMAILS: {
     provider: 'GitHub',
     link: `${SITE}/auth/providers/link?key=sample-key`,
   },
+  providerConnected: { username: 'ann', provider: 'GitHub' },
   download: { username: 'ann', link: `${SITE}/account/download#token=sample-token` },
   deletionRequested: {
     username: 'ann',

@@ -125,6 +125,16 @@ export const EMAIL_TEMPLATES = {
     ],
   }),
 
+  /** Tells the account's address that a sign-in provider was connected to it. */
+  providerConnected: (d: { username: string; provider: string }): EmailContent => ({
+    subject: `${d.provider} was connected to your account`,
+    body: [
+      hello(d.username),
+      `a ${d.provider} account was just connected to yours: it now signs you in.`,
+      'If it was not you, disconnect it under Sign-in providers in your profile, and change your password.',
+    ],
+  }),
+
   /** The link to download one's comments. */
   download: (d: { username: string; link: string }): EmailContent => ({
     subject: 'Your comments are ready to download',

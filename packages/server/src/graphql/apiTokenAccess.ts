@@ -143,7 +143,7 @@ export function holdsUp(
     user.sessionEpoch === token.creatorEpoch &&
     !user.banned &&
     (user.suspendedUntil === null || new Date(user.suspendedUntil) <= now) &&
-    (!settings.requireStaffTwoFactor || user.passwordHash === null || user.twoFactorEnabled)
+    (!settings.requireStaffTwoFactor || user.ssoSiteId !== null || user.twoFactorEnabled)
   );
 }
 

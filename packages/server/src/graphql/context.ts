@@ -125,9 +125,10 @@ async function staffAccessOf(
   settings: () => Promise<Settings>,
 ): Promise<StaffAccess> {
   if (user === null || claims === null || !isModerator(user)) return 'NOT_STAFF';
-  // Signed in by their site (SSO): the site answers for their second factor, and they could not
-  // enrol here (enrolment follows a password).
-  if (user.passwordHash === null) return 'GRANTED';
+  // Signed in by their site (SSO): the site answers for their second factor. Not any account
+  // without a password: one signed in with GitHub or an OIDC issuer is Parley's to ask (it sets a
+  // password, then enrols).
+  if (user.ssoSiteId !== null) return 'GRANTED';
   if (user.twoFactorEnabled) return claims.secondFactor ? 'GRANTED' : 'SECOND_FACTOR_NEEDED';
   return (await settings()).requireStaffTwoFactor ? 'ENROLMENT_NEEDED' : 'GRANTED';
 }

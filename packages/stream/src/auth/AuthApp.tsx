@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { TransportError } from '@parley/transport';
 import { ForgotForm } from './ForgotForm';
-import { handOverToken } from './handOverToken';
+import { handOverConnection, handOverToken } from './handOverToken';
 import type { AuthMode } from './openAuthPopup';
 import type { PopupEnv } from './PopupEnv';
 import { ProviderButtons } from './ProviderButtons';
@@ -23,6 +23,7 @@ export function AuthApp({
   mode: initialMode,
   providerCode,
   providerError,
+  connectCode,
 }: {
   env: PopupEnv;
   mode: AuthMode;
@@ -30,10 +31,17 @@ export function AuthApp({
   providerCode?: string | null;
   /** Back from a provider with its coded error (`?error=`), shown over the forms. */
   providerError?: TransportError | null;
+  /** Back from a provider the profile asked to connect (`?connect_code=`): for the frame. */
+  connectCode?: string | null;
 }) {
   const { t } = env;
   const [mode, setMode] = useState(initialMode);
-  const [orphaned, setOrphaned] = useState(false);
+  // The frame that asked for a connection finishes it; with no such frame, nothing is connected.
+  // Set when there is no frame to hand over to (opened directly, or the frame is gone): the
+  // token's case says so; a connection's, that nothing was connected.
+  const [orphaned, setOrphaned] = useState<'token' | 'connection' | null>(() =>
+    connectCode != null && !handOverConnection(env.window, connectCode) ? 'connection' : null,
+  );
   const [finishing, setFinishing] = useState(providerCode ?? null);
   const [error, setError] = useState(providerError ?? null);
   const title = t(`auth.title.${mode}`);
@@ -41,15 +49,15 @@ export function AuthApp({
     env.window.document.title = title;
   }, [env, title]);
 
-  if (orphaned) {
+  if (orphaned !== null) {
     return (
       <p class="parley-notice" role="status">
-        {t('auth.done')}
+        {t(orphaned === 'token' ? 'auth.done' : 'auth.provider.orphaned')}
       </p>
     );
   }
   const onToken = (token: string) => {
-    if (!handOverToken(env.window, token)) setOrphaned(true);
+    if (!handOverToken(env.window, token)) setOrphaned('token');
   };
   const switchTo = (next: AuthMode, label: string) =>
     mode !== next && (

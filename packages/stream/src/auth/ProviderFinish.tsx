@@ -2,20 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { TransportError, toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { AuthFieldsForm } from './AuthFieldsForm';
+import type { AuthFieldSpec } from './AuthFieldsForm';
 import type { PopupEnv } from './PopupEnv';
+import { REDEEM_PROVIDER_SIGN_IN } from './providerDocuments';
 import { SecondFactorForm } from './SecondFactorForm';
 import { passwordProblem } from './validateAccount';
 import { useAuthSubmit } from './useAuthSubmit';
-
-/** Redeems the one-time code a provider sign-in came back with. */
-export const REDEEM_PROVIDER_SIGN_IN = graphql(`
-  mutation RedeemProviderSignIn($input: RedeemProviderSignInInput!) {
-    redeemProviderSignIn(input: $input) {
-      token
-      connectedProvider
-    }
-  }
-`);
 
 /** Connects the provider to the account its address belongs to, with that account's password. */
 export const CONNECT_PROVIDER_WITH_PASSWORD = graphql(`
@@ -40,8 +32,29 @@ type Stage =
   | { kind: 'redeeming' }
   | { kind: 'connected'; provider: string }
   | { kind: 'secondFactor'; ticket: string }
-  | { kind: 'link'; email: string; provider: string }
+  | { kind: 'link'; email: string; provider: string; hasPassword: boolean; needsCode: boolean }
   | { kind: 'emailed'; email: string; provider: string };
+
+/** The link form's fields: the account's password, and its app's code once that is asked. */
+function linkFields(t: PopupEnv['t'], needsCode: boolean): Record<string, AuthFieldSpec> {
+  const password: AuthFieldSpec = {
+    label: t('auth.password'),
+    type: 'password',
+    autoComplete: 'current-password',
+    rule: passwordProblem,
+  };
+  if (!needsCode) return { password };
+  return {
+    password,
+    secondFactorCode: {
+      label: t('auth.code'),
+      type: 'text',
+      autoComplete: 'one-time-code',
+      rule: (value) =>
+        value.trim() === '' ? { key: 'error.TWO_FACTOR_CODE_REQUIRED' } : undefined,
+    },
+  };
+}
 
 /** Props of {@link ProviderFinish}. */
 export interface ProviderFinishProps {
@@ -76,7 +89,7 @@ export function ProviderFinish({ env, code, onToken, onRestart }: ProviderFinish
         const error = result.error
           ? toTransportError(result.error)
           : new TransportError('BAD_RESPONSE', 'The answer had neither data nor errors.');
-        const { ticket, email, provider } = error.extensions;
+        const { ticket, email, provider, hasPassword } = error.extensions;
         if (error.code === 'TWO_FACTOR_CODE_REQUIRED' && typeof ticket === 'string') {
           return setStage({ kind: 'secondFactor', ticket });
         }
@@ -85,7 +98,13 @@ export function ProviderFinish({ env, code, onToken, onRestart }: ProviderFinish
           typeof email === 'string' &&
           typeof provider === 'string'
         ) {
-          return setStage({ kind: 'link', email, provider });
+          return setStage({
+            kind: 'link',
+            email,
+            provider,
+            hasPassword: hasPassword !== false,
+            needsCode: false,
+          });
         }
         onRestart(error);
       });
@@ -127,30 +146,33 @@ export function ProviderFinish({ env, code, onToken, onRestart }: ProviderFinish
           <p class="parley-notice" role="status">
             {t('error.SIGN_IN_LINK_REQUIRED', { email: stage.email, provider: stage.provider })}
           </p>
-          <AuthFieldsForm
-            env={env}
-            submitLabel={t('auth.link.submit')}
-            fields={{
-              password: {
-                label: t('auth.password'),
-                type: 'password',
-                autoComplete: 'current-password',
-                rule: passwordProblem,
-              },
-            }}
-            request={async ({ password }) => {
-              const result = await client
-                .mutation(CONNECT_PROVIDER_WITH_PASSWORD, { input: { code, password } })
-                .toPromise();
-              const error = result.error && toTransportError(result.error);
-              const ticket = error?.extensions['ticket'];
-              if (error?.code === 'TWO_FACTOR_CODE_REQUIRED' && typeof ticket === 'string') {
-                setStage({ kind: 'secondFactor', ticket });
-              }
-              return result;
-            }}
-            onData={(data) => onToken(data.connectProviderWithPassword.token)}
-          />
+          {stage.hasPassword && (
+            <AuthFieldsForm
+              // A second form once the code is asked: its fields start again, focused.
+              key={stage.needsCode ? 'with-code' : 'password'}
+              env={env}
+              submitLabel={t('auth.link.submit')}
+              fields={linkFields(t, stage.needsCode)}
+              request={async (values) => {
+                const input = {
+                  code,
+                  password: values['password'] ?? '',
+                  ...(stage.needsCode ? { secondFactorCode: values['secondFactorCode'] } : {}),
+                };
+                const result = await client
+                  .mutation(CONNECT_PROVIDER_WITH_PASSWORD, { input })
+                  .toPromise();
+                const error = result.error && toTransportError(result.error);
+                // A two-factor account: its code too, with the password, before anything is
+                // connected.
+                if (error?.code === 'TWO_FACTOR_CODE_REQUIRED' && !stage.needsCode) {
+                  setStage({ ...stage, needsCode: true });
+                }
+                return result;
+              }}
+              onData={(data) => onToken(data.connectProviderWithPassword.token)}
+            />
+          )}
           <button
             type="button"
             class="parley-link"

@@ -16,3 +16,19 @@ export function handOverToken(win: Window, token: string): boolean {
   win.close();
   return true;
 }
+
+/**
+ * Hands the code of a provider connection to the frame that opened the popup (its profile), at
+ * our exact origin, then closes the popup; false when there is no such frame. The frame finishes
+ * the connection signed in: the popup holds no token.
+ */
+export function handOverConnection(win: Window, code: string): boolean {
+  const opener = win.opener as Window | null;
+  if (!opener || opener.closed) return false;
+  opener.postMessage(
+    createMessage<PopupToFrame, 'providerConnect'>('providerConnect', { code }),
+    win.location.origin,
+  );
+  win.close();
+  return true;
+}

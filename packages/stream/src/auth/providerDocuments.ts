@@ -10,3 +10,16 @@ export const SIGN_IN_PROVIDERS = graphql(`
     }
   }
 `);
+
+/**
+ * Redeems the one-time code a provider flow came back with: the popup's sign-in (a token), or
+ * the frame's connection from the profile (signed in: `connectedProvider`).
+ */
+export const REDEEM_PROVIDER_SIGN_IN = graphql(`
+  mutation RedeemProviderSignIn($input: RedeemProviderSignInInput!) {
+    redeemProviderSignIn(input: $input) {
+      token
+      connectedProvider
+    }
+  }
+`);

@@ -21,11 +21,17 @@ const POPUP_ORIGIN = 'http://parley.test';
 const STORY = 'https://news.example/2026/an-article';
 
 async function renderPopup(
-  props: { providerCode?: string; providerError?: TransportError; withOrigin?: boolean } = {},
+  props: {
+    providerCode?: string;
+    providerError?: TransportError;
+    connectCode?: string;
+    withOrigin?: boolean;
+    opener?: boolean;
+  } = {},
 ) {
   const opener = { postMessage: jest.fn(), closed: false };
   const win = {
-    opener,
+    opener: props.opener === false ? null : opener,
     close: jest.fn(),
     location: { origin: POPUP_ORIGIN, assign: jest.fn() },
     document,
@@ -45,6 +51,7 @@ async function renderPopup(
       mode="signin"
       providerCode={props.providerCode}
       providerError={props.providerError}
+      connectCode={props.connectCode}
     />,
   );
   return { win, opener };
@@ -243,4 +250,86 @@ test('says a connection made from the profile, handing over no token', async () 
     ),
   );
   expect(opener.postMessage).not.toHaveBeenCalled();
+});
+
+test('hands a connection code to the frame that asked, redeeming nothing itself', async () => {
+  const { win, opener } = await renderPopup({ connectCode: 'conn-1', withOrigin: false });
+  expect(opener.postMessage).toHaveBeenCalledWith(
+    { ns: PARLEY_NAMESPACE, type: 'providerConnect', payload: { code: 'conn-1' } },
+    POPUP_ORIGIN,
+  );
+  expect(win.close).toHaveBeenCalled();
+});
+
+test('says nothing was connected when the frame that asked is gone', async () => {
+  await renderPopup({ connectCode: 'conn-2', withOrigin: false, opener: false });
+  expect(screen.getByRole('status').textContent).toMatch(/^Nothing was connected/);
+});
+
+test('offers only the emailed link to an account without a password', async () => {
+  server.use(
+    graphql.mutation('RedeemProviderSignIn', () =>
+      HttpResponse.json({
+        data: null,
+        errors: [
+          {
+            message: 'linked',
+            extensions: {
+              code: 'SIGN_IN_LINK_REQUIRED',
+              email: 'ann@example.com',
+              provider: 'GitHub',
+              hasPassword: false,
+            },
+          },
+        ],
+      }),
+    ),
+  );
+  await renderPopup({ providerCode: 'c5' });
+  await screen.findByRole('button', { name: 'Email me a link instead' });
+  expect(screen.queryByLabelText('Password')).toBeNull();
+});
+
+test('asks a two-factor account for its code with the password before connecting', async () => {
+  const sent: Record<string, unknown>[] = [];
+  server.use(
+    graphql.mutation('RedeemProviderSignIn', () =>
+      HttpResponse.json({
+        data: null,
+        errors: [
+          {
+            message: 'linked',
+            extensions: {
+              code: 'SIGN_IN_LINK_REQUIRED',
+              email: 'a@example.com',
+              provider: 'GitHub',
+            },
+          },
+        ],
+      }),
+    ),
+    graphql.mutation('ConnectProviderWithPassword', ({ variables }) => {
+      sent.push(variables);
+      const input = variables['input'] as { secondFactorCode?: string };
+      return input.secondFactorCode
+        ? HttpResponse.json({ data: { connectProviderWithPassword: { token: 'staff' } } })
+        : HttpResponse.json({
+            data: null,
+            errors: [{ message: 'code', extensions: { code: 'TWO_FACTOR_CODE_REQUIRED' } }],
+          });
+    }),
+  );
+  const { win, opener } = await renderPopup({ providerCode: 'c6' });
+  fireEvent.input(await screen.findByLabelText('Password'), { target: { value: 'pass phrase' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Connect and sign in' }));
+  const code = await screen.findByLabelText('Code');
+  fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'pass phrase' } });
+  fireEvent.input(code, { target: { value: '123456' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Connect and sign in' }));
+  await waitFor(() => expect(win.close).toHaveBeenCalled());
+  expect(sent).toEqual([
+    { input: { code: 'c6', password: 'pass phrase' } },
+    { input: { code: 'c6', password: 'pass phrase', secondFactorCode: '123456' } },
+  ]);
+  handedOver(opener, 'staff');
 });

@@ -5,6 +5,7 @@ import { setupServer } from 'msw/node';
 import type { StreamData } from '../StreamContext';
 import { createTestEnv, renderInStream, TEST_GRAPHQL_URL } from '../testing/createTestEnv';
 import { makeStreamData, TEST_VIEWER } from '../testing/threadFixtures';
+import { PARLEY_NAMESPACE } from '@parley/contract';
 import { Panel } from './ProfileTab';
 
 const server = setupServer();
@@ -506,7 +507,30 @@ test('connects a provider in the sign-in popup, with a one-time URL from the ser
     expect(started).toEqual([
       { input: { providerId: 'p-co', storyURL: 'http://host.test/article' } },
     ]);
+    // Back from the provider, the popup hands over its code; this frame redeems it, signed in.
+    const redeemed = answerMutation('RedeemProviderSignIn', {
+      data: { redeemProviderSignIn: { token: null, connectedProvider: 'Company SSO' } },
+    });
+    // Another window, or another origin, is not listened to.
+    window.dispatchEvent(messageFrom(window, window.location.origin));
+    window.dispatchEvent(messageFrom(popup, 'http://evil.test'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(redeemed).toEqual([]);
+    window.dispatchEvent(messageFrom(popup, window.location.origin));
+    await waitFor(() => expect(redeemed).toEqual([{ input: { code: 'c-9' } }]));
+    expect(await within(providers).findByText('Connected.')).toBeTruthy();
   } finally {
     open.mockRestore();
   }
 });
+
+/** The popup's message with its connection code, as if posted by `source` at `origin`. */
+function messageFrom(source: unknown, origin: string): MessageEvent {
+  const event = new MessageEvent('message', {
+    data: { ns: PARLEY_NAMESPACE, type: 'providerConnect', payload: { code: 'c-9' } },
+    origin,
+  });
+  // jsdom's MessageEvent takes only its own windows as a source: the stand-in popup is set here.
+  Object.defineProperty(event, 'source', { value: source });
+  return event;
+}

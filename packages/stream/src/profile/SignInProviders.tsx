@@ -5,7 +5,8 @@ import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from '../panels/ActionStatus';
 import { PanelSection } from '../panels/PanelSection';
 import { useAction } from '../panels/useAction';
-import { SIGN_IN_PROVIDERS } from '../auth/providerDocuments';
+import { POPUP_TO_FRAME, readMessage } from '@parley/contract';
+import { REDEEM_PROVIDER_SIGN_IN, SIGN_IN_PROVIDERS } from '../auth/providerDocuments';
 import {
   POPUP_CLOSED_POLL_MS,
   POPUP_HEIGHT_PX,
@@ -65,8 +66,11 @@ export function SignInProviders({ connected, hasPassword, onChanged }: SignInPro
   });
   const [, start] = useMutation(START_PROVIDER_CONNECTION);
   const [, disconnect] = useMutation(DISCONNECT_PROVIDER);
+  const [, redeem] = useMutation(REDEEM_PROVIDER_SIGN_IN);
   const [blocked, setBlocked] = useState(false);
+  // Two steps, two outcomes: the URL asked for (said only when refused), then the connection.
   const connecting = useAction();
+  const finishing = useAction();
   const removing = useAction();
   const mine = new Set(connected.map((c) => c.provider.id));
   const others = (offered.data?.signInProviders ?? []).filter((p) => !mine.has(p.id));
@@ -90,11 +94,27 @@ export function SignInProviders({ connected, hasPassword, onChanged }: SignInPro
         url.searchParams.set('locale', params.locale);
         url.searchParams.set('theme', params.theme);
         popup.location.href = url.href;
+        // Back from the provider, the popup hands this frame a one-time code, which it redeems
+        // signed in (the popup holds no token, and a code redeemed by anyone else connects
+        // nothing). Only that popup, at our own origin, is listened to.
+        const onMessage = (event: MessageEvent) => {
+          if (event.source !== popup || event.origin !== win.location.origin) return;
+          const message = readMessage(POPUP_TO_FRAME, event.data);
+          if (message?.type !== 'providerConnect') return;
+          stop();
+          void finishing
+            .run(() => redeem({ input: { code: message.payload.code } }))
+            .then((done) => done && onChanged());
+        };
+        // The popup posts and closes at once: the listener stays one more poll after it closed.
         const timer = win.setInterval(() => {
-          if (!popup.closed) return;
-          win.clearInterval(timer);
-          onChanged();
+          if (popup.closed) win.setTimeout(stop, POPUP_CLOSED_POLL_MS);
         }, POPUP_CLOSED_POLL_MS);
+        const stop = () => {
+          win.removeEventListener('message', onMessage);
+          win.clearInterval(timer);
+        };
+        win.addEventListener('message', onMessage);
       });
   };
 
@@ -128,7 +148,12 @@ export function SignInProviders({ connected, hasPassword, onChanged }: SignInPro
       {lastWay && <p>{t('profile.providers.lastWay')}</p>}
       <ActionStatus state={removing.state} success={t('profile.providers.disconnected')} />
       {others.map((p) => (
-        <button key={p.id} type="button" disabled={connecting.busy} onClick={() => connect(p.id)}>
+        <button
+          key={p.id}
+          type="button"
+          disabled={connecting.busy || finishing.busy}
+          onClick={() => connect(p.id)}
+        >
           {t('profile.providers.connect', { name: p.name })}
         </button>
       ))}
@@ -137,7 +162,8 @@ export function SignInProviders({ connected, hasPassword, onChanged }: SignInPro
           {t('auth.notice.popupBlocked')}
         </p>
       )}
-      <ActionStatus state={connecting.state} success={t('profile.providers.opened')} />
+      <ActionStatus state={connecting.state} success="" />
+      <ActionStatus state={finishing.state} success={t('profile.providers.connected')} />
     </PanelSection>
   );
 }

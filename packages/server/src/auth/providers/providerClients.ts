@@ -84,10 +84,14 @@ function failed(detail?: string): ParleyError {
   );
 }
 
+/** OAuth error codes that say the provider is down for now, not that the answer is wrong. */
+const OUTAGE_ERRORS = new Set(['server_error', 'temporarily_unavailable']);
+
 /** Whether `error` (or what caused it) is a network failure, a time-out or a 5xx answer. */
 function isOutage(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; depth++) {
     if (e instanceof Response) return e.status >= 500;
+    if (e instanceof oidc.ResponseBodyError) return e.status >= 500 || OUTAGE_ERRORS.has(e.error);
     if (e instanceof ArcticFetchError) return true;
     if (e instanceof UnexpectedResponseError || e instanceof UnexpectedErrorResponseBodyError) {
       return e.status >= 500;
@@ -110,11 +114,35 @@ function isOutage(error: unknown): boolean {
 export function toSignInError(error: unknown): ParleyError {
   if (error instanceof ParleyError) return error;
   if (error instanceof oidc.AuthorizationResponseError) {
-    return error.error === 'access_denied' ? signInDenied() : failed(error.error);
+    if (error.error === 'access_denied') return signInDenied();
+    return OUTAGE_ERRORS.has(error.error) ? unreachable() : failed(error.error);
   }
   if (isOutage(error)) return unreachable();
-  if (error instanceof OAuth2RequestError) return failed(error.code);
+  if (error instanceof OAuth2RequestError) {
+    return OUTAGE_ERRORS.has(error.code) ? unreachable() : failed(error.code);
+  }
   return failed();
+}
+
+/**
+ * A name to start a username from, never an address: some issuers put the email in
+ * `preferred_username`, and a username is public.
+ */
+function publicName(hint: string | null | undefined): string | null {
+  const name = hint?.split('@')[0]?.trim();
+  return name ? name : null;
+}
+
+/** Rejects with a `TimeoutError` (an outage) when `work` takes longer than a provider may. */
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new DOMException('The provider took too long', 'TimeoutError')),
+      PROVIDER_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** Plain http is allowed for an issuer on this machine only (a test or development provider). */
@@ -177,10 +205,12 @@ function oidcClient(settings: ProviderSettings, issuer: string): ProviderClient 
       const nameHint = [info['preferred_username'], info['nickname'], info['name']].find(
         (value): value is string => typeof value === 'string' && value.trim() !== '',
       );
+      // Some issuers (Entra, Keycloak) send `"true"`, a string.
+      const verified = info['email_verified'] === true || info['email_verified'] === 'true';
       return {
         subject: claims.sub,
-        email: info['email_verified'] === true ? email : null,
-        nameHint: nameHint ?? email?.split('@')[0] ?? null,
+        email: verified ? email : null,
+        nameHint: publicName(nameHint ?? email),
       };
     },
   };
@@ -224,7 +254,10 @@ function githubClient(settings: ProviderSettings): ProviderClient {
       if (params.get('state') !== flow.state) throw failed('state');
       const code = params.get('code');
       if (code === null) throw failed('no code');
-      const tokens = await client.validateAuthorizationCode(GITHUB.token, code, flow.codeVerifier);
+      // arctic's fetch has no time limit of its own.
+      const tokens = await withTimeout(
+        client.validateAuthorizationCode(GITHUB.token, code, flow.codeVerifier),
+      );
       const token = tokens.accessToken();
       const user = await api<{ id: number; login: string; name: string | null }>('/user', token);
       const emails = await api<{ email: string; primary: boolean; verified: boolean }[]>(

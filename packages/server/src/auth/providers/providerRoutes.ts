@@ -21,6 +21,7 @@ import { FLOW_SECONDS } from '../../db/store/signInFlows';
 import {
   PROVIDERS_PREFIX,
   STATE_COOKIE,
+  callbackUrl,
   connectByEmailedLink,
   finishProviderSignIn,
   startProviderSignIn,
@@ -91,7 +92,8 @@ export function createProviderRoutes(deps: ProviderRoutesDeps): ProviderRoutes {
       return true;
     }
     const match = /^([^/]+)\/(start|callback)$/.exec(rest);
-    if (match === null || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    // GET only: a HEAD (a link checker's) would start a flow, or take one.
+    if (match === null || req.method !== 'GET') return false;
     const providerId = decodeURIComponent(match[1] ?? '');
     if (match[2] === 'start') {
       const look = lookOf(url.searchParams);
@@ -126,14 +128,17 @@ export function createProviderRoutes(deps: ProviderRoutesDeps): ProviderRoutes {
       }
       return true;
     }
-    // The provider's answer, read against the public address (the one registered with it).
-    const callback = new URL(`${pathname}${url.search}`, deps.publicUrl);
+    // The provider's answer, read against the address registered with it.
+    const callback = new URL(`${callbackUrl(deps.publicUrl, providerId)}${url.search}`);
     const finished = await finishProviderSignIn(deps, {
       providerId,
       callback,
       cookieState: readCookie(req, STATE_COOKIE),
     });
-    if (finished.ok) toPopup(res, finished.popup, { provider_code: finished.code }, true);
+    // A connection from the profile goes back to the frame that asked (connect_code), which
+    // redeems it signed in; anything else the popup redeems (provider_code).
+    const param = finished.ok && finished.result === 'connect' ? 'connect_code' : 'provider_code';
+    if (finished.ok) toPopup(res, finished.popup, { [param]: finished.code }, true);
     else toPopup(res, finished.popup, { error: finished.error.code }, true);
     return true;
   };

@@ -4,9 +4,13 @@
  * checked by its client (providerClients.ts), and the person matched to a Parley account:
  *
  * - a provider account connected before signs in as its user;
- * - a signed-in user connecting a provider (from the profile) gets it connected;
- * - a provider address that is verified and already an account's here is never joined to it
- *   silently: its owner proves the account (its password, or a link emailed to the address);
+ * - a signed-in user connecting a provider (from the profile) gets it connected when their frame,
+ *   signed in as them, redeems the code (the popup alone never connects anything);
+ * - a provider address that is verified and already a confirmed account's here is never joined
+ *   to it silently: its owner proves the account (its password, or a link emailed to the
+ *   address); an address typed into an account and never confirmed goes to the provider's
+ *   person, whose mailbox it is (an account nobody can sign in to, an imported author's, is
+ *   claimed by the emailed link);
  * - anyone else gets a new account (if sign-up is open): username from the provider, made
  *   unique; the provider's verified address, or a placeholder that cannot receive mail.
  *
@@ -25,13 +29,16 @@ import {
   connectIdentity,
   findIdentity,
   findSignInProvider,
+  identitiesOf,
   providerSecret,
   providersForSite,
 } from '../../db/store/signInProviders';
 import type { SignInProvider } from '../../db/store/signInProviders';
 import { storeFlow, takeFlow } from '../../db/store/signInFlows';
 import type { FlowResult, PopupLook, SignInFlow } from '../../db/store/signInFlows';
-import { createUser, findUserByEmail } from '../../db/store/users';
+import { createUser, findUserByEmail, findUserById, uniqueKey } from '../../db/store/users';
+import { email } from '../../email/templates';
+import type { Mailer } from '../../email/createMailer';
 import { DELETED_EMAIL_DOMAIN } from '../../db/store/accountDeletion';
 import { uniqueUsernames } from '../../portability/importShared';
 import { providerClient, toSignInError } from './providerClients';
@@ -53,6 +60,7 @@ export interface ProviderSignInDeps {
   tokens: TokenService;
   publicUrl: string;
   logger: Logger;
+  mailer: Mailer;
   now: () => Date;
   /** Builds a provider's client (tests put a stand-in here). @default providerClient */
   clientFor?: (provider: SignInProvider, secret: string, redirectUri: string) => ProviderClient;
@@ -110,8 +118,17 @@ export async function startProviderSignIn(
   let connectUserId: string | null = null;
   if (input.connectTicket !== undefined) {
     const claims = await deps.tokens.verifyFor('providerConnect', input.connectTicket);
-    if (typeof claims?.['sub'] !== 'string' || claims['provider'] !== provider.id) throw expired();
-    connectUserId = claims['sub'];
+    const user =
+      typeof claims?.['sub'] === 'string' ? await findUserById(deps.db, claims['sub']) : undefined;
+    // The ticket's session epoch: signing out everywhere, or a new password, voids it.
+    if (
+      user === undefined ||
+      claims?.['provider'] !== provider.id ||
+      claims['ep'] !== user.sessionEpoch
+    ) {
+      throw expired();
+    }
+    connectUserId = user.id;
   }
   const secrets = {
     codeVerifier: oidc.randomPKCECodeVerifier(),
@@ -135,17 +152,21 @@ export async function startProviderSignIn(
 }
 
 /** The ticket a signed-in user's "Connect" opens the popup with (the popup holds no token). */
-export function connectTicket(tokens: TokenService, userId: string, providerId: string) {
+export function connectTicket(
+  tokens: TokenService,
+  user: { id: string; sessionEpoch: number },
+  providerId: string,
+) {
   return tokens.signFor(
     'providerConnect',
-    { sub: userId, provider: providerId },
+    { sub: user.id, ep: user.sessionEpoch, provider: providerId },
     CONNECT_TICKET_SECONDS,
   );
 }
 
 /** What the callback comes to: the code the popup redeems, or a coded error; and its look. */
 export type FinishedFlow =
-  | { ok: true; code: string; popup: PopupLook }
+  | { ok: true; code: string; popup: PopupLook; result: FlowResult['kind'] }
   | { ok: false; error: ParleyError; popup: PopupLook | undefined };
 
 /**
@@ -179,16 +200,21 @@ export async function finishProviderSignIn(
       });
     const result = await accountFor(deps, flow, profile);
     const code = await storeFlow(deps.db, 'finished', { ...flow, result }, deps.now());
-    return { ok: true, code, popup: flow.popup };
+    return { ok: true, code, popup: flow.popup, result: result.kind };
   } catch (error) {
     if (error instanceof ParleyError) return { ok: false, error, popup: flow.popup };
     throw error;
   }
 }
 
-/** Whether `email` may be an account's that a provider's address could be joined to. */
-function isJoinable(user: { ssoSiteId: string | null; email: string }): boolean {
+/** Whether an account is one a provider's address could be joined to (not SSO, not erased). */
+export function isJoinable(user: { ssoSiteId: string | null; email: string }): boolean {
   return user.ssoSiteId === null && !user.email.endsWith(`@${DELETED_EMAIL_DOMAIN}`);
+}
+
+/** A placeholder address: `.invalid` never receives mail, and no reset is sent to one. */
+function placeholderAddress(): string {
+  return `${randomUUID()}@${SIGN_IN_EMAIL_DOMAIN}`;
 }
 
 /** The account a provider's person is, per the rules at the top of this file. */
@@ -198,71 +224,154 @@ async function accountFor(
   profile: ProviderProfile,
 ): Promise<FlowResult> {
   const { db } = deps;
+  const known = await findIdentity(db, flow.providerId, profile.subject);
   if (flow.connectUserId !== null) {
-    await connectIdentity(db, {
+    // Connected when the frame, signed in as this user, redeems the code (not here: the popup
+    // could be anyone's, sent to a ticket's URL).
+    if (known !== undefined && known.userId !== flow.connectUserId) throw identityTaken();
+    return {
+      kind: 'connect',
       userId: flow.connectUserId,
-      providerId: flow.providerId,
       subject: profile.subject,
       email: profile.email,
-    });
-    return { kind: 'connected', userId: flow.connectUserId };
+    };
   }
-  const known = await findIdentity(db, flow.providerId, profile.subject);
   if (known !== undefined) return { kind: 'signedIn', userId: known.userId };
   const owner = profile.email === null ? undefined : await findUserByEmail(db, profile.email);
-  if (owner !== undefined && profile.email !== null) {
+  let release: string | undefined;
+  if (owner !== undefined) {
     if (!isJoinable(owner)) {
       throw new ParleyError(
         'EMAIL_TAKEN',
         'That email belongs to another account here, which cannot be joined to this one.',
       );
     }
-    return { kind: 'linkRequired', userId: owner.id, subject: profile.subject, email: owner.email };
+    const claimable =
+      owner.emailVerified ||
+      // An account nobody can sign in to (an imported author's): the mailbox proves it.
+      (owner.passwordHash === null && (await identitiesOf(db, owner.id)).length === 0);
+    if (claimable) {
+      return {
+        kind: 'linkRequired',
+        userId: owner.id,
+        subject: profile.subject,
+        email: owner.email,
+        hasPassword: owner.passwordHash !== null,
+      };
+    }
+    // An address typed into some account and never confirmed: the mailbox's owner (whom the
+    // provider vouches for) wins it; that account keeps everything else.
+    release = owner.id;
   }
   if (!(await getSettings(db)).signUpOpen) {
     throw new ParleyError('FORBIDDEN', 'Sign-up is closed: only existing accounts can sign in.');
   }
-  const userId = await inTransaction(db, async (trx) => {
-    const [username] = await uniqueUsernames(trx, [profile.nameHint ?? 'reader'], new Set());
-    const user = await createUser(trx, {
-      username: username ?? `reader_${randomUUID().slice(0, 8)}`,
-      email: profile.email ?? `${randomUUID()}@${SIGN_IN_EMAIL_DOMAIN}`,
-      emailVerified: profile.email !== null,
-      passwordHash: null,
+  const create = () =>
+    inTransaction(db, async (trx) => {
+      if (release !== undefined) {
+        const address = placeholderAddress();
+        await trx
+          .updateTable('users')
+          .set({ email: address, email_key: uniqueKey(address), email_verified: 0 })
+          .where('id', '=', release)
+          .where('email_verified', '=', 0)
+          .execute();
+      }
+      const [username] = await uniqueUsernames(trx, [profile.nameHint ?? 'reader'], new Set());
+      const user = await createUser(trx, {
+        username: username ?? `reader_${randomUUID().slice(0, 8)}`,
+        email: profile.email ?? placeholderAddress(),
+        emailVerified: profile.email !== null,
+        passwordHash: null,
+      });
+      await connectIdentity(trx, {
+        userId: user.id,
+        providerId: flow.providerId,
+        subject: profile.subject,
+        email: profile.email,
+      });
+      return user.id;
     });
-    await connectIdentity(trx, {
-      userId: user.id,
-      providerId: flow.providerId,
-      subject: profile.subject,
-      email: profile.email,
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { kind: 'signedIn', userId: await create() };
+    } catch (error) {
+      // Two first sign-ins of one person at once: the other made the account; this one uses it.
+      const raced = await findIdentity(db, flow.providerId, profile.subject);
+      if (raced !== undefined) return { kind: 'signedIn', userId: raced.userId };
+      // A username taken between the choice and the insert (another sign-up): choose again.
+      if (attempt < 3 && error instanceof ParleyError && error.code === 'USERNAME_TAKEN') continue;
+      throw error;
+    }
+  }
+}
+
+function identityTaken(): ParleyError {
+  return new ParleyError(
+    'SIGN_IN_IDENTITY_TAKEN',
+    'That account is connected to another Parley account already.',
+  );
+}
+
+/**
+ * Connects a provider account to a user and tells the account's address (a connection made with
+ * a stolen session, or a guessed password, shows there).
+ */
+export async function connectAndNotify(
+  deps: Pick<ProviderSignInDeps, 'db' | 'mailer' | 'logger'>,
+  input: { userId: string; providerId: string; subject: string; email: string | null },
+): Promise<void> {
+  await connectIdentity(deps.db, input);
+  const [user, provider] = await Promise.all([
+    findUserById(deps.db, input.userId),
+    findSignInProvider(deps.db, input.providerId),
+  ]);
+  if (user === undefined || provider === undefined || user.email.endsWith('.invalid')) return;
+  deps.mailer
+    .send(
+      email('providerConnected', user.email, { username: user.username, provider: provider.name }),
+    )
+    .catch((error: unknown) => {
+      deps.logger.error({ err: error }, 'Could not send a provider-connected email');
     });
-    return user.id;
-  }).catch(async (error: unknown) => {
-    // Two first sign-ins of one person at once: the other made the account; this one uses it.
-    const raced = await findIdentity(db, flow.providerId, profile.subject);
-    if (raced !== undefined) return raced.userId;
-    throw error;
-  });
-  return { kind: 'signedIn', userId };
 }
 
 /**
  * Takes an emailed connection (the link's key) and connects the provider account to the account
- * the address belongs to. Unknown, used or expired: `SIGN_IN_EXPIRED`.
+ * the address belongs to, if that account still has the address and may be joined. Unknown,
+ * used or expired: `SIGN_IN_EXPIRED`.
  */
 export async function connectByEmailedLink(
-  deps: Pick<ProviderSignInDeps, 'db' | 'now'>,
+  deps: Pick<ProviderSignInDeps, 'db' | 'now' | 'mailer' | 'logger'>,
   key: string,
 ): Promise<SignInProvider> {
   const flow = await takeFlow(deps.db, 'emailed', key, deps.now());
   if (flow?.result?.kind !== 'linkRequired') throw expired();
-  const provider = await findSignInProvider(deps.db, flow.providerId);
-  if (provider === undefined) throw disabled();
-  await connectIdentity(deps.db, {
-    userId: flow.result.userId,
+  const { result } = flow;
+  const [provider, user] = await Promise.all([
+    enabledProvider(deps.db, flow.providerId, flow.siteId),
+    findUserById(deps.db, result.userId),
+  ]);
+  if (
+    user === undefined ||
+    !isJoinable(user) ||
+    uniqueKey(user.email) !== uniqueKey(result.email)
+  ) {
+    throw expired();
+  }
+  await connectAndNotify(deps, {
+    userId: user.id,
     providerId: flow.providerId,
-    subject: flow.result.subject,
-    email: flow.result.email,
+    subject: result.subject,
+    email: result.email,
   });
+  // The link proved the mailbox: an unconfirmed address (an imported author's) is confirmed.
+  if (!user.emailVerified) {
+    await deps.db
+      .updateTable('users')
+      .set({ email_verified: 1 })
+      .where('id', '=', user.id)
+      .execute();
+  }
   return provider;
 }

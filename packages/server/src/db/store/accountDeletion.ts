@@ -222,7 +222,10 @@ export function deleteAccount(
     // Their provider accounts (and the addresses those gave): a later sign-in with one makes a
     // new account, never this erased one.
     await trx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('sign_in_flows').where('connect_user_id', '=', userId).execute();
+    await trx
+      .deleteFrom('sign_in_flows')
+      .where((eb) => eb.or([eb('connect_user_id', '=', userId), eb('user_id', '=', userId)]))
+      .execute();
     // An import's record of who they were in the source (their address, their name there): it
     // goes too, and a later import of the same file makes an account of its own for them.
     await trx

@@ -14,8 +14,11 @@ import type { Db } from '../inTransaction';
 import type { SignInFlowsTable } from '../schema';
 import { hashToken } from './tokens';
 
-/** How long each stage lasts, in seconds. */
-export const FLOW_SECONDS = { started: 600, finished: 120, emailed: 3600 } as const;
+/**
+ * How long each stage lasts, in seconds: a finished flow waits for a password to be found and
+ * typed (an account to prove) as long as a started one waits for the provider.
+ */
+export const FLOW_SECONDS = { started: 600, finished: 600, emailed: 3600 } as const;
 
 /** What a finished flow hands the popup. */
 export type FlowResult =
@@ -23,11 +26,15 @@ export type FlowResult =
   | { kind: 'signedIn'; userId: string }
   /**
    * The provider's verified address is an account's here, not connected to this provider yet:
-   * its owner proves it (password, or an emailed link) before the two are connected.
+   * its owner proves it (its password, or an emailed link; only the link when it has no
+   * password) before the two are connected.
    */
-  | { kind: 'linkRequired'; userId: string; subject: string; email: string }
-  /** A signed-in user connected this provider to their account (from the profile). */
-  | { kind: 'connected'; userId: string };
+  | { kind: 'linkRequired'; userId: string; subject: string; email: string; hasPassword: boolean }
+  /**
+   * A signed-in user asked to connect this provider (from the profile): connected when the
+   * frame, signed in as that user, redeems the code; never by the popup alone.
+   */
+  | { kind: 'connect'; userId: string; subject: string; email: string | null };
 
 /** The popup's look, carried across the provider's pages. */
 export interface PopupLook {
@@ -87,6 +94,7 @@ export async function storeFlow(
       code_verifier: flow.codeVerifier,
       nonce: flow.nonce,
       connect_user_id: flow.connectUserId,
+      user_id: flow.result?.userId ?? flow.connectUserId,
       popup: JSON.stringify(flow.popup),
       result: flow.result === null ? null : JSON.stringify(flow.result),
       expires_at: isoTime(new Date(now.getTime() + FLOW_SECONDS[stage] * 1000)),

@@ -3,6 +3,7 @@
  * provider accounts people connected to their Parley account. The flows under way are in
  * signInFlows.ts; the providers' protocols in auth/providers/.
  */
+import { PostgresAdapter } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { SecretBox, SealPurpose } from '../../auth/secretBox';
 import { ParleyError } from '../../ParleyError';
@@ -187,6 +188,22 @@ export function updateSignInProvider(
   return inTransaction(db, async (trx) => {
     const current = await findSignInProvider(trx, id);
     if (current === undefined) throw providerNotFound();
+    // A `sub` is unique per issuer only: another issuer's account with the same `sub` would
+    // sign in as someone connected here.
+    if (input.issuerUrl !== undefined && input.issuerUrl !== current.issuerUrl) {
+      const connected = await trx
+        .selectFrom('user_identities')
+        .select('id')
+        .where('provider_id', '=', id)
+        .executeTakeFirst();
+      if (connected !== undefined) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          'People have connected accounts of this issuer: add the new issuer as another provider instead.',
+          { field: 'issuerUrl' },
+        );
+      }
+    }
     await trx
       .updateTable('sign_in_providers')
       .set({
@@ -207,8 +224,8 @@ export function updateSignInProvider(
 /**
  * Removes a provider, its connections and its flows under way. Refused while it is the only way
  * some account signs in (no password, no other provider, not an SSO account): those people would
- * be locked out. `force` removes it anyway (they can still set a password by "Forgot password?"
- * when their address is real).
+ * be locked out; switched off for every site, it stays theirs to disconnect once they have
+ * another way.
  */
 export async function deleteSignInProvider(db: Db, id: string): Promise<void> {
   await inTransaction(db, async (trx) => {
@@ -352,13 +369,37 @@ export async function disconnectIdentity(
   input: { userId: string; identityId: string; hasPassword: boolean },
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
+    // PostgreSQL: the user's row is locked first, so two disconnects at once take turns (each
+    // would otherwise see the other's connection left, and both go). SQLite writes one at a time.
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+      await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', input.userId)
+        .forUpdate()
+        .execute();
+    }
     const mine = await identitiesOf(trx, input.userId);
     if (!mine.some((identity) => identity.id === input.identityId)) {
       throw new ParleyError('NOT_FOUND', 'That connection does not exist.', {
         field: 'identityId',
       });
     }
-    if (!input.hasPassword && mine.length === 1) {
+    // Only providers that still sign anyone in count as another way (on for a site, a secret).
+    const working = new Set(
+      (
+        await trx
+          .selectFrom('sign_in_provider_sites as s')
+          .innerJoin('sign_in_providers as p', 'p.id', 's.provider_id')
+          .select('p.id')
+          .where('p.client_secret', '!=', '')
+          .execute()
+      ).map((row) => row.id),
+    );
+    const others = mine.filter(
+      (identity) => identity.id !== input.identityId && working.has(identity.providerId),
+    );
+    if (!input.hasPassword && others.length === 0) {
       throw new ParleyError(
         'FORBIDDEN',
         'This is your only way to sign in: set a password (Forgot password?) or connect another provider first.',

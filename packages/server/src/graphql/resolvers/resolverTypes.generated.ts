@@ -304,6 +304,8 @@ export type ConfirmSignUpInput = {
 export type ConnectProviderWithPasswordInput = {
   code: Scalars['String']['input'];
   password: Scalars['String']['input'];
+  /** The authenticator app's code (or a recovery code), for an account with two-factor sign-in. */
+  secondFactorCode?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type CreateApiTokenInput = {

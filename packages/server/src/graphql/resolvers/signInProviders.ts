@@ -4,13 +4,18 @@
  * and the admins' configuration (Configure › Authentication).
  */
 import { hashPassword, verifyPassword } from '../../auth/passwords';
-import { callbackUrl, connectTicket, PROVIDERS_PREFIX } from '../../auth/providers/providerSignIn';
+import {
+  callbackUrl,
+  connectAndNotify,
+  connectTicket,
+  isJoinable,
+  PROVIDERS_PREFIX,
+} from '../../auth/providers/providerSignIn';
 import { RATE_LIMITS } from '../../defaults';
 import { inTransaction } from '../../db/inTransaction';
 import type { SignInProviderKind } from '../../db/schema';
 import { peekFlow, storeFlow, takeFlow } from '../../db/store/signInFlows';
 import {
-  connectIdentity,
   createSignInProvider,
   deleteSignInProvider,
   disconnectIdentity,
@@ -29,7 +34,7 @@ import { audit } from '../audit';
 import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
 import { hasRole, isOwnAccount, requireRole, requireViewer } from '../permissions';
-import { secondFactorTicket } from './account/secondFactor';
+import { secondFactorTicket, spendSecondFactor } from './account/secondFactor';
 import { authPayload } from './auth';
 import type { Resolvers } from './resolverTypes.generated';
 
@@ -82,7 +87,17 @@ export function issuerUrlOf(kind: SignInProviderKind, value: string | null | und
   }
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
-  if (!secure || url.search !== '' || url.hash !== '' || url.username !== '') throw invalid();
+  if (
+    !secure ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    // openid-client would take such a URL as the discovery document's, and skip the issuer check.
+    url.pathname.includes('/.well-known/')
+  ) {
+    throw invalid();
+  }
   return (value ?? '').trim();
 }
 
@@ -93,7 +108,8 @@ function providerTarget(provider: SignInProvider) {
 /** Redeemed flows answer the user they signed in, or a second step for two-factor accounts. */
 async function signInAs(ctx: ParleyContext, userId: string) {
   const user = await findUserById(ctx.db, userId);
-  if (user === undefined) throw expired();
+  // Erased since the flow began (erasure keeps the row, anonymized): nobody to sign in as.
+  if (user === undefined || !isJoinable(user)) throw expired();
   if (user.twoFactorEnabled) {
     throw new ParleyError(
       'TWO_FACTOR_CODE_REQUIRED',
@@ -132,14 +148,31 @@ export const signInProviderResolvers = {
         throw new ParleyError(
           'SIGN_IN_LINK_REQUIRED',
           `An account here uses ${result.email}: enter its password, or have a link emailed, to connect ${provider.name} to it.`,
-          { email: result.email, provider: provider.name },
+          { email: result.email, provider: provider.name, hasPassword: result.hasPassword },
+        );
+      }
+      // A connection asked from the profile: only that user's own session completes it (the
+      // code reached this frame from the popup it opened), never the popup or anyone else.
+      if (
+        result.kind === 'connect' &&
+        (ctx.viewer?.id !== result.userId || ctx.apiToken !== null)
+      ) {
+        throw new ParleyError(
+          'FORBIDDEN',
+          'Only the account that asked for this connection can finish it: sign in to it first.',
         );
       }
       if ((await takeFlow(ctx.db, 'finished', input.code, ctx.now())) === undefined) {
         throw expired();
       }
-      if (result.kind === 'connected') {
-        return { token: null, user: null, connectedProvider: provider.name };
+      if (result.kind === 'connect') {
+        await connectAndNotify(ctx, {
+          userId: result.userId,
+          providerId: flow.providerId,
+          subject: result.subject,
+          email: result.email,
+        });
+        return { token: null, user: ctx.viewer, connectedProvider: provider.name };
       }
       const { token, user } = await signInAs(ctx, result.userId);
       return { token, user, connectedProvider: null };
@@ -172,20 +205,35 @@ export const signInProviderResolvers = {
           field: 'password',
         });
       }
+      // Two-factor accounts: the code too, before anything is connected (else a guessed
+      // password alone would tie the guesser's provider account to this one).
+      if (user.twoFactorEnabled) {
+        if (!input.secondFactorCode) {
+          throw new ParleyError(
+            'TWO_FACTOR_CODE_REQUIRED',
+            'Enter the code from your authenticator app, or a recovery code, with the password.',
+            { field: 'secondFactorCode' },
+          );
+        }
+        await spendSecondFactor(ctx, user, input.secondFactorCode, 'appOrRecovery');
+      }
       if ((await takeFlow(ctx.db, 'finished', input.code, ctx.now())) === undefined) {
         throw expired();
       }
-      await connectIdentity(ctx.db, {
+      await connectAndNotify(ctx, {
         userId: user.id,
         providerId: flow.providerId,
         subject: result.subject,
         email: result.email,
       });
-      return signInAs(ctx, user.id);
+      return authPayload(ctx, user, user.twoFactorEnabled);
     },
 
     emailProviderLink: async (_root, { input }, ctx) => {
       await ctx.rateLimiter.consume('providerLinkEmail', ipKey(ctx));
+      // Looked at before it is taken: a code of another kind stays good for what it is.
+      const peeked = await peekFlow(ctx.db, 'finished', input.code, ctx.now());
+      if (peeked?.result?.kind !== 'linkRequired') throw expired();
       const flow = await takeFlow(ctx.db, 'finished', input.code, ctx.now());
       const result = flow?.result;
       if (flow === undefined || result?.kind !== 'linkRequired') throw expired();
@@ -208,6 +256,12 @@ export const signInProviderResolvers = {
 
     startProviderConnection: async (_root, { input }, ctx) => {
       const viewer = requireViewer(ctx);
+      if (viewer.ssoSiteId !== null) {
+        throw new ParleyError(
+          'FORBIDDEN',
+          'Your site signs you in (SSO): other ways to sign in are not connected to this account.',
+        );
+      }
       const siteId = await siteIdOf(ctx.db, input);
       const offered = siteId === undefined ? [] : await providersForSite(ctx.db, siteId);
       if (!offered.some((provider) => provider.id === input.providerId)) {
@@ -217,7 +271,7 @@ export const signInProviderResolvers = {
           { field: 'providerId' },
         );
       }
-      const ticket = await connectTicket(ctx.tokens, viewer.id, input.providerId);
+      const ticket = await connectTicket(ctx.tokens, viewer, input.providerId);
       const query = new URLSearchParams({ site: siteId ?? '', connect: ticket });
       return {
         url: `${ctx.publicUrl.replace(/\/$/, '')}${PROVIDERS_PREFIX}${encodeURIComponent(input.providerId)}/start?${query}`,

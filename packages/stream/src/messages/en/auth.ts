@@ -55,6 +55,8 @@ export const popupMessages = {
   'auth.provider.continue': 'Continue with {name}',
   'auth.provider.or': 'or use your email',
   'auth.provider.finishing': 'Signing you in…',
+  'auth.provider.orphaned':
+    'Nothing was connected: the comments this window came from are gone. Open your profile there and try again.',
   'auth.provider.connected':
     '{provider} is now connected to your account: you can sign in with it. You can close this window.',
   'auth.link.submit': 'Connect and sign in',

@@ -51,7 +51,7 @@ export const messages = {
   'profile.feed.replaced': 'Your new feed link is ready; the old one no longer works.',
   'profile.providers.title': 'Sign-in providers',
   'profile.providers.connect': 'Connect {name}',
-  'profile.providers.opened': 'Finish in the window that opened.',
+  'profile.providers.connected': 'Connected.',
   'profile.providers.disconnect': 'Disconnect',
   'profile.providers.disconnectOne': 'Disconnect {name}',
   'profile.providers.disconnected': 'Disconnected.',

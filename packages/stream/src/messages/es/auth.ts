@@ -48,6 +48,8 @@ export const popupMessages: Record<keyof typeof enPopup, Message> = {
   'auth.provider.continue': 'Continuar con {name}',
   'auth.provider.or': 'o usa tu correo',
   'auth.provider.finishing': 'Iniciando sesión…',
+  'auth.provider.orphaned':
+    'No se conectó nada: los comentarios desde los que se abrió esta ventana ya no están. Abre tu perfil allí y vuelve a intentarlo.',
   'auth.provider.connected':
     '{provider} ya está conectado a tu cuenta: puedes iniciar sesión con él. Puedes cerrar esta ventana.',
   'auth.link.submit': 'Conectar e iniciar sesión',

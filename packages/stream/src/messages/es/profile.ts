@@ -53,7 +53,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'profile.feed.replaced': 'Tu nuevo enlace está listo; el anterior ya no funciona.',
   'profile.providers.title': 'Proveedores de inicio de sesión',
   'profile.providers.connect': 'Conectar {name}',
-  'profile.providers.opened': 'Termina en la ventana que se abrió.',
+  'profile.providers.connected': 'Conectado.',
   'profile.providers.disconnect': 'Desconectar',
   'profile.providers.disconnectOne': 'Desconectar {name}',
   'profile.providers.disconnected': 'Desconectado.',

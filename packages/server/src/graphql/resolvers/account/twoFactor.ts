@@ -39,10 +39,17 @@ function requireStaffWithPassword(ctx: ParleyContext): User {
   if (!isModerator(viewer)) {
     throw new ParleyError('FORBIDDEN', 'Two-factor sign-in is for moderators and admins.');
   }
-  if (viewer.passwordHash === null) {
+  if (viewer.ssoSiteId !== null) {
     throw new ParleyError(
       'FORBIDDEN',
       'This account signs in through its site (SSO): its second factor is the site’s to ask.',
+    );
+  }
+  if (viewer.passwordHash === null) {
+    // Signed in with a provider (GitHub, OIDC): enrolment is confirmed with a password.
+    throw new ParleyError(
+      'FORBIDDEN',
+      'Set a password first (“Forgot your password?” on the sign-in page), then set up two-factor sign-in.',
     );
   }
   return viewer;
