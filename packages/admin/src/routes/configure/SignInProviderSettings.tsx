@@ -228,6 +228,7 @@ export function SignInProviderSettings() {
                     <button
                       type="button"
                       disabled={busy}
+                      aria-label={`Edit ${provider.name}`}
                       onClick={() => {
                         setFieldErrors({});
                         setDraft({
@@ -241,10 +242,15 @@ export function SignInProviderSettings() {
                         });
                       }}
                     >
-                      Edit {provider.name}
+                      Edit
                     </button>
-                    <button type="button" disabled={busy} onClick={() => void onRemove(provider)}>
-                      Remove {provider.name}
+                    <button
+                      type="button"
+                      disabled={busy}
+                      aria-label={`Remove ${provider.name}`}
+                      onClick={() => void onRemove(provider)}
+                    >
+                      Remove
                     </button>
                   </td>
                 </tr>

@@ -45,12 +45,17 @@ export interface ProviderRoutesDeps extends ProviderSignInDeps {
 const FORM_MAX_BYTES = 4096;
 const LOCALE = /^[a-z]{2}(-[A-Z]{2})?$/;
 
+/** Longest story URL carried back to the popup. */
+const STORY_MAX_LENGTH = 2048;
+
 /** The popup's look from a query, each value checked (they go back into a URL). */
 function lookOf(query: URLSearchParams): PopupLook {
   const locale = query.get('locale') ?? '';
+  const story = query.get('story') ?? '';
   return {
     locale: LOCALE.test(locale) ? locale : 'en',
     theme: query.get('theme') === 'dark' ? 'dark' : 'light',
+    ...(/^https?:\/\//.test(story) && story.length <= STORY_MAX_LENGTH ? { story } : {}),
   };
 }
 

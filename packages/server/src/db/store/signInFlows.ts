@@ -36,10 +36,14 @@ export type FlowResult =
    */
   | { kind: 'connect'; userId: string; subject: string; email: string | null };
 
-/** The popup's look, carried across the provider's pages. */
+/**
+ * The popup as it was opened, carried across the provider's pages: its look, and the story whose
+ * site's providers it offers again after an error.
+ */
 export interface PopupLook {
   locale: string;
   theme: string;
+  story?: string;
 }
 
 /** A flow as the routes and resolvers see it. */
