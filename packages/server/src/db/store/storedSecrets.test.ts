@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSecretBox, ssoKeyPurpose } from '../../auth/secretBox';
+import { createSignInProvider, providerSecret, providersForSite } from './signInProviders';
 import { testDialects, useTestDatabase } from '../testDatabases';
 import { testBox } from '../testFixtures';
 import { getOrganization, install, updateSettings } from './organization';
@@ -152,5 +153,34 @@ describe.each(testDialects())('stored secrets on %s', (dialect) => {
       readable: 1,
     });
     expect(await forgetUnreadableSecrets(t.db, newOnly)).toEqual([]);
+  });
+
+  it('seals a sign-in provider’s client secret again, and clears one no key opens', async () => {
+    const { site } = await installed(newOnly);
+    const kept = await createSignInProvider(t.db, oldBox, {
+      kind: 'GITHUB',
+      name: 'GitHub',
+      issuerUrl: '',
+      clientId: 'gh',
+      clientSecret: 'gh-secret',
+      siteIds: [site.id],
+    });
+    const lost = await createSignInProvider(t.db, lostBox, {
+      kind: 'GOOGLE',
+      name: 'Google',
+      issuerUrl: '',
+      clientId: 'g',
+      clientSecret: 'g-secret',
+      siteIds: [site.id],
+    });
+    const survey = await surveyStoredSecrets(t.db, rotatedBox);
+    expect(survey.unreadable.map((u) => u.what)).toEqual([
+      `the client secret of sign-in provider Google (${lost.id})`,
+    ]);
+    await sealStoredSecrets(t.db, rotatedBox);
+    expect(await providerSecret(t.db, newOnly, kept.id)).toBe('gh-secret');
+    await forgetUnreadableSecrets(t.db, newOnly);
+    // Cleared, it leaves every popup until an admin enters a secret again.
+    expect((await providersForSite(t.db, site.id)).map((p) => p.name)).toEqual(['GitHub']);
   });
 });

@@ -178,10 +178,19 @@ describe.each(testDialects())('two-factor sign-in and signed-in devices on %s', 
     expect(codeOf(refused)).toBe('TWO_FACTOR_ENROLMENT_REQUIRED');
     const { token: admin, recoveryCodes } = await enrol(api, adminToken);
     const ssoMod = await api.signUp('sso_mod');
+    const site = await api.db.selectFrom('sites').select('id').executeTakeFirstOrThrow();
+    await api.db
+      .updateTable('users')
+      .set({ role: 'MODERATOR', password_hash: null, sso_site_id: site.id, sso_id: 'host-7' })
+      .where('id', '=', ssoMod.userId)
+      .execute();
+    // A moderator without a password who is not an SSO account (signed in with GitHub or an
+    // OIDC issuer) is Parley's to ask, like one with a password.
+    const providerMod = await api.signUp('provider_mod');
     await api.db
       .updateTable('users')
       .set({ role: 'MODERATOR', password_hash: null })
-      .where('id', '=', ssoMod.userId)
+      .where('id', '=', providerMod.userId)
       .execute();
     expect(await api.ok(REQUIRE, { on: true }, admin)).toEqual({
       updateSettings: { settings: { requireStaffTwoFactor: true } },
@@ -196,6 +205,9 @@ describe.each(testDialects())('two-factor sign-in and signed-in devices on %s', 
     // An SSO moderator (no password here) is signed in by their site, which answers for their
     // second factor: nothing is asked of them.
     expect((await api.ok(ACCESS, {}, ssoMod.token)).viewer.staffAccess).toBe('GRANTED');
+    expect((await api.ok(ACCESS, {}, providerMod.token)).viewer.staffAccess).toBe(
+      'ENROLMENT_NEEDED',
+    );
     expect(await api.ok(QUEUE, {}, ssoMod.token)).toBeTruthy();
     api.setNow(later(1));
     const { token: enrolled } = await enrol(api, modToken);
