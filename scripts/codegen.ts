@@ -43,6 +43,8 @@ const RESOLVER_MAPPERS = {
   Site: '../../db/store/sites#Site',
   SignInProvider: '../../db/store/signInProviders#SignInProvider',
   UserIdentity: '../../db/store/signInProviders#UserIdentity',
+  ImportJob: '../../db/store/importJobs#ImportJob',
+  ImportReport: '../../portability/importShared#ImportReport',
   Story: '../../db/store/stories#Story',
   User: '../../db/store/users#User',
   UserHistoryEntry: '../../db/store/userModeration#UserHistoryRow',

@@ -9,6 +9,8 @@ import type { ParleyDatabase } from './db/createDatabase';
 import { pendingMigrations } from './db/migrations';
 import { createFeeds } from './feeds/atomFeeds';
 import { createProviderRoutes } from './auth/providers/providerRoutes';
+import { createPortabilityRoutes, startImportRunner } from './portability/importJobs';
+import type { ImportRunner } from './portability/importJobs';
 import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
@@ -82,6 +84,8 @@ export interface ParleyServer {
   deps: ServerDeps;
   /** Which database this process uses. */
   dialect: ParleyDatabase['dialect'];
+  /** The runner of imports started from the console (tests wake it and wait for it). */
+  imports: ImportRunner;
   /** Listens on `config.port` (0: any free port) and `config.host`; resolves the port. */
   listen(): Promise<number>;
   /** Stops accepting, closes every connection, the database, Redis and SMTP. */
@@ -234,6 +238,9 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       readCache,
     };
 
+    // Imports started from the console (portability/importJobs.ts).
+    const importRunner = startImportRunner(deps);
+    opened.push(() => importRunner.close());
     // What /healthz asks, and /readyz with the disk besides: the services this process needs answer.
     const dependencyChecks: Record<string, () => Promise<void>> = {
       database: async () => void (await sql`select 1`.execute(database.db)),
@@ -259,6 +266,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         settings: () => getSettings(database.db),
       }),
       providerRoutes: createProviderRoutes(deps),
+      portabilityRoutes: createPortabilityRoutes(deps, importRunner),
       logger,
       metrics,
       production: config.production,
@@ -302,6 +310,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       http,
       deps,
       dialect: database.dialect,
+      imports: importRunner,
       listen: () => http.listen(config.port, config.host),
       async close() {
         const started = Date.now();
@@ -314,6 +323,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
           steps[name] = Date.now() - from;
         };
         await step('jobs', async () => {
+          importRunner.close();
           await accountDeletion.stop();
           await sitesChanged.return?.();
         });

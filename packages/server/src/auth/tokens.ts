@@ -72,7 +72,8 @@ export interface TokenService {
 }
 
 /** What a non-session token is for: its audience. */
-export type TokenPurpose = 'device' | 'signInChallenge' | 'secondFactor' | 'providerConnect';
+export type TokenPurpose =
+  'device' | 'signInChallenge' | 'secondFactor' | 'providerConnect' | 'exportDownload';
 
 function invalid(reason: string): ParleyError {
   return new ParleyError('TOKEN_INVALID', `The session token is not valid (${reason}).`, {

@@ -826,6 +826,38 @@ async function signInProviders(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0027: imports started from the console (portability/importJobs.ts): the uploaded file waits in
+ * the data folder, a server process takes the job under a lease and runs it, writing its progress
+ * as it goes, then its report. A job whose process stopped is taken again once its lease ran out
+ * (an import is idempotent: it resumes).
+ */
+async function importJobs(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('import_jobs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('format', 'text', (c) => c.notNull())
+    .addColumn('dry_run', 'integer', (c) => c.notNull())
+    .addColumn('rewrite_origins', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('upload_key_hash', 'text')
+    .addColumn('file_bytes', 'integer')
+    .addColumn('read_bytes', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('report', 'text')
+    .addColumn('error', 'text')
+    .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('started_at', 'text')
+    .addColumn('finished_at', 'text')
+    .execute();
+  await db.schema
+    .createIndex('import_jobs_status')
+    .on('import_jobs')
+    .columns(['status', 'created_at'])
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -853,6 +885,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0024_export_index': { up: exportIndex },
   '0025_import_sources': { up: importSources },
   '0026_sign_in_providers': { up: signInProviders },
+  '0027_import_jobs': { up: importJobs },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -537,6 +537,36 @@ export interface SignInFlowsTable {
   expires_at: string;
 }
 
+/**
+ * Where an import started from the console stands: `uploading` (waiting for its file), `queued`,
+ * `running` (a process holds its lease), `done` or `failed`.
+ */
+export type ImportJobStatus = 'uploading' | 'queued' | 'running' | 'done' | 'failed';
+
+/** An import started from the console (0027_import_jobs; portability/importJobs.ts). */
+export interface ImportJobsTable {
+  id: string;
+  site_id: string;
+  format: string;
+  dry_run: number;
+  /** JSON object: old origin → new origin (`--rewrite-origin`). */
+  rewrite_origins: Generated<string>;
+  status: ImportJobStatus;
+  /** SHA-256 of the one-time key the upload URL carries; null once the file is in. */
+  upload_key_hash: string | null;
+  /** The uploaded file's size; null until uploaded. */
+  file_bytes: number | null;
+  /** How far the running import has read the file (its last pass, for Parley's own format). */
+  read_bytes: Generated<number>;
+  /** JSON of the ImportReport: so far while running, final once done (or as far as it got). */
+  report: string | null;
+  error: string | null;
+  created_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 /** The whole database, for `Kysely<Database>`. */
 export interface Database {
   organization: OrganizationTable;
@@ -569,6 +599,7 @@ export interface Database {
   sign_in_provider_sites: SignInProviderSitesTable;
   user_identities: UserIdentitiesTable;
   sign_in_flows: SignInFlowsTable;
+  import_jobs: ImportJobsTable;
 }
 
 /** A sign-up waiting for its emailed code (db/store/pendingSignUps.ts). */
@@ -618,4 +649,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'sign_in_provider_sites',
   'user_identities',
   'sign_in_flows',
+  'import_jobs',
 ];

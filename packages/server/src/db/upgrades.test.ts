@@ -19,6 +19,7 @@ import type { CommentStatus, Database, HeldReason } from './schema';
 import { createTestDatabase, testDialects } from './testDatabases';
 import type { TestDatabase } from './testDatabases';
 import { countRows, testBox } from './testFixtures';
+import { providerSecretPurpose } from './store/signInProviders';
 import { findAccountsDueForDeletion } from './store/accountDeletion';
 import { listUsableSsoKeysBySite } from './store/accountQueries';
 import {
@@ -118,6 +119,7 @@ const SEALED_SMTP_PASSWORD = testBox.seal('smtp-password', 'settings.smtpPasswor
 const SEALED_CURRENT_KEY = testBox.seal('current-secret', ssoKeyPurpose('key-2-current'));
 const SEALED_REVOKED_KEY = testBox.seal('leaked-secret', ssoKeyPurpose('key-0-revoked'));
 const SEALED_TOTP_SECRET = testBox.seal('JBSWY3DPEHPK3PXP', totpPurpose('u-b-admin'));
+const SEALED_CLIENT_SECRET = testBox.seal('client-secret', providerSecretPurpose('sip-1'));
 
 const STORED_SETTINGS = {
   premod: 'LINKS',
@@ -868,7 +870,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         name: 'Company SSO',
         issuer_url: 'https://id.example.com/realms/staff',
         client_id: 'parley',
-        client_secret: 'sealed:v1:placeholder',
+        client_secret: SEALED_CLIENT_SECRET,
         created_at: NOW,
       },
     ],
@@ -908,6 +910,29 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         popup: '{"locale":"en","theme":"light"}',
         result: null,
         expires_at: '2026-05-05T00:00:00.000Z',
+      },
+    ],
+  },
+  import_jobs: {
+    since: '0027_import_jobs',
+    key: ['id'],
+    rows: [
+      {
+        id: 'job-1',
+        site_id: 'site-news',
+        format: 'disqus',
+        dry_run: 0,
+        rewrite_origins: '{"https://old.news.example":"https://news.example"}',
+        status: 'done',
+        upload_key_hash: null,
+        file_bytes: 2048,
+        read_bytes: 2048,
+        report: '{"format":"disqus"}',
+        error: null,
+        created_by: 'u-b-admin',
+        created_at: NOW,
+        started_at: NOW,
+        finished_at: NOW,
       },
     ],
   },
@@ -1200,7 +1225,9 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
       expect(await sealStoredSecrets(db(), testBox)).toEqual({
         unreadable: [],
         pending: 1,
-        readable: writtenAfter('0012_two_factor_and_sessions') ? 5 : 4,
+        readable:
+          (writtenAfter('0012_two_factor_and_sessions') ? 5 : 4) +
+          (writtenAfter('0026_sign_in_providers') ? 1 : 0),
       });
       expect(await listUsableSsoKeysBySite(db(), testBox, NOW)).toEqual(usable);
 

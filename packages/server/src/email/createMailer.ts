@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -172,6 +172,7 @@ export function createMailer({
   }
 
   const outbox = join(dataDir, OUTBOX_DIR);
+  const writing = join(dataDir, `${OUTBOX_DIR}.writing`);
   if (environment === undefined) {
     // Said once at start, so nobody mistakes the outbox for delivery in production.
     (production ? logger.warn : logger.info).call(
@@ -198,12 +199,18 @@ export function createMailer({
     };
     // Owner-only whatever the umask: these files hold live password-reset links.
     await mkdir(outbox, { recursive: true, mode: OUTBOX_DIR_MODE });
+    await mkdir(writing, { recursive: true, mode: OUTBOX_DIR_MODE });
     // Time first so `ls` lists messages in order; the id keeps same-millisecond files apart.
-    const path = join(outbox, `${date.toISOString().replace(/[:.]/g, '-')}-${messageId}.json`);
-    await writeFile(path, `${JSON.stringify(filed, null, 2)}\n`, {
+    const name = `${date.toISOString().replace(/[:.]/g, '-')}-${messageId}.json`;
+    const path = join(outbox, name);
+    // Written beside the outbox, then moved in whole: whoever reads the outbox (a developer's
+    // script, a test waiting for a link) never finds half a message.
+    const draft = join(writing, name);
+    await writeFile(draft, `${JSON.stringify(filed, null, 2)}\n`, {
       flag: 'wx',
       mode: OUTBOX_FILE_MODE,
     });
+    await rename(draft, path);
     return { messageId, file: path, links };
   }
 

@@ -5,6 +5,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
+import type { ReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { readDisqus } from './formats/disqus';
 import { readRemark42 } from './formats/remark42';
@@ -27,21 +28,31 @@ export const IMPORT_FORMATS = {
 /** Every format `parley import` takes: the others', and Parley's own export (importParley.ts). */
 export const IMPORT_FORMAT_NAMES = [...Object.keys(IMPORT_FORMATS), 'parley'] as const;
 
+/** Options of {@link importFile}. */
+export interface ImportFileOptions extends ParleyImportOptions {
+  /**
+   * Given the file's stream each time it is opened (Parley's own format reads it once per
+   * array): its `bytesRead` says how far the import has come.
+   */
+  onOpen?(file: ReadStream): void;
+}
+
 /** Imports `path`, in `format`, into the site. */
 export function importFile(
   db: Db,
   format: string,
   path: string,
-  options: ParleyImportOptions,
+  options: ImportFileOptions,
 ): Promise<ImportReport> {
-  if (format === 'parley') return importParley(db, () => openImportFile(path), options);
+  const open = () => openImportFile(path, options.onOpen);
+  if (format === 'parley') return importParley(db, open, options);
   if (!Object.hasOwn(IMPORT_FORMATS, format)) {
     throw new ParleyError('INVALID_INPUT', `There is no import format ${format}.`, {
       field: 'format',
     });
   }
   const read = IMPORT_FORMATS[format as keyof typeof IMPORT_FORMATS];
-  return importSite(db, read(openImportFile(path)), { ...options, format });
+  return importSite(db, read(open()), { ...options, format });
 }
 
 /**
@@ -49,7 +60,7 @@ export function importFile(
  * Throws (ENOENT, EACCES) at once when the file cannot be opened; a read error later ends the
  * stream with it.
  */
-export function openImportFile(path: string): Readable {
+export function openImportFile(path: string, onOpen?: (file: ReadStream) => void): Readable {
   const fd = openSync(path, 'r');
   const head = Buffer.alloc(2);
   try {
@@ -58,6 +69,7 @@ export function openImportFile(path: string): Readable {
     closeSync(fd);
   }
   const stream = createReadStream(path);
+  onOpen?.(stream);
   if (head[0] !== 0x1f || head[1] !== 0x8b) return stream;
   const gunzip = createGunzip();
   pipeline(stream, gunzip, () => {});

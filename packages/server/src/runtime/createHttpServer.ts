@@ -27,6 +27,8 @@ import type { AppRoute } from './serveStatic';
 import { clientIp } from './clientIp';
 import type { ProviderRoutes } from '../auth/providers/providerRoutes';
 import { PROVIDERS_PREFIX } from '../auth/providers/providerSignIn';
+import { EXPORTS_PREFIX, IMPORTS_PREFIX } from '../portability/importJobs';
+import type { PortabilityRoutes } from '../portability/importJobs';
 
 /** Liveness endpoint for load balancers and orchestrators: the database and Redis answer. */
 export const HEALTH_PATH = '/healthz';
@@ -74,6 +76,8 @@ export interface CreateHttpServerOptions {
   feeds?: FeedHandler;
   /** Provider sign-in under `/auth/providers/` (auth/providers/providerRoutes.ts); else 404. */
   providerRoutes?: ProviderRoutes;
+  /** Import uploads and export downloads under `/api/` (portability/importJobs.ts); else 404. */
+  portabilityRoutes?: PortabilityRoutes;
   /** Hide field suggestions and GraphiQL. @default false */
   production?: boolean;
   /** Largest HTTP body, in bytes. @default REQUEST_BODY_MAX_BYTES */
@@ -123,7 +127,15 @@ const SANE_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
 /** Fixed route labels for metrics, so a scan of random URLs cannot explode label cardinality. */
 type RouteLabel =
-  'graphql' | 'healthz' | 'readyz' | 'metrics' | 'feed' | 'auth' | 'static' | 'not_found';
+  | 'graphql'
+  | 'healthz'
+  | 'readyz'
+  | 'metrics'
+  | 'feed'
+  | 'auth'
+  | 'portability'
+  | 'static'
+  | 'not_found';
 
 /**
  * One process, one port: GraphQL over HTTP and graphql-ws on `/graphql`, static files under the
@@ -151,6 +163,7 @@ export function createHttpServer({
   streamPage: streamPageFiles,
   feeds,
   providerRoutes,
+  portabilityRoutes,
 }: CreateHttpServerOptions): HttpServer {
   const originPolicy = createOriginPolicy({ getAllowedOrigins, publicUrl, logger });
   const yoga = createYogaApp({
@@ -266,6 +279,13 @@ export function createHttpServer({
           .end(held || req.method === 'HEAD' ? undefined : answer.body);
         return;
       }
+    }
+    if (
+      portabilityRoutes &&
+      (pathname.startsWith(IMPORTS_PREFIX) || pathname.startsWith(EXPORTS_PREFIX))
+    ) {
+      label('portability');
+      if (await portabilityRoutes(req, res, pathname)) return;
     }
     if (providerRoutes && pathname.startsWith(PROVIDERS_PREFIX)) {
       label('auth');

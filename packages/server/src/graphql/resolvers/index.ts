@@ -6,6 +6,7 @@ import { commentImageResolvers } from './commentImages';
 import { commentsResolvers } from './comments';
 import { moderationResolvers } from './moderation';
 import type { Resolvers } from './resolverTypes.generated';
+import { portabilityResolvers } from './portability';
 import { signInProviderResolvers } from './signInProviders';
 import { storiesResolvers } from './stories';
 import { subscriptionsResolvers } from './subscriptions';
@@ -24,6 +25,7 @@ export const RESOLVER_MAPS = [
   moderationResolvers,
   adminResolvers,
   signInProviderResolvers,
+  portabilityResolvers,
 ] as const;
 
 /** Every resolver map; `createParleySchema` merges them (a field defined twice throws). */

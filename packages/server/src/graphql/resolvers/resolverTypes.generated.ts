@@ -7,6 +7,8 @@ import type { ReportRow as ReportRowModel } from '../../db/store/reactions';
 import type { SettingsView as SettingsViewModel } from './admin/updateSettings';
 import type { Site as SiteModel } from '../../db/store/sites';
 import type { SignInProvider as SignInProviderModel, UserIdentity as UserIdentityModel } from '../../db/store/signInProviders';
+import type { ImportJob as ImportJobModel } from '../../db/store/importJobs';
+import type { ImportReport as ImportReportModel } from '../../portability/importShared';
 import type { Story as StoryModel } from '../../db/store/stories';
 import type { User as UserModel } from '../../db/store/users';
 import type { UserHistoryRow as UserHistoryRowModel } from '../../db/store/userModeration';
@@ -322,6 +324,26 @@ export type CreateCommentInput = {
   storyId: Scalars['ID']['input'];
 };
 
+export type CreateExportDownloadInput = {
+  siteId: Scalars['ID']['input'];
+};
+
+export type CreateImportJobInput = {
+  /** Check the file and say what would be imported, writing nothing. */
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  /** disqus, wordpress, remark42 or parley. */
+  format: Scalars['String']['input'];
+  rewriteOrigins?: InputMaybe<Array<OriginRewriteInput>>;
+  siteId: Scalars['ID']['input'];
+};
+
+export type CreateImportJobPayload = {
+  __typename?: 'CreateImportJobPayload';
+  importJob: ImportJob;
+  /** PUT the file's bytes here (once, within the hour); the import then runs in the background. */
+  uploadUrl: Scalars['String']['output'];
+};
+
 export type CreateSignInProviderInput = {
   clientId: Scalars['String']['input'];
   clientSecret: Scalars['String']['input'];
@@ -398,6 +420,12 @@ export type EmailProviderLinkPayload = {
   email: Scalars['String']['output'];
 };
 
+export type ExportDownloadPayload = {
+  __typename?: 'ExportDownloadPayload';
+  /** The site's export as a JSON download (EXPORT.md); the link works for a minute. */
+  url: Scalars['String']['output'];
+};
+
 /** Why a comment is in a moderation queue. */
 export type HeldReason =
   | 'BANNED_WORD'
@@ -412,6 +440,78 @@ export type HourlyCount = {
   __typename?: 'HourlyCount';
   count: Scalars['Int']['output'];
   hour: Scalars['DateTime']['output'];
+};
+
+/** An import started from the console (Configure › Import and export). Admins only. */
+export type ImportJob = {
+  __typename?: 'ImportJob';
+  createdAt: Scalars['DateTime']['output'];
+  dryRun: Scalars['Boolean']['output'];
+  error?: Maybe<Scalars['String']['output']>;
+  /** The file's size in bytes; null until uploaded. */
+  fileBytes?: Maybe<Scalars['Float']['output']>;
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** disqus, wordpress, remark42 or parley. */
+  format: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  /** How far the import has read the file, in bytes (Parley's own format reads it once per part). */
+  readBytes: Scalars['Float']['output'];
+  report?: Maybe<ImportReport>;
+  site?: Maybe<Site>;
+  startedAt?: Maybe<Scalars['DateTime']['output']>;
+  status: ImportJobStatus;
+};
+
+/** Where an import started from the console stands. */
+export type ImportJobStatus =
+  | 'DONE'
+  /** Stopped: see error (what was written before stays; the report says how far it got). */
+  | 'FAILED'
+  /** Its file is in; a server process takes it in a moment. */
+  | 'QUEUED'
+  | 'RUNNING'
+  /** Waiting for its file (the upload URL). */
+  | 'UPLOADING';
+
+/** What an import did (or, dry, would do); while it runs, so far. */
+export type ImportReport = {
+  __typename?: 'ImportReport';
+  commentsAlready: Scalars['Int']['output'];
+  commentsImported: Scalars['Int']['output'];
+  notes: Array<ImportReportEntry>;
+  notesCount: Scalars['Int']['output'];
+  seconds: Scalars['Float']['output'];
+  /** The first skipped items (every one is in `parley import`'s report). */
+  skipped: Array<ImportReportEntry>;
+  skippedCount: Scalars['Int']['output'];
+  storiesCreated: Scalars['Int']['output'];
+  storiesMatched: Scalars['Int']['output'];
+  usersCreated: Scalars['Int']['output'];
+  usersMatched: Scalars['Int']['output'];
+};
+
+
+/** What an import did (or, dry, would do); while it runs, so far. */
+export type ImportReportNotesArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** What an import did (or, dry, would do); while it runs, so far. */
+export type ImportReportSkippedArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** One item of an import's report: skipped with its reason, or imported with a change (a note). */
+export type ImportReportEntry = {
+  __typename?: 'ImportReportEntry';
+  /** The source's id of it. */
+  id: Scalars['String']['output'];
+  /** Its line in the file, when the format has lines. */
+  line?: Maybe<Scalars['Int']['output']>;
+  reason: Scalars['String']['output'];
+  /** thread, comment, user, vote or decision. */
+  what: Scalars['String']['output'];
 };
 
 export type InstallInput = {
@@ -474,6 +574,10 @@ export type Mutation = {
   /** Admins only, signed in (not with an API token): a new API token; its secret is in this answer only. */
   createApiToken: ApiTokenPayload;
   createComment: CommentPayload;
+  /** Admins only: a one-minute link to download the site's export. */
+  createExportDownload: ExportDownloadPayload;
+  /** Admins only: an import into a site, waiting for its file at uploadUrl. */
+  createImportJob: CreateImportJobPayload;
   /** Likes (votes up); the same as vote with UP. */
   createReaction: CommentPayload;
   /** Admins only. */
@@ -619,6 +723,16 @@ export type MutationCreateApiTokenArgs = {
 
 export type MutationCreateCommentArgs = {
   input: CreateCommentInput;
+};
+
+
+export type MutationCreateExportDownloadArgs = {
+  input: CreateExportDownloadInput;
+};
+
+
+export type MutationCreateImportJobArgs = {
+  input: CreateImportJobInput;
 };
 
 
@@ -903,6 +1017,14 @@ export type OrganizationInput = {
   url: Scalars['String']['input'];
 };
 
+/** Threads of an old address imported as the same paths on a new one (a site that moved). */
+export type OriginRewriteInput = {
+  /** https://old.example */
+  from: Scalars['String']['input'];
+  /** https://new.example */
+  to: Scalars['String']['input'];
+};
+
 export type PageInfo = {
   __typename?: 'PageInfo';
   endCursor?: Maybe<Scalars['String']['output']>;
@@ -946,6 +1068,10 @@ export type Query = {
   configuredSignInProviders: Array<SignInProvider>;
   /** Moderators only. */
   dashboard: Dashboard;
+  /** Admins only. */
+  importJob?: Maybe<ImportJob>;
+  /** Admins only: the latest imports started from the console, newest first (of one site with siteId). */
+  importJobs: Array<ImportJob>;
   /** Moderators only. */
   moderationCounts: ModerationCounts;
   /** Moderators only. */
@@ -1002,6 +1128,17 @@ export type QueryCommentCountsArgs = {
 export type QueryCommentsSinceArgs = {
   since: Scalars['DateTime']['input'];
   storyId: Scalars['ID']['input'];
+};
+
+
+export type QueryImportJobArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryImportJobsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  siteId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1790,6 +1927,9 @@ export type ResolversTypes = {
   ConnectProviderWithPasswordInput: ConnectProviderWithPasswordInput;
   CreateApiTokenInput: CreateApiTokenInput;
   CreateCommentInput: CreateCommentInput;
+  CreateExportDownloadInput: CreateExportDownloadInput;
+  CreateImportJobInput: CreateImportJobInput;
+  CreateImportJobPayload: ResolverTypeWrapper<Omit<CreateImportJobPayload, 'importJob'> & { importJob: ResolversTypes['ImportJob'] }>;
   CreateSignInProviderInput: CreateSignInProviderInput;
   CreateSiteInput: CreateSiteInput;
   Dashboard: ResolverTypeWrapper<Omit<Dashboard, 'topStoriesToday'> & { topStoriesToday: Array<ResolversTypes['StoryCount']> }>;
@@ -1802,11 +1942,16 @@ export type ResolversTypes = {
   EditCommentInput: EditCommentInput;
   EmailProviderLinkInput: EmailProviderLinkInput;
   EmailProviderLinkPayload: ResolverTypeWrapper<EmailProviderLinkPayload>;
+  ExportDownloadPayload: ResolverTypeWrapper<ExportDownloadPayload>;
   File: ResolverTypeWrapper<Scalars['File']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   HeldReason: HeldReason;
   HourlyCount: ResolverTypeWrapper<HourlyCount>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  ImportJob: ResolverTypeWrapper<ImportJobModel>;
+  ImportJobStatus: ImportJobStatus;
+  ImportReport: ResolverTypeWrapper<ImportReportModel>;
+  ImportReportEntry: ResolverTypeWrapper<ImportReportEntry>;
   InstallInput: InstallInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   InviteModeratorInput: InviteModeratorInput;
@@ -1819,6 +1964,7 @@ export type ResolversTypes = {
   OkPayload: ResolverTypeWrapper<OkPayload>;
   Organization: ResolverTypeWrapper<Organization>;
   OrganizationInput: OrganizationInput;
+  OriginRewriteInput: OriginRewriteInput;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PremodMode: PremodMode;
   ProviderConnectionPayload: ResolverTypeWrapper<ProviderConnectionPayload>;
@@ -1917,6 +2063,9 @@ export type ResolversParentTypes = {
   ConnectProviderWithPasswordInput: ConnectProviderWithPasswordInput;
   CreateApiTokenInput: CreateApiTokenInput;
   CreateCommentInput: CreateCommentInput;
+  CreateExportDownloadInput: CreateExportDownloadInput;
+  CreateImportJobInput: CreateImportJobInput;
+  CreateImportJobPayload: Omit<CreateImportJobPayload, 'importJob'> & { importJob: ResolversParentTypes['ImportJob'] };
   CreateSignInProviderInput: CreateSignInProviderInput;
   CreateSiteInput: CreateSiteInput;
   Dashboard: Omit<Dashboard, 'topStoriesToday'> & { topStoriesToday: Array<ResolversParentTypes['StoryCount']> };
@@ -1929,10 +2078,14 @@ export type ResolversParentTypes = {
   EditCommentInput: EditCommentInput;
   EmailProviderLinkInput: EmailProviderLinkInput;
   EmailProviderLinkPayload: EmailProviderLinkPayload;
+  ExportDownloadPayload: ExportDownloadPayload;
   File: Scalars['File']['output'];
   Float: Scalars['Float']['output'];
   HourlyCount: HourlyCount;
   ID: Scalars['ID']['output'];
+  ImportJob: ImportJobModel;
+  ImportReport: ImportReportModel;
+  ImportReportEntry: ImportReportEntry;
   InstallInput: InstallInput;
   Int: Scalars['Int']['output'];
   InviteModeratorInput: InviteModeratorInput;
@@ -1944,6 +2097,7 @@ export type ResolversParentTypes = {
   OkPayload: OkPayload;
   Organization: Organization;
   OrganizationInput: OrganizationInput;
+  OriginRewriteInput: OriginRewriteInput;
   PageInfo: PageInfo;
   ProviderConnectionPayload: ProviderConnectionPayload;
   ProviderSignInPayload: Omit<ProviderSignInPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
@@ -2120,6 +2274,11 @@ export type CommentsDownloadPayloadResolvers<ContextType = ParleyContext, Parent
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type CreateImportJobPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['CreateImportJobPayload'] = ResolversParentTypes['CreateImportJobPayload']> = {
+  importJob?: Resolver<ResolversTypes['ImportJob'], ParentType, ContextType>;
+  uploadUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type DashboardResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['Dashboard'] = ResolversParentTypes['Dashboard']> = {
   allTime?: Resolver<ResolversTypes['DashboardPeriod'], ParentType, ContextType>;
   commentsPerHour?: Resolver<Array<ResolversTypes['HourlyCount']>, ParentType, ContextType>;
@@ -2156,6 +2315,10 @@ export type EmailProviderLinkPayloadResolvers<ContextType = ParleyContext, Paren
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type ExportDownloadPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ExportDownloadPayload'] = ResolversParentTypes['ExportDownloadPayload']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['File'], any> {
   name: 'File';
 }
@@ -2163,6 +2326,42 @@ export interface FileScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type HourlyCountResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['HourlyCount'] = ResolversParentTypes['HourlyCount']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   hour?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type ImportJobResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ImportJob'] = ResolversParentTypes['ImportJob']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  dryRun?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fileBytes?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  readBytes?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  report?: Resolver<Maybe<ResolversTypes['ImportReport']>, ParentType, ContextType>;
+  site?: Resolver<Maybe<ResolversTypes['Site']>, ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ImportJobStatus'], ParentType, ContextType>;
+};
+
+export type ImportReportResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ImportReport'] = ResolversParentTypes['ImportReport']> = {
+  commentsAlready?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  commentsImported?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  notes?: Resolver<Array<ResolversTypes['ImportReportEntry']>, ParentType, ContextType, RequireFields<ImportReportNotesArgs, 'first'>>;
+  notesCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  seconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  skipped?: Resolver<Array<ResolversTypes['ImportReportEntry']>, ParentType, ContextType, RequireFields<ImportReportSkippedArgs, 'first'>>;
+  skippedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  storiesCreated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  storiesMatched?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  usersCreated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  usersMatched?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ImportReportEntryResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ImportReportEntry'] = ResolversParentTypes['ImportReportEntry']> = {
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  line?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  what?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ModerationCountsResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationCounts'] = ResolversParentTypes['ModerationCounts']> = {
@@ -2196,6 +2395,8 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   connectProviderWithPassword?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationConnectProviderWithPasswordArgs, 'input'>>;
   createApiToken?: Resolver<ResolversTypes['ApiTokenPayload'], ParentType, ContextType, RequireFields<MutationCreateApiTokenArgs, 'input'>>;
   createComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateCommentArgs, 'input'>>;
+  createExportDownload?: Resolver<ResolversTypes['ExportDownloadPayload'], ParentType, ContextType, RequireFields<MutationCreateExportDownloadArgs, 'input'>>;
+  createImportJob?: Resolver<ResolversTypes['CreateImportJobPayload'], ParentType, ContextType, RequireFields<MutationCreateImportJobArgs, 'input'>>;
   createReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateReactionArgs, 'input'>>;
   createSignInProvider?: Resolver<ResolversTypes['SignInProviderPayload'], ParentType, ContextType, RequireFields<MutationCreateSignInProviderArgs, 'input'>>;
   createSite?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationCreateSiteArgs, 'input'>>;
@@ -2296,6 +2497,8 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   commentsSince?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentsSinceArgs, 'since' | 'storyId'>>;
   configuredSignInProviders?: Resolver<Array<ResolversTypes['SignInProvider']>, ParentType, ContextType>;
   dashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType>;
+  importJob?: Resolver<Maybe<ResolversTypes['ImportJob']>, ParentType, ContextType, RequireFields<QueryImportJobArgs, 'id'>>;
+  importJobs?: Resolver<Array<ResolversTypes['ImportJob']>, ParentType, ContextType, RequireFields<QueryImportJobsArgs, 'first'>>;
   moderationCounts?: Resolver<ResolversTypes['ModerationCounts'], ParentType, ContextType, Partial<QueryModerationCountsArgs>>;
   moderationQueue?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<QueryModerationQueueArgs, 'orderBy' | 'queue'>>;
   myDecisions?: Resolver<Array<ResolversTypes['ModerationDecision']>, ParentType, ContextType, RequireFields<QueryMyDecisionsArgs, 'first'>>;
@@ -2544,14 +2747,19 @@ export type Resolvers<ContextType = ParleyContext> = {
   CommentPayload?: CommentPayloadResolvers<ContextType>;
   CommentRevision?: CommentRevisionResolvers<ContextType>;
   CommentsDownloadPayload?: CommentsDownloadPayloadResolvers<ContextType>;
+  CreateImportJobPayload?: CreateImportJobPayloadResolvers<ContextType>;
   Dashboard?: DashboardResolvers<ContextType>;
   DashboardPeriod?: DashboardPeriodResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DeleteSignInProviderPayload?: DeleteSignInProviderPayloadResolvers<ContextType>;
   DownloadedComment?: DownloadedCommentResolvers<ContextType>;
   EmailProviderLinkPayload?: EmailProviderLinkPayloadResolvers<ContextType>;
+  ExportDownloadPayload?: ExportDownloadPayloadResolvers<ContextType>;
   File?: GraphQLScalarType;
   HourlyCount?: HourlyCountResolvers<ContextType>;
+  ImportJob?: ImportJobResolvers<ContextType>;
+  ImportReport?: ImportReportResolvers<ContextType>;
+  ImportReportEntry?: ImportReportEntryResolvers<ContextType>;
   ModerationCounts?: ModerationCountsResolvers<ContextType>;
   ModerationDecision?: ModerationDecisionResolvers<ContextType>;
   ModerationQueueEvent?: ModerationQueueEventResolvers<ContextType>;

@@ -1,0 +1,355 @@
+/**
+ * Import and export from the console, over HTTP beside GraphQL:
+ *
+ * - `PUT /api/imports/<job>/upload?key=…`: the file of an import job made by `createImportJob`
+ *   (the key is one-time), streamed to `<dataDir>/imports/`, at most IMPORT_UPLOAD_MAX_BYTES;
+ * - the runner: each process looks for queued jobs whose file it has, takes a job's lease, runs
+ *   it with `importFile` (batches in transactions, idempotent), writing progress as it goes and
+ *   the report at the end. A process that stops leaves its job running; once the lease runs out,
+ *   a process takes it again and the import resumes (what was written is found, not doubled);
+ * - `GET /api/exports/<site>?token=…`: the site's export as a download, the token from
+ *   `createExportDownload` (a minute, admins). On SQLite it reads through a connection of its
+ *   own, in one read transaction: a snapshot, while the server's connection goes on writing.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import type { ReadStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteAdapter, SqliteDialect } from 'kysely';
+import type { Logger } from 'pino';
+import type { TokenService } from '../auth/tokens';
+import type { Db } from '../db/inTransaction';
+import type { Database } from '../db/schema';
+import { SQLITE_FILE_NAME } from '../db/createDatabase';
+import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
+import {
+  finishImportJob,
+  queueImportJob,
+  runnableImportJobs,
+  saveImportProgress,
+  startImportJob,
+  takeUploadKey,
+} from '../db/store/importJobs';
+import type { ImportJob } from '../db/store/importJobs';
+import { findSiteById } from '../db/store/sites';
+import { findUserById } from '../db/store/users';
+import { ParleyError } from '../ParleyError';
+import { exportSite } from './exportSite';
+import { importFile } from './importFile';
+import { partialReport } from './importShared';
+import type { ImportReport } from './importShared';
+
+/** Where the routes live. */
+export const IMPORTS_PREFIX = '/api/imports/';
+export const EXPORTS_PREFIX = '/api/exports/';
+/** The largest import file the console uploads, in bytes (1 GiB: Disqus's biggest exports). */
+export const IMPORT_UPLOAD_MAX_BYTES = 1024 ** 3;
+/** How often a process looks for a job to run, in ms (an upload wakes it at once). */
+export const IMPORT_POLL_MS = 5000;
+/** A job's lease, in ms: renewed as it runs; a stopped process's job is taken again after it. */
+export const IMPORT_LEASE_MS = 60_000;
+/** How often a running job's progress is written, in ms (its report can be long). */
+export const IMPORT_PROGRESS_MS = 2000;
+/** How long an export download link works, in seconds. */
+export const EXPORT_LINK_SECONDS = 60;
+
+/** Where job `id`'s file waits. */
+export function importFilePath(dataDir: string, id: string): string {
+  return join(dataDir, 'imports', `${id}.upload`);
+}
+
+/** What the runner and routes need of the server. */
+export interface PortabilityDeps {
+  db: Db;
+  dataDir: string;
+  tokens: TokenService;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** The runner of import jobs in this process. */
+export interface ImportRunner {
+  /** Looks for a job now (after an upload). */
+  wake(): void;
+  /** Resolves once the runner has looked (tests). */
+  idle(): Promise<void>;
+  /** Stops taking jobs; a job running is left to be taken again once its lease runs out. */
+  close(): void;
+}
+
+/** Starts the runner of import jobs. */
+export function startImportRunner(deps: PortabilityDeps): ImportRunner {
+  const holder = `import-runner-${randomUUID()}`;
+  let closing = false;
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+
+  const tick = () => {
+    if (busy || closing) return running;
+    busy = true;
+    running = lookForJob()
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'The import runner failed'))
+      .finally(() => {
+        busy = false;
+      });
+    return running;
+  };
+
+  async function lookForJob(): Promise<void> {
+    for (const job of await runnableImportJobs(deps.db)) {
+      // Another process's upload (a data folder of its own): its process runs it.
+      if (!existsSync(importFilePath(deps.dataDir, job.id))) continue;
+      const name = `import:${job.id}`;
+      const lease = () =>
+        takeJobLease(deps.db, { name, holder, now: deps.now(), ttlMs: IMPORT_LEASE_MS });
+      if (!(await lease())) continue;
+      try {
+        await run(job, lease);
+      } finally {
+        await releaseJobLease(deps.db, name, holder).catch(() => undefined);
+      }
+      return;
+    }
+  }
+
+  async function run(job: ImportJob, renewLease: () => Promise<boolean>): Promise<void> {
+    const path = importFilePath(deps.dataDir, job.id);
+    await startImportJob(deps.db, job.id, deps.now());
+    let file: ReadStream | undefined;
+    let latest: ImportReport | undefined;
+    let saving: Promise<void> = Promise.resolve();
+    const save = () => {
+      if (latest === undefined) return;
+      const progress = { readBytes: file?.bytesRead ?? 0, report: latest };
+      saving = saving
+        .then(() => saveImportProgress(deps.db, job.id, progress))
+        .then(() => void renewLease())
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'Import progress not saved'));
+    };
+    const timer = setInterval(save, IMPORT_PROGRESS_MS);
+    try {
+      const report = await importFile(deps.db, job.format, path, {
+        siteId: job.siteId,
+        dryRun: job.dryRun,
+        rewriteOrigins: new Map(Object.entries(job.rewriteOrigins)),
+        onOpen: (stream) => {
+          file = stream;
+        },
+        onProgress: (report) => {
+          latest = report;
+        },
+      });
+      clearInterval(timer);
+      await saving;
+      await finishImportJob(deps.db, job.id, { report, error: null }, deps.now());
+      deps.logger.info(
+        { job: job.id, comments: report.comments.imported, skipped: report.skipped.length },
+        'Import finished',
+      );
+    } catch (error) {
+      clearInterval(timer);
+      await saving;
+      // Stopping: the job stays running, taken again (and resumed) once its lease runs out.
+      if (closing) return;
+      const message =
+        error instanceof ParleyError
+          ? error.message
+          : `The import stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+      if (!(error instanceof ParleyError))
+        deps.logger.error({ err: error, job: job.id }, 'Import failed');
+      await finishImportJob(
+        deps.db,
+        job.id,
+        { report: partialReport(error) ?? latest ?? null, error: message },
+        deps.now(),
+      );
+    }
+    await rm(path, { force: true });
+  }
+
+  const interval = setInterval(() => void tick(), IMPORT_POLL_MS);
+  interval.unref();
+  void tick();
+  return {
+    wake: () => void tick(),
+    idle: () => running,
+    close: () => {
+      closing = true;
+      clearInterval(interval);
+    },
+  };
+}
+
+/** Answers a request under the import and export paths; false for any other path. */
+export type PortabilityRoutes = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+) => Promise<boolean>;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .end(JSON.stringify(body));
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  sendJson(res, status, { errors: [{ message, extensions: { code } }] });
+}
+
+/** Builds the routes; `runner` is woken when a file is in. */
+export function createPortabilityRoutes(
+  deps: PortabilityDeps,
+  runner: Pick<ImportRunner, 'wake'>,
+): PortabilityRoutes {
+  return async (req, res, pathname) => {
+    const url = new URL(req.url ?? pathname, 'http://parley');
+    const upload = new RegExp(`^${IMPORTS_PREFIX}([\\w-]+)/upload$`).exec(pathname);
+    if (upload !== null) {
+      if (req.method !== 'PUT' && req.method !== 'POST') {
+        refuse(res, 405, 'INVALID_INPUT', 'Send the file with PUT.');
+        return true;
+      }
+      await receiveUpload(req, res, upload[1] ?? '', url.searchParams.get('key') ?? '');
+      return true;
+    }
+    const download = new RegExp(`^${EXPORTS_PREFIX}([\\w-]+)$`).exec(pathname);
+    if (download !== null && req.method === 'GET') {
+      await sendExport(res, download[1] ?? '', url.searchParams.get('token') ?? '');
+      return true;
+    }
+    return false;
+  };
+
+  async function receiveUpload(
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+    key: string,
+  ): Promise<void> {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > IMPORT_UPLOAD_MAX_BYTES) {
+      refuse(res, 413, 'UPLOAD_TOO_LARGE', tooLarge());
+      req.resume();
+      return;
+    }
+    const job = await takeUploadKey(deps.db, id, key);
+    if (job === undefined) {
+      refuse(
+        res,
+        403,
+        'TOKEN_INVALID',
+        'This upload link is not valid, or was used: start the import again.',
+      );
+      req.resume();
+      return;
+    }
+    const path = importFilePath(deps.dataDir, id);
+    mkdirSync(join(deps.dataDir, 'imports'), { recursive: true });
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(
+          size > IMPORT_UPLOAD_MAX_BYTES ? new ParleyError('UPLOAD_TOO_LARGE', tooLarge()) : null,
+          chunk,
+        );
+      },
+    });
+    try {
+      await pipeline(req, limit, createWriteStream(path, { mode: 0o600 }));
+      if (size === 0) throw new ParleyError('INVALID_INPUT', 'The file is empty.');
+    } catch (error) {
+      await rm(path, { force: true });
+      const coded = error instanceof ParleyError ? error : undefined;
+      const message = coded?.message ?? 'The upload was cut off: start the import again.';
+      await finishImportJob(deps.db, id, { report: null, error: message }, deps.now());
+      if (!res.headersSent) {
+        refuse(
+          res,
+          coded?.code === 'UPLOAD_TOO_LARGE' ? 413 : 400,
+          coded?.code ?? 'INVALID_INPUT',
+          message,
+        );
+      }
+      return;
+    }
+    await queueImportJob(deps.db, id, (await stat(path)).size);
+    runner.wake();
+    sendJson(res, 202, { id, status: 'QUEUED' });
+  }
+
+  async function sendExport(res: ServerResponse, siteId: string, token: string): Promise<void> {
+    const claims = await deps.tokens.verifyFor('exportDownload', token);
+    const user =
+      typeof claims?.['sub'] === 'string' ? await findUserById(deps.db, claims['sub']) : undefined;
+    // The admin who asked, still an admin, still signed in as then (the epoch), for this site.
+    if (
+      user === undefined ||
+      user.role !== 'ADMIN' ||
+      claims?.['site'] !== siteId ||
+      claims['ep'] !== user.sessionEpoch
+    ) {
+      refuse(
+        res,
+        403,
+        'TOKEN_INVALID',
+        'This download link is not valid, or has expired: ask for another.',
+      );
+      return;
+    }
+    const site = await findSiteById(deps.db, siteId);
+    if (site === undefined) {
+      refuse(res, 404, 'NOT_FOUND', 'There is no such site.');
+      return;
+    }
+    const snapshot = openSnapshot(deps);
+    const day = deps.now().toISOString().slice(0, 10);
+    const slug =
+      site.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'site';
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': `attachment; filename="parley-${slug}-${day}.json"`,
+      'cache-control': 'no-store',
+    });
+    try {
+      await exportSite(snapshot.db, siteId, (piece) =>
+        res.write(piece) ? undefined : new Promise<void>((resolve) => res.once('drain', resolve)),
+      );
+      res.end();
+    } catch (error) {
+      deps.logger.error({ err: error, site: siteId }, 'An export download failed');
+      // The status is out: cutting the connection is how the browser learns it is incomplete.
+      res.destroy(error instanceof Error ? error : undefined);
+    } finally {
+      await snapshot.close();
+    }
+  }
+}
+
+function tooLarge(): string {
+  return `The file is larger than ${IMPORT_UPLOAD_MAX_BYTES / 1024 ** 3} GiB: import it with \`parley import\` on the server.`;
+}
+
+/**
+ * A connection to read an export through: on SQLite, one of its own, read-only (its transaction
+ * is a snapshot that does not hold the server's one connection); on PostgreSQL, the pool.
+ */
+function openSnapshot(deps: PortabilityDeps): { db: Db; close(): Promise<void> } {
+  const file = join(deps.dataDir, SQLITE_FILE_NAME);
+  if (!(deps.db.getExecutor().adapter instanceof SqliteAdapter) || !existsSync(file)) {
+    return { db: deps.db, close: () => Promise.resolve() };
+  }
+  const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, close: () => db.destroy() };
+}
