@@ -10,6 +10,7 @@ import { SETTINGS_QUERY } from './configureQueries';
 import type { ConsoleSettings } from './configureQueries';
 import { EmailSettings } from './EmailSettings';
 import { GeneralSettings } from './GeneralSettings';
+import { ImportExportSettings } from './ImportExportSettings';
 import { ModerationSettings } from './ModerationSettings';
 import { OrganizationSettings } from './OrganizationSettings';
 
@@ -25,6 +26,7 @@ export const CONFIGURE_SECTIONS: readonly {
   { path: 'authentication', title: 'Authentication', Section: AuthenticationSettings },
   { path: 'email', title: 'Email', Section: EmailSettings },
   { path: 'api-tokens', title: 'API tokens', Section: ApiTokenSettings },
+  { path: 'import-export', title: 'Import and export', Section: ImportExportSettings },
   { path: 'advanced', title: 'Advanced', Section: AdvancedSettings },
 ];
 
