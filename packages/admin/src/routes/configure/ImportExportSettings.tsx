@@ -65,7 +65,8 @@ const STATUS_TEXT: Record<ConsoleImportJob['status'], string> = {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-function megabytes(bytes: number): string {
+function size(bytes: number): string {
+  if (bytes < 1024 ** 2) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
@@ -312,7 +313,7 @@ function ImportJobCard({ job }: { job: ConsoleImportJob }) {
       <h3>{label}</h3>
       <p>
         <strong>{STATUS_TEXT[job.status]}</strong>
-        {job.fileBytes !== null && ` · ${megabytes(job.fileBytes)}`}
+        {job.fileBytes !== null && ` · ${size(job.fileBytes)}`}
         {' · '}
         {new Date(job.createdAt).toLocaleString(undefined, {
           dateStyle: 'medium',
