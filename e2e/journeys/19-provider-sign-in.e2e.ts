@@ -1,5 +1,5 @@
-import { startTestOidcProvider, testProviderEmail } from '@parley/server/testing';
-import type { TestOidcProvider } from '@parley/server/testing';
+import { startTestOidcProvider, testProviderEmail } from '@parley/server/testing/oidc';
+import type { TestOidcProvider } from '@parley/server/testing/oidc';
 import type { Page } from 'playwright-core';
 import { journey, screenshot, streamFrame, useHarness } from '../harness';
 import { freePort } from '../support/browser';

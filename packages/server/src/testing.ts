@@ -19,8 +19,3 @@ export { SIGN_UP_CODE_LINE, signUpCodeFromOutbox } from './runtime/testing/readO
 export { freePort } from './runtime/testing/freePort';
 export { parleyNodeFlags, startParley } from './runtime/testing/postingClients';
 export type { RunningParley } from './runtime/testing/postingClients';
-export {
-  startTestOidcProvider,
-  testProviderEmail,
-} from './auth/providers/testing/testOidcProvider';
-export type { TestOidcProvider } from './auth/providers/testing/testOidcProvider';
