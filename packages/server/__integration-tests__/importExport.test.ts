@@ -1,5 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createParleyServer } from '../src/createParleyServer';
 import type { ParleyServer } from '../src/createParleyServer';
@@ -12,6 +13,8 @@ import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 import { freePort } from '../src/runtime/testing/freePort';
 import { importFilePath } from '../src/portability/importJobs';
+import { importFile } from '../src/portability/importFile';
+import { writeDisqusFile } from '../../../bench/support/disqusFile';
 
 // Import and export from the console, over HTTP against a real server: a job made by GraphQL,
 // its file PUT to the URL it answers, run in the background with its progress and report; a
@@ -150,6 +153,21 @@ describe.each(testDialects())('import and export from the console on %s', (diale
 
   it('rewrites a moved site’s origin, and a dry run writes nothing', async () => {
     const rewrite = { rewriteOrigins: [{ from: 'https://old.news.example', to: SITE }] };
+    if (dialect === 'sqlite') {
+      // One transaction for the whole import would hold the server's one connection.
+      const refused = await graphql(
+        `mutation ($input: CreateImportJobInput!) { createImportJob(input: $input) { uploadUrl } }`,
+        { input: { siteId, format: 'disqus', ...rewrite, dryRun: true } },
+      );
+      expect(refused.errors?.[0]?.extensions).toMatchObject({
+        code: 'INVALID_INPUT',
+        field: 'dryRun',
+      });
+      const real = await startImport('disqus', rewrite);
+      await upload(real.uploadUrl, 'disqus.xml');
+      expect((await finished(real.importJob.id)).report.commentsImported).toBe(9);
+      return;
+    }
     const dry = await startImport('disqus', { ...rewrite, dryRun: true });
     await upload(dry.uploadUrl, 'disqus.xml');
     const checked = await finished(dry.importJob.id);
@@ -206,6 +224,70 @@ describe.each(testDialects())('import and export from the console on %s', (diale
     const done = await finished(job.id);
     expect(done.status).toBe('DONE');
     expect(done.report.commentsImported).toBeGreaterThan(0);
+  });
+
+  it('fails an upload that never came, and one declared too large', async () => {
+    const late = await startImport('remark42');
+    await server.deps.db
+      .updateTable('import_jobs')
+      .set({ created_at: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString() })
+      .where('id', '=', late.importJob.id)
+      .execute();
+    // Its link is over an hour old: refused; the sweep ends the job.
+    expect((await upload(late.uploadUrl, 'remark42.jsonl')).status).toBe(403);
+    server.imports.wake();
+    await server.imports.idle();
+    expect(await findImportJob(server.deps.db, late.importJob.id)).toMatchObject({
+      status: 'failed',
+      error: 'The file never came: start the import again.',
+    });
+    const big = await startImport('remark42');
+    // Declared 2 GiB: refused from its headers, before a byte of the body is read.
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(big.uploadUrl, {
+        method: 'PUT',
+        headers: { 'content-length': String(2 * 1024 ** 3) },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      });
+      request.on('error', reject);
+      request.flushHeaders();
+    });
+    expect(status).toBe(413);
+    await expect(findImportJob(server.deps.db, big.importJob.id)).resolves.toMatchObject({
+      status: 'failed',
+    });
+  });
+
+  it('lets a cancelled download go, holding nothing', async () => {
+    // An export of a few megabytes: more than the sockets' buffers, so a download stops
+    // part-way when its reader goes.
+    const file = join(database.dataDir, 'big.xml');
+    await writeDisqusFile({ path: file, comments: 6000, threads: 20, authors: 50, origin: SITE });
+    await importFile(server.deps.db, 'disqus', file, { siteId });
+    const link = async () =>
+      (
+        await graphql(
+          `mutation ($input: CreateExportDownloadInput!) { createExportDownload(input: $input) { url } }`,
+          { input: { siteId } },
+        )
+      ).data.createExportDownload.url as string;
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(await link());
+      // The first piece, then the reader goes.
+      const reader = response.body?.getReader();
+      await reader?.read();
+      await reader?.cancel();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Two at once are allowed: had the cancelled ones held on, this one would be refused.
+    const after = await fetch(await link());
+    expect(after.status).toBe(200);
+    await after.json();
+    expect((await graphql('{ sites { id } }')).data.sites).toHaveLength(1);
   });
 
   it('downloads the site’s export from a one-minute link, for its admin only', async () => {

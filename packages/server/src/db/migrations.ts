@@ -844,6 +844,7 @@ async function importJobs(db: AnyDb): Promise<void> {
     .addColumn('upload_key_hash', 'text')
     .addColumn('file_bytes', 'integer')
     .addColumn('read_bytes', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('report', 'text')
     .addColumn('error', 'text')
     .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))

@@ -558,6 +558,8 @@ export interface ImportJobsTable {
   file_bytes: number | null;
   /** How far the running import has read the file (its last pass, for Parley's own format). */
   read_bytes: Generated<number>;
+  /** How many times a process took the job: one that keeps stopping its process fails at 3. */
+  attempts: Generated<number>;
   /** JSON of the ImportReport: so far while running, final once done (or as far as it got). */
   report: string | null;
   error: string | null;

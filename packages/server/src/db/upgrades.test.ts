@@ -927,6 +927,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         upload_key_hash: null,
         file_bytes: 2048,
         read_bytes: 2048,
+        attempts: 1,
         report: '{"format":"disqus"}',
         error: null,
         created_by: 'u-b-admin',

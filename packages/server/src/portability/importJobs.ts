@@ -28,6 +28,7 @@ import type { Database } from '../db/schema';
 import { SQLITE_FILE_NAME } from '../db/createDatabase';
 import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
 import {
+  failOrphanImportJobs,
   finishImportJob,
   queueImportJob,
   runnableImportJobs,
@@ -82,6 +83,23 @@ export interface ImportRunner {
   close(): void;
 }
 
+/** How often a running job's lease is renewed, in ms (a third of its length). */
+const LEASE_RENEW_MS = IMPORT_LEASE_MS / 3;
+
+/** Thrown into an import whose process lost its lease (another took the job): it stops. */
+class LeaseLost extends Error {}
+
+/** An import's error as the console says it: the file's fault, or the server's (logged). */
+function describeFailure(error: unknown): string {
+  if (error instanceof ParleyError) return error.message;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return 'The gzipped file is cut off or damaged: export it again.';
+  }
+  if (code === 'ENOSPC') return 'The server’s disk is full: nothing more was written.';
+  return 'The import stopped on an unexpected error (the server’s log says which): what was written stays; start it again to resume.';
+}
+
 /** Starts the runner of import jobs. */
 export function startImportRunner(deps: PortabilityDeps): ImportRunner {
   const holder = `import-runner-${randomUUID()}`;
@@ -101,6 +119,7 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
   };
 
   async function lookForJob(): Promise<void> {
+    await failOrphanImportJobs(deps.db, deps.now());
     for (const job of await runnableImportJobs(deps.db)) {
       // Another process's upload (a data folder of its own): its process runs it.
       if (!existsSync(importFilePath(deps.dataDir, job.id))) continue;
@@ -109,7 +128,7 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
         takeJobLease(deps.db, { name, holder, now: deps.now(), ttlMs: IMPORT_LEASE_MS });
       if (!(await lease())) continue;
       try {
-        await run(job, lease);
+        if (await startImportJob(deps.db, job.id, deps.now())) await run(job, lease);
       } finally {
         await releaseJobLease(deps.db, name, holder).catch(() => undefined);
       }
@@ -119,19 +138,33 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
 
   async function run(job: ImportJob, renewLease: () => Promise<boolean>): Promise<void> {
     const path = importFilePath(deps.dataDir, job.id);
-    await startImportJob(deps.db, job.id, deps.now());
     let file: ReadStream | undefined;
     let latest: ImportReport | undefined;
+    let lost = false;
     let saving: Promise<void> = Promise.resolve();
+    // The lease is renewed on its own clock, whatever the import is doing (a file that lists its
+    // threads first calls onProgress late); lost, the import stops at its next batch.
+    const renewing = setInterval(() => {
+      void renewLease().then(
+        (held) => {
+          if (!held) lost = true;
+        },
+        () => undefined,
+      );
+    }, LEASE_RENEW_MS);
     const save = () => {
-      if (latest === undefined) return;
+      if (latest === undefined || lost) return;
       const progress = { readBytes: file?.bytesRead ?? 0, report: latest };
       saving = saving
         .then(() => saveImportProgress(deps.db, job.id, progress))
-        .then(() => void renewLease())
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'Import progress not saved'));
     };
-    const timer = setInterval(save, IMPORT_PROGRESS_MS);
+    const saver = setInterval(save, IMPORT_PROGRESS_MS);
+    const stop = async () => {
+      clearInterval(renewing);
+      clearInterval(saver);
+      await saving;
+    };
     try {
       const report = await importFile(deps.db, job.format, path, {
         siteId: job.siteId,
@@ -142,30 +175,29 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
         },
         onProgress: (report) => {
           latest = report;
+          // Between batches (each committed): stopping here leaves nothing half-written.
+          if (lost || closing) throw new LeaseLost();
         },
       });
-      clearInterval(timer);
-      await saving;
-      await finishImportJob(deps.db, job.id, { report, error: null }, deps.now());
-      deps.logger.info(
-        { job: job.id, comments: report.comments.imported, skipped: report.skipped.length },
-        'Import finished',
-      );
+      await stop();
+      if (await finishImportJob(deps.db, job.id, { report, error: null }, deps.now())) {
+        deps.logger.info(
+          { job: job.id, comments: report.comments.imported, skipped: report.skipped.length },
+          'Import finished',
+        );
+      }
     } catch (error) {
-      clearInterval(timer);
-      await saving;
-      // Stopping: the job stays running, taken again (and resumed) once its lease runs out.
-      if (closing) return;
-      const message =
-        error instanceof ParleyError
-          ? error.message
-          : `The import stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-      if (!(error instanceof ParleyError))
+      await stop();
+      // Stopping, or another process has the job now: it stays running, theirs (or the next
+      // process's once the lease runs out) to resume; the file stays with it.
+      if (closing || lost || error instanceof LeaseLost) return;
+      if (!(error instanceof ParleyError)) {
         deps.logger.error({ err: error, job: job.id }, 'Import failed');
+      }
       await finishImportJob(
         deps.db,
         job.id,
-        { report: partialReport(error) ?? latest ?? null, error: message },
+        { report: partialReport(error) ?? latest ?? null, error: describeFailure(error) },
         deps.now(),
       );
     }
@@ -202,11 +234,18 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   sendJson(res, status, { errors: [{ message, extensions: { code } }] });
 }
 
+/** Downloads of exports at once, per process. */
+export const EXPORTS_AT_ONCE = 2;
+
+/** Thrown into an export whose browser went away. */
+class DownloadCancelled extends Error {}
+
 /** Builds the routes; `runner` is woken when a file is in. */
 export function createPortabilityRoutes(
   deps: PortabilityDeps,
   runner: Pick<ImportRunner, 'wake'>,
 ): PortabilityRoutes {
+  let exporting = 0;
   return async (req, res, pathname) => {
     const url = new URL(req.url ?? pathname, 'http://parley');
     const upload = new RegExp(`^${IMPORTS_PREFIX}([\\w-]+)/upload$`).exec(pathname);
@@ -232,25 +271,29 @@ export function createPortabilityRoutes(
     id: string,
     key: string,
   ): Promise<void> {
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (declared > IMPORT_UPLOAD_MAX_BYTES) {
-      refuse(res, 413, 'UPLOAD_TOO_LARGE', tooLarge());
-      req.resume();
-      return;
-    }
-    const job = await takeUploadKey(deps.db, id, key);
+    // A refused upload is not read to its end: the connection goes with the answer.
+    const refuseUpload = (status: number, code: string, message: string) => {
+      res.setHeader('connection', 'close');
+      refuse(res, status, code, message);
+      res.once('finish', () => req.destroy());
+    };
+    const job = await takeUploadKey(deps.db, id, key, deps.now());
     if (job === undefined) {
-      refuse(
-        res,
+      refuseUpload(
         403,
         'TOKEN_INVALID',
-        'This upload link is not valid, or was used: start the import again.',
+        'This upload link is not valid, was used, or is over an hour old: start the import again.',
       );
-      req.resume();
+      return;
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > IMPORT_UPLOAD_MAX_BYTES) {
+      await finishImportJob(deps.db, id, { report: null, error: tooLarge() }, deps.now());
+      refuseUpload(413, 'UPLOAD_TOO_LARGE', tooLarge());
       return;
     }
     const path = importFilePath(deps.dataDir, id);
-    mkdirSync(join(deps.dataDir, 'imports'), { recursive: true });
+    mkdirSync(join(deps.dataDir, 'imports'), { recursive: true, mode: 0o700 });
     let size = 0;
     const limit = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -267,15 +310,16 @@ export function createPortabilityRoutes(
     } catch (error) {
       await rm(path, { force: true });
       const coded = error instanceof ParleyError ? error : undefined;
-      const message = coded?.message ?? 'The upload was cut off: start the import again.';
+      const full = (error as { code?: unknown }).code === 'ENOSPC';
+      const message =
+        coded?.message ??
+        (full
+          ? 'The server’s disk is full: the file was not kept.'
+          : 'The upload was cut off: start the import again.');
       await finishImportJob(deps.db, id, { report: null, error: message }, deps.now());
       if (!res.headersSent) {
-        refuse(
-          res,
-          coded?.code === 'UPLOAD_TOO_LARGE' ? 413 : 400,
-          coded?.code ?? 'INVALID_INPUT',
-          message,
-        );
+        const code = coded?.code ?? (full ? 'STORAGE_FULL' : 'INVALID_INPUT');
+        refuseUpload(code === 'UPLOAD_TOO_LARGE' ? 413 : full ? 507 : 400, code, message);
       }
       return;
     }
@@ -308,6 +352,13 @@ export function createPortabilityRoutes(
       refuse(res, 404, 'NOT_FOUND', 'There is no such site.');
       return;
     }
+    // Each download holds a connection (a pooled one, on PostgreSQL) while the browser reads it.
+    if (exporting >= EXPORTS_AT_ONCE) {
+      res.setHeader('retry-after', '30');
+      refuse(res, 429, 'RATE_LIMITED', 'Other exports are downloading: try again in a moment.');
+      return;
+    }
+    exporting++;
     const snapshot = openSnapshot(deps);
     const day = deps.now().toISOString().slice(0, 10);
     const slug =
@@ -320,16 +371,33 @@ export function createPortabilityRoutes(
       'content-disposition': `attachment; filename="parley-${slug}-${day}.json"`,
       'cache-control': 'no-store',
     });
+    // A browser that goes away (a cancelled download) ends the export at its next piece, and
+    // with it the snapshot's transaction: nothing waits for a 'drain' that never comes.
+    const write = async (piece: string) => {
+      if (res.destroyed) throw new DownloadCancelled();
+      if (res.write(piece)) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      });
+      if (res.destroyed) throw new DownloadCancelled();
+    };
     try {
-      await exportSite(snapshot.db, siteId, (piece) =>
-        res.write(piece) ? undefined : new Promise<void>((resolve) => res.once('drain', resolve)),
-      );
+      await exportSite(snapshot.db, siteId, write);
       res.end();
     } catch (error) {
-      deps.logger.error({ err: error, site: siteId }, 'An export download failed');
+      if (!(error instanceof DownloadCancelled)) {
+        deps.logger.error({ err: error, site: siteId }, 'An export download failed');
+      }
       // The status is out: cutting the connection is how the browser learns it is incomplete.
-      res.destroy(error instanceof Error ? error : undefined);
+      res.destroy();
     } finally {
+      exporting--;
       await snapshot.close();
     }
   }

@@ -76,6 +76,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   SIGN_IN_PROVIDER_CREATE: 'Sign-in provider added',
   SIGN_IN_PROVIDER_UPDATE: 'Sign-in provider changed',
   SIGN_IN_PROVIDER_DELETE: 'Sign-in provider removed',
+  IMPORT_START: 'Import started',
+  EXPORT_DOWNLOAD: 'Export downloaded',
 };
 
 const ACTION_OPTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((value) => ({

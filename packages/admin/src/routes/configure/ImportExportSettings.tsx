@@ -52,6 +52,9 @@ export const FORMATS = {
   parley: 'Parley (another Parley’s export)',
 } as const;
 
+/** The largest file the server takes (portability/importJobs.ts). */
+const UPLOAD_MAX_BYTES = 1024 ** 3;
+
 /** How often the list is read again while an import waits or runs, in ms. */
 export const IMPORT_POLL_MS = 1000;
 
@@ -130,6 +133,7 @@ export function ImportExportSettings() {
   const [originError, setOriginError] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
+  const [fileInput, setFileInput] = useState(0);
   const [exportSite, setExportSite] = useState('');
   const chosenSite = siteId || sites[0]?.id || '';
   const chosenExport = exportSite || sites[0]?.id || '';
@@ -145,7 +149,13 @@ export function ImportExportSettings() {
   async function onImport(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    setFileError(file === null ? 'Choose the file to import.' : undefined);
+    setFileError(
+      file === null
+        ? 'Choose the file to import.'
+        : file.size > UPLOAD_MAX_BYTES
+          ? 'The file is larger than 1 GiB: import it with `parley import` on the server.'
+          : undefined,
+    );
     const site = sites.find((s) => s.id === chosenSite);
     let rewriteOrigins: { from: string; to: string }[] = [];
     setOriginError(undefined);
@@ -158,7 +168,7 @@ export function ImportExportSettings() {
         return;
       }
     }
-    if (file === null) {
+    if (file === null || file.size > UPLOAD_MAX_BYTES) {
       win.document.getElementById('import-file')?.focus();
       return;
     }
@@ -166,7 +176,14 @@ export function ImportExportSettings() {
       input: { siteId: chosenSite, format, dryRun, rewriteOrigins },
     });
     if (made.error || !made.data) {
-      setError(made.error ? errorText(toTransportError(made.error).code) : 'Not started.');
+      const err = made.error && toTransportError(made.error);
+      setError(
+        err?.field === 'dryRun'
+          ? 'A dry run is not available on the embedded database (SQLite): it would hold the whole site while it runs. Run `parley import --dry-run` on the server, or import for real (running it again later adds nothing new).'
+          : err
+            ? errorText(err.code)
+            : 'Not started.',
+      );
       return;
     }
     setUploading(0);
@@ -174,6 +191,8 @@ export function ImportExportSettings() {
     setUploading(null);
     if (sent.status !== 202) setError(uploadError(sent.status, sent.body));
     setFile(null);
+    // A new file input: the one that held this file shows it no more.
+    setFileInput((n) => n + 1);
     reload({ requestPolicy: 'network-only' });
   }
 
@@ -233,6 +252,7 @@ export function ImportExportSettings() {
               </select>
             </div>
             <Field
+              key={fileInput}
               id="import-file"
               label="File"
               type="file"

@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = [
   'SIGN_IN_PROVIDER_CREATE',
   'SIGN_IN_PROVIDER_UPDATE',
   'SIGN_IN_PROVIDER_DELETE',
+  'IMPORT_START',
+  'EXPORT_DOWNLOAD',
 ] as const;
 
 /** An action the audit log records. */

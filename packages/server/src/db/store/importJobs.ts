@@ -89,6 +89,7 @@ export async function takeUploadKey(
   db: Db,
   id: string,
   key: string,
+  now: Date,
 ): Promise<ImportJob | undefined> {
   const row = await db
     .updateTable('import_jobs')
@@ -96,6 +97,8 @@ export async function takeUploadKey(
     .where('id', '=', id)
     .where('status', '=', 'uploading')
     .where('upload_key_hash', '=', hashToken(key))
+    // The link works for an hour (then the sweep fails the job).
+    .where('created_at', '>=', isoTime(new Date(now.getTime() - IMPORT_ORPHAN_MS)))
     .returningAll()
     .executeTakeFirst();
   return row && toJob(row);
@@ -117,21 +120,67 @@ export async function runnableImportJobs(db: Db): Promise<ImportJob[]> {
     .selectAll()
     .where('status', 'in', ['queued', 'running'])
     .orderBy('created_at')
-    .limit(20)
+    .limit(100)
     .execute();
   return rows.map(toJob);
 }
 
-/** The runner took the job (under its lease). */
-export async function startImportJob(db: Db, id: string, now: Date): Promise<void> {
+/** Most times a job is taken: one whose import stops its process every time fails then. */
+export const IMPORT_MAX_ATTEMPTS = 3;
+
+/**
+ * The runner holding the job's lease takes it: queued or running (a stopped process's), once
+ * more. False when it moved on meanwhile (another runner finished it) or was taken too often.
+ */
+export async function startImportJob(db: Db, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('import_jobs')
+    .set((eb) => ({
+      status: 'running',
+      started_at: isoTime(now),
+      read_bytes: 0,
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .where('attempts', '<', IMPORT_MAX_ATTEMPTS)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 1) return true;
   await db
     .updateTable('import_jobs')
-    .set({ status: 'running', started_at: isoTime(now), read_bytes: 0 })
+    .set({
+      status: 'failed',
+      error: `The import stopped its server ${IMPORT_MAX_ATTEMPTS} times: it was given up. Import the file with \`parley import\` to see where it stops.`,
+      finished_at: isoTime(now),
+    })
     .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .where('attempts', '>=', IMPORT_MAX_ATTEMPTS)
     .execute();
+  return false;
 }
 
-/** How far it got. */
+/** Entries of each list kept with a job (the console shows 100; `parley import` prints all). */
+export const STORED_REPORT_ENTRIES = 1000;
+
+/** A report as a job keeps it: its lists cut to STORED_REPORT_ENTRIES, their lengths kept. */
+export interface StoredImportReport extends ImportReport {
+  skippedTotal?: number;
+  notesTotal?: number;
+}
+
+function stored(report: ImportReport): string {
+  const kept: StoredImportReport = {
+    ...report,
+    skipped: report.skipped.slice(0, STORED_REPORT_ENTRIES),
+    notes: report.notes.slice(0, STORED_REPORT_ENTRIES),
+    skippedTotal: report.skipped.length,
+    notesTotal: report.notes.length,
+  };
+  return JSON.stringify(kept);
+}
+
+/** How far it got (while it is running). */
 export async function saveImportProgress(
   db: Db,
   id: string,
@@ -139,25 +188,29 @@ export async function saveImportProgress(
 ): Promise<void> {
   await db
     .updateTable('import_jobs')
-    .set({ read_bytes: progress.readBytes, report: JSON.stringify(progress.report) })
+    .set({ read_bytes: progress.readBytes, report: stored(progress.report) })
     .where('id', '=', id)
     .where('status', '=', 'running')
     .execute();
 }
 
-/** The job ended: done with its report, or failed with its error and the report so far. */
+/**
+ * The job ended: done with its report, or failed with its error and the report so far. Only a
+ * job still waiting or running ends (once); false when it had ended already.
+ */
 export async function finishImportJob(
   db: Db,
   id: string,
   outcome: { report: ImportReport | null; error: string | null },
   now: Date,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('import_jobs')
     .set((eb) => ({
       status: outcome.error === null ? 'done' : 'failed',
-      report: outcome.report === null ? eb.ref('report') : JSON.stringify(outcome.report),
+      report: outcome.report === null ? eb.ref('report') : stored(outcome.report),
       error: outcome.error,
+      upload_key_hash: null,
       // Done: read to the end. Failed: where it stopped.
       read_bytes:
         outcome.error === null
@@ -166,7 +219,50 @@ export async function finishImportJob(
       finished_at: isoTime(now),
     }))
     .where('id', '=', id)
-    .execute();
+    .where('status', 'in', ['uploading', 'queued', 'running'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** How long an upload may wait to come, and a job to be taken by a process with its file, in ms. */
+export const IMPORT_ORPHAN_MS = 60 * 60 * 1000;
+
+/**
+ * Fails the jobs nobody will finish: an upload that never came (an hour after the job was
+ * made), and a job no process has held for an hour (its file was on an instance that is gone).
+ * Resolves how many.
+ */
+export async function failOrphanImportJobs(db: Db, now: Date): Promise<number> {
+  const before = isoTime(new Date(now.getTime() - IMPORT_ORPHAN_MS));
+  const uploads = await db
+    .updateTable('import_jobs')
+    .set({
+      status: 'failed',
+      upload_key_hash: null,
+      error: 'The file never came: start the import again.',
+      finished_at: isoTime(now),
+    })
+    .where('status', '=', 'uploading')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  const held = db
+    .selectFrom('job_leases')
+    .select('name')
+    .where('expires_at', '>=', before)
+    .where('name', 'like', 'import:%');
+  const orphans = await db
+    .updateTable('import_jobs')
+    .set({
+      status: 'failed',
+      error:
+        'No server has held this import for an hour (its file was on one that is gone): upload it again.',
+      finished_at: isoTime(now),
+    })
+    .where('status', 'in', ['queued', 'running'])
+    .where((eb) => eb.fn.coalesce('started_at', 'created_at'), '<', before)
+    .where((eb) => eb(sql<string>`'import:' || id`, 'not in', held))
+    .executeTakeFirst();
+  return Number(uploads.numUpdatedRows) + Number(orphans.numUpdatedRows);
 }
 
 /** One job, or undefined. */

@@ -8,6 +8,9 @@ import { findSiteById } from '../../db/store/sites';
 import { ParleyError } from '../../ParleyError';
 import { IMPORT_FORMAT_NAMES } from '../../portability/importFile';
 import { EXPORTS_PREFIX, EXPORT_LINK_SECONDS, IMPORTS_PREFIX } from '../../portability/importJobs';
+import { SqliteAdapter } from 'kysely';
+import { inTransaction } from '../../db/inTransaction';
+import { audit } from '../audit';
 import { requireRole } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
 
@@ -78,21 +81,43 @@ export const portabilityResolvers = {
         );
       }
       await requireSite(ctx, input.siteId);
+      // A dry run is one transaction, rolled back at the end: on SQLite it would hold the
+      // server's one connection (every request) for the whole import.
+      if (input.dryRun === true && ctx.db.getExecutor().adapter instanceof SqliteAdapter) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          'A dry run on the embedded database would hold the whole site while it runs: run `parley import --dry-run` on the server instead, or import for real (running it again later adds nothing new).',
+          { field: 'dryRun' },
+        );
+      }
       const rewriteOrigins: Record<string, string> = {};
       for (const { from, to } of input.rewriteOrigins ?? []) {
         rewriteOrigins[originOf(from)] = originOf(to);
       }
-      const { job, uploadKey } = await createImportJob(
-        ctx.db,
-        {
-          siteId: input.siteId,
-          format: input.format,
-          dryRun: input.dryRun === true,
-          rewriteOrigins,
-          createdBy: admin.id,
-        },
-        ctx.now(),
-      );
+      const { job, uploadKey } = await inTransaction(ctx.db, async (trx) => {
+        const made = await createImportJob(
+          trx,
+          {
+            siteId: input.siteId,
+            format: input.format,
+            dryRun: input.dryRun === true,
+            rewriteOrigins,
+            createdBy: admin.id,
+          },
+          ctx.now(),
+        );
+        await audit(
+          ctx,
+          trx,
+          'IMPORT_START',
+          { type: 'site', id: input.siteId, label: input.format },
+          [
+            { field: 'format', before: null, after: input.format },
+            { field: 'dryRun', before: null, after: input.dryRun === true },
+          ],
+        );
+        return made;
+      });
       const base = ctx.publicUrl.replace(/\/$/, '');
       return {
         importJob: job,
@@ -102,7 +127,9 @@ export const portabilityResolvers = {
 
     createExportDownload: async (_root, { input }, ctx) => {
       const admin = requireRole(ctx, 'ADMIN');
-      await requireSite(ctx, input.siteId);
+      const site = await requireSite(ctx, input.siteId);
+      // Its every commenter's address goes with it: who took one is kept.
+      await audit(ctx, ctx.db, 'EXPORT_DOWNLOAD', { type: 'site', id: site.id, label: site.name });
       const token = await ctx.tokens.signFor(
         'exportDownload',
         { sub: admin.id, ep: admin.sessionEpoch, site: input.siteId },

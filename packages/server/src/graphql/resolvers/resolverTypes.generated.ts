@@ -78,6 +78,8 @@ export type ApiTokenScope =
 export type AuditAction =
   | 'API_TOKEN_CREATE'
   | 'API_TOKEN_REVOKE'
+  | 'EXPORT_DOWNLOAD'
+  | 'IMPORT_START'
   | 'PASSWORD_RESET'
   | 'RECOVERY_CODES_REGENERATE'
   | 'SECRETS_FORGET'
