@@ -4,6 +4,7 @@
  * Admins only, in a session of their own (a mutation an API token may not call).
  */
 import { createImportJob, findImportJob, listImportJobs } from '../../db/store/importJobs';
+import type { StoredImportReport } from '../../db/store/importJobs';
 import { findSiteById } from '../../db/store/sites';
 import { ParleyError } from '../../ParleyError';
 import { IMPORT_FORMAT_NAMES } from '../../portability/importFile';
@@ -154,8 +155,9 @@ export const portabilityResolvers = {
     usersMatched: (report) => report.users.matched,
     commentsImported: (report) => report.comments.imported,
     commentsAlready: (report) => report.comments.already,
-    skippedCount: (report) => report.skipped.length,
-    notesCount: (report) => report.notes.length,
+    // A job keeps the first STORED_REPORT_ENTRIES of each list, and how long each was.
+    skippedCount: (report) => (report as StoredImportReport).skippedTotal ?? report.skipped.length,
+    notesCount: (report) => (report as StoredImportReport).notesTotal ?? report.notes.length,
     skipped: (report, { first }) => entries(report.skipped, first),
     notes: (report, { first }) => entries(report.notes, first),
   },
