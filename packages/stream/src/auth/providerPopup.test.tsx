@@ -57,6 +57,12 @@ async function renderPopup(
   return { win, opener };
 }
 
+/** The server refusing the popup's code with these extensions (a code and what goes with it). */
+const redeemRefused = (extensions: Record<string, unknown>) =>
+  graphql.mutation('RedeemProviderSignIn', () =>
+    HttpResponse.json({ data: null, errors: [{ message: 'refused', extensions }] }),
+  );
+
 const handedOver = (opener: { postMessage: jest.Mock }, token: string) =>
   expect(opener.postMessage).toHaveBeenCalledWith(
     { ns: PARLEY_NAMESPACE, type: 'token', payload: { token } },
@@ -120,21 +126,11 @@ test('redeems the code the provider came back with and hands the token to the fr
 test('proves an existing account with its password before connecting the provider', async () => {
   let sent: Record<string, unknown> = {};
   server.use(
-    graphql.mutation('RedeemProviderSignIn', () =>
-      HttpResponse.json({
-        data: null,
-        errors: [
-          {
-            message: 'An account here uses ann@example.com',
-            extensions: {
-              code: 'SIGN_IN_LINK_REQUIRED',
-              email: 'ann@example.com',
-              provider: 'GitHub',
-            },
-          },
-        ],
-      }),
-    ),
+    redeemRefused({
+      code: 'SIGN_IN_LINK_REQUIRED',
+      email: 'ann@example.com',
+      provider: 'GitHub',
+    }),
     graphql.mutation('ConnectProviderWithPassword', ({ variables }) => {
       sent = variables;
       return HttpResponse.json({ data: { connectProviderWithPassword: { token: 'joined' } } });
@@ -155,21 +151,11 @@ test('proves an existing account with its password before connecting the provide
 
 test('or has a link emailed to the account instead', async () => {
   server.use(
-    graphql.mutation('RedeemProviderSignIn', () =>
-      HttpResponse.json({
-        data: null,
-        errors: [
-          {
-            message: 'linked',
-            extensions: {
-              code: 'SIGN_IN_LINK_REQUIRED',
-              email: 'ann@example.com',
-              provider: 'GitHub',
-            },
-          },
-        ],
-      }),
-    ),
+    redeemRefused({
+      code: 'SIGN_IN_LINK_REQUIRED',
+      email: 'ann@example.com',
+      provider: 'GitHub',
+    }),
     graphql.mutation('EmailProviderLink', () =>
       HttpResponse.json({ data: { emailProviderLink: { email: 'ann@example.com' } } }),
     ),
@@ -186,14 +172,7 @@ test('or has a link emailed to the account instead', async () => {
 test('asks a two-factor account for its code: a provider never skips it', async () => {
   let second: Record<string, unknown> = {};
   server.use(
-    graphql.mutation('RedeemProviderSignIn', () =>
-      HttpResponse.json({
-        data: null,
-        errors: [
-          { message: 'code', extensions: { code: 'TWO_FACTOR_CODE_REQUIRED', ticket: 'tk' } },
-        ],
-      }),
-    ),
+    redeemRefused({ code: 'TWO_FACTOR_CODE_REQUIRED', ticket: 'tk' }),
     graphql.mutation('SignInSecondFactor', ({ variables }) => {
       second = variables;
       return HttpResponse.json({
@@ -210,14 +189,7 @@ test('asks a two-factor account for its code: a provider never skips it', async 
 });
 
 test('says a failed redemption by its code, over the forms', async () => {
-  server.use(
-    graphql.mutation('RedeemProviderSignIn', () =>
-      HttpResponse.json({
-        data: null,
-        errors: [{ message: 'expired', extensions: { code: 'SIGN_IN_EXPIRED' } }],
-      }),
-    ),
-  );
+  server.use(redeemRefused({ code: 'SIGN_IN_EXPIRED' }));
   await renderPopup({ providerCode: 'used', withOrigin: false });
   expect((await screen.findAllByRole('alert'))[0]?.textContent).toBe(
     'This sign-in expired or was started in another window. Please start again.',
@@ -268,22 +240,12 @@ test('says nothing was connected when the frame that asked is gone', async () =>
 
 test('offers only the emailed link to an account without a password', async () => {
   server.use(
-    graphql.mutation('RedeemProviderSignIn', () =>
-      HttpResponse.json({
-        data: null,
-        errors: [
-          {
-            message: 'linked',
-            extensions: {
-              code: 'SIGN_IN_LINK_REQUIRED',
-              email: 'ann@example.com',
-              provider: 'GitHub',
-              hasPassword: false,
-            },
-          },
-        ],
-      }),
-    ),
+    redeemRefused({
+      code: 'SIGN_IN_LINK_REQUIRED',
+      email: 'ann@example.com',
+      provider: 'GitHub',
+      hasPassword: false,
+    }),
   );
   await renderPopup({ providerCode: 'c5' });
   await screen.findByRole('button', { name: 'Email me a link instead' });
@@ -293,21 +255,11 @@ test('offers only the emailed link to an account without a password', async () =
 test('asks a two-factor account for its code with the password before connecting', async () => {
   const sent: Record<string, unknown>[] = [];
   server.use(
-    graphql.mutation('RedeemProviderSignIn', () =>
-      HttpResponse.json({
-        data: null,
-        errors: [
-          {
-            message: 'linked',
-            extensions: {
-              code: 'SIGN_IN_LINK_REQUIRED',
-              email: 'a@example.com',
-              provider: 'GitHub',
-            },
-          },
-        ],
-      }),
-    ),
+    redeemRefused({
+      code: 'SIGN_IN_LINK_REQUIRED',
+      email: 'a@example.com',
+      provider: 'GitHub',
+    }),
     graphql.mutation('ConnectProviderWithPassword', ({ variables }) => {
       sent.push(variables);
       const input = variables['input'] as { secondFactorCode?: string };

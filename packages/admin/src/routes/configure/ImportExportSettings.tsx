@@ -223,34 +223,20 @@ export function ImportExportSettings() {
       ) : (
         <>
           <form onSubmit={(event) => void onImport(event)} noValidate aria-label="Import comments">
-            <div className="field">
-              <label htmlFor="import-site">Into site</label>
-              <select
-                id="import-site"
-                value={chosenSite}
-                onChange={(e) => setSiteId(e.target.value)}
-              >
-                {sites.map((site) => (
-                  <option key={site.id} value={site.id}>
-                    {site.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="import-format">Format</label>
-              <select
-                id="import-format"
-                value={format}
-                onChange={(e) => setFormat(e.target.value as keyof typeof FORMATS)}
-              >
-                {(Object.keys(FORMATS) as (keyof typeof FORMATS)[]).map((name) => (
-                  <option key={name} value={name}>
-                    {FORMATS[name]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <Select
+              id="import-site"
+              label="Into site"
+              value={chosenSite}
+              options={sites.map((site) => [site.id, site.name])}
+              onChange={setSiteId}
+            />
+            <Select
+              id="import-format"
+              label="Format"
+              value={format}
+              options={Object.entries(FORMATS)}
+              onChange={(value) => setFormat(value as keyof typeof FORMATS)}
+            />
             <Field
               key={fileInput}
               id="import-file"
@@ -299,20 +285,13 @@ export function ImportExportSettings() {
             reactions and moderation decisions, as one JSON file (packages/server/EXPORT.md) that
             another Parley imports.
           </p>
-          <div className="field">
-            <label htmlFor="export-site">Site</label>
-            <select
-              id="export-site"
-              value={chosenExport}
-              onChange={(e) => setExportSite(e.target.value)}
-            >
-              {sites.map((site) => (
-                <option key={site.id} value={site.id}>
-                  {site.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Select
+            id="export-site"
+            label="Site"
+            value={chosenExport}
+            options={sites.map((site) => [site.id, site.name])}
+            onChange={setExportSite}
+          />
           <div className="action-row">
             <button type="button" disabled={exporting.fetching} onClick={() => void onExport()}>
               Download export
@@ -320,6 +299,28 @@ export function ImportExportSettings() {
           </div>
         </>
       )}
+    </div>
+  );
+}
+
+/** A labelled select of `[value, text]` options. */
+function Select(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange(value: string): void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { ParleyError } from '../../ParleyError';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { isUniqueViolation } from '../isUniqueViolation';
-import type { SignInProviderKind, SignInProvidersTable } from '../schema';
+import type { SignInProviderKind, SignInProvidersTable, UserIdentitiesTable } from '../schema';
 import { findSiteByOrigin } from './sites';
 
 /** A configured provider, its secret not included (see {@link providerSecret}). */
@@ -289,14 +289,7 @@ export async function findIdentity(
   return row && toIdentity(row);
 }
 
-function toIdentity(row: {
-  id: string;
-  user_id: string;
-  provider_id: string;
-  subject: string;
-  email: string | null;
-  created_at: string;
-}): UserIdentity {
+function toIdentity(row: Selectable<UserIdentitiesTable>): UserIdentity {
   return {
     id: row.id,
     userId: row.user_id,

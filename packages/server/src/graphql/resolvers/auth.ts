@@ -71,6 +71,31 @@ export async function authPayload(ctx: ParleyContext, user: User, secondFactor =
  */
 let dummyHash: Promise<string> | undefined;
 
+/**
+ * Whether `password` is `user`'s: as slow for an unknown user, or one without a password, as for
+ * a wrong password (the time taken tells nothing).
+ */
+export async function passwordMatches(user: User | undefined, password: string): Promise<boolean> {
+  dummyHash ??= hashPassword(crypto.randomUUID());
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
+  return user?.passwordHash != null && matches;
+}
+
+/**
+ * The end of a sign-in whose first step passed: a session, or, with two-factor sign-in on, the
+ * ticket `signInSecondFactor` finishes it with (a code from the app).
+ */
+export async function finishSignIn(ctx: ParleyContext, user: User) {
+  if (user.twoFactorEnabled) {
+    throw new ParleyError(
+      'TWO_FACTOR_CODE_REQUIRED',
+      'Enter the code from your authenticator app, or a recovery code.',
+      { ticket: await secondFactorTicket(ctx, user) },
+    );
+  }
+  return authPayload(ctx, user);
+}
+
 export const authResolvers = {
   Query: {
     viewer: (_root, _args, ctx) => ctx.viewer,
@@ -174,22 +199,13 @@ export const authResolvers = {
           await requireSolvedChallenge(ctx, email.key, input, challengeCost(failures, free));
         }
       }
-      dummyHash ??= hashPassword(crypto.randomUUID());
-      const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash));
-      if (!user || !user.passwordHash || !matches) {
+      if (!user || !(await passwordMatches(user, input.password))) {
         await ctx.rateLimiter.record('signInFailures', account);
         throw new ParleyError('INVALID_CREDENTIALS', 'That email and password do not match.');
       }
       // The password was right: with two-factor sign-in on, a code from the app finishes it
       // (signInSecondFactor, with this ticket).
-      if (user.twoFactorEnabled) {
-        throw new ParleyError(
-          'TWO_FACTOR_CODE_REQUIRED',
-          'Enter the code from your authenticator app, or a recovery code.',
-          { ticket: await secondFactorTicket(ctx, user) },
-        );
-      }
-      return authPayload(ctx, user);
+      return finishSignIn(ctx, user);
     },
 
     // The second step of a password sign-in with two-factor sign-in on: the ticket says the

@@ -3,7 +3,6 @@
  * provider sign-in came to (auth/providers/providerSignIn.ts), a reader's connected providers,
  * and the admins' configuration (Configure › Authentication).
  */
-import { hashPassword, verifyPassword } from '../../auth/passwords';
 import {
   callbackUrl,
   connectAndNotify,
@@ -34,8 +33,8 @@ import { audit } from '../audit';
 import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
 import { hasRole, isOwnAccount, requireRole, requireViewer } from '../permissions';
-import { secondFactorTicket, spendSecondFactor } from './account/secondFactor';
-import { authPayload } from './auth';
+import { spendSecondFactor } from './account/secondFactor';
+import { authPayload, finishSignIn, passwordMatches } from './auth';
 import type { Resolvers } from './resolverTypes.generated';
 
 /** Longest provider name ("Continue with …"), in characters. */
@@ -110,18 +109,8 @@ async function signInAs(ctx: ParleyContext, userId: string) {
   const user = await findUserById(ctx.db, userId);
   // Erased since the flow began (erasure keeps the row, anonymized): nobody to sign in as.
   if (user === undefined || !isJoinable(user)) throw expired();
-  if (user.twoFactorEnabled) {
-    throw new ParleyError(
-      'TWO_FACTOR_CODE_REQUIRED',
-      'Enter the code from your authenticator app, or a recovery code.',
-      { ticket: await secondFactorTicket(ctx, user) },
-    );
-  }
-  return authPayload(ctx, user);
+  return finishSignIn(ctx, user);
 }
-
-/** Compared against when an account has no password, so the time taken tells nothing. */
-let dummyHash: Promise<string> | undefined;
 
 export const signInProviderResolvers = {
   Query: {
@@ -197,9 +186,7 @@ export const signInProviderResolvers = {
           { retryAfterSeconds: RATE_LIMITS.signInFailures.windowSeconds },
         );
       }
-      dummyHash ??= hashPassword(crypto.randomUUID());
-      const matches = await verifyPassword(input.password, user.passwordHash ?? (await dummyHash));
-      if (user.passwordHash === null || !matches) {
+      if (!(await passwordMatches(user, input.password))) {
         await ctx.rateLimiter.record('signInFailures', account);
         throw new ParleyError('INVALID_CREDENTIALS', 'That password is not right.', {
           field: 'password',
