@@ -1,4 +1,5 @@
 import { AUTH_PATH, POPUP_TO_FRAME, readMessage } from '@parley/contract';
+import type { PopupToFrame } from '@parley/contract';
 import type { StreamEnv } from '../StreamContext';
 import { setAuthNotice } from './authNotice';
 import {
@@ -30,13 +31,7 @@ export function openAuthPopup(
   const query = new URLSearchParams({ mode, locale: env.params.locale, theme: env.params.theme });
   // The story names the site, whose sign-in providers the popup offers.
   if (env.params.storyURL) query.set('story', env.params.storyURL);
-  const left = Math.round(win.screenX + (win.outerWidth - POPUP_WIDTH_PX) / 2);
-  const top = Math.round(win.screenY + (win.outerHeight - POPUP_HEIGHT_PX) / 2);
-  const popup = win.open(
-    `${origin}${AUTH_PATH}?${query}`,
-    POPUP_WINDOW_NAME,
-    `popup,width=${POPUP_WIDTH_PX},height=${POPUP_HEIGHT_PX},left=${left},top=${top}`,
-  );
+  const popup = win.open(`${origin}${AUTH_PATH}?${query}`, POPUP_WINDOW_NAME, popupFeatures(win));
   if (!popup) {
     // Signing in in this frame instead is no way out: its storage may be partitioned and the
     // page is someone else's. Only the reader can allow the popup.
@@ -46,30 +41,64 @@ export function openAuthPopup(
   setAuthNotice(env.session, null);
   popup.focus();
 
-  const onMessage = (event: MessageEvent) => {
+  const stop = waitForPopup(
+    win,
+    popup,
+    'token',
+    ({ token }) => {
+      void env.session.signIn(token);
+      env.bridge.send('event', { name: 'signedIn' });
+    },
+    () => {
+      if (pending.get(win) === stop) pending.delete(win);
+    },
+  );
+  pending.set(win, stop);
+  return stop;
+}
+
+/** The sign-in popup's window features: its size, centred over the page. */
+export function popupFeatures(win: Window): string {
+  const left = Math.round(win.screenX + (win.outerWidth - POPUP_WIDTH_PX) / 2);
+  const top = Math.round(win.screenY + (win.outerHeight - POPUP_HEIGHT_PX) / 2);
+  return `popup,width=${POPUP_WIDTH_PX},height=${POPUP_HEIGHT_PX},left=${left},top=${top}`;
+}
+
+/**
+ * Waits for one message of `type` from `popup`, the window this frame opened: `onMessage` gets
+ * its payload. The wait ends then, or once the popup has been closed for a whole poll, or when
+ * the returned function is called; `onStop` is told each time it ends.
+ */
+export function waitForPopup<K extends keyof PopupToFrame>(
+  win: Window,
+  popup: Window,
+  type: K,
+  onMessage: (payload: PopupToFrame[K]) => void,
+  onStop?: () => void,
+): () => void {
+  const origin = win.location.origin;
+  const listener = (event: MessageEvent) => {
     // Only the window we opened, at our own origin: anything else on the page (the host, its
-    // other frames, an extension) could otherwise post a token of its choosing and sign the
-    // reader in to someone else's account.
+    // other frames, an extension) could otherwise post a token or code of its choosing and
+    // sign the reader in to someone else's account.
     if (event.source !== popup || event.origin !== origin) return;
     const message = readMessage(POPUP_TO_FRAME, event.data);
-    if (message?.type !== 'token') return;
+    if (message?.type !== type) return;
     stop();
-    void env.session.signIn(message.payload.token);
-    env.bridge.send('event', { name: 'signedIn' });
+    onMessage(message.payload as PopupToFrame[K]);
   };
-  // The popup posts its token and closes at once; across processes the frame can see `closed`
-  // before the message arrives, so it stops only when the popup has been closed for a whole poll.
+  // The popup posts and closes at once; across processes the frame can see `closed` before the
+  // message arrives, so it stops only when the popup has been closed for a whole poll.
   let closedBefore = false;
   const timer = win.setInterval(() => {
     if (closedBefore) stop();
     closedBefore = popup.closed;
   }, POPUP_CLOSED_POLL_MS);
   const stop = () => {
-    win.removeEventListener('message', onMessage);
+    win.removeEventListener('message', listener);
     win.clearInterval(timer);
-    if (pending.get(win) === stop) pending.delete(win);
+    onStop?.();
   };
-  win.addEventListener('message', onMessage);
-  pending.set(win, stop);
+  win.addEventListener('message', listener);
   return stop;
 }

@@ -5,14 +5,9 @@ import { useStreamEnv } from '../StreamContext';
 import { ActionStatus } from '../panels/ActionStatus';
 import { PanelSection } from '../panels/PanelSection';
 import { useAction } from '../panels/useAction';
-import { POPUP_TO_FRAME, readMessage } from '@parley/contract';
 import { REDEEM_PROVIDER_SIGN_IN, SIGN_IN_PROVIDERS } from '../auth/providerDocuments';
-import {
-  POPUP_CLOSED_POLL_MS,
-  POPUP_HEIGHT_PX,
-  POPUP_WIDTH_PX,
-  POPUP_WINDOW_NAME,
-} from '../auth/defaults';
+import { POPUP_WINDOW_NAME } from '../auth/defaults';
+import { popupFeatures, waitForPopup } from '../auth/openAuthPopup';
 
 /** The URL that connects a provider to the viewer's account, opened in the sign-in popup. */
 export const START_PROVIDER_CONNECTION = graphql(`
@@ -79,11 +74,7 @@ export function SignInProviders({ connected, hasPassword, onChanged }: SignInPro
 
   const connect = (providerId: string) => {
     // Opened now, in the click (a popup opened after an await is blocked), and sent on below.
-    const popup = win.open(
-      'about:blank',
-      POPUP_WINDOW_NAME,
-      `popup,width=${POPUP_WIDTH_PX},height=${POPUP_HEIGHT_PX}`,
-    );
+    const popup = win.open('about:blank', POPUP_WINDOW_NAME, popupFeatures(win));
     setBlocked(popup === null);
     if (popup === null) return;
     void connecting
@@ -96,25 +87,10 @@ export function SignInProviders({ connected, hasPassword, onChanged }: SignInPro
         popup.location.href = url.href;
         // Back from the provider, the popup hands this frame a one-time code, which it redeems
         // signed in (the popup holds no token, and a code redeemed by anyone else connects
-        // nothing). Only that popup, at our own origin, is listened to.
-        const onMessage = (event: MessageEvent) => {
-          if (event.source !== popup || event.origin !== win.location.origin) return;
-          const message = readMessage(POPUP_TO_FRAME, event.data);
-          if (message?.type !== 'providerConnect') return;
-          stop();
-          void finishing
-            .run(() => redeem({ input: { code: message.payload.code } }))
-            .then((done) => done && onChanged());
-        };
-        // The popup posts and closes at once: the listener stays one more poll after it closed.
-        const timer = win.setInterval(() => {
-          if (popup.closed) win.setTimeout(stop, POPUP_CLOSED_POLL_MS);
-        }, POPUP_CLOSED_POLL_MS);
-        const stop = () => {
-          win.removeEventListener('message', onMessage);
-          win.clearInterval(timer);
-        };
-        win.addEventListener('message', onMessage);
+        // nothing).
+        waitForPopup(win, popup, 'providerConnect', ({ code }) => {
+          void finishing.run(() => redeem({ input: { code } })).then((done) => done && onChanged());
+        });
       });
   };
 
