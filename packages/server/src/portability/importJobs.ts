@@ -40,6 +40,7 @@ import type { ImportJob } from '../db/store/importJobs';
 import { findSiteById } from '../db/store/sites';
 import { findUserById } from '../db/store/users';
 import { ParleyError } from '../ParleyError';
+import { sendJson } from '../runtime/httpHelpers';
 import { exportSite } from './exportSite';
 import { importFile } from './importFile';
 import { partialReport } from './importShared';
@@ -224,14 +225,10 @@ export type PortabilityRoutes = (
   pathname: string,
 ) => Promise<boolean>;
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res
-    .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-    .end(JSON.stringify(body));
-}
+const NO_STORE = { 'cache-control': 'no-store' };
 
 function refuse(res: ServerResponse, status: number, code: string, message: string): void {
-  sendJson(res, status, { errors: [{ message, extensions: { code } }] });
+  sendJson(res, status, { errors: [{ message, extensions: { code } }] }, NO_STORE);
 }
 
 /** Downloads of exports at once, per process. */
@@ -325,7 +322,7 @@ export function createPortabilityRoutes(
     }
     await queueImportJob(deps.db, id, (await stat(path)).size);
     runner.wake();
-    sendJson(res, 202, { id, status: 'QUEUED' });
+    sendJson(res, 202, { id, status: 'QUEUED' }, NO_STORE);
   }
 
   async function sendExport(res: ServerResponse, siteId: string, token: string): Promise<void> {

@@ -34,7 +34,7 @@ import type {
   UserRole,
   UsersTable,
 } from '../db/schema';
-import { DELETED_EMAIL_DOMAIN } from '../db/store/accountDeletion';
+import { isErasedAddress } from '../db/store/accountDeletion';
 import { moveVoteCounts } from '../db/store/reactions';
 import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
@@ -261,7 +261,7 @@ async function run(
           id,
           wanted: user.username,
           // An account Parley erased (`deleted-…`, `…@deleted.invalid`) stays erased.
-          erased: uniqueKey(user.email).endsWith(`@${DELETED_EMAIL_DOMAIN}`),
+          erased: isErasedAddress(user.email),
           email,
           email_key: uniqueKey(email),
           email_verified: user.user.emailVerified === true && email === user.email ? 1 : 0,

@@ -41,7 +41,7 @@ import { bestRank } from '../db/store/reactions';
 import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
 import { findStoryByUrl } from '../db/store/stories';
-import { uniqueKey } from '../db/store/users';
+import { isPlaceholderAddress, uniqueKey } from '../db/store/users';
 import { renderComment } from '../markdown/renderComment';
 import { neutralizeBidi, usernameSkeleton } from '../validation/lookalikes';
 import { validateEmail } from '../validation/validateAccount';
@@ -642,7 +642,7 @@ export function sourceEmail(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   try {
     const { address } = validateEmail(value);
-    return /\.invalid$/i.test(address) ? null : address;
+    return isPlaceholderAddress(address) ? null : address;
   } catch {
     return null;
   }

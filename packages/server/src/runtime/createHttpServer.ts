@@ -25,6 +25,7 @@ import { createDocumentSecurity } from './documentSecurity';
 import { operationNameIn, operationOf } from './plugins/operationName';
 import type { AppRoute } from './serveStatic';
 import { clientIp } from './clientIp';
+import { sendJson, withTimeout } from './httpHelpers';
 import type { ProviderRoutes } from '../auth/providers/providerRoutes';
 import { PROVIDERS_PREFIX } from '../auth/providers/providerSignIn';
 import { EXPORTS_PREFIX, IMPORTS_PREFIX } from '../portability/importJobs';
@@ -223,10 +224,7 @@ export function createHttpServer({
     }
     if (pathname === HEALTH_PATH) {
       label('healthz');
-      const healthy = await withTimeout(
-        healthCheck?.() ?? Promise.resolve(),
-        READINESS_CHECK_TIMEOUT_MS,
-      ).then(
+      const healthy = await answersInTime(healthCheck?.() ?? Promise.resolve()).then(
         () => true,
         (error: unknown) => (logger.warn({ err: error }, 'Health check failed'), false),
       );
@@ -237,7 +235,7 @@ export function createHttpServer({
       label('readyz');
       const entries = await Promise.all(
         Object.entries(readinessChecks).map(async ([name, check]) => {
-          const outcome = await withTimeout(check(), READINESS_CHECK_TIMEOUT_MS).then(
+          const outcome = await answersInTime(check()).then(
             () => 'ok',
             (error: unknown) => (error instanceof Error ? error.message : String(error)),
           );
@@ -415,18 +413,10 @@ export function createHttpServer({
   };
 }
 
-/** `work`, or a rejection saying it did not answer within `ms`. */
-function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
+/** `check`, or a rejection saying it did not answer within READINESS_CHECK_TIMEOUT_MS. */
+function answersInTime(check: Promise<void>): Promise<void> {
+  const ms = READINESS_CHECK_TIMEOUT_MS;
+  return withTimeout(check, ms, () => new Error(`no answer within ${ms} ms`));
 }
 
 /** Constant-time check of `Authorization: Bearer <token>`, so timing does not leak the token. */

@@ -14,6 +14,7 @@ import {
 } from 'arctic';
 import * as oidc from 'openid-client';
 import { ParleyError } from '../../ParleyError';
+import { withTimeout } from '../../runtime/httpHelpers';
 import type { SignInProviderKind } from '../../db/schema';
 
 /** Google's issuer: an OpenID Connect provider like any other, found by discovery. */
@@ -133,20 +134,8 @@ function publicName(hint: string | null | undefined): string | null {
   return name ? name : null;
 }
 
-/** Rejects with a `TimeoutError` (an outage) when `work` takes longer than a provider may. */
-function withTimeout<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new DOMException('The provider took too long', 'TimeoutError')),
-      PROVIDER_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 /** Plain http is allowed for an issuer on this machine only (a test or development provider). */
-function isLoopback(url: URL): boolean {
+export function isLoopback(url: URL): boolean {
   return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
@@ -257,6 +246,8 @@ function githubClient(settings: ProviderSettings): ProviderClient {
       // arctic's fetch has no time limit of its own.
       const tokens = await withTimeout(
         client.validateAuthorizationCode(GITHUB.token, code, flow.codeVerifier),
+        PROVIDER_TIMEOUT_MS,
+        () => new DOMException('The provider took too long', 'TimeoutError'),
       );
       const token = tokens.accessToken();
       const user = await api<{ id: number; login: string; name: string | null }>('/user', token);

@@ -36,10 +36,16 @@ import {
 import type { SignInProvider } from '../../db/store/signInProviders';
 import { storeFlow, takeFlow } from '../../db/store/signInFlows';
 import type { FlowResult, PopupLook, SignInFlow } from '../../db/store/signInFlows';
-import { createUser, findUserByEmail, findUserById, uniqueKey } from '../../db/store/users';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  isPlaceholderAddress,
+  uniqueKey,
+} from '../../db/store/users';
 import { email } from '../../email/templates';
 import type { Mailer } from '../../email/createMailer';
-import { DELETED_EMAIL_DOMAIN } from '../../db/store/accountDeletion';
+import { isErasedAddress } from '../../db/store/accountDeletion';
 import { uniqueUsernames } from '../../portability/importShared';
 import { providerClient, toSignInError } from './providerClients';
 import type { ProviderClient, ProviderProfile } from './providerClients';
@@ -209,7 +215,7 @@ export async function finishProviderSignIn(
 
 /** Whether an account is one a provider's address could be joined to (not SSO, not erased). */
 export function isJoinable(user: { ssoSiteId: string | null; email: string }): boolean {
-  return user.ssoSiteId === null && !user.email.endsWith(`@${DELETED_EMAIL_DOMAIN}`);
+  return user.ssoSiteId === null && !isErasedAddress(user.email);
 }
 
 /** A placeholder address: `.invalid` never receives mail, and no reset is sent to one. */
@@ -326,7 +332,7 @@ export async function connectAndNotify(
     findUserById(deps.db, input.userId),
     findSignInProvider(deps.db, input.providerId),
   ]);
-  if (user === undefined || provider === undefined || user.email.endsWith('.invalid')) return;
+  if (user === undefined || provider === undefined || isPlaceholderAddress(user.email)) return;
   deps.mailer
     .send(
       email('providerConnected', user.email, { username: user.username, provider: provider.name }),

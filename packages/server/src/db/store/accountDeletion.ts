@@ -17,6 +17,7 @@
  * Everything for one user happens in one transaction.
  */
 import { inTransaction, isoTime, parseJson } from '../inTransaction';
+import { uniqueKey } from './users';
 import { recordAudit } from './auditLog';
 import { moveVoteCounts } from './reactions';
 import { deleteImagesOfUser } from './commentImages';
@@ -28,6 +29,11 @@ import type { HeldReason } from '../schema';
 /** What deleting one account removed. */
 /** The domain of an erased account's address (`deleted-…@deleted.invalid`): it reaches nobody. */
 export const DELETED_EMAIL_DOMAIN = 'deleted.invalid';
+
+/** Whether an address is an erased account's (`…@deleted.invalid`). */
+export function isErasedAddress(email: string): boolean {
+  return uniqueKey(email).endsWith(`@${DELETED_EMAIL_DOMAIN}`);
+}
 
 export interface DeletedAccount {
   userId: string;

@@ -70,6 +70,15 @@ export function uniqueKey(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
+/**
+ * Whether an address is a placeholder that reaches nobody: `….invalid` (RFC 2606), as Parley
+ * writes for erased accounts, imported authors without one, and provider accounts without a
+ * verified one. No mail (reset links, notices) goes to one.
+ */
+export function isPlaceholderAddress(email: string): boolean {
+  return /\.invalid$/i.test(email);
+}
+
 /** `USERNAME_TAKEN`: the same name, or (`lookAlike`) one that looks the same. */
 function usernameTaken(lookAlike: boolean): ParleyError {
   return new ParleyError(

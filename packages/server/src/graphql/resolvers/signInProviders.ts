@@ -32,6 +32,7 @@ import { ParleyError } from '../../ParleyError';
 import { audit } from '../audit';
 import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
+import { isLoopback } from '../../auth/providers/providerClients';
 import { hasRole, isOwnAccount, requireRole, requireViewer } from '../permissions';
 import { spendSecondFactor } from './account/secondFactor';
 import { authPayload, finishSignIn, passwordMatches } from './auth';
@@ -84,8 +85,7 @@ export function issuerUrlOf(kind: SignInProviderKind, value: string | null | und
   } catch {
     throw invalid();
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
   if (
     !secure ||
     url.search !== '' ||

@@ -17,6 +17,7 @@ import {
   requireUser,
   updateUser,
   upsertSsoUser,
+  isPlaceholderAddress,
 } from '../../../db/store/users';
 import { ParleyError } from '../../../ParleyError';
 import {
@@ -167,7 +168,7 @@ export const tokenMutations = {
       user !== undefined &&
       user.ssoSiteId === null &&
       user.ssoId === null &&
-      !/\.invalid$/i.test(user.email)
+      !isPlaceholderAddress(user.email)
     ) {
       const link = await tokenLink(ctx, user, 'RESET_PASSWORD', ACCOUNT_PATHS.resetPassword);
       // Not awaited: an SMTP round trip only for existing accounts would let response times
