@@ -55,6 +55,8 @@ export const IMPORT_UPLOAD_MAX_BYTES = 1024 ** 3;
 export const IMPORT_POLL_MS = 5000;
 /** A job's lease, in ms: renewed as it runs; a stopped process's job is taken again after it. */
 export const IMPORT_LEASE_MS = 60_000;
+/** How often jobs nobody will finish are looked for, in ms. */
+const ORPHAN_SWEEP_MS = 60_000;
 /** How often a running job's progress is written, in ms (its report can be long). */
 export const IMPORT_PROGRESS_MS = 2000;
 /** How long an export download link works, in seconds. */
@@ -76,7 +78,7 @@ export interface PortabilityDeps {
 
 /** The runner of import jobs in this process. */
 export interface ImportRunner {
-  /** Looks for a job now (after an upload). */
+  /** Looks for a job now, and for jobs nobody will finish (after an upload). */
   wake(): void;
   /** Resolves once the runner has looked (tests). */
   idle(): Promise<void>;
@@ -108,10 +110,10 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
   let running: Promise<void> = Promise.resolve();
   let busy = false;
 
-  const tick = () => {
+  const tick = (sweep = false) => {
     if (busy || closing) return running;
     busy = true;
-    running = lookForJob()
+    running = lookForJob(sweep)
       .catch((error: unknown) => deps.logger.error({ err: error }, 'The import runner failed'))
       .finally(() => {
         busy = false;
@@ -119,8 +121,15 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
     return running;
   };
 
-  async function lookForJob(): Promise<void> {
-    await failOrphanImportJobs(deps.db, deps.now());
+  // Orphans are an hour old before they are failed: the timer's look at them is once a minute
+  // (not two writes every IMPORT_POLL_MS in every process); a wake (an upload) looks at once.
+  let sweptAt = -Infinity;
+  async function lookForJob(sweep: boolean): Promise<void> {
+    const now = deps.now();
+    if (sweep || now.getTime() - sweptAt >= ORPHAN_SWEEP_MS) {
+      sweptAt = now.getTime();
+      await failOrphanImportJobs(deps.db, now);
+    }
     for (const job of await runnableImportJobs(deps.db)) {
       // Another process's upload (a data folder of its own): its process runs it.
       if (!existsSync(importFilePath(deps.dataDir, job.id))) continue;
@@ -209,7 +218,7 @@ export function startImportRunner(deps: PortabilityDeps): ImportRunner {
   interval.unref();
   void tick();
   return {
-    wake: () => void tick(),
+    wake: () => void tick(true),
     idle: () => running,
     close: () => {
       closing = true;
