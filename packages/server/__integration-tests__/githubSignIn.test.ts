@@ -11,6 +11,7 @@ import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { freePort } from '../src/runtime/testing/freePort';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
+import { graphqlAnswer } from '../src/runtime/testing/graphqlAs';
 
 // "Continue with GitHub" through the real server: its start and callback routes, the state
 // cookie, PKCE, and the account it makes. GitHub itself is a stand-in answering as its documented
@@ -20,11 +21,6 @@ import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 const SITE = 'https://news.example';
 const github = setupServer();
 
-interface Answer {
-  data?: any;
-  errors?: { message: string; extensions: Record<string, any> }[];
-}
-
 describe('signing in with GitHub', () => {
   let dir: string;
   let server: ParleyServer;
@@ -32,17 +28,8 @@ describe('signing in with GitHub', () => {
   let admin: string;
   let providerId: string;
 
-  async function graphql(query: string, variables: object = {}, token?: string) {
-    const response = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as Answer;
-  }
+  const graphql = (query: string, variables: object = {}, token?: string) =>
+    graphqlAnswer(url, query, variables, token);
 
   beforeAll(async () => {
     github.listen({ onUnhandledRequest: 'bypass' });

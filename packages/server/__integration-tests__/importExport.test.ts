@@ -15,6 +15,7 @@ import { freePort } from '../src/runtime/testing/freePort';
 import { importFilePath } from '../src/portability/importJobs';
 import { importFile } from '../src/portability/importFile';
 import { writeDisqusFile } from '../../../bench/support/disqusFile';
+import { codeOf, graphqlAnswer } from '../src/runtime/testing/graphqlAs';
 
 // Import and export from the console, over HTTP against a real server: a job made by GraphQL,
 // its file PUT to the URL it answers, run in the background with its progress and report; a
@@ -23,11 +24,6 @@ import { writeDisqusFile } from '../../../bench/support/disqusFile';
 const SITE = 'https://news.example';
 const PASSWORD = 'correct horse battery';
 const FIXTURES = join(__dirname, '../src/portability/fixtures');
-
-interface Answer {
-  data?: any;
-  errors?: { message: string; extensions: Record<string, any> }[];
-}
 
 const JOB = `
   id status fileBytes readBytes error dryRun
@@ -42,15 +38,8 @@ describe.each(testDialects())('import and export from the console on %s', (diale
   let admin: string;
   let siteId: string;
 
-  async function graphql(query: string, variables: object = {}, token = admin) {
-    const response = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as Answer;
-  }
-  const codeOf = (answer: Answer) => answer.errors?.[0]?.extensions['code'];
+  const graphql = (query: string, variables: object = {}, token = admin) =>
+    graphqlAnswer(url, query, variables, token);
 
   async function startImport(format: string, extra: object = {}) {
     const made = await graphql(

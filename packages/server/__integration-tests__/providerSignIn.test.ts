@@ -1,5 +1,3 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createParleyServer } from '../src/createParleyServer';
 import { createTestDatabase, testDialects } from '../src/db/testDatabases';
 import type { TestDatabase } from '../src/db/testDatabases';
@@ -15,13 +13,14 @@ import { confirmEnrolment, startEnrolment } from '../src/db/store/twoFactor';
 import { deleteAccount } from '../src/db/store/accountDeletion';
 import { updateSettings } from '../src/db/store/organization';
 import { totpCode } from '../src/auth/twoFactor';
-import type { OutboxMessage } from '../src/email/createMailer';
+import { matchFromOutbox } from '../src/runtime/testing/readOutbox';
 import { forgetDiscoveries } from '../src/auth/providers/providerClients';
 import {
   startTestOidcProvider,
   testProviderEmail,
 } from '../src/auth/providers/testing/testOidcProvider';
 import type { TestOidcProvider } from '../src/auth/providers/testing/testOidcProvider';
+import { codeOf, graphqlAnswer } from '../src/runtime/testing/graphqlAs';
 
 // Provider sign-in against a genuine OpenID Connect provider (oidc-provider) and a real Parley
 // server: the popup's journey is walked with fetch, cookies kept per origin as a browser does.
@@ -29,11 +28,6 @@ import type { TestOidcProvider } from '../src/auth/providers/testing/testOidcPro
 const SITE = 'https://site.example';
 const PASSWORD = 'correct horse battery';
 const CLIENT = { clientId: 'parley-test', clientSecret: 'a-client-secret-of-the-test' };
-
-interface Answer {
-  data?: any;
-  errors?: { message: string; extensions: Record<string, any> }[];
-}
 
 /** Cookies per origin, and redirects followed by hand, as a browser would. */
 class Browser {
@@ -93,18 +87,8 @@ describe.each(testDialects())('signing in with an OpenID Connect provider on %s'
   let siteId: string;
   let providerId: string;
 
-  async function graphql(query: string, variables: object = {}, token?: string) {
-    const response = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as Answer;
-  }
-  const codeOf = (answer: Answer) => answer.errors?.[0]?.extensions['code'];
+  const graphql = (query: string, variables: object = {}, token?: string) =>
+    graphqlAnswer(url, query, variables, token);
 
   async function addProvider(issuerUrl: string, siteIds = [siteId]) {
     const answer = await graphql(
@@ -594,33 +578,11 @@ describe.each(testDialects())('signing in with an OpenID Connect provider on %s'
     expect(down.url.searchParams.get('error')).toBe('SIGN_IN_PROVIDER_UNREACHABLE');
   });
 
-  /** The text of the latest message to `to` that matches `pattern` (mail goes out in the background). */
-  async function messageTo(to: string, pattern: RegExp): Promise<string> {
-    const folder = join(dir, 'outbox');
-    for (let tries = 0; tries < 250; tries++) {
-      const names = (await readdir(folder).catch(() => [] as string[])).sort().reverse();
-      for (const name of names) {
-        const message = JSON.parse(await readFile(join(folder, name), 'utf8')) as OutboxMessage;
-        if (message.to === to && pattern.test(message.text)) return message.text;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no message to ${to} matching ${pattern}`);
-  }
+  /** The text of the latest message to `to` that matches `pattern`. */
+  const messageTo = async (to: string, pattern: RegExp) =>
+    (await matchFromOutbox(dir, to, pattern)).text;
 
-  /** The link in the latest message to `to` in the outbox folder (mail goes out in the background). */
-  async function linkFromOutbox(to: string): Promise<string> {
-    const folder = join(dir, 'outbox');
-    for (let tries = 0; tries < 250; tries++) {
-      const names = (await readdir(folder).catch(() => [] as string[])).sort().reverse();
-      for (const name of names) {
-        const message = JSON.parse(await readFile(join(folder, name), 'utf8')) as OutboxMessage;
-        if (message.to !== to) continue;
-        const link = /http:\/\/\S+\/auth\/providers\/link\?key=[\w%-]+/.exec(message.text)?.[0];
-        if (link) return link;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no link to ${to} in the outbox`);
-  }
+  /** The connection link in the latest message to `to` that has one. */
+  const linkFromOutbox = async (to: string) =>
+    (await matchFromOutbox(dir, to, /http:\/\/\S+\/auth\/providers\/link\?key=[\w%-]+/)).match[0];
 });

@@ -18,3 +18,32 @@ export function graphqlAs(origin: string, token: string) {
     return body.data as T;
   };
 }
+
+/** A GraphQL answer as it came, data and errors: for tests that look at error codes. */
+export interface GraphqlAnswer {
+  data?: any;
+  errors?: { message: string; extensions: Record<string, any> }[];
+}
+
+/** A GraphQL POST to the server at `origin`, as `token`'s holder when given; never throws on errors. */
+export async function graphqlAnswer(
+  origin: string,
+  query: string,
+  variables: object = {},
+  token?: string,
+): Promise<GraphqlAnswer> {
+  const response = await fetch(`${origin}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as GraphqlAnswer;
+}
+
+/** The code of an answer's first error. */
+export function codeOf(answer: GraphqlAnswer): unknown {
+  return answer.errors?.[0]?.extensions['code'];
+}
