@@ -3,7 +3,7 @@ import type { PopupEnv } from './PopupEnv';
 import { SIGN_IN_PROVIDERS } from './providerDocuments';
 
 /** Where a provider's button sends the popup: the server starts the flow there. */
-export function providerStartUrl(
+function providerStartUrl(
   win: Pick<Window, 'location'>,
   providerId: string,
   origin: NonNullable<PopupEnv['origin']>,

@@ -67,7 +67,7 @@ export interface ProviderSettings {
 }
 
 /** The reader said no on the provider's consent page. */
-export function signInDenied(): ParleyError {
+function signInDenied(): ParleyError {
   return new ParleyError('SIGN_IN_DENIED', 'You did not allow the sign-in: nothing was shared.');
 }
 
