@@ -45,6 +45,7 @@ const RESOLVER_MAPPERS = {
   UserIdentity: '../../db/store/signInProviders#UserIdentity',
   ImportJob: '../../db/store/importJobs#ImportJob',
   ImportReport: '../../portability/importShared#ImportReport',
+  IpBan: '../../db/store/ipBans#IpBan',
   Story: '../../db/store/stories#Story',
   User: '../../db/store/users#User',
   UserHistoryEntry: '../../db/store/userModeration#UserHistoryRow',

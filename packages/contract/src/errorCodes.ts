@@ -70,6 +70,14 @@ export const SERVER_ERROR_CODES = [
    * carries `email` and `provider` (its name).
    */
   'SIGN_IN_LINK_REQUIRED',
+  /** Guest comments are switched off (Settings.guestComments): sign in or sign up to comment. */
+  'GUEST_COMMENTS_OFF',
+  /** A guest's name is, or looks like, a member's username: choose another. */
+  'GUEST_NAME_TAKEN',
+  /** Guests post, edit and delete their comments, nothing else: sign up to do this. */
+  'GUEST_NOT_ALLOWED',
+  /** The request's address is in a range moderators banned for now (`extensions.until`). */
+  'IP_BANNED',
   'INTERNAL',
 ] as const;
 

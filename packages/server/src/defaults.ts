@@ -75,6 +75,13 @@ export const DEFAULT_SETTINGS = Object.freeze({
   voting: 'LIKE' as 'LIKE' | 'UP_DOWN',
   /** Whether readers may put uploaded images in their comments. */
   commentImages: false,
+  /**
+   * Whether readers may comment as guests: a name, an optional address (for reply emails once
+   * confirmed), no account (store/guests.ts).
+   */
+  guestComments: false,
+  /** Whether guests' comments wait for a moderator (held with the reason GUEST). */
+  guestPremod: true,
   /** An https stylesheet the stream loads after its own; empty for none. */
   customCssUrl: '' as string,
   /** SMTP server host name; empty for none (then `SMTP_URL`, else the outbox). */
@@ -136,6 +143,10 @@ export const RATE_LIMITS = Object.freeze({
   signUpConfirm: { limit: 20, windowSeconds: 600 },
   /** Posting: 10 per minute per user. */
   post: { limit: 10, windowSeconds: 60 },
+  /** Guest sessions started (each a new guest): 10 per hour per IP. */
+  guestSession: { limit: 10, windowSeconds: 3600 },
+  /** Guests' posts per IP: 10 per 10 minutes, whichever guest of that address writes. */
+  guestPostPerIp: { limit: 10, windowSeconds: 600 },
   /** Reports: 30 per hour per user. */
   report: { limit: 30, windowSeconds: 3600 },
   /**

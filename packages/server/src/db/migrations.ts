@@ -859,6 +859,46 @@ async function importJobs(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0028: guests (issue 17). A guest is a `users` row with `guest = 1`: its `username` is the name
+ * they typed (not unique: two guests may both be "Sam"), its `username_key` is `guest:<id>` and
+ * its `username_skeleton` null, so it reserves no registered name; its `email` is the address
+ * they gave (or a `.invalid` placeholder) with `email_key` `guest:<id>`, so no sign-in, sign-up
+ * or reset ever finds it; `guest_email_key` is that address's key, by which a member who
+ * confirmed the same address claims the guest's comments. `ip_address` is where the guest last
+ * posted from (moderators ban its range). `ip_bans`: address ranges refused guest sessions, guest
+ * posts and sign-ups until a time.
+ */
+async function guests(db: AnyDb): Promise<void> {
+  await db.schema
+    .alterTable('users')
+    .addColumn('guest', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('users').addColumn('guest_email_key', 'text').execute();
+  await db.schema.alterTable('users').addColumn('ip_address', 'text').execute();
+  await db.schema
+    .createIndex('users_guest_email_key')
+    .on('users')
+    .column('guest_email_key')
+    .execute();
+  await db.schema
+    .createIndex('users_guest_created')
+    .on('users')
+    .columns(['guest', 'created_at'])
+    .execute();
+  await db.schema
+    .createTable('ip_bans')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('range', 'text', (c) => c.notNull())
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('lifted_at', 'text')
+    .execute();
+  await db.schema.createIndex('ip_bans_expires').on('ip_bans').column('expires_at').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -887,6 +927,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0025_import_sources': { up: importSources },
   '0026_sign_in_providers': { up: signInProviders },
   '0027_import_jobs': { up: importJobs },
+  '0028_guests': { up: guests },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -50,6 +50,7 @@ export type HeldReason =
   | 'NEW_COMMENTER'
   | 'PREMOD_USER'
   | 'PREMOD_ALL'
+  | 'GUEST'
   | 'REPORTS';
 
 /** Story statuses. */
@@ -184,6 +185,25 @@ export interface UsersTable {
   totp_last_step: number | null;
   /** The key in the URL of the user's private feed of replies (0020); null until they make one. */
   replies_feed_key: string | null;
+  /** 1 for a guest (0028_guests; see store/guests.ts), who has no password and no profile. */
+  guest: Generated<IntBool>;
+  /** A guest's address, key form (`uniqueKey`), when they gave one; null otherwise. */
+  guest_email_key: Generated<string | null>;
+  /** Where a guest last posted from (moderators ban its range); null for members. */
+  ip_address: Generated<string | null>;
+}
+
+/** An address range refused guest sessions, guest posts and sign-ups until `expires_at`. */
+export interface IpBansTable {
+  id: string;
+  /** CIDR (`203.0.113.0/24`, `2001:db8::/48`), normalized; a single address is a /32 or /128. */
+  range: string;
+  reason: string;
+  expires_at: string;
+  created_by: string | null;
+  created_at: string;
+  /** When a moderator lifted it early; null otherwise. */
+  lifted_at: string | null;
 }
 
 /** A user hides another user's comments. */
@@ -576,6 +596,7 @@ export interface Database {
   sso_keys: SsoKeysTable;
   stories: StoriesTable;
   users: UsersTable;
+  ip_bans: IpBansTable;
   ignored_users: IgnoredUsersTable;
   comments: CommentsTable;
   comment_revisions: CommentRevisionsTable;

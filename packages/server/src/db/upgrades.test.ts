@@ -260,6 +260,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_enabled_at: added('0012_two_factor_and_sessions', '2026-05-02T00:00:00.000Z', null),
         totp_last_step: added('0012_two_factor_and_sessions', 59_000_000, null),
         replies_feed_key: added('0020_replies_feed', 'feed-key-of-admin', null),
+        guest: added('0028_guests', 0, 0),
+        guest_email_key: added('0028_guests', null, null),
+        ip_address: added('0028_guests', null, null),
       },
       {
         // Signs in by email typed in any case.
@@ -288,6 +291,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
         replies_feed_key: added('0020_replies_feed', null, null),
+        guest: added('0028_guests', 0, 0),
+        guest_email_key: added('0028_guests', null, null),
+        ip_address: added('0028_guests', null, null),
       },
       {
         // An SSO reader whose host name, in Cyrillic, looks like the older `Admin`: it keeps its
@@ -317,6 +323,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
         replies_feed_key: added('0020_replies_feed', null, null),
+        guest: added('0028_guests', 0, 0),
+        guest_email_key: added('0028_guests', null, null),
+        ip_address: added('0028_guests', null, null),
       },
       {
         // Suspended, premoderated, and waiting out the grace period of her deletion request.
@@ -345,6 +354,9 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
         replies_feed_key: added('0020_replies_feed', null, null),
+        guest: added('0028_guests', 0, 0),
+        guest_email_key: added('0028_guests', null, null),
+        ip_address: added('0028_guests', null, null),
       },
       new Later('0005_deleted_accounts', {
         // An emptied account (store/accountDeletion.ts): no skeleton, its name frees nothing.
@@ -373,6 +385,40 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         totp_enabled_at: added('0012_two_factor_and_sessions', null, null),
         totp_last_step: added('0012_two_factor_and_sessions', null, null),
         replies_feed_key: added('0020_replies_feed', null, null),
+        guest: added('0028_guests', 0, 0),
+        guest_email_key: added('0028_guests', null, null),
+        ip_address: added('0028_guests', null, null),
+      }),
+      new Later('0028_guests', {
+        // A guest (store/guests.ts): keys that reserve nothing, an address they confirmed.
+        id: 'u-guest',
+        username: 'Sam Guest',
+        username_key: 'guest:u-guest',
+        username_skeleton: null,
+        email: 'sam@guest.example',
+        email_key: 'guest:u-guest',
+        email_verified: 1,
+        password_hash: null,
+        role: 'COMMENTER',
+        banned: 0,
+        suspended_until: null,
+        premod: 0,
+        avatar_url: null,
+        notification_prefs: '{}',
+        deletion_requested_at: null,
+        sso_site_id: null,
+        sso_id: null,
+        created_at: '2026-05-21T00:00:00.000Z',
+        session_epoch: 0,
+        badges: '[]',
+        deleted_at: null,
+        totp_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+        replies_feed_key: null,
+        guest: 1,
+        guest_email_key: 'sam@guest.example',
+        ip_address: '203.0.113.7',
       }),
     ],
   },
@@ -937,6 +983,21 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  ip_bans: {
+    since: '0028_guests',
+    key: ['id'],
+    rows: [
+      {
+        id: 'ipban-1',
+        range: '203.0.113.0/24',
+        reason: 'Spam from a guest',
+        expires_at: FAR,
+        created_by: 'u-b-admin',
+        created_at: NOW,
+        lifted_at: null,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],
@@ -1158,6 +1219,8 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         badges: [],
         twoFactorEnabled: false,
         repliesFeedKey: null,
+        guest: false,
+        ipAddress: null,
       });
       expect((await findUserByUsername(db(), 'ADMIN'))?.id).toBe('u-b-admin');
       // The admin's replies feed, from its migration on, opens the same feed once upgraded.

@@ -6,6 +6,7 @@ import { resolverMaps } from './resolvers';
 import type { Resolvers } from './resolvers/resolverTypes.generated';
 import { DateTime } from './scalars';
 import { requireTokenMayCall } from './apiTokenAccess';
+import { requireGuestMayCall } from './guestAccess';
 
 /** Resolver maps merged into one, as graphql-tools takes it: type name → field → resolver. */
 type MergedResolvers = Record<string, Record<string, unknown>>;
@@ -31,8 +32,9 @@ export function mergeResolvers(maps: readonly Resolvers[]): MergedResolvers {
 type FieldResolver = (root: unknown, args: unknown, ctx: ParleyContext, info: unknown) => unknown;
 
 /**
- * Every mutation behind the API-token check (apiTokenAccess.ts): a request made with a token
- * calls only what the token's scope allows, whatever the resolver itself checks.
+ * Every mutation behind the API-token check (apiTokenAccess.ts) and the guests' (guestAccess.ts):
+ * a request made with a token calls only what the token's scope allows, a guest only what guests
+ * may, whatever the resolver itself checks.
  */
 export function guardMutations(mutations: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
@@ -40,6 +42,7 @@ export function guardMutations(mutations: Record<string, unknown>): Record<strin
       field,
       ((root, args, ctx, info) => {
         requireTokenMayCall(ctx.apiToken, field);
+        requireGuestMayCall(ctx.viewer, field);
         return (resolve as FieldResolver)(root, args, ctx, info);
       }) satisfies FieldResolver,
     ]),

@@ -11,7 +11,13 @@ export type PremodMode = (typeof DEFAULT_SETTINGS)['premod'];
 export type AuthorRole = 'COMMENTER' | 'STAFF' | 'MODERATOR' | 'ADMIN';
 
 /** Why a comment was held for, or flagged to, moderators. */
-export type HeldReason = 'SUSPECT_WORD' | 'LINK' | 'NEW_COMMENTER' | 'PREMOD_USER' | 'PREMOD_ALL';
+export type HeldReason =
+  | 'SUSPECT_WORD'
+  | 'LINK'
+  | 'NEW_COMMENTER'
+  | 'PREMOD_USER'
+  | 'PREMOD_ALL'
+  | 'GUEST';
 
 /** The organization settings the decision reads (a subset of `DEFAULT_SETTINGS`). */
 export interface CommentModerationSettings {
@@ -25,6 +31,8 @@ export interface CommentModerationSettings {
   suspectWords: readonly string[];
   /** Longest body, in characters. @default 5000 */
   maxCommentLength: number;
+  /** Whether guests' comments wait for a moderator. @default true */
+  guestPremod: boolean;
 }
 
 /** Everything the decision needs about one comment being written. */
@@ -42,6 +50,8 @@ export interface EvaluateCommentInput {
     premod: boolean;
     approvedCount: number;
     role: AuthorRole;
+    /** A guest (no account): held while `guestPremod` is on. @default false */
+    guest?: boolean;
   };
   /** The current time (injected so suspensions are testable). */
   now: Date;
@@ -78,7 +88,8 @@ const PREMOD_EXEMPT_ROLES: ReadonlySet<AuthorRole> = new Set(['STAFF', 'MODERATO
  * 5. suspect words → `reported`, reason `SUSPECT_WORD`, status unchanged;
  * 6. pre-moderation: the story's override, else the sitewide mode (`ALL` → `PREMOD_ALL`, `LINKS`
  *    with a link → `LINK`, `NEW_COMMENTERS` below `newCommenterApprovals` → `NEW_COMMENTER`), and the
- *    author's own premod flag (`PREMOD_USER`); any of these → status `PREMOD`.
+ *    author's own premod flag (`PREMOD_USER`), a guest while guests are pre-moderated (`GUEST`);
+ *    any of these → status `PREMOD`.
  *
  * Roles: STAFF, MODERATOR and ADMIN skip step 6 (they speak for the site). MODERATOR and ADMIN also
  * skip steps 4–5: they maintain the word lists and quote offending comments when explaining a
@@ -140,6 +151,7 @@ export function evaluateComment(input: EvaluateCommentInput): CommentModerationR
       heldBecause.push('NEW_COMMENTER');
     }
     if (author.premod) heldBecause.push('PREMOD_USER');
+    if (author.guest === true && settings.guestPremod) heldBecause.push('GUEST');
     held = heldBecause.some((reason) => reason !== 'SUSPECT_WORD');
   }
 

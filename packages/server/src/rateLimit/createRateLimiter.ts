@@ -73,6 +73,8 @@ const ACTION_NAMES: Record<RateLimitedAction, string> = {
   signUpPerEmail: 'sign-ups with this address',
   signUpConfirm: 'sign-up codes',
   post: 'comments',
+  guestSession: 'guest sessions from this network',
+  guestPostPerIp: 'guest comments from this network',
   report: 'reports',
   postPerIp: 'comments from this network',
   reportPerIp: 'reports from this network',

@@ -78,6 +78,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   SIGN_IN_PROVIDER_DELETE: 'Sign-in provider removed',
   IMPORT_START: 'Import started',
   EXPORT_DOWNLOAD: 'Export downloaded',
+  IP_BAN: 'Address range banned',
+  IP_BAN_LIFT: 'Address range ban lifted',
 };
 
 const ACTION_OPTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((value) => ({

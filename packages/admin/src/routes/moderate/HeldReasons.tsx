@@ -24,6 +24,7 @@ const REASON_TEXT: Record<HeldReason, string> = {
   LINK: 'Contains a link',
   NEW_COMMENTER: 'New commenter',
   PREMOD_USER: 'Author is pre-moderated',
+  GUEST: 'Written by a guest',
   PREMOD_ALL: 'All comments are pre-moderated',
   REPORTS: 'Reported by readers',
 };

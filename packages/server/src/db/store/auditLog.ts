@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'SIGN_IN_PROVIDER_DELETE',
   'IMPORT_START',
   'EXPORT_DOWNLOAD',
+  'IP_BAN',
+  'IP_BAN_LIFT',
 ] as const;
 
 /** An action the audit log records. */

@@ -79,6 +79,8 @@ export interface UserFilter {
   query?: string | null;
   role?: UserRole | null;
   status?: UserStatusFilter | null;
+  /** True: guests only; false: members only; absent: both. */
+  guest?: boolean | null;
   /** Reference time for suspensions. @default now */
   now?: string;
 }
@@ -89,9 +91,16 @@ export function listUsers(db: Db, filter: UserFilter, page: PageArgs): Promise<C
   let q = db.selectFrom('users').selectAll();
   if (filter.query !== undefined && filter.query !== null && filter.query !== '') {
     const pattern = `%${escapeLike(uniqueKey(filter.query))}%`;
+    // A guest's keys are `guest:<id>` (store/guests.ts): their name and address are searched
+    // as typed, lower-cased by the database (ASCII on SQLite, which is what guests mostly type).
     q = q.where(
-      sql<boolean>`(username_key like ${pattern} escape '\\' or email_key like ${pattern} escape '\\')`,
+      sql<boolean>`(username_key like ${pattern} escape '\\' or email_key like ${pattern} escape '\\'
+        or (guest = 1 and (lower(username) like ${pattern} escape '\\'
+          or guest_email_key like ${pattern} escape '\\')))`,
     );
+  }
+  if (filter.guest !== undefined && filter.guest !== null) {
+    q = q.where('guest', '=', filter.guest ? 1 : 0);
   }
   if (filter.role !== undefined && filter.role !== null) q = q.where('role', '=', filter.role);
   switch (filter.status) {

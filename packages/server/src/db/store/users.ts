@@ -35,6 +35,10 @@ export interface User {
   twoFactorEnabled: boolean;
   /** The key of their private feed of replies (feeds/atomFeeds.ts); null until made. */
   repliesFeedKey: string | null;
+  /** A guest (store/guests.ts): a name and maybe an address, no account. */
+  guest: boolean;
+  /** Where a guest last posted from; null for members. */
+  ipAddress: string | null;
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -59,6 +63,8 @@ export function toUser(row: Selectable<UsersTable>): User {
     badges: parseJson<string[]>(row.badges, []),
     twoFactorEnabled: row.totp_enabled_at !== null,
     repliesFeedKey: row.replies_feed_key,
+    guest: row.guest === 1,
+    ipAddress: row.ip_address,
   };
 }
 

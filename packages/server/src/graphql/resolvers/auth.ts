@@ -24,6 +24,7 @@ import {
   useTicket,
 } from './account/secondFactor';
 import { requireViewer } from '../permissions';
+import { requireAddressNotBanned } from '../guestAccess';
 import { settingsView } from './admin/updateSettings';
 import { invalidateEveryRead } from '../events';
 import { prepareInstall } from '../../validation/prepareInstall';
@@ -122,6 +123,7 @@ export const authResolvers = {
         throw new ParleyError('NOT_INSTALLED', 'Parley is not installed yet.');
       }
       if (!settings.signUpOpen) throw new ParleyError('FORBIDDEN', 'Sign-up is closed.');
+      await requireAddressNotBanned(ctx);
       await ctx.rateLimiter.consume('signUp', ipKey(ctx));
       const email = validateEmail(input.email);
       const username = validateUsername(input.username);

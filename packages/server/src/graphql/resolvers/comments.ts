@@ -20,6 +20,8 @@ import type { CommentModerationResult } from '../../moderation/evaluateComment';
 import { statusAfterReport } from '../../moderation/reportThreshold';
 import { reportWeight } from '../../moderation/reportWeight';
 import { neutralizeBidi } from '../../validation/lookalikes';
+import { recordGuestAddress } from '../../db/store/guests';
+import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
@@ -59,6 +61,7 @@ async function moderate(
       premod: author.premod,
       approvedCount: newCommenterRule ? await approvedCount(ctx, author.id) : 0,
       role: author.role,
+      guest: author.guest,
     },
     now,
   });
@@ -138,8 +141,14 @@ export const commentsResolvers = {
         const earlier = await findCommentByClientMutationId(ctx.db, author.id, clientMutationId);
         if (earlier) return { comment: earlier };
       }
+      if (author.guest) {
+        // Switched off or banned since the guest's session began: their next post says so.
+        await requireGuestComments(ctx);
+        await requireAddressNotBanned(ctx);
+      }
       await ctx.rateLimiter.consume('post', `user:${author.id}`);
       await ctx.rateLimiter.consume('postPerIp', ipKey(ctx));
+      if (author.guest) await ctx.rateLimiter.consume('guestPostPerIp', ipKey(ctx));
       if (input.parentId) {
         const parent = await visibleComment(ctx, input.parentId);
         if (parent.deletedAt !== null) throw deletedComment(parent.id);
@@ -165,6 +174,7 @@ export const commentsResolvers = {
         createdAt: ctx.now().toISOString(),
       });
       if (created) {
+        await recordGuestAddress(ctx.db, author, ctx.ip);
         await attachCommentImages(ctx.db, author.id, comment.id, rendered.imageNames);
         if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
         await publishQueueUpdated(ctx, comment);

@@ -4,6 +4,7 @@ import { adminResolvers } from './admin';
 import { authResolvers } from './auth';
 import { commentImageResolvers } from './commentImages';
 import { commentsResolvers } from './comments';
+import { guestResolvers } from './guests';
 import { moderationResolvers } from './moderation';
 import type { Resolvers } from './resolverTypes.generated';
 import { portabilityResolvers } from './portability';
@@ -26,6 +27,7 @@ export const RESOLVER_MAPS = [
   adminResolvers,
   signInProviderResolvers,
   portabilityResolvers,
+  guestResolvers,
 ] as const;
 
 /** Every resolver map; `createParleySchema` merges them (a field defined twice throws). */

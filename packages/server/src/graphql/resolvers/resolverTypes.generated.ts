@@ -9,6 +9,7 @@ import type { Site as SiteModel } from '../../db/store/sites';
 import type { SignInProvider as SignInProviderModel, UserIdentity as UserIdentityModel } from '../../db/store/signInProviders';
 import type { ImportJob as ImportJobModel } from '../../db/store/importJobs';
 import type { ImportReport as ImportReportModel } from '../../portability/importShared';
+import type { IpBan as IpBanModel } from '../../db/store/ipBans';
 import type { Story as StoryModel } from '../../db/store/stories';
 import type { User as UserModel } from '../../db/store/users';
 import type { UserHistoryRow as UserHistoryRowModel } from '../../db/store/userModeration';
@@ -80,6 +81,8 @@ export type AuditAction =
   | 'API_TOKEN_REVOKE'
   | 'EXPORT_DOWNLOAD'
   | 'IMPORT_START'
+  | 'IP_BAN'
+  | 'IP_BAN_LIFT'
   | 'PASSWORD_RESET'
   | 'RECOVERY_CODES_REGENERATE'
   | 'SECRETS_FORGET'
@@ -162,9 +165,25 @@ export type AvatarSize =
   | 'LARGE'
   | 'SMALL';
 
+export type BanIpRangeInput = {
+  /** 1 to 8760 hours (a year). */
+  hours: Scalars['Int']['input'];
+  /** An address or a CIDR range; at most 65,536 IPv4 addresses (a /16) or an IPv6 /32. */
+  range: Scalars['String']['input'];
+  /** Up to 500 characters, shown to moderators only. */
+  reason?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type BanUserInput = {
   message?: InputMaybe<Scalars['String']['input']>;
   userId: Scalars['ID']['input'];
+};
+
+export type ClaimGuestCommentsPayload = {
+  __typename?: 'ClaimGuestCommentsPayload';
+  /** How many comments moved to the account. */
+  claimed: Scalars['Int']['output'];
+  user: User;
 };
 
 export type Comment = {
@@ -431,6 +450,8 @@ export type ExportDownloadPayload = {
 /** Why a comment is in a moderation queue. */
 export type HeldReason =
   | 'BANNED_WORD'
+  /** Written by a guest while Settings.guestPremod is on. */
+  | 'GUEST'
   | 'LINK'
   | 'NEW_COMMENTER'
   | 'PREMOD_ALL'
@@ -526,6 +547,43 @@ export type InviteModeratorInput = {
   email: Scalars['String']['input'];
 };
 
+/** An address range refused guest sessions, guest posts and sign-ups until a time. */
+export type IpBan = {
+  __typename?: 'IpBan';
+  /** Whether it refuses addresses now (neither lifted nor expired). */
+  active: Scalars['Boolean']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  createdBy?: Maybe<User>;
+  expiresAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  /** When a moderator ended it early; null otherwise. */
+  liftedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** CIDR: 203.0.113.0/24, 2001:db8::/48; one address is a /32 or a /128. */
+  range: Scalars['String']['output'];
+  reason: Scalars['String']['output'];
+};
+
+export type IpBanConnection = {
+  __typename?: 'IpBanConnection';
+  edges: Array<IpBanEdge>;
+  pageInfo: PageInfo;
+};
+
+export type IpBanEdge = {
+  __typename?: 'IpBanEdge';
+  cursor: Scalars['String']['output'];
+  node: IpBan;
+};
+
+export type IpBanIdInput = {
+  id: Scalars['ID']['input'];
+};
+
+export type IpBanPayload = {
+  __typename?: 'IpBanPayload';
+  ipBan: IpBan;
+};
+
 export type ModerationCounts = {
   __typename?: 'ModerationCounts';
   approved: Scalars['Int']['output'];
@@ -564,8 +622,12 @@ export type Mutation = {
   /** Accepts an admin's emailed moderator invitation: sets the account's password, then grants the role. */
   acceptModeratorInvite: AuthPayload;
   approveComment: CommentPayload;
+  /** Moderators: refuses guest sessions, guest posts and sign-ups from an address range (CIDR) for a time. */
+  banIpRange: IpBanPayload;
   banUser: UserPayload;
   cancelAccountDeletion: UserPayload;
+  /** Moves the claimable guests' comments (User.claimableGuestComments) to the signed-in account. */
+  claimGuestComments: ClaimGuestCommentsPayload;
   confirmEmail: UserPayload;
   /** Finishes a sign-up with the emailed code: the account is created, its email confirmed, and signed in. */
   confirmSignUp: AuthPayload;
@@ -609,6 +671,8 @@ export type Mutation = {
   install: AuthPayload;
   /** Admins only: emails an invitation to moderate to this address (creating a commenter account if there is none); the role is granted when the link is opened and a password chosen. Refused for SSO accounts. */
   inviteModerator: UserPayload;
+  /** Moderators: ends a range ban before its time. */
+  liftIpBan: IpBanPayload;
   /** A new private link to the Atom feed of replies to you (User.repliesFeedUrl); an earlier link stops working. 10 an hour. */
   makeRepliesFeed: UserPayload;
   /**
@@ -650,6 +714,14 @@ export type Mutation = {
   signOutEverywhere: SignOutPayload;
   /** Starts a sign-up: emails a code to the address (or, if it has an account, a note to its owner). */
   signUp: SignUpPayload;
+  /**
+   * Comments as a guest while Settings.guestComments is on: a session for a new guest with this name
+   * (GUEST_NAME_TAKEN when it is, or looks like, a member's username) and, if given, an email that
+   * gets a confirmation link (reply emails go there once it is confirmed). A guest posts, edits and
+   * deletes their comments and nothing else (GUEST_NOT_ALLOWED). GUEST_COMMENTS_OFF, IP_BANNED,
+   * RATE_LIMITED (per address).
+   */
+  startGuestSession: AuthPayload;
   /** The signed-in user connects a provider: the URL to open in the popup. */
   startProviderConnection: ProviderConnectionPayload;
   /** Moderators and admins: a new TOTP secret for an authenticator app (replacing an unconfirmed one). Refused while two-factor sign-in is on. */
@@ -690,6 +762,11 @@ export type MutationAcceptModeratorInviteArgs = {
 
 export type MutationApproveCommentArgs = {
   input: CommentIdInput;
+};
+
+
+export type MutationBanIpRangeArgs = {
+  input: BanIpRangeInput;
 };
 
 
@@ -813,6 +890,11 @@ export type MutationInviteModeratorArgs = {
 };
 
 
+export type MutationLiftIpBanArgs = {
+  input: IpBanIdInput;
+};
+
+
 export type MutationPinCommentArgs = {
   input: CommentIdInput;
 };
@@ -895,6 +977,11 @@ export type MutationSignInWithSsoArgs = {
 
 export type MutationSignUpArgs = {
   input: SignUpInput;
+};
+
+
+export type MutationStartGuestSessionArgs = {
+  input: StartGuestSessionInput;
 };
 
 
@@ -1074,6 +1161,8 @@ export type Query = {
   importJob?: Maybe<ImportJob>;
   /** Admins only: the latest imports started from the console, newest first (of one site with siteId). */
   importJobs: Array<ImportJob>;
+  /** Moderators only: address ranges refused guests and sign-ups, newest first (IpBan.active tells which hold now). */
+  ipBans: IpBanConnection;
   /** Moderators only. */
   moderationCounts: ModerationCounts;
   /** Moderators only. */
@@ -1099,7 +1188,7 @@ export type Query = {
   story?: Maybe<Story>;
   /** Moderators only: one user, with their private fields and history. */
   user?: Maybe<User>;
-  /** Moderators only. */
+  /** Moderators only. `guest`: true for guests only, false for members only, absent for both. */
   users: UserConnection;
   /** The signed-in user, or null. */
   viewer?: Maybe<User>;
@@ -1141,6 +1230,12 @@ export type QueryImportJobArgs = {
 export type QueryImportJobsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   siteId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryIpBansArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1207,6 +1302,7 @@ export type QueryUserArgs = {
 export type QueryUsersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  guest?: InputMaybe<Scalars['Boolean']['input']>;
   query?: InputMaybe<Scalars['String']['input']>;
   role?: InputMaybe<Role>;
   status?: InputMaybe<UserStatus>;
@@ -1334,6 +1430,10 @@ export type Settings = {
   editWindowSeconds: Scalars['Int']['output'];
   /** Whether the stream shows a Featured tab. */
   featuredTab: Scalars['Boolean']['output'];
+  /** Whether readers may comment as guests, with a name and an optional email, without an account (default false). */
+  guestComments: Scalars['Boolean']['output'];
+  /** Whether guests' comments wait for a moderator, held with the reason GUEST (default true). */
+  guestPremod: Scalars['Boolean']['output'];
   /** Community guidelines as written (Markdown; the console edits this). */
   guidelines: Scalars['String']['output'];
   /** The guidelines rendered to sanitized HTML (the widget shows this; it never parses Markdown). */
@@ -1484,6 +1584,13 @@ export type StaffAccess =
   | 'NOT_STAFF'
   /** The account has two-factor sign-in and this session skipped it (an emailed link, or from before enrolment): sign in again with a code. */
   | 'SECOND_FACTOR_NEEDED';
+
+export type StartGuestSessionInput = {
+  /** Optional: reply emails go there once its owner follows the confirmation link. */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** 2 to 30 characters: letters, digits, spaces and _ . - '. */
+  name: Scalars['String']['input'];
+};
 
 export type StartProviderConnectionInput = {
   providerId: Scalars['ID']['input'];
@@ -1642,6 +1749,8 @@ export type UpdateSettingsInput = {
   customCssUrl?: InputMaybe<Scalars['String']['input']>;
   editWindowSeconds?: InputMaybe<Scalars['Int']['input']>;
   featuredTab?: InputMaybe<Scalars['Boolean']['input']>;
+  guestComments?: InputMaybe<Scalars['Boolean']['input']>;
+  guestPremod?: InputMaybe<Scalars['Boolean']['input']>;
   guidelines?: InputMaybe<Scalars['String']['input']>;
   liveUpdates?: InputMaybe<Scalars['Boolean']['input']>;
   locale?: InputMaybe<Scalars['String']['input']>;
@@ -1710,6 +1819,8 @@ export type User = {
   __typename?: 'User';
   avatarUrl?: Maybe<Scalars['String']['output']>;
   badges: Array<Scalars['String']['output']>;
+  /** Guests' comments this account may claim: guests who confirmed the account's own confirmed address (the user themself only). */
+  claimableGuestComments?: Maybe<Scalars['Int']['output']>;
   /** The user's comments, newest first; `status` narrows them (moderators: e.g. REJECTED). */
   comments?: Maybe<CommentConnection>;
   createdAt: Scalars['DateTime']['output'];
@@ -1727,6 +1838,10 @@ export type User = {
   identities?: Maybe<Array<UserIdentity>>;
   /** Users whose comments this user hides (the user themself only). */
   ignoredUsers?: Maybe<Array<User>>;
+  /** Admins only: the address a guest last posted from (to ban its range); null for members. */
+  ipAddress?: Maybe<Scalars['String']['output']>;
+  /** A guest comments with a name and an optional email, without an account or a password. */
+  isGuest: Scalars['Boolean']['output'];
   /** The user themself only. */
   notificationSettings?: Maybe<NotificationSettings>;
   /** Recovery codes not used yet (the user themself only). */
@@ -1739,9 +1854,12 @@ export type User = {
   /** Whether this session may act as staff, and if not, why (the user themself only). */
   staffAccess?: Maybe<StaffAccess>;
   status?: Maybe<UserStatus>;
+  /** Admins only: the range to ban for ipAddress: its /24 (IPv4) or /64 (IPv6). */
+  suggestedBanRange?: Maybe<Scalars['String']['output']>;
   suspendedUntil?: Maybe<Scalars['DateTime']['output']>;
   /** Whether sign-ins ask for a code from an authenticator app (the user themself and admins). */
   twoFactorEnabled?: Maybe<Scalars['Boolean']['output']>;
+  /** A guest's name is theirs as typed and need not be unique (the stream shows a guest badge beside it). */
   username: Scalars['String']['output'];
 };
 
@@ -1911,8 +2029,10 @@ export type ResolversTypes = {
   AuditEntryEdge: ResolverTypeWrapper<Omit<AuditEntryEdge, 'node'> & { node: ResolversTypes['AuditEntry'] }>;
   AuthPayload: ResolverTypeWrapper<Omit<AuthPayload, 'user'> & { user: ResolversTypes['User'] }>;
   AvatarSize: AvatarSize;
+  BanIpRangeInput: BanIpRangeInput;
   BanUserInput: BanUserInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ClaimGuestCommentsPayload: ResolverTypeWrapper<Omit<ClaimGuestCommentsPayload, 'user'> & { user: ResolversTypes['User'] }>;
   Comment: ResolverTypeWrapper<CommentModel>;
   CommentConnection: ResolverTypeWrapper<Omit<CommentConnection, 'edges'> & { edges: Array<ResolversTypes['CommentEdge']> }>;
   CommentEdge: ResolverTypeWrapper<Omit<CommentEdge, 'node'> & { node: ResolversTypes['Comment'] }>;
@@ -1957,6 +2077,11 @@ export type ResolversTypes = {
   InstallInput: InstallInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   InviteModeratorInput: InviteModeratorInput;
+  IpBan: ResolverTypeWrapper<IpBanModel>;
+  IpBanConnection: ResolverTypeWrapper<Omit<IpBanConnection, 'edges'> & { edges: Array<ResolversTypes['IpBanEdge']> }>;
+  IpBanEdge: ResolverTypeWrapper<Omit<IpBanEdge, 'node'> & { node: ResolversTypes['IpBan'] }>;
+  IpBanIdInput: IpBanIdInput;
+  IpBanPayload: ResolverTypeWrapper<Omit<IpBanPayload, 'ipBan'> & { ipBan: ResolversTypes['IpBan'] }>;
   ModerationCounts: ResolverTypeWrapper<ModerationCounts>;
   ModerationDecision: ResolverTypeWrapper<ModerationDecisionRowModel>;
   ModerationQueue: ModerationQueue;
@@ -2003,6 +2128,7 @@ export type ResolversTypes = {
   SsoKey: ResolverTypeWrapper<SsoKey>;
   SsoSignInInput: SsoSignInInput;
   StaffAccess: StaffAccess;
+  StartGuestSessionInput: StartGuestSessionInput;
   StartProviderConnectionInput: StartProviderConnectionInput;
   StartTwoFactorInput: StartTwoFactorInput;
   Story: ResolverTypeWrapper<StoryModel>;
@@ -2050,8 +2176,10 @@ export type ResolversParentTypes = {
   AuditEntryConnection: Omit<AuditEntryConnection, 'edges'> & { edges: Array<ResolversParentTypes['AuditEntryEdge']> };
   AuditEntryEdge: Omit<AuditEntryEdge, 'node'> & { node: ResolversParentTypes['AuditEntry'] };
   AuthPayload: Omit<AuthPayload, 'user'> & { user: ResolversParentTypes['User'] };
+  BanIpRangeInput: BanIpRangeInput;
   BanUserInput: BanUserInput;
   Boolean: Scalars['Boolean']['output'];
+  ClaimGuestCommentsPayload: Omit<ClaimGuestCommentsPayload, 'user'> & { user: ResolversParentTypes['User'] };
   Comment: CommentModel;
   CommentConnection: Omit<CommentConnection, 'edges'> & { edges: Array<ResolversParentTypes['CommentEdge']> };
   CommentEdge: Omit<CommentEdge, 'node'> & { node: ResolversParentTypes['Comment'] };
@@ -2091,6 +2219,11 @@ export type ResolversParentTypes = {
   InstallInput: InstallInput;
   Int: Scalars['Int']['output'];
   InviteModeratorInput: InviteModeratorInput;
+  IpBan: IpBanModel;
+  IpBanConnection: Omit<IpBanConnection, 'edges'> & { edges: Array<ResolversParentTypes['IpBanEdge']> };
+  IpBanEdge: Omit<IpBanEdge, 'node'> & { node: ResolversParentTypes['IpBan'] };
+  IpBanIdInput: IpBanIdInput;
+  IpBanPayload: Omit<IpBanPayload, 'ipBan'> & { ipBan: ResolversParentTypes['IpBan'] };
   ModerationCounts: ModerationCounts;
   ModerationDecision: ModerationDecisionRowModel;
   ModerationQueueEvent: Omit<ModerationQueueEvent, 'comment'> & { comment: ResolversParentTypes['Comment'] };
@@ -2131,6 +2264,7 @@ export type ResolversParentTypes = {
   SitePayload: Omit<SitePayload, 'site'> & { site?: Maybe<ResolversParentTypes['Site']> };
   SsoKey: SsoKey;
   SsoSignInInput: SsoSignInInput;
+  StartGuestSessionInput: StartGuestSessionInput;
   StartProviderConnectionInput: StartProviderConnectionInput;
   StartTwoFactorInput: StartTwoFactorInput;
   Story: StoryModel;
@@ -2211,6 +2345,11 @@ export type AuditEntryEdgeResolvers<ContextType = ParleyContext, ParentType exte
 export type AuthPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['AuthPayload'] = ResolversParentTypes['AuthPayload']> = {
   deviceToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+};
+
+export type ClaimGuestCommentsPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ClaimGuestCommentsPayload'] = ResolversParentTypes['ClaimGuestCommentsPayload']> = {
+  claimed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
 };
 
@@ -2366,6 +2505,31 @@ export type ImportReportEntryResolvers<ContextType = ParleyContext, ParentType e
   what?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type IpBanResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['IpBan'] = ResolversParentTypes['IpBan']> = {
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  liftedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  range?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type IpBanConnectionResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['IpBanConnection'] = ResolversParentTypes['IpBanConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['IpBanEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type IpBanEdgeResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['IpBanEdge'] = ResolversParentTypes['IpBanEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['IpBan'], ParentType, ContextType>;
+};
+
+export type IpBanPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['IpBanPayload'] = ResolversParentTypes['IpBanPayload']> = {
+  ipBan?: Resolver<ResolversTypes['IpBan'], ParentType, ContextType>;
+};
+
 export type ModerationCountsResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationCounts'] = ResolversParentTypes['ModerationCounts']> = {
   approved?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   pending?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2389,8 +2553,10 @@ export type ModerationQueueEventResolvers<ContextType = ParleyContext, ParentTyp
 export type MutationResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptModeratorInvite?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationAcceptModeratorInviteArgs, 'input'>>;
   approveComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationApproveCommentArgs, 'input'>>;
+  banIpRange?: Resolver<ResolversTypes['IpBanPayload'], ParentType, ContextType, RequireFields<MutationBanIpRangeArgs, 'input'>>;
   banUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationBanUserArgs, 'input'>>;
   cancelAccountDeletion?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
+  claimGuestComments?: Resolver<ResolversTypes['ClaimGuestCommentsPayload'], ParentType, ContextType>;
   confirmEmail?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationConfirmEmailArgs, 'input'>>;
   confirmSignUp?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationConfirmSignUpArgs, 'input'>>;
   confirmTwoFactorEnrolment?: Resolver<ResolversTypes['RecoveryCodesPayload'], ParentType, ContextType, RequireFields<MutationConfirmTwoFactorEnrolmentArgs, 'input'>>;
@@ -2414,6 +2580,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   ignoreUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationIgnoreUserArgs, 'input'>>;
   install?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationInstallArgs, 'input'>>;
   inviteModerator?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationInviteModeratorArgs, 'input'>>;
+  liftIpBan?: Resolver<ResolversTypes['IpBanPayload'], ParentType, ContextType, RequireFields<MutationLiftIpBanArgs, 'input'>>;
   makeRepliesFeed?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
   pinComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationPinCommentArgs, 'input'>>;
   redeemProviderSignIn?: Resolver<ResolversTypes['ProviderSignInPayload'], ParentType, ContextType, RequireFields<MutationRedeemProviderSignInArgs, 'input'>>;
@@ -2438,6 +2605,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   signOut?: Resolver<ResolversTypes['SignOutPayload'], ParentType, ContextType>;
   signOutEverywhere?: Resolver<ResolversTypes['SignOutPayload'], ParentType, ContextType>;
   signUp?: Resolver<ResolversTypes['SignUpPayload'], ParentType, ContextType, RequireFields<MutationSignUpArgs, 'input'>>;
+  startGuestSession?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationStartGuestSessionArgs, 'input'>>;
   startProviderConnection?: Resolver<ResolversTypes['ProviderConnectionPayload'], ParentType, ContextType, RequireFields<MutationStartProviderConnectionArgs, 'input'>>;
   startTwoFactorEnrolment?: Resolver<ResolversTypes['TwoFactorEnrolmentPayload'], ParentType, ContextType, RequireFields<MutationStartTwoFactorEnrolmentArgs, 'input'>>;
   suspendUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationSuspendUserArgs, 'input'>>;
@@ -2501,6 +2669,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   dashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType>;
   importJob?: Resolver<Maybe<ResolversTypes['ImportJob']>, ParentType, ContextType, RequireFields<QueryImportJobArgs, 'id'>>;
   importJobs?: Resolver<Array<ResolversTypes['ImportJob']>, ParentType, ContextType, RequireFields<QueryImportJobsArgs, 'first'>>;
+  ipBans?: Resolver<ResolversTypes['IpBanConnection'], ParentType, ContextType, Partial<QueryIpBansArgs>>;
   moderationCounts?: Resolver<ResolversTypes['ModerationCounts'], ParentType, ContextType, Partial<QueryModerationCountsArgs>>;
   moderationQueue?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<QueryModerationQueueArgs, 'orderBy' | 'queue'>>;
   myDecisions?: Resolver<Array<ResolversTypes['ModerationDecision']>, ParentType, ContextType, RequireFields<QueryMyDecisionsArgs, 'first'>>;
@@ -2549,6 +2718,8 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
   customCssUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   editWindowSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   featuredTab?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  guestComments?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  guestPremod?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   guidelines?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   guidelinesHtml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   installed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2681,6 +2852,7 @@ export type TwoFactorEnrolmentPayloadResolvers<ContextType = ParleyContext, Pare
 export type UserResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   avatarUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<UserAvatarUrlArgs, 'size'>>;
   badges?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  claimableGuestComments?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   comments?: Resolver<Maybe<ResolversTypes['CommentConnection']>, ParentType, ContextType, Partial<UserCommentsArgs>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   deletionRequestedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -2691,6 +2863,8 @@ export type UserResolvers<ContextType = ParleyContext, ParentType extends Resolv
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   identities?: Resolver<Maybe<Array<ResolversTypes['UserIdentity']>>, ParentType, ContextType>;
   ignoredUsers?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType>;
+  ipAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  isGuest?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   notificationSettings?: Resolver<Maybe<ResolversTypes['NotificationSettings']>, ParentType, ContextType>;
   recoveryCodesLeft?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   repliesFeedUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2698,6 +2872,7 @@ export type UserResolvers<ContextType = ParleyContext, ParentType extends Resolv
   sessions?: Resolver<Maybe<Array<ResolversTypes['Session']>>, ParentType, ContextType>;
   staffAccess?: Resolver<Maybe<ResolversTypes['StaffAccess']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['UserStatus']>, ParentType, ContextType>;
+  suggestedBanRange?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   suspendedUntil?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   twoFactorEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   username?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2741,6 +2916,7 @@ export type Resolvers<ContextType = ParleyContext> = {
   AuditEntryConnection?: AuditEntryConnectionResolvers<ContextType>;
   AuditEntryEdge?: AuditEntryEdgeResolvers<ContextType>;
   AuthPayload?: AuthPayloadResolvers<ContextType>;
+  ClaimGuestCommentsPayload?: ClaimGuestCommentsPayloadResolvers<ContextType>;
   Comment?: CommentResolvers<ContextType>;
   CommentConnection?: CommentConnectionResolvers<ContextType>;
   CommentEdge?: CommentEdgeResolvers<ContextType>;
@@ -2762,6 +2938,10 @@ export type Resolvers<ContextType = ParleyContext> = {
   ImportJob?: ImportJobResolvers<ContextType>;
   ImportReport?: ImportReportResolvers<ContextType>;
   ImportReportEntry?: ImportReportEntryResolvers<ContextType>;
+  IpBan?: IpBanResolvers<ContextType>;
+  IpBanConnection?: IpBanConnectionResolvers<ContextType>;
+  IpBanEdge?: IpBanEdgeResolvers<ContextType>;
+  IpBanPayload?: IpBanPayloadResolvers<ContextType>;
   ModerationCounts?: ModerationCountsResolvers<ContextType>;
   ModerationDecision?: ModerationDecisionResolvers<ContextType>;
   ModerationQueueEvent?: ModerationQueueEventResolvers<ContextType>;

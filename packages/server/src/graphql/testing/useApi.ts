@@ -39,17 +39,22 @@ export interface Api {
   readonly yoga: ParleyYoga;
   /** Every email sent during the test. */
   readonly mail: MailMessage[];
-  /** Runs one operation, as the signed-in holder of `token` when given. */
+  /**
+   * Runs one operation, as the signed-in holder of `token` when given, from the address `ip` when
+   * given (as a socket's peer; else the request has no address, as in-process).
+   */
   request<T = Record<string, any>>(
     query: string,
     variables?: Record<string, unknown>,
     token?: string | null,
+    ip?: string,
   ): Promise<GraphQLAnswer<T>>;
   /** Runs one operation and returns its data, failing the test on any error. */
   ok<T = Record<string, any>>(
     query: string,
     variables?: Record<string, unknown>,
     token?: string | null,
+    ip?: string,
   ): Promise<T>;
   /** Installs the fixture organization; returns the admin's token and the site's id. */
   install(): Promise<{ adminToken: string; adminId: string; siteId: string }>;
@@ -155,20 +160,25 @@ export function useApi(dialect: DialectName): Api {
       return yoga;
     },
     mail,
-    async request(query, variables = {}, token) {
-      const response = await yoga.fetch('http://test/graphql', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
+    async request(query, variables = {}, token, ip) {
+      const response = await yoga.fetch(
+        'http://test/graphql',
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify({ query, variables }),
         },
-        body: JSON.stringify({ query, variables }),
-      });
+        // What createYogaApp reads the caller's address from (runtime/clientIp.ts).
+        ip === undefined ? {} : { req: { socket: { remoteAddress: ip }, headers: {} } },
+      );
       return (await response.json()) as GraphQLAnswer<any>;
     },
-    async ok(query, variables, token) {
-      const answer = await api.request(query, variables, token);
+    async ok(query, variables, token, ip) {
+      const answer = await api.request(query, variables, token, ip);
       if (answer.errors?.length) {
         throw new Error(`GraphQL errors: ${JSON.stringify(answer.errors, null, 2)}`);
       }

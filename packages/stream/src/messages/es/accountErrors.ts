@@ -30,4 +30,5 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.SIGN_IN_IDENTITY_TAKEN': 'Esa cuenta ya está conectada a otra cuenta de aquí.',
   'error.SIGN_IN_LINK_REQUIRED':
     'Ya hay una cuenta aquí con {email}. Demuestra que es tuya para conectarle {provider}.',
+  'error.GUEST_NAME_TAKEN': 'Un miembro usa ese nombre, o uno que se le parece. Elige otro.',
 };

@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword } from '../../../auth/passwords';
 import { withdrawTokens } from '../../../db/store/accountQueries';
-import { updateUser } from '../../../db/store/users';
+import { isPlaceholderAddress, updateUser } from '../../../db/store/users';
 import type { User } from '../../../db/store/users';
 import { ParleyError } from '../../../ParleyError';
 import { sniffAvatar } from '../../../uploads/sniffImage';
@@ -65,7 +65,7 @@ export async function checkPassword(
  * The email that confirms `user`'s current address, with a new link; every earlier link is
  * withdrawn, so only the newest one works.
  */
-async function freshConfirmationMessage(ctx: ParleyContext, user: User) {
+export async function freshConfirmationMessage(ctx: ParleyContext, user: User) {
   await withdrawTokens(ctx.db, user.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
   const link = await tokenLink(ctx, user, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
   return confirmEmailMessage(user, user.email, link);
@@ -131,6 +131,10 @@ export const profileMutations = {
   sendEmailConfirmation: async (_root, _args, ctx) => {
     const viewer = requireViewer(ctx);
     if (viewer.emailVerified) return { user: viewer };
+    // An erased, imported or guest account without an address: there is nothing to confirm.
+    if (isPlaceholderAddress(viewer.email)) {
+      throw new ParleyError('INVALID_INPUT', 'This account has no email address to confirm.');
+    }
     await ctx.rateLimiter.consume('emailConfirmation', `user:${viewer.id}`);
     const message = await freshConfirmationMessage(ctx, viewer);
     // Sending is the whole of this request: a mail server that fails makes it fail, said so.

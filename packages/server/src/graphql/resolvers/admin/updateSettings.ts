@@ -146,6 +146,8 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     'liveUpdates',
     'featuredTab',
     'commentImages',
+    'guestComments',
+    'guestPremod',
     'requireStaffTwoFactor',
   ] as const) {
     const value = input[field];

@@ -47,6 +47,7 @@ export const queueQueryResolvers = {
           query: args.query?.trim(),
           role: args.role,
           status: args.status,
+          guest: args.guest,
           // The resolvers' clock, so a suspension ends for the list when it ends for `status`.
           now: ctx.now().toISOString(),
         },

@@ -165,6 +165,12 @@ export const userActionResolvers = {
       const user = await inTransaction(ctx.db, async (trx) => {
         const target = await requireUser(trx, input.userId);
         if (target.role === input.role) return target;
+        // A guest signs in with nothing but a session token: no role beyond commenting.
+        if (target.guest) {
+          throw new ParleyError('INVALID_INPUT', 'A guest has no account to give a role to.', {
+            field: 'userId',
+          });
+        }
         if (target.id === admin.id && !hasRole({ ...target, role: input.role }, 'ADMIN')) {
           if ((await countUsersWithRole(trx, 'ADMIN')) <= 1) {
             throw new ParleyError('FORBIDDEN', 'You are the last admin: promote another first.');

@@ -1,0 +1,176 @@
+/**
+ * Guests (issue 17): readers who comment with a name and, if they like, an address, without an
+ * account. A guest is a `users` row with `guest = 1` (migration 0028_guests), so everything a
+ * comment needs of its author (loaders, moderation, the queues, Community) works unchanged, and a
+ * guest's session is an ordinary session token. What sets a guest apart:
+ *
+ * - `username` is the name as typed, not unique among guests (two may be "Sam"); `username_key`
+ *   is `guest:<id>` and `username_skeleton` null, so a guest reserves no member's name, and no
+ *   lookup by username (sign-in, mentions) ever finds one;
+ * - `email` is the address they gave (or a `.invalid` placeholder) with `email_key`
+ *   `guest:<id>`: no sign-in, sign-up or password reset finds a guest by it; reply emails go
+ *   there once its owner followed the confirmation link (`email_verified`), as for members;
+ * - `guest_email_key` is the address's key, by which a member who confirmed the same address
+ *   claims the guest's comments (`claimGuestComments`);
+ * - the resolvers let a guest post, edit and delete their own comments and nothing else
+ *   (graphql/guestAccess.ts).
+ */
+import { sql } from 'kysely';
+import { stripBidiControls } from '@parley/contract';
+import { inTransaction, isoTime, newId } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import { ParleyError } from '../../ParleyError';
+import { isUsernameFree, toUser, uniqueKey } from './users';
+import type { User } from './users';
+
+/** Shortest and longest guest name, in characters. */
+export const GUEST_NAME_LENGTH = Object.freeze({ min: 2, max: 30 });
+
+/** Letters, digits, spaces and `_ . - '`: what people write their names with. */
+const GUEST_NAME = /^[\p{L}\p{M}\p{N}_.\-' ]+$/u;
+
+/** What a guest's address is when they gave none: it reaches nobody (isPlaceholderAddress). */
+function placeholderOf(id: string): string {
+  return `guest-${id}@guest.invalid`;
+}
+
+/**
+ * A guest's name as stored: NFC, without bidirectional controls, runs of spaces made one, trimmed;
+ * `INVALID_INPUT` (field `name`) unless 2–30 characters of letters, digits, spaces and `_ . - '`.
+ */
+export function validateGuestName(input: string): string {
+  const name = stripBidiControls(input.normalize('NFC')).replace(/\s+/gu, ' ').trim();
+  const length = [...name].length;
+  if (length < GUEST_NAME_LENGTH.min || length > GUEST_NAME_LENGTH.max) {
+    throw new ParleyError(
+      'INVALID_INPUT',
+      `A name has ${GUEST_NAME_LENGTH.min} to ${GUEST_NAME_LENGTH.max} characters.`,
+      { field: 'name' },
+    );
+  }
+  if (!GUEST_NAME.test(name)) {
+    throw new ParleyError('INVALID_INPUT', "A name has letters, digits, spaces and _ . - ' only.", {
+      field: 'name',
+    });
+  }
+  return name;
+}
+
+/**
+ * Whether a guest may go by `name`: not when it is, or looks like (case, other alphabets,
+ * look-alikes such as "rn" for "m"), a member's username — spaces, hyphens and apostrophes aside,
+ * which usernames cannot hold, so "Ad Min" is "admin". Guests' own names reserve nothing.
+ */
+export async function isGuestNameFree(db: Db, name: string): Promise<boolean> {
+  return isUsernameFree(db, name.replace(/[\s'\-]/gu, ''));
+}
+
+/** What {@link createGuest} needs. */
+export interface NewGuest {
+  /** As {@link validateGuestName} gives it. */
+  name: string;
+  /** A validated address, or null. */
+  email: string | null;
+  /** Where they asked from. */
+  ip: string | null;
+  now: Date;
+}
+
+/** Adds a guest (see the module's notes). */
+export async function createGuest(db: Db, input: NewGuest): Promise<User> {
+  const id = newId();
+  const row = await db
+    .insertInto('users')
+    .values({
+      id,
+      username: input.name,
+      username_key: `guest:${id}`,
+      username_skeleton: null,
+      email: input.email ?? placeholderOf(id),
+      email_key: `guest:${id}`,
+      email_verified: 0,
+      password_hash: null,
+      role: 'COMMENTER',
+      notification_prefs: '{}',
+      created_at: isoTime(input.now),
+      guest: 1,
+      guest_email_key: input.email === null ? null : uniqueKey(input.email),
+      ip_address: input.ip,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+/** Records where a guest posts from (what moderators ban the range of). */
+export async function recordGuestAddress(
+  db: Db,
+  guest: User,
+  ip: string | undefined,
+): Promise<void> {
+  if (!guest.guest || ip === undefined || ip === guest.ipAddress) return;
+  await db.updateTable('users').set({ ip_address: ip }).where('id', '=', guest.id).execute();
+}
+
+/**
+ * The guests whose comments `member` may claim: those who confirmed the address `member`
+ * confirmed. Nobody's, for a guest, an unconfirmed address or a placeholder.
+ */
+function claimableGuests(db: Db, member: User) {
+  const key = member.guest || !member.emailVerified ? null : uniqueKey(member.email);
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where('guest', '=', 1)
+    .where('email_verified', '=', 1)
+    .where('guest_email_key', '=', key ?? '\u0000');
+}
+
+/** How many comments (not deleted ones) `member` may claim from guests. */
+export async function countClaimableComments(db: Db, member: User): Promise<number> {
+  if (member.guest || !member.emailVerified) return 0;
+  const row = await db
+    .selectFrom('comments')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('author_id', 'in', claimableGuests(db, member))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Moves the claimable guests' comments to `member`, in one transaction: each comment (deleted ones
+ * too: they were the same person's), and the replies' record of whom they answer (the replies
+ * feed). The guests' sessions end (they would go on posting as someone else now) and their
+ * address no longer claims anything. Returns how many comments moved (deleted ones aside, as
+ * {@link countClaimableComments} counts) and the stories they are on.
+ */
+export async function claimGuestComments(
+  db: Db,
+  member: User,
+): Promise<{ claimed: number; storyIds: string[] }> {
+  if (member.guest || !member.emailVerified) return { claimed: 0, storyIds: [] };
+  return inTransaction(db, async (trx) => {
+    const guests = (await claimableGuests(trx, member).execute()).map((row) => row.id);
+    if (guests.length === 0) return { claimed: 0, storyIds: [] };
+    const moved = await trx
+      .updateTable('comments')
+      .set({ author_id: member.id })
+      .where('author_id', 'in', guests)
+      .returning(['story_id', 'deleted_at'])
+      .execute();
+    // `parent_author_id` is written by inserts only in the store's types; a claim is the one
+    // place an author changes.
+    await sql`update comments set parent_author_id = ${member.id}
+      where parent_author_id in (${sql.join(guests)})`.execute(trx);
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ guest_email_key: null, session_epoch: eb('session_epoch', '+', 1) }))
+      .where('id', 'in', guests)
+      .execute();
+    return {
+      claimed: moved.filter((row) => row.deleted_at === null).length,
+      storyIds: [...new Set(moved.map((row) => row.story_id))],
+    };
+  });
+}

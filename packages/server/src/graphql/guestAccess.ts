@@ -1,0 +1,45 @@
+/**
+ * What a guest may do (store/guests.ts): post, edit and delete their own comments, confirm their
+ * address, and sign out. Every other mutation answers `GUEST_NOT_ALLOWED` — an allow-list, so a
+ * mutation added later is closed to guests until someone decides otherwise (as for API tokens).
+ * Guests neither react nor vote nor report (a name typed in a form must not weigh like an
+ * account), and have no profile to change.
+ */
+import { bannedUntil } from '../db/store/ipBans';
+import type { User } from '../db/store/users';
+import { ParleyError } from '../ParleyError';
+import type { ParleyContext } from './context';
+
+/** The mutations a guest may call. */
+export const GUEST_MUTATIONS: ReadonlySet<string> = new Set([
+  'startGuestSession',
+  'createComment',
+  'editComment',
+  'deleteComment',
+  'sendEmailConfirmation',
+  'confirmEmail',
+  'unsubscribe',
+  'signOut',
+]);
+
+/** Throws `GUEST_NOT_ALLOWED` when a guest calls a mutation that is not theirs. */
+export function requireGuestMayCall(viewer: Pick<User, 'guest'> | null, field: string): void {
+  if (viewer?.guest !== true || GUEST_MUTATIONS.has(field)) return;
+  throw new ParleyError('GUEST_NOT_ALLOWED', 'Guests can only post. Sign up to do this.');
+}
+
+/** `GUEST_COMMENTS_OFF` unless the organization lets guests comment. */
+export async function requireGuestComments(ctx: ParleyContext): Promise<void> {
+  if (!(await ctx.settings()).guestComments) {
+    throw new ParleyError('GUEST_COMMENTS_OFF', 'Comments as a guest are switched off: sign in.');
+  }
+}
+
+/** `IP_BANNED` (with `until`) when the request's address is in a range banned for now. */
+export async function requireAddressNotBanned(ctx: ParleyContext): Promise<void> {
+  if (ctx.ip === undefined) return;
+  const until = await bannedUntil(ctx.db, ctx.ip, ctx.now());
+  if (until !== null) {
+    throw new ParleyError('IP_BANNED', 'Your network is barred from this for now.', { until });
+  }
+}
