@@ -19,7 +19,13 @@ const comments = Array.from({ length: 20 }, (_, i) => {
   return makeComment(`c${n}`, {
     body: `<p>Comment ${n}: a short remark about the bench article, with a few words.</p>\n`,
     createdAt: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
-    author: { id: `u${n % 5}`, username: `reader${n % 5}`, avatarUrl: null, badges: [] },
+    author: {
+      id: `u${n % 5}`,
+      username: `reader${n % 5}`,
+      avatarUrl: null,
+      badges: [],
+      isGuest: false,
+    },
   });
 });
 const data = makeRootData(comments, {

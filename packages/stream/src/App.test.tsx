@@ -23,6 +23,7 @@ const settings = {
   featuredTab: true,
   voting: 'LIKE',
   commentImages: false,
+  guestComments: false,
   customCssUrl: '',
 };
 

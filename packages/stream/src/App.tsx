@@ -16,7 +16,7 @@ import { LazyPanel } from './LazyPanel';
 /** The first render's one query: who is reading, the settings, the story and its first page. */
 // One line: template literals keep their whitespace in the bundle.
 export const STREAM_QUERY = graphql(
-  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod reactionLabel featuredTab voting commentImages customCssUrl}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}}pinnedComment{...CommentThread}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
+  `query Stream($url:String,$id:ID,$title:String,$sort:CommentSort,$first:Int){viewer{id username email avatarUrl role status suspendedUntil badges isGuest}settings{editWindowSeconds maxCommentLength signUpOpen liveUpdates guidelinesHtml locale premod reactionLabel featuredTab voting commentImages guestComments customCssUrl}story(url:$url,id:$id,title:$title){id url title status commentCount settings{effectivePremod liveUpdates premod}featuredComments(first:1){edges{node{id}}}pinnedComment{...CommentThread}comments(orderBy:$sort,first:$first){pageInfo{hasNextPage endCursor}edges{cursor node{...CommentThread}}}}}`,
   [CommentThread],
 );
 
@@ -142,7 +142,8 @@ export function Stream({ initial: rendered }: { initial?: StreamEnv['initial'] }
   const hasFeatured = settings.featuredTab && story.featuredComments.edges.length > 0;
   const tabs: Tab[] = ['comments'];
   if (hasFeatured) tabs.push('featured');
-  if (viewer) tabs.push('profile');
+  // A guest has no account to manage.
+  if (viewer && !viewer.isGuest) tabs.push('profile');
   if (isModerator(viewer)) tabs.push('configure');
   const labels: Record<Tab, string> = {
     comments: t('stream.tab.comments'),

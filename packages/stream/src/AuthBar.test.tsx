@@ -27,6 +27,7 @@ const settings: StreamSettings = {
   featuredTab: true,
   voting: 'LIKE',
   commentImages: false,
+  guestComments: false,
   customCssUrl: '',
 };
 
@@ -35,6 +36,7 @@ const ann: Viewer = {
   username: 'ann',
   avatarUrl: null,
   badges: [],
+  isGuest: false,
   email: 'ann@example.com',
   role: 'COMMENTER',
   status: 'ACTIVE',

@@ -58,7 +58,7 @@ export function AuthBar() {
       {viewer ? (
         <>
           <span class="parley-authbar-name">
-            {t('auth.signedInAs', { username: viewer.username })}
+            {t(viewer.isGuest ? 'auth.guestAs' : 'auth.signedInAs', { username: viewer.username })}
           </span>
           <button type="button" onClick={() => void signOut()} disabled={signingOut}>
             {t('auth.signOut')}

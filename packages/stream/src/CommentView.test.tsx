@@ -210,7 +210,7 @@ test('Ignore user hides every comment of that user in this view', async () => {
       return HttpResponse.json({ data: { ignoreUser: { user: { id: 'troll' } } } });
     }),
   );
-  const troll = { id: 'troll', username: 'troll', avatarUrl: null, badges: [] };
+  const troll = { id: 'troll', username: 'troll', avatarUrl: null, badges: [], isGuest: false };
   renderThread(
     makeStreamData(
       [

@@ -25,7 +25,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 // One line each: template literals keep their whitespace in the bundle, and these are in the
 // first-render budget.
 export const CommentFields = graphql(
-  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount downvoteCount viewerVote parent{id}author{id username avatarUrl badges}}`,
+  `fragment CommentFields on Comment{id body createdAt editedAt editableUntil status removed tags replyCount reactionCount downvoteCount viewerVote parent{id}author{id username avatarUrl badges isGuest}}`,
 );
 
 /** A page of a connection (a thread's page carries each edge's cursor; replies do not). */
@@ -96,7 +96,9 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
     seenReplies.current = replies;
   }, [replies]);
 
-  const signedIn = (run: () => void) => void (viewer ? run() : openAuthPopup(env, 'signin'));
+  // A guest reacts, reports and ignores as nobody does: through an account.
+  const signedIn = (run: () => void) =>
+    void (viewer && !viewer.isGuest ? run() : openAuthPopup(env, 'signin'));
   // Rarely used panels (edit form, report form) are separate chunks, fetched on first use:
   // most readers never open them.
   // Each brings its text, added to the catalog before the panel opens.
@@ -151,6 +153,7 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
         )}
         <strong class="parley-author">{name}</strong>
         {c.tags.includes('STAFF') && <span class="parley-badge">{t('thread.staff')}</span>}
+        {c.author?.isGuest && <span class="parley-badge">{t('thread.guest')}</span>}
         {c.author?.badges.map((badge) => (
           <span key={badge} class="parley-badge">
             {badge}

@@ -33,6 +33,7 @@ const settings: StreamSettings = {
   featuredTab: true,
   voting: 'LIKE',
   commentImages: false,
+  guestComments: false,
   customCssUrl: '',
 };
 const viewer: Viewer = {
@@ -41,6 +42,7 @@ const viewer: Viewer = {
   email: 'ada@example.com',
   avatarUrl: null,
   badges: [],
+  isGuest: false,
   role: 'COMMENTER',
   status: 'ACTIVE',
   suspendedUntil: null,
@@ -66,7 +68,7 @@ const serverComment = (input: Record<string, unknown>, status = 'NONE'): Comment
   downvoteCount: 0,
   viewerVote: null,
   parent: input.parentId ? { id: String(input.parentId) } : null,
-  author: { id: 'u1', username: 'ada', avatarUrl: null, badges: [] },
+  author: { id: 'u1', username: 'ada', avatarUrl: null, badges: [], isGuest: false },
 });
 
 /** Answers every CreateComment with `answer` and records the inputs. */

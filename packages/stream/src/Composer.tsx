@@ -7,10 +7,18 @@ import { MarkdownToolbar } from './MarkdownToolbar';
 import { newPostKey } from './newPostKey';
 import { useStreamData, useStreamEnv } from './StreamContext';
 import { draftKey, useDraft } from './useDraft';
+import type { GuestFormProps } from './GuestForm';
+import { withMessages } from './messages';
 import { useOutbox } from './useOutbox';
 
 /** Share of `maxCommentLength` past which the counter shows. */
 export const COUNTER_THRESHOLD = 0.8;
+
+/**
+ * The draft a guest's new session is to post: the frame remounts the stream for the new session
+ * (App), and the composer with this draft's key posts it when it mounts signed in.
+ */
+let postOnSignIn: string | null = null;
 
 /** Props of {@link Composer}. */
 export interface ComposerProps {
@@ -24,7 +32,8 @@ export interface ComposerProps {
  * The comment box: Markdown toolbar, server-rendered preview, counter near the limit, Post.
  * Posting is optimistic (the thread shows the comment at once) and goes through the outbox, so a
  * post made offline is sent when the connection returns; a refused post comes back into the box
- * with its error. Signed out, the box still works and keeps the draft; Post opens sign-in.
+ * with its error. Signed out, the box still works and keeps the draft; Post opens sign-in, or,
+ * where the site lets guests comment, the guest form (a chunk) whose new session posts the draft.
  */
 export function Composer({ storyId, parentId }: ComposerProps) {
   const env = useStreamEnv();
@@ -35,6 +44,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   const [queued, setQueued] = useState(false);
   // null: writing; {}: the preview's code is loading; { View }: previewing.
   const [preview, setPreview] = useState<{ View?: ComponentType<{ body: string }> } | null>(null);
+  const [Guest, setGuest] = useState<ComponentType<GuestFormProps> | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   // One post per press: until the outbox has the post (its chunk may still be loading), a second
@@ -58,8 +68,9 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     return thread.subscribe(check);
   }, [thread, storyId, parentId]);
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = (event?: Event) => {
+    event?.preventDefault();
+    if (viewer === null && settings.guestComments) return askGuest();
     if (viewer === null) return openAuthPopup(env, 'signin');
     if (sending.current) return;
     const body = draft.text.trim();
@@ -75,6 +86,23 @@ export function Composer({ storyId, parentId }: ComposerProps) {
       sending.current = false;
       draft.clear(outbox.post({ key: newPostKey(), storyId, parentId, body, createdAt }));
     });
+  };
+
+  // A guest's session just started for this draft (the stream remounted as them): post it.
+  const key = draftKey(storyId, parentId);
+  useEffect(() => {
+    if (draft.loaded && viewer !== null && postOnSignIn === key) {
+      postOnSignIn = null;
+      submit();
+    }
+  }, [draft.loaded]);
+  const askGuest = () => {
+    const invalid = checkBody(draft.text.trim(), settings.maxCommentLength);
+    setError(invalid);
+    if (invalid) return box.current?.focus();
+    import('./GuestForm')
+      .then(async (m) => (await withMessages(env, m.messages), setGuest(() => m.GuestForm)))
+      .catch(() => setError({ code: 'NETWORK_ERROR', extensions: {} }));
   };
 
   // Images (the site allows them): picked, pasted or dropped, uploaded by a chunk of their own.
@@ -124,7 +152,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   const left = settings.maxCommentLength - length;
   const near = length > settings.maxCommentLength * COUNTER_THRESHOLD;
   const previewing = preview !== null;
-  return (
+  const form = (
     <form class="parley-composer" onSubmit={submit}>
       <label for={id}>{t(parentId ? 'composer.replyLabel' : 'composer.label')}</label>
       <MarkdownToolbar box={box} onChange={draft.set} disabled={previewing}>
@@ -185,5 +213,18 @@ export function Composer({ storyId, parentId }: ComposerProps) {
       {queued && <p role="status">{t('composer.queued')}</p>}
       {uploading > 0 && <p role="status">{t('composer.uploading')}</p>}
     </form>
+  );
+  // Beside the box's form, not in it (forms do not nest).
+  return Guest ? (
+    <>
+      {form}
+      <Guest
+        onStarted={() => (postOnSignIn = key)}
+        onSignIn={() => openAuthPopup(env, 'signin')}
+        onCancel={() => setGuest(null)}
+      />
+    </>
+  ) : (
+    form
   );
 }

@@ -32,7 +32,7 @@ const comment = (secondsLeft: number): CommentData => ({
   downvoteCount: 0,
   viewerVote: null,
   parent: null,
-  author: { id: 'u1', username: 'ada', avatarUrl: null, badges: [] },
+  author: { id: 'u1', username: 'ada', avatarUrl: null, badges: [], isGuest: false },
 });
 const source = (bodySource: string | null) =>
   graphql.query('CommentSource', () =>

@@ -38,7 +38,7 @@ export function ReactionButton({ comment }: { comment: CommentData }) {
   const down = comment.downvoteCount + +(vote === 'DOWN') - +(was === 'DOWN');
 
   const cast = (choice: 'UP' | 'DOWN') => {
-    if (!viewer) return void openAuthPopup(env, 'signin');
+    if (!viewer || viewer.isGuest) return void openAuthPopup(env, 'signin');
     if (pending !== undefined) return;
     const next = vote === choice ? null : choice;
     setPending(next);

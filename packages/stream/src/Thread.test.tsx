@@ -20,7 +20,13 @@ test('shows each comment as an article with its author, relative and exact time,
     makeStreamData([
       makeComment('c1', { body: '<p>Hello <em>world</em></p>', editedAt: edited }),
       makeComment('c2', {
-        author: { id: 'u2', username: 'bea', avatarUrl: 'http://img.test/b.png', badges: [] },
+        author: {
+          id: 'u2',
+          username: 'bea',
+          avatarUrl: 'http://img.test/b.png',
+          badges: [],
+          isGuest: false,
+        },
       }),
     ]),
   );
@@ -62,7 +68,13 @@ test('marks staff comments and shows the badges a host gave the author', () => {
     makeStreamData([
       makeComment('c1', {
         tags: ['STAFF'],
-        author: { id: 'u1', username: 'editor', avatarUrl: null, badges: ['Subscriber'] },
+        author: {
+          id: 'u1',
+          username: 'editor',
+          avatarUrl: null,
+          badges: ['Subscriber'],
+          isGuest: false,
+        },
       }),
     ]),
   );

@@ -12,6 +12,8 @@ export const draftKey = (storyId: string, parentId: string | null): string =>
 export interface Draft {
   /** The text now. */
   text: string;
+  /** Whether storage has answered (the stored draft, if any, is in `text`). */
+  loaded: boolean;
   /**
    * Changes the text; storage follows after {@link DRAFT_SAVE_DELAY_MS}, or at once with `now`
    * (text put back after a refused post: a reload right after must still find it).
@@ -28,6 +30,7 @@ export interface Draft {
  */
 export function useDraft(storage: TransportStorage, key: string): Draft {
   const [text, setText] = useState('');
+  const [loaded, setLoaded] = useState(false);
   const state = useRef<{
     typed: boolean;
     timer?: ReturnType<typeof setTimeout>;
@@ -40,11 +43,14 @@ export function useDraft(storage: TransportStorage, key: string): Draft {
 
   useEffect(() => {
     let live = true;
-    storage.get<string>(key).then(
-      // Typing that started before storage answered wins over the stored text.
-      (stored) => live && !state.current.typed && typeof stored === 'string' && setText(stored),
-      () => undefined,
-    );
+    storage
+      .get<string>(key)
+      .then(
+        // Typing that started before storage answered wins over the stored text.
+        (stored) => live && !state.current.typed && typeof stored === 'string' && setText(stored),
+        () => undefined,
+      )
+      .then(() => live && setLoaded(true));
     return () => {
       live = false;
       const { timer, save } = state.current;
@@ -59,6 +65,7 @@ export function useDraft(storage: TransportStorage, key: string): Draft {
   };
   return {
     text,
+    loaded,
     set(next, now = false) {
       cancel();
       state.current.typed = true;

@@ -12,12 +12,7 @@ export type AuthorRole = 'COMMENTER' | 'STAFF' | 'MODERATOR' | 'ADMIN';
 
 /** Why a comment was held for, or flagged to, moderators. */
 export type HeldReason =
-  | 'SUSPECT_WORD'
-  | 'LINK'
-  | 'NEW_COMMENTER'
-  | 'PREMOD_USER'
-  | 'PREMOD_ALL'
-  | 'GUEST';
+  'SUSPECT_WORD' | 'LINK' | 'NEW_COMMENTER' | 'PREMOD_USER' | 'PREMOD_ALL' | 'GUEST';
 
 /** The organization settings the decision reads (a subset of `DEFAULT_SETTINGS`). */
 export interface CommentModerationSettings {

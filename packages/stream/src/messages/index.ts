@@ -8,6 +8,7 @@ import type { FirstMessageKey } from './en';
 import type { messages as accountErrors } from './en/accountErrors';
 import type { messages as deleting } from './en/delete';
 import type { messages as edit } from './en/edit';
+import type { messages as guest } from './en/guest';
 import type { messages as moderation } from './en/moderation';
 import type { messages as profile } from './en/profile';
 import type { messages as report } from './en/report';
@@ -25,7 +26,8 @@ export type LazyMessageKey =
   | keyof typeof moderation
   | keyof typeof report
   | keyof typeof edit
-  | keyof typeof deleting;
+  | keyof typeof deleting
+  | keyof typeof guest;
 
 /** Every message key of the stream. */
 export type MessageKey = FirstMessageKey | LazyMessageKey;

@@ -24,7 +24,7 @@ const comment = (overrides: Partial<CommentData> = {}): CommentData => ({
   downvoteCount: 0,
   viewerVote: null,
   parent: null,
-  author: { id: 'u9', username: 'troll', avatarUrl: null, badges: [] },
+  author: { id: 'u9', username: 'troll', avatarUrl: null, badges: [], isGuest: false },
   ...overrides,
 });
 

@@ -21,7 +21,7 @@ export function makeComment(id: string, overrides: Partial<CommentData> = {}): C
     downvoteCount: 0,
     viewerVote: null,
     parent: null,
-    author: { id: `u-${id}`, username: `user_${id}`, avatarUrl: null, badges: [] },
+    author: { id: `u-${id}`, username: `user_${id}`, avatarUrl: null, badges: [], isGuest: false },
     ...overrides,
   };
 }
@@ -43,6 +43,7 @@ export const TEST_VIEWER: Viewer = {
   username: 'me',
   avatarUrl: null,
   badges: [],
+  isGuest: false,
   email: 'me@example.test',
   role: 'COMMENTER',
   status: 'ACTIVE',
@@ -76,6 +77,7 @@ export function makeRootData(
       featuredTab: true,
       voting: 'LIKE',
       commentImages: false,
+      guestComments: false,
       customCssUrl: '',
       ...options.settings,
     },

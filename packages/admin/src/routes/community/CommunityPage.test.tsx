@@ -6,7 +6,11 @@ import type { ConsoleViewer } from '../../Viewer';
 import { CommunityPage } from './CommunityPage';
 import type { CommunityUser } from './UserRow';
 
-const server = setupServer();
+/** No network is banned, unless a test says otherwise (the page lists them under the users). */
+const noBans = graphql.query('ConsoleIpBans', () =>
+  HttpResponse.json({ data: { ipBans: { edges: [] } } }),
+);
+const server = setupServer(noBans);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
@@ -25,6 +29,7 @@ function user(id: string, patch: Partial<CommunityUser> = {}): CommunityUser {
     status: 'ACTIVE',
     suspendedUntil: null,
     createdAt: '2026-01-02T10:00:00.000Z',
+    isGuest: false,
     ...patch,
   };
 }
@@ -213,4 +218,71 @@ test('the moderator cannot act on themself or an admin', async () => {
   await renderPage();
   await screen.findByRole('rowheader', { name: 'boss' });
   expect(screen.queryByRole('button', { name: /^Actions/ })).toBeNull();
+});
+
+test('guests are a kind of their own: filtered, marked, without a role, their comments a click away', async () => {
+  const sent: Record<string, unknown>[] = [];
+  server.use(
+    graphql.query('ConsoleUsers', ({ variables }) => {
+      sent.push(variables);
+      const node = user('9', { username: 'Sam Smith', isGuest: true, email: 'sam@example.com' });
+      return HttpResponse.json({
+        data: {
+          users: {
+            edges: [{ cursor: 'c9', node }],
+            pageInfo: { hasNextPage: false, endCursor: 'c9' },
+          },
+        },
+      });
+    }),
+    graphql.query('ModerationUser', ({ variables }) =>
+      HttpResponse.json({
+        data: {
+          user: {
+            id: variables.id,
+            username: 'Sam Smith',
+            email: 'sam@example.com',
+            role: 'COMMENTER',
+            status: 'ACTIVE',
+            suspendedUntil: null,
+            createdAt: '2026-01-02T10:00:00.000Z',
+            isGuest: true,
+            ipAddress: '203.0.113.7',
+            suggestedBanRange: '203.0.113.0/24',
+            all: {
+              edges: [
+                {
+                  node: {
+                    id: 'c1',
+                    body: '<p>Hello from a guest</p>',
+                    status: 'PREMOD',
+                    createdAt: '2026-01-02T10:00:00.000Z',
+                    deletedAt: null,
+                    story: { id: 's1', title: 'Story', url: 'https://news.example/a' },
+                  },
+                },
+              ],
+            },
+            rejected: { edges: [] },
+            history: [],
+          },
+        },
+      }),
+    ),
+  );
+  await renderPage(ADMIN);
+  fireEvent.change(await screen.findByLabelText('Kind'), { target: { value: 'GUESTS' } });
+  await waitFor(() => expect(sent.at(-1)).toMatchObject({ guest: true }));
+  const row = (await screen.findByRole('rowheader', { name: 'Sam Smith Guest' })).closest('tr')!;
+  // No role select: a guest has no account to give a role to.
+  expect(within(row).queryByRole('combobox')).toBeNull();
+  fireEvent.click(within(row).getByRole('button', { name: 'Comments of Sam Smith' }));
+  const drawer = await screen.findByRole('dialog', { name: 'Sam Smith' });
+  expect(await within(drawer).findByText('Hello from a guest')).toBeTruthy();
+  expect(within(drawer).getByText('203.0.113.7')).toBeTruthy();
+  expect(within(drawer).getByLabelText<HTMLInputElement>('Address or range').value).toBe(
+    '203.0.113.0/24',
+  );
+  fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'MEMBERS' } });
+  await waitFor(() => expect(sent.at(-1)).toMatchObject({ guest: false }));
 });

@@ -12,7 +12,7 @@ import { UserActions } from './UserActions';
 
 /** What a row of the community table reads of its user; the table's query spreads it. */
 export const UserRowFields = graphql(
-  `fragment UserRowFields on User { id username email role status suspendedUntil createdAt }`,
+  `fragment UserRowFields on User { id username email role status suspendedUntil createdAt isGuest }`,
 );
 
 /** A row of the community table. */
@@ -31,8 +31,17 @@ function day(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
-/** One user of the community table, with their role select and the status actions. */
-export function UserRow({ user }: { user: CommunityUser }) {
+/**
+ * One user of the community table, with their role select (not a guest's: they have no account
+ * to give a role to), the status actions, and Comments (the moderation drawer).
+ */
+export function UserRow({
+  user,
+  onComments,
+}: {
+  user: CommunityUser;
+  onComments: (userId: string) => void;
+}) {
   const viewer = useViewer();
   const [open, setOpen] = useState(false);
   const [roleError, setRoleError] = useState<string | null>(null);
@@ -41,7 +50,7 @@ export function UserRow({ user }: { user: CommunityUser }) {
   const [roleState, setRole] = useMutation(SET_USER_ROLE_MUTATION);
   const panelId = `user-actions-${user.id}`;
   // Admins change roles, their own included (the server refuses to demote the last admin).
-  const roleEditable = isAdmin(viewer);
+  const roleEditable = isAdmin(viewer) && !user.isGuest;
   const actionable = canActOn(viewer, user);
 
   async function changeRole(role: Role) {
@@ -58,7 +67,10 @@ export function UserRow({ user }: { user: CommunityUser }) {
   return (
     <>
       <tr>
-        <th scope="row">{user.username}</th>
+        <th scope="row">
+          {user.username}
+          {user.isGuest && <span className="tag"> Guest</span>}
+        </th>
         <td className="wrap">{user.email ?? '—'}</td>
         <td>
           {roleEditable ? (
@@ -80,6 +92,8 @@ export function UserRow({ user }: { user: CommunityUser }) {
               </select>
               {roleError !== null && <p role="alert">{roleError}</p>}
             </>
+          ) : user.isGuest ? (
+            'Guest'
           ) : (
             LABELS[user.role]
           )}
@@ -91,7 +105,10 @@ export function UserRow({ user }: { user: CommunityUser }) {
           )}
         </td>
         <td>{day(user.createdAt)}</td>
-        <td>
+        <td className="row-actions">
+          <button type="button" onClick={() => onComments(user.id)}>
+            Comments<span className="visually-hidden"> of {user.username}</span>
+          </button>
           {actionable && (
             <button
               type="button"

@@ -9,6 +9,8 @@ const HOUR_SECONDS = 3600;
 /** The Authentication section's draft. */
 export interface AuthenticationValues {
   signUpOpen: boolean;
+  guestComments: boolean;
+  guestPremod: boolean;
   sessionHours: string;
   requireStaffTwoFactor: boolean;
 }
@@ -16,6 +18,8 @@ export interface AuthenticationValues {
 function fromSettings(s: ConsoleSettings): AuthenticationValues {
   return {
     signUpOpen: s.signUpOpen,
+    guestComments: s.guestComments,
+    guestPremod: s.guestPremod,
     // Hours with up to two decimals: the server's minimum of 300 s is 0.08 h.
     sessionHours: String(Math.round((s.sessionSeconds / HOUR_SECONDS) * 100) / 100),
     requireStaffTwoFactor: s.requireStaffTwoFactor ?? false,
@@ -29,14 +33,17 @@ function toInput(v: AuthenticationValues) {
   }
   return {
     signUpOpen: v.signUpOpen,
+    guestComments: v.guestComments,
+    guestPremod: v.guestPremod,
     sessionSeconds: Math.round(hours * HOUR_SECONDS),
     requireStaffTwoFactor: v.requireStaffTwoFactor,
   };
 }
 
 /**
- * Configure › Authentication: whether anyone may sign up, how long a session lasts, whether
- * staff must use two-factor sign-in; and the sign-in providers (SignInProviderSettings).
+ * Configure › Authentication: whether anyone may sign up, whether guests may comment (and wait
+ * for a moderator), how long a session lasts, whether staff must use two-factor sign-in; and the
+ * sign-in providers (SignInProviderSettings).
  */
 export function AuthenticationSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
@@ -54,6 +61,18 @@ export function AuthenticationSettings({ settings }: { settings: ConsoleSettings
           name="signUpOpen"
           label="Sign-up open"
           hint="When closed, only existing accounts (and SSO users) can comment."
+        />
+        <CheckboxField
+          form={shown}
+          name="guestComments"
+          label="Guest comments"
+          hint="Off by default. Readers may comment with a name and an optional email, without an account. A guest's name cannot be, or look like, a member's username; guests post, edit and delete their comments and nothing else; 10 guests and 10 guest comments per 10 minutes per network. Replies are emailed only once a guest confirms their address, and a reader who later signs up with that address can claim the comments."
+        />
+        <CheckboxField
+          form={shown}
+          name="guestPremod"
+          label="Pre-moderate guests"
+          hint="On by default: guests' comments wait in Pending (reason: written by a guest) until a moderator approves them."
         />
         <TextField
           form={shown}

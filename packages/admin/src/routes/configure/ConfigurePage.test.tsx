@@ -24,6 +24,8 @@ const SETTINGS: ConsoleSettings = {
   featuredTab: true,
   voting: 'LIKE',
   commentImages: false,
+  guestComments: false,
+  guestPremod: true,
   locale: 'en',
   premod: 'OFF',
   newCommenterApprovals: 3,
@@ -251,4 +253,20 @@ test('Authentication requires two-factor sign-in of staff, and says why when ref
   fireEvent.click(screen.getByRole('button', { name: 'Save' }));
   expect(await screen.findByText('Saved.')).toBeTruthy();
   expect(inputs.map((input) => input['requireStaffTwoFactor'])).toEqual([true, true]);
+});
+
+test('Authentication switches guest comments on (off by default) and their pre-moderation off', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  server.use(...settingsHandlers(inputs));
+  await renderAt('/configure/authentication');
+  const guests = await screen.findByLabelText<HTMLInputElement>('Guest comments');
+  const premod = screen.getByLabelText<HTMLInputElement>('Pre-moderate guests');
+  expect([guests.checked, premod.checked]).toEqual([false, true]);
+  fireEvent.click(guests);
+  fireEvent.click(premod);
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Saved.')).toBeTruthy();
+  expect(inputs).toEqual([
+    expect.objectContaining({ signUpOpen: true, guestComments: true, guestPremod: false }),
+  ]);
 });

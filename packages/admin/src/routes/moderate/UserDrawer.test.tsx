@@ -21,6 +21,9 @@ const USER: DrawerUser = {
   status: 'ACTIVE',
   suspendedUntil: null,
   createdAt: '2025-01-02T10:00:00.000Z',
+  isGuest: false,
+  ipAddress: null,
+  suggestedBanRange: null,
   all: {
     edges: [
       {

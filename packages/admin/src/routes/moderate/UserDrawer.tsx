@@ -6,6 +6,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 import { Loading } from '../../Loading';
 import { errorText } from '../../errorText';
 import { Dialog } from './Dialog';
+import { IpBanForm } from '../community/IpBans';
 import { ModerationUserActionsFields, UserActions } from './UserActions';
 
 /** What the drawer's comment lists read of a comment. */
@@ -18,7 +19,7 @@ export const USER_DRAWER_QUERY = graphql(
   `
     query ModerationUser($id: ID!) {
       user(id: $id) {
-        id username email role status suspendedUntil createdAt
+        id username email role status suspendedUntil createdAt isGuest ipAddress suggestedBanRange
         ...ModerationUserActionsFields
         all: comments(first: 20) { edges { node { ...DrawerCommentFields } } }
         rejected: comments(first: 20, status: REJECTED) {
@@ -60,12 +61,19 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
               {user.suspendedUntil && ` until ${dateTime(user.suspendedUntil)}`}
             </dd>
             <dt>Role</dt>
-            <dd>{user.role.toLowerCase()}</dd>
-            <dt>Member since</dt>
+            <dd>{user.isGuest ? 'guest (no account)' : user.role.toLowerCase()}</dd>
+            <dt>{user.isGuest ? 'First posted' : 'Member since'}</dt>
             <dd>{date(user.createdAt)}</dd>
             <dt>Email</dt>
-            <dd>{user.email ?? '—'}</dd>
+            <dd>{user.isGuest && user.email?.endsWith('.invalid') ? '—' : (user.email ?? '—')}</dd>
+            {user.ipAddress && (
+              <>
+                <dt>Last posted from</dt>
+                <dd>{user.ipAddress}</dd>
+              </>
+            )}
           </dl>
+          {user.suggestedBanRange && <IpBanForm initialRange={user.suggestedBanRange} />}
 
           <UserActions user={user} onDone={() => reexecute({ requestPolicy: 'network-only' })} />
 

@@ -62,7 +62,7 @@ export function validateGuestName(input: string): string {
  * which usernames cannot hold, so "Ad Min" is "admin". Guests' own names reserve nothing.
  */
 export async function isGuestNameFree(db: Db, name: string): Promise<boolean> {
-  return isUsernameFree(db, name.replace(/[\s'\-]/gu, ''));
+  return isUsernameFree(db, name.replace(/[\s'-]/gu, ''));
 }
 
 /** What {@link createGuest} needs. */

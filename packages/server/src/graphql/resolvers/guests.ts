@@ -22,7 +22,6 @@ import {
 import { getOrganization } from '../../db/store/organization';
 import { validateEmail } from '../../validation/validateAccount';
 import { audit } from '../audit';
-import type { ParleyContext } from '../context';
 import { ipKey } from '../context';
 import { invalidateEveryRead } from '../events';
 import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';

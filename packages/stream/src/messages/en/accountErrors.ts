@@ -31,5 +31,6 @@ export const messages: Record<`error.${AccountErrorCode}`, Message> = {
   'error.SIGN_IN_IDENTITY_TAKEN': 'That account is connected to another account here already.',
   'error.SIGN_IN_LINK_REQUIRED':
     'An account here already uses {email}. Prove it is yours to connect {provider} to it.',
-  'error.GUEST_NAME_TAKEN': 'A member goes by that name, or one that looks like it. Choose another.',
+  'error.GUEST_NAME_TAKEN':
+    'A member goes by that name, or one that looks like it. Choose another.',
 };

@@ -7,6 +7,7 @@ export const messages = {
   'auth.signUp': 'Sign up',
   'auth.signOut': 'Sign out',
   'auth.signedInAs': 'Signed in as {username}',
+  'auth.guestAs': 'Commenting as {username} (guest)',
   'auth.suspended': 'Your account is suspended.',
   'auth.notice.popupBlocked':
     'Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.',

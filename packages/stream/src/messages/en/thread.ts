@@ -6,6 +6,7 @@ export const messages = {
   'thread.deletedUser': 'Deleted user',
   'thread.edited': 'edited',
   'thread.staff': 'Staff',
+  'thread.guest': 'Guest',
   'thread.removed': 'This comment was removed.',
   'thread.like': 'Like',
   'thread.liked': 'Liked',

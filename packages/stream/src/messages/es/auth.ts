@@ -7,6 +7,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'auth.signUp': 'Registrarse',
   'auth.signOut': 'Cerrar sesión',
   'auth.signedInAs': 'Sesión iniciada como {username}',
+  'auth.guestAs': 'Comentas como {username} (invitado)',
   'auth.suspended': 'Tu cuenta está suspendida.',
   'auth.notice.popupBlocked':
     'Tu navegador bloqueó la ventana de inicio de sesión. Permite las ventanas emergentes de este sitio e inténtalo de nuevo.',

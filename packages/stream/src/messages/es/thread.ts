@@ -7,6 +7,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'thread.deletedUser': 'Usuario eliminado',
   'thread.edited': 'editado',
   'thread.staff': 'Equipo',
+  'thread.guest': 'Invitado',
   'thread.removed': 'Este comentario fue eliminado.',
   'thread.like': 'Me gusta',
   'thread.liked': 'Te gusta',

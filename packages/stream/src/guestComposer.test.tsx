@@ -1,0 +1,185 @@
+import { fireEvent, screen, waitFor } from '@testing-library/preact';
+import { graphql, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { AuthBar } from './AuthBar';
+import { Composer } from './Composer';
+import type { CommentData } from './CommentView';
+import type { StoryData, StreamData, StreamSettings, Viewer } from './StreamContext';
+import { createTestEnv, renderInStream } from './testing/createTestEnv';
+import { openAuthPopup } from './auth/openAuthPopup';
+
+jest.mock('./auth/openAuthPopup', () => ({ openAuthPopup: jest.fn() }));
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  localStorage.clear();
+  jest.mocked(openAuthPopup).mockClear();
+});
+afterAll(() => server.close());
+
+const settings: StreamSettings = {
+  editWindowSeconds: 30,
+  maxCommentLength: 100,
+  signUpOpen: true,
+  liveUpdates: true,
+  guidelinesHtml: '',
+  locale: 'en',
+  premod: 'OFF',
+  reactionLabel: '',
+  featuredTab: true,
+  voting: 'LIKE',
+  commentImages: false,
+  guestComments: true,
+  customCssUrl: '',
+};
+const guest: Viewer = {
+  id: 'g1',
+  username: 'Sam Smith',
+  email: null,
+  avatarUrl: null,
+  badges: [],
+  isGuest: true,
+  role: 'COMMENTER',
+  status: 'ACTIVE',
+  suspendedUntil: null,
+};
+const data = (viewer: Viewer | null, overrides: Partial<StreamSettings> = {}): StreamData => ({
+  viewer,
+  settings: { ...settings, ...overrides },
+  story: { id: 's1' } as StoryData,
+  refetch: () => undefined,
+});
+const held = (input: Record<string, unknown>): CommentData => ({
+  id: 'c1',
+  body: `<p>${String(input.body)}</p>`,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  editedAt: null,
+  editableUntil: null,
+  status: 'PREMOD',
+  removed: false,
+  tags: [],
+  replyCount: 0,
+  reactionCount: 0,
+  downvoteCount: 0,
+  viewerVote: null,
+  parent: null,
+  author: { id: 'g1', username: 'Sam Smith', avatarUrl: null, badges: [], isGuest: true },
+});
+
+function answers(start: (input: Record<string, unknown>) => Response) {
+  const started: Record<string, unknown>[] = [];
+  const posted: Record<string, unknown>[] = [];
+  server.use(
+    graphql.mutation('StartGuestSession', ({ variables }) => {
+      started.push(variables.input as Record<string, unknown>);
+      return start(variables.input as Record<string, unknown>);
+    }),
+    graphql.mutation('CreateComment', ({ variables }) => {
+      posted.push(variables.input as Record<string, unknown>);
+      return HttpResponse.json({
+        data: { createComment: { comment: held(variables.input as Record<string, unknown>) } },
+      });
+    }),
+  );
+  return { started, posted };
+}
+const session = () => HttpResponse.json({ data: { startGuestSession: { token: 'guest-token' } } });
+
+const write = (text: string) =>
+  fireEvent.input(screen.getByRole('textbox', { name: 'Write a comment' }), {
+    target: { value: text },
+  });
+
+test('signed out where guests may comment, Post asks for a name, then posts the draft as the guest', async () => {
+  const { started, posted } = answers(session);
+  const env = createTestEnv();
+  const signIn = jest.spyOn(env.session, 'signIn');
+  const view = renderInStream(<Composer storyId="s1" parentId={null} />, env, data(null));
+  write('Hello as a guest');
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  const form = await screen.findByRole('form', { name: /Post as a guest/ });
+  expect(openAuthPopup).not.toHaveBeenCalled();
+  await waitFor(() =>
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Your name' })),
+  );
+
+  // No name: said at the field, nothing sent.
+  fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
+  expect(await screen.findByText('Enter a name of at least 2 characters.')).toBeTruthy();
+  expect(started).toEqual([]);
+
+  fireEvent.input(screen.getByRole('textbox', { name: 'Your name' }), {
+    target: { value: ' Sam Smith ' },
+  });
+  fireEvent.input(screen.getByRole('textbox', { name: /Email/ }), {
+    target: { value: 'sam@example.com' },
+  });
+  fireEvent.submit(form);
+  await waitFor(() => expect(signIn).toHaveBeenCalledWith('guest-token'));
+  expect(started).toEqual([{ name: 'Sam Smith', email: 'sam@example.com' }]);
+  expect(posted).toEqual([]);
+
+  // The frame remounts the stream for the new session (App): the composer posts the draft.
+  view.unmount();
+  renderInStream(<Composer storyId="s1" parentId={null} />, env, data(guest));
+  await waitFor(() => expect(posted).toHaveLength(1));
+  expect(posted[0]).toMatchObject({ storyId: 's1', body: 'Hello as a guest' });
+  // Guests wait for a moderator by default: the thread shows it as held for its author.
+  await waitFor(() => expect(env.thread.list()[0]?.state).toBe('held'));
+});
+
+test("a member's name is refused with the reason, and the reader may sign in instead", async () => {
+  const { started } = answers(() =>
+    HttpResponse.json({
+      data: null,
+      errors: [{ message: 'taken', extensions: { code: 'GUEST_NAME_TAKEN', field: 'name' } }],
+    }),
+  );
+  const env = createTestEnv();
+  const signIn = jest.spyOn(env.session, 'signIn');
+  renderInStream(<Composer storyId="s1" parentId={null} />, env, data(null));
+  write('Hi');
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  fireEvent.input(await screen.findByRole('textbox', { name: 'Your name' }), {
+    target: { value: 'admin' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'A member goes by that name, or one that looks like it. Choose another.',
+  );
+  expect(started).toEqual([{ name: 'admin', email: null }]);
+  expect(signIn).not.toHaveBeenCalled();
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in instead' }));
+  expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');
+  // The draft is still in the box.
+  expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Write a comment' }).value).toBe(
+    'Hi',
+  );
+});
+
+test('an empty draft asks for text before a name; without guest comments Post opens sign-in', async () => {
+  answers(session);
+  const env = createTestEnv();
+  const view = renderInStream(<Composer storyId="s1" parentId={null} />, env, data(null));
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  expect((await screen.findByRole('alert')).textContent).toBe('Write something first.');
+  expect(screen.queryByRole('form', { name: /Post as a guest/ })).toBeNull();
+  view.unmount();
+  renderInStream(
+    <Composer storyId="s1" parentId={null} />,
+    env,
+    data(null, { guestComments: false }),
+  );
+  write('Hello');
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');
+  expect(screen.queryByRole('form', { name: /Post as a guest/ })).toBeNull();
+});
+
+test('the bar names a guest as a guest', () => {
+  renderInStream(<AuthBar />, createTestEnv(), data(guest));
+  expect(screen.getByText('Commenting as Sam Smith (guest)')).toBeTruthy();
+  expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+});

@@ -1,0 +1,14 @@
+import type { Message } from '../../i18n/createTranslator';
+
+/** English: commenting as a guest (its own chunk, with GuestForm). */
+export const messages = {
+  'guest.title': 'Post as a guest',
+  'guest.explain': 'No account needed. Your comment may wait for a moderator.',
+  'guest.name': 'Your name',
+  'guest.email': 'Email (optional, for replies)',
+  'guest.emailHint': 'We send a link to confirm it; replies are emailed only after that.',
+  'guest.post': 'Post as guest',
+  'guest.signIn': 'Sign in instead',
+  'guest.cancel': 'Cancel',
+  'guest.nameMissing': 'Enter a name of at least 2 characters.',
+} satisfies Record<string, Message>;
