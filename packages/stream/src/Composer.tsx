@@ -8,17 +8,10 @@ import { newPostKey } from './newPostKey';
 import { useStreamData, useStreamEnv } from './StreamContext';
 import { draftKey, useDraft } from './useDraft';
 import type { GuestFormProps } from './GuestForm';
-import { withMessages } from './messages';
 import { useOutbox } from './useOutbox';
 
 /** Share of `maxCommentLength` past which the counter shows. */
 export const COUNTER_THRESHOLD = 0.8;
-
-/**
- * The draft a guest's new session is to post: the frame remounts the stream for the new session
- * (App), and the composer with this draft's key posts it when it mounts signed in.
- */
-let postOnSignIn: string | null = null;
 
 /** Props of {@link Composer}. */
 export interface ComposerProps {
@@ -70,13 +63,19 @@ export function Composer({ storyId, parentId }: ComposerProps) {
 
   const submit = (event?: Event) => {
     event?.preventDefault();
-    if (viewer === null && settings.guestComments) return askGuest();
-    if (viewer === null) return openAuthPopup(env, 'signin');
+    if (viewer === null && !settings.guestComments) return openAuthPopup(env, 'signin');
     if (sending.current) return;
     const body = draft.text.trim();
     const invalid = checkBody(body, settings.maxCommentLength);
     setError(invalid);
     if (invalid) return box.current?.focus();
+    // Signed out where guests may comment: a name first (the guest chunk).
+    if (viewer === null) {
+      return void guestChunk().then(
+        (m) => setGuest(() => m.GuestForm),
+        () => setError({ code: 'NETWORK_ERROR', extensions: {} }),
+      );
+    }
     setPreview(null);
     const createdAt = new Date().toISOString();
     // The box empties once the post is stored (the outbox keeps it from then on); if the outbox's
@@ -88,22 +87,19 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     });
   };
 
-  // A guest's session just started for this draft (the stream remounted as them): post it.
+  // The guest chunk: the form, and the text of guests' refusals (IP_BANNED…). A guest's composer
+  // fetches it too, and posts the draft their new session was started for (the frame remounted).
   const key = draftKey(storyId, parentId);
+  const guestChunk = () =>
+    import('./GuestForm').then(async (m) => (await m.prepare(env), m));
   useEffect(() => {
-    if (draft.loaded && viewer !== null && postOnSignIn === key) {
-      postOnSignIn = null;
-      submit();
+    if (draft.loaded && viewer?.isGuest) {
+      guestChunk().then(
+        (m) => m.takePending(key) && submit(),
+        () => undefined,
+      );
     }
   }, [draft.loaded]);
-  const askGuest = () => {
-    const invalid = checkBody(draft.text.trim(), settings.maxCommentLength);
-    setError(invalid);
-    if (invalid) return box.current?.focus();
-    import('./GuestForm')
-      .then(async (m) => (await withMessages(env, m.messages), setGuest(() => m.GuestForm)))
-      .catch(() => setError({ code: 'NETWORK_ERROR', extensions: {} }));
-  };
 
   // Images (the site allows them): picked, pasted or dropped, uploaded by a chunk of their own.
   const [uploading, setUploading] = useState(0);
@@ -218,11 +214,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   return Guest ? (
     <>
       {form}
-      <Guest
-        onStarted={() => (postOnSignIn = key)}
-        onSignIn={() => openAuthPopup(env, 'signin')}
-        onCancel={() => setGuest(null)}
-      />
+      <Guest draftKey={key} onCancel={() => setGuest(null)} />
     </>
   ) : (
     form

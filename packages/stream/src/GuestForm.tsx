@@ -1,7 +1,11 @@
 import { useClient } from '@urql/preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { graphql } from '@parley/transport/graphql';
+import { openAuthPopup } from './auth/openAuthPopup';
 import { useStreamEnv } from './StreamContext';
+import type { StreamEnv } from './StreamContext';
+import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
+import { withMessages } from './messages';
 import type { MessagesPart } from './messages';
 import { messages as accountErrors } from './messages/en/accountErrors';
 import { messages as guest } from './messages/en/guest';
@@ -21,17 +25,35 @@ export const messages: MessagesPart<keyof typeof en> = {
     ),
 };
 
+/** Readies the form: its text in the reader's language, and the panels' stylesheet it uses. */
+export const prepare = (env: StreamEnv) =>
+  Promise.all([
+    withMessages(env, messages),
+    loadStylesheet(env.window.document, PANELS_STYLESHEET),
+  ]);
+
 /** A session for a new guest (the server checks the name against members' usernames). */
 export const START_GUEST_SESSION = graphql(
   `mutation StartGuestSession($input:StartGuestSessionInput!){startGuestSession(input:$input){token}}`,
 );
 
+/**
+ * The draft a new guest session is to post: the frame remounts the stream for the new session
+ * (App), and the composer of this draft posts it when it mounts as the guest.
+ */
+let pending: string | null = null;
+
+/** Whether the composer of `draftKey` is to post its draft now (once). */
+export function takePending(draftKey: string): boolean {
+  const mine = pending === draftKey;
+  if (mine) pending = null;
+  return mine;
+}
+
 /** Props of {@link GuestForm}. */
 export interface GuestFormProps {
-  /** The guest's session is about to start: the composer posts its draft once it has. */
-  onStarted(): void;
-  /** The reader would rather sign in (the popup). */
-  onSignIn(): void;
+  /** The composer's draft, posted once the guest's session has started. */
+  draftKey: string;
   onCancel(): void;
 }
 
@@ -39,8 +61,9 @@ export interface GuestFormProps {
  * Under the comment box of a signed-out reader, where the site lets guests comment: a name and an
  * optional email, then the guest's session starts and the draft is posted as theirs (Composer).
  */
-export function GuestForm({ onStarted, onSignIn, onCancel }: GuestFormProps) {
-  const { t, session } = useStreamEnv();
+export function GuestForm({ draftKey, onCancel }: GuestFormProps) {
+  const env = useStreamEnv();
+  const { t, session } = env;
   const client = useClient();
   const action = useAction();
   const id = useId();
@@ -62,14 +85,14 @@ export function GuestForm({ onStarted, onSignIn, onCancel }: GuestFormProps) {
         .toPromise(),
     );
     if (data) {
-      onStarted();
+      pending = draftKey;
       await session.signIn(data.startGuestSession.token);
     }
   };
 
   return (
-    <form class="parley-guest" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
-      <p id={`${id}-title`} class="parley-guest-title">
+    <form class="parley-form" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
+      <p id={`${id}-title`}>
         <strong>{t('guest.title')}</strong> {t('guest.explain')}
       </p>
       <label for={`${id}-name`}>{t('guest.name')}</label>
@@ -105,7 +128,7 @@ export function GuestForm({ onStarted, onSignIn, onCancel }: GuestFormProps) {
         <button type="button" onClick={onCancel}>
           {t('guest.cancel')}
         </button>
-        <button type="button" onClick={onSignIn}>
+        <button type="button" onClick={() => openAuthPopup(env, 'signin')}>
           {t('guest.signIn')}
         </button>
         <button type="submit" class="parley-primary" disabled={action.busy}>

@@ -132,6 +132,33 @@ test('says nothing of confirmation once the email is confirmed', async () => {
   expect(screen.queryByRole('region', { name: 'Confirm your email' })).toBeNull();
 });
 
+test('offers the comments of guests who confirmed this address, and claims them', async () => {
+  answerQueries(undefined, { claimableGuestComments: 3 });
+  await renderPanel();
+  const claim = section('Your comments as a guest');
+  expect(
+    within(claim).getByText(
+      'You wrote 3 comments as a guest with this email. Add them to your account, under your name?',
+    ),
+  ).toBeTruthy();
+  const calls = answerMutation('ClaimGuestComments', {
+    data: { claimGuestComments: { claimed: 3 } },
+  });
+  fireEvent.click(within(claim).getByRole('button', { name: 'Add them to my account' }));
+  expect(await within(claim).findByText('Done: 3 comments are now yours.')).toBeTruthy();
+  expect(calls).toHaveLength(1);
+  expect(
+    (within(claim).getByRole('button', { name: 'Add them to my account' }) as HTMLButtonElement)
+      .disabled,
+  ).toBe(true);
+});
+
+test('says nothing of guest comments when there are none to claim', async () => {
+  answerQueries(undefined, { claimableGuestComments: 0 });
+  await renderPanel();
+  expect(screen.queryByRole('region', { name: 'Your comments as a guest' })).toBeNull();
+});
+
 test('lists my comments with a permalink to the thread and a link to each story', async () => {
   const seenAfter = answerQueries({
     '': {

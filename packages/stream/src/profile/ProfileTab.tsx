@@ -9,6 +9,7 @@ import { messages as profile } from '../messages/en/profile';
 import { AvatarForm } from './AvatarForm';
 import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
 import { ConfirmEmail } from './ConfirmEmail';
+import { ClaimGuestComments } from './ClaimGuestComments';
 import { DeleteAccount } from './DeleteAccount';
 import { DownloadData } from './DownloadData';
 import { SignOutEverywhere } from './SignOutEverywhere';
@@ -61,6 +62,7 @@ export const PROFILE_QUERY = graphql(`
       }
       repliesFeedUrl
       hasPassword
+      claimableGuestComments
       identities {
         id
         email
@@ -84,7 +86,7 @@ const NO_NOTIFICATIONS: NotificationSettings = {
 
 /**
  * The profile tab (its own chunk, loaded when first opened): "Confirm your email" while the
- * address is unconfirmed, my comments, notifications, the replies feed, name,
+ * address is unconfirmed, the comments to claim from guests who confirmed it, my comments, notifications, the replies feed, name,
  * email, password, avatar, data download, ignored users and account deletion.
  */
 export function Panel() {
@@ -111,6 +113,9 @@ export function Panel() {
     <div class="parley-profile">
       {viewer.email !== null && viewer.emailVerified === false && (
         <ConfirmEmail email={viewer.email} />
+      )}
+      {(viewer.claimableGuestComments ?? 0) > 0 && (
+        <ClaimGuestComments count={viewer.claimableGuestComments ?? 0} />
       )}
       <MyComments />
       <NotificationsForm initial={viewer.notificationSettings ?? NO_NOTIFICATIONS} />

@@ -2,8 +2,9 @@ import type { Message } from '../../i18n/createTranslator';
 import type { AccountErrorCode } from './errors';
 
 /**
- * English: the errors only the account forms (the profile tab's chunk, the popup) and the
- * comment image upload (its chunk) meet.
+ * English: the errors only the account forms (the profile tab's chunk, the popup), the comment
+ * image upload (its chunk) and guests (the guest form's chunk, which a guest's composer fetches)
+ * meet.
  */
 export const messages: Record<`error.${AccountErrorCode}`, Message> = {
   'error.USERNAME_TAKEN': 'That username is taken.',
@@ -33,4 +34,7 @@ export const messages: Record<`error.${AccountErrorCode}`, Message> = {
     'An account here already uses {email}. Prove it is yours to connect {provider} to it.',
   'error.GUEST_NAME_TAKEN':
     'A member goes by that name, or one that looks like it. Choose another.',
+  'error.GUEST_COMMENTS_OFF': 'Commenting as a guest is switched off. Please sign in.',
+  'error.GUEST_NOT_ALLOWED': 'Guests can only post. Sign up to do this.',
+  'error.IP_BANNED': 'Posting from your network is paused by the moderators.',
 };

@@ -29,7 +29,10 @@ export type AccountErrorCode =
   | 'SIGN_IN_PROVIDER_DISABLED'
   | 'SIGN_IN_IDENTITY_TAKEN'
   | 'SIGN_IN_LINK_REQUIRED'
-  | 'GUEST_NAME_TAKEN';
+  | 'GUEST_NAME_TAKEN'
+  | 'GUEST_COMMENTS_OFF'
+  | 'GUEST_NOT_ALLOWED'
+  | 'IP_BANNED';
 
 /** English error messages of the first render: every code but the account forms'. */
 export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, Message> = {
@@ -59,9 +62,6 @@ export const messages: Record<`error.${Exclude<ErrorCode, AccountErrorCode>}`, M
   'error.STORAGE_FULL': 'The server is full. Try again later.',
   'error.SERVICE_UNAVAILABLE': 'The server is having trouble. Try again soon.',
   'error.INTERNAL': 'Something went wrong on our side. Please try again.',
-  'error.GUEST_COMMENTS_OFF': 'Commenting as a guest is switched off. Please sign in.',
-  'error.GUEST_NOT_ALLOWED': 'Guests can only post. Sign up to do this.',
-  'error.IP_BANNED': 'Posting from your network is paused by the moderators.',
   'error.NETWORK_ERROR': 'Cannot reach the comments server. Check your connection.',
   'error.REQUEST_TIMEOUT': 'The comments server is not answering. Please try again.',
   'error.BAD_RESPONSE': 'The comments server sent an unexpected answer. Please try again.',

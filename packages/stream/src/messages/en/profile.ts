@@ -26,6 +26,17 @@ export const messages = {
   'profile.email.label': 'New email',
   'profile.email.submit': 'Change email',
   'profile.email.saved': 'Email changed. We sent a confirmation link to {email}.',
+  'profile.claim.title': 'Your comments as a guest',
+  'profile.claim.intro': {
+    one: 'You wrote {count} comment as a guest with this email. Add it to your account, under your name?',
+    other:
+      'You wrote {count} comments as a guest with this email. Add them to your account, under your name?',
+  },
+  'profile.claim.submit': 'Add them to my account',
+  'profile.claim.done': {
+    one: 'Done: {count} comment is now yours.',
+    other: 'Done: {count} comments are now yours.',
+  },
   'profile.confirm.title': 'Confirm your email',
   'profile.confirm.intro':
     'Open the link we sent to {email}. Until then, no email reaches you about replies or your comments.',

@@ -31,4 +31,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.SIGN_IN_LINK_REQUIRED':
     'Ya hay una cuenta aquí con {email}. Demuestra que es tuya para conectarle {provider}.',
   'error.GUEST_NAME_TAKEN': 'Un miembro usa ese nombre, o uno que se le parece. Elige otro.',
+  'error.GUEST_COMMENTS_OFF': 'Comentar como invitado está desactivado. Inicia sesión.',
+  'error.GUEST_NOT_ALLOWED': 'Los invitados solo pueden publicar. Regístrate para hacerlo.',
+  'error.IP_BANNED': 'Los moderadores han pausado las publicaciones desde tu red.',
 };

@@ -32,9 +32,6 @@ export const messages: Record<keyof typeof en, Message> = {
   'error.STORAGE_FULL': 'El servidor está lleno. Inténtalo más tarde.',
   'error.SERVICE_UNAVAILABLE': 'El servidor tiene problemas. Inténtalo pronto.',
   'error.INTERNAL': 'Algo ha fallado en nuestro lado. Inténtalo de nuevo.',
-  'error.GUEST_COMMENTS_OFF': 'Comentar como invitado está desactivado. Inicia sesión.',
-  'error.GUEST_NOT_ALLOWED': 'Los invitados solo pueden publicar. Regístrate para hacerlo.',
-  'error.IP_BANNED': 'Los moderadores han pausado las publicaciones desde tu red.',
   'error.NETWORK_ERROR': 'No se puede conectar con el servidor de comentarios. Revisa tu conexión.',
   'error.REQUEST_TIMEOUT': 'El servidor de comentarios no responde. Inténtalo de nuevo.',
   'error.BAD_RESPONSE':

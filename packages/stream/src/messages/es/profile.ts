@@ -27,6 +27,17 @@ export const messages: Record<keyof typeof en, Message> = {
   'profile.email.label': 'Nuevo correo electrónico',
   'profile.email.submit': 'Cambiar correo',
   'profile.email.saved': 'Correo cambiado. Enviamos un enlace de confirmación a {email}.',
+  'profile.claim.title': 'Tus comentarios como invitado',
+  'profile.claim.intro': {
+    one: 'Escribiste {count} comentario como invitado con este correo. ¿Lo añadimos a tu cuenta, con tu nombre?',
+    other:
+      'Escribiste {count} comentarios como invitado con este correo. ¿Los añadimos a tu cuenta, con tu nombre?',
+  },
+  'profile.claim.submit': 'Añadirlos a mi cuenta',
+  'profile.claim.done': {
+    one: 'Hecho: {count} comentario es ahora tuyo.',
+    other: 'Hecho: {count} comentarios son ahora tuyos.',
+  },
   'profile.confirm.title': 'Confirma tu correo',
   'profile.confirm.intro':
     'Abre el enlace que enviamos a {email}. Hasta entonces no te llegará ningún correo sobre respuestas ni sobre tus comentarios.',
