@@ -90,8 +90,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   // The guest chunk: the form, and the text of guests' refusals (IP_BANNED…). A guest's composer
   // fetches it too, and posts the draft their new session was started for (the frame remounted).
   const key = draftKey(storyId, parentId);
-  const guestChunk = () =>
-    import('./GuestForm').then(async (m) => (await m.prepare(env), m));
+  const guestChunk = () => import('./GuestForm').then(async (m) => (await m.prepare(env), m));
   useEffect(() => {
     if (draft.loaded && viewer?.isGuest) {
       guestChunk().then(
