@@ -242,6 +242,8 @@ async function writeExport(
       avatarUrl: row.avatar_url,
       ssoId: row.sso_site_id === siteId ? row.sso_id : null,
       createdAt: row.created_at,
+      // Only for guests (store/guests.ts): a field added to version 1, absent for members.
+      ...(row.guest === 1 ? { guest: true } : {}),
     }),
     true,
   );

@@ -16,6 +16,7 @@ import { createSite } from '../db/store/sites';
 import { storyStatusCounts } from '../db/store/storyCounts';
 import { findOrCreateStory } from '../db/store/stories';
 import { createUser, upsertSsoUser } from '../db/store/users';
+import { createGuest } from '../db/store/guests';
 import { renderComment } from '../markdown/renderComment';
 import { exportSite } from './exportSite';
 import { importParley } from './importParley';
@@ -167,6 +168,82 @@ describe.each(testDialects())('importParley on %s', (dialect) => {
     });
     expect(await countRows(empty.db, 'reactions')).toBe(3);
     expect(await countRows(empty.db, 'moderation_decisions')).toBe(2);
+  });
+
+  it('brings guests back as guests: same name, same address, joined to no account, once', async () => {
+    const { site, story } = await seedBasics(t.db, { userCount: 1 });
+    const now = new Date('2026-11-20T10:00:00.000Z');
+    const sam = await createGuest(t.db, {
+      name: 'Sam Smith',
+      email: 'sam@example.com',
+      ip: '203.0.113.7',
+      now,
+    });
+    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', sam.id).execute();
+    const anon = await createGuest(t.db, { name: 'Sam Smith', email: null, ip: null, now });
+    for (const [author, body] of [
+      [sam.id, 'From a guest with an address'],
+      [anon.id, 'From a guest without one'],
+    ] as const) {
+      await createComment(t.db, {
+        storyId: story.id,
+        authorId: author,
+        bodySource: body,
+        bodyHtml: renderComment(body),
+      });
+    }
+    const first = await exportText(t.db, site.id);
+    const exported = (JSON.parse(first) as { users: Record<string, unknown>[] }).users;
+    expect(exported.filter((user) => user.guest === true).map((user) => user.username)).toEqual([
+      'Sam Smith',
+      'Sam Smith',
+    ]);
+
+    // The target has a member with the guest's address: a guest never becomes them.
+    await createUser(empty.db, { username: 'sam', email: 'sam@example.com', emailVerified: true });
+    const target = await emptySite();
+    const report = await importParley(empty.db, openText(first), {
+      siteId: target.id,
+      keepIdentities: true,
+    });
+    expect(report).toMatchObject({ users: { created: 2, matched: 0 }, skipped: [], notes: [] });
+    const guests = await empty.db
+      .selectFrom('users')
+      .select([
+        'id',
+        'username',
+        'username_key',
+        'email',
+        'email_key',
+        'email_verified',
+        'guest_email_key',
+      ])
+      .where('guest', '=', 1)
+      .orderBy('id')
+      .execute();
+    expect(guests).toEqual(
+      [sam, anon]
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .map((guest) => ({
+          id: guest.id,
+          username: 'Sam Smith',
+          username_key: `guest:${guest.id}`,
+          email: guest.id === sam.id ? 'sam@example.com' : `guest-${guest.id}@guest.invalid`,
+          email_key: `guest:${guest.id}`,
+          email_verified: guest.id === sam.id ? 1 : 0,
+          guest_email_key: guest.id === sam.id ? 'sam@example.com' : null,
+        })),
+    );
+    expect(strip(await exportText(empty.db, target.id))).toEqual(strip(first));
+    // Again: matched by id, nothing new.
+    const again = await importParley(empty.db, openText(first), {
+      siteId: target.id,
+      keepIdentities: true,
+    });
+    expect(again).toMatchObject({
+      users: { created: 0, matched: 2 },
+      comments: { imported: 0, already: 2 },
+    });
   });
 
   it('finishes an import that stopped in the comments, linking replies written before their parent', async () => {

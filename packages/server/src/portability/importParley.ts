@@ -40,6 +40,7 @@ import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
 import { findStoryByUrl } from '../db/store/stories';
 import { uniqueKey } from '../db/store/users';
+import { validateGuestName } from '../db/store/guests';
 import { renderComment } from '../markdown/renderComment';
 import type { PremodMode } from '../moderation/evaluateComment';
 import { ParleyError } from '../ParleyError';
@@ -182,6 +183,9 @@ async function run(
         const ssoId = keep && text(user.ssoId) ? own(user.ssoId as string) : null;
         return [{ id, email, username, createdAt, role, suspendedUntil, ssoId, user }];
       });
+      // Guests come back as guests (store/guests.ts): matched by id alone, never by address.
+      const guests = valid.filter((user) => user.user.guest === true);
+      if (guests.length > 0) await importGuests(trx, guests);
       const byId = new Map(
         (
           await trx
@@ -220,6 +224,7 @@ async function run(
         erased: boolean;
       })[] = [];
       for (const user of valid) {
+        if (user.user.guest === true) continue;
         const key = uniqueKey(user.email);
         const placeholder = /\.invalid$/i.test(user.email);
         const account = byEmail.get(key);
@@ -298,6 +303,73 @@ async function run(
       report.users.created += rows.length;
     });
     options.onProgress?.(report);
+  }
+
+  /**
+   * Guests of the file as guests: the one here with the same id (a rerun), else a new guest with
+   * the name as written (a name guests may not have becomes "Guest", noted) and the address, which
+   * joins no account whatever it is. Their role is always a commenter's.
+   */
+  async function importGuests(
+    trx: Db,
+    guests: { id: string; email: string; username: string; createdAt: string; user: Fields }[],
+  ): Promise<void> {
+    // Ids here already: a guest's (this file's, imported before) or anyone else's.
+    const here = new Map(
+      (
+        await trx
+          .selectFrom('users')
+          .select(['id', 'guest'])
+          .where(
+            'id',
+            'in',
+            guests.map((guest) => guest.id),
+          )
+          .execute()
+      ).map((row) => [row.id, row.guest === 1]),
+    );
+    const rows: Insertable<UsersTable>[] = [];
+    for (const guest of guests) {
+      if (here.get(guest.id) === true) {
+        userIds.set(guest.id, guest.id);
+        report.users.matched += 1;
+        continue;
+      }
+      const id = here.has(guest.id) ? newId() : guest.id;
+      if (id !== guest.id)
+        note('user', guest.id, `its id is another account's here: imported as ${id}`);
+      let name = 'Guest';
+      try {
+        name = validateGuestName(guest.username);
+      } catch {
+        note(
+          'user',
+          guest.id,
+          `the name ${guest.username} is not one guests may have: imported as Guest`,
+        );
+      }
+      const placeholder = /\.invalid$/i.test(guest.email);
+      userIds.set(guest.id, id);
+      rows.push({
+        id,
+        username: name,
+        username_key: `guest:${id}`,
+        username_skeleton: null,
+        email: placeholder ? `guest-${id}@guest.invalid` : guest.email,
+        email_key: `guest:${id}`,
+        email_verified: !placeholder && guest.user.emailVerified === true ? 1 : 0,
+        password_hash: null,
+        role: 'COMMENTER',
+        banned: guest.user.banned === true ? 1 : 0,
+        avatar_url: null,
+        notification_prefs: '{}',
+        created_at: guest.createdAt,
+        guest: 1,
+        guest_email_key: placeholder ? null : uniqueKey(guest.email),
+      });
+    }
+    for (const chunk of chunks(rows, 100)) await trx.insertInto('users').values(chunk).execute();
+    report.users.created += rows.length;
   }
 
   /**
