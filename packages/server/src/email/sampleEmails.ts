@@ -44,7 +44,7 @@ export const SAMPLE_EMAILS: {
   moderationDecision: {
     username: 'ann',
     organization: 'Example News',
-    what: 'your account is suspended until 3 December',
+    decision: { kind: 'SUSPEND', until: '2026-12-03T18:00:00.000Z' },
     message: 'Please keep to the guidelines.\nThree of your comments this week insulted others.',
   },
   moderatorInvite: {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMAIL_TEMPLATES, email, renderEmail } from './templates';
-import type { EmailTemplateName } from './templates';
+import type { AccountDecision, EmailTemplateName } from './templates';
 import { SAMPLE_EMAILS } from './sampleEmails';
 
 const HOSTILE = '<img src=x onerror="alert(1)"> & “quotes”';
@@ -59,7 +59,7 @@ describe('email templates', () => {
     const message = email('moderationDecision', 'a@example.com', {
       username: HOSTILE,
       organization: 'News',
-      what: 'your account is banned',
+      decision: { kind: 'BAN' },
       message: `First line\nsecond ${HOSTILE}`,
     });
     expect(message.html).not.toContain('<img');
@@ -71,6 +71,29 @@ describe('email templates', () => {
     });
     expect(sneaky.html).toContain('href="#"');
     expect(sneaky.html).not.toContain('href="javascript:');
+  });
+
+  it('say each decision on an account in the subject, from what was decided', () => {
+    const subject = (decision: AccountDecision) =>
+      email('moderationDecision', 'a@example.com', {
+        username: 'ann',
+        organization: 'News',
+        decision,
+        message: 'Why.',
+      }).subject;
+    expect([
+      subject({ kind: 'BAN' }),
+      subject({ kind: 'SUSPEND', until: '2026-12-03T18:00:00.000Z' }),
+      subject({ kind: 'PREMOD' }),
+      subject({ kind: 'UNPREMOD' }),
+      subject({ kind: 'ROLE', role: 'MODERATOR' }),
+    ]).toEqual([
+      'News: your account is banned',
+      'News: your account is suspended until 3 December 2026 at 18:00 UTC',
+      'News: your comments will be reviewed before they appear',
+      'News: your comments appear without review again',
+      'News: your role is now moderator',
+    ]);
   });
 
   it('are the only place message text is written: no resolver, job or command sets a subject', () => {

@@ -36,6 +36,34 @@ export function duration(seconds: number): string {
 
 const hello = (name: string) => `Hello ${name},`;
 
+/** A decision on an account that a moderator explained in a message (userActions.ts). */
+export type AccountDecision =
+  | { kind: 'BAN' }
+  | { kind: 'SUSPEND'; until: string }
+  | { kind: 'PREMOD' }
+  | { kind: 'UNPREMOD' }
+  | { kind: 'ROLE'; role: string };
+
+/** What a decision says, after the organization's name in the subject. */
+function decisionText(decision: AccountDecision): string {
+  switch (decision.kind) {
+    case 'BAN':
+      return 'your account is banned';
+    case 'SUSPEND':
+      return `your account is suspended until ${new Intl.DateTimeFormat('en-GB', {
+        dateStyle: 'long',
+        timeStyle: 'short',
+        timeZone: 'UTC',
+      }).format(new Date(decision.until))} UTC`;
+    case 'PREMOD':
+      return 'your comments will be reviewed before they appear';
+    case 'UNPREMOD':
+      return 'your comments appear without review again';
+    case 'ROLE':
+      return `your role is now ${decision.role.toLowerCase()}`;
+  }
+}
+
 /** The footer of a notification the reader chose, with its one-click way out. */
 const notificationFooter = (unsubscribe: string): Block => ({
   text: 'You get this because of your notification settings. Stop these emails: ',
@@ -201,11 +229,11 @@ export const EMAIL_TEMPLATES = {
   moderationDecision: (d: {
     username: string;
     organization: string;
-    /** What happened: "your account is suspended until …". */
-    what: string;
+    /** What happened, said here: "your account is suspended until …". */
+    decision: AccountDecision;
     message: string;
   }): EmailContent => ({
-    subject: `${d.organization}: ${d.what}`,
+    subject: `${d.organization}: ${decisionText(d.decision)}`,
     body: [hello(d.username), d.message, `— the moderators of ${d.organization}`],
   }),
 

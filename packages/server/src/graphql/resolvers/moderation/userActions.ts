@@ -23,6 +23,7 @@ import { diff } from '../../../db/store/auditLog';
 import type { AuditAction } from '../../../db/store/auditLog';
 import { audit, userTarget } from '../../audit';
 import { email } from '../../../email/templates';
+import type { AccountDecision } from '../../../email/templates';
 
 const RANK: Record<UserRole, number> = { COMMENTER: 0, STAFF: 1, MODERATOR: 2, ADMIN: 3 };
 
@@ -54,7 +55,7 @@ async function act(
   userId: string,
   change: Omit<ModerateUserInput, 'userId' | 'actorId'>,
   audited: AuditAction,
-  subject?: string,
+  decision?: AccountDecision,
 ) {
   const { actor } = await actionable(ctx, userId);
   const message = change.message?.trim() ?? '';
@@ -79,11 +80,11 @@ async function act(
   });
   // Only a message a moderator wrote is sent: the change itself shows in the widget (a banned
   // user sees why they cannot post), and an email per click would spam someone being corrected.
-  if (subject !== undefined && message !== '') await notify(ctx, user, subject, message);
+  if (decision !== undefined && message !== '') await notify(ctx, user, decision, message);
   return { user };
 }
 
-async function notify(ctx: ParleyContext, user: User, subject: string, message: string) {
+async function notify(ctx: ParleyContext, user: User, decision: AccountDecision, message: string) {
   const organization = await ctx.organization();
   const from = organization?.name ?? 'Parley';
   try {
@@ -91,7 +92,7 @@ async function notify(ctx: ParleyContext, user: User, subject: string, message: 
       email('moderationDecision', user.email, {
         username: user.username,
         organization: from,
-        what: subject,
+        decision,
         message,
       }),
     );
@@ -111,7 +112,7 @@ export const userActionResolvers = {
         input.userId,
         { action: USER_ACTIONS.BAN, banned: true, message: input.message },
         'USER_BAN',
-        'your account is banned',
+        { kind: 'BAN' },
       ),
 
     // Lifts a ban and a suspension alike: the contract has no separate "unsuspend", and the
@@ -139,7 +140,7 @@ export const userActionResolvers = {
           message: input.message,
         },
         'USER_SUSPEND',
-        `your account is suspended until ${input.until.toISOString()}`,
+        { kind: 'SUSPEND', until: input.until.toISOString() },
       );
     },
 
@@ -153,9 +154,7 @@ export const userActionResolvers = {
           message: input.message,
         },
         'USER_PREMOD',
-        input.premod
-          ? 'your comments will be reviewed before they appear'
-          : 'your comments appear without review again',
+        { kind: input.premod ? 'PREMOD' : 'UNPREMOD' },
       ),
 
     setUserRole: async (_root, { input }, ctx) => {
@@ -192,7 +191,7 @@ export const userActionResolvers = {
       // The history keeps the change itself ('A → B'); a moderator's words only go by email.
       const message = input.message?.trim() ?? '';
       if (changed && message !== '') {
-        await notify(ctx, user, `your role is now ${input.role.toLowerCase()}`, message);
+        await notify(ctx, user, { kind: 'ROLE', role: input.role }, message);
       }
       return { user };
     },
