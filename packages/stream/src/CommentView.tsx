@@ -3,7 +3,7 @@ import type { CombinedError } from '@urql/core';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ThreadContext } from './applyLiveEvent';
 import { openAuthPopup } from './auth/openAuthPopup';
-import { Composer } from './Composer';
+import { Composer, reopens } from './Composer';
 import { ErrorNote } from './ErrorNote';
 import { withMessages } from './messages';
 import type { AnyMessagesPart } from './messages';
@@ -76,7 +76,7 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
   const { viewer, story, refetch } = useStreamData();
   const { dispatch, marked, local, ModMenu } = useContext(ThreadContext);
   const client = useClient();
-  const [replying, setReplying] = useState(false);
+  const [replying, setReplying] = useState(() => reopens(c.id));
   const [open, setOpen] = useState<Kind>();
   const [panels, setPanels] = useState<LazyPanels>({});
   const reportButton = useRef<HTMLButtonElement>(null);

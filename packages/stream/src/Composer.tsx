@@ -13,6 +13,11 @@ import { useOutbox } from './useOutbox';
 /** Share of `maxCommentLength` past which the counter shows. */
 export const COUNTER_THRESHOLD = 0.8;
 
+/** The reply box a guest's new session reopens (the frame remounts the stream for it, App). */
+let reopen: string | null = null;
+/** Whether the reply box under `commentId` is to open as it mounts (once). */
+export const reopens = (commentId: string) => reopen === commentId && !(reopen = null);
+
 /** Props of {@link Composer}. */
 export interface ComposerProps {
   /** Story the comment goes to. */
@@ -102,7 +107,8 @@ export function Composer({ storyId, parentId }: ComposerProps) {
 
   // Images (the site allows them): picked, pasted or dropped, uploaded by a chunk of their own.
   const [uploading, setUploading] = useState(0);
-  const images = settings.commentImages && viewer !== null;
+  // Not for guests, who post words only.
+  const images = settings.commentImages && viewer !== null && !viewer.isGuest;
   // Fetched ahead, so the Image button opens the file dialog while the click still counts.
   useEffect(() => void (images && import('./imageUpload').catch(() => undefined)), [images]);
   const addImages = (files?: File[]) => {
@@ -127,7 +133,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   // Images pasted or dropped, not text: an office program's paste carries both, and means text.
   const takeImages = (event: Event, data: DataTransfer | null) => {
     const files = [...(data?.files ?? [])].filter((file) => file.type.startsWith('image/'));
-    if (files.length && settings.commentImages && !data?.getData('text/plain')) {
+    if (files.length && images && !data?.getData('text/plain')) {
       event.preventDefault();
       addImages(files);
     }
@@ -151,7 +157,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     <form class="parley-composer" onSubmit={submit}>
       <label for={id}>{t(parentId ? 'composer.replyLabel' : 'composer.label')}</label>
       <MarkdownToolbar box={box} onChange={draft.set} disabled={previewing}>
-        {settings.commentImages && (
+        {settings.commentImages && !viewer?.isGuest && (
           <button type="button" disabled={previewing} onClick={() => addImages()}>
             {t('composer.image')}
           </button>
@@ -213,7 +219,11 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   return Guest ? (
     <>
       {form}
-      <Guest draftKey={key} onCancel={() => setGuest(null)} />
+      <Guest
+        draftKey={key}
+        onStarted={() => (reopen = parentId)}
+        onCancel={() => (setGuest(null), box.current?.focus())}
+      />
     </>
   ) : (
     form

@@ -54,6 +54,8 @@ export function takePending(draftKey: string): boolean {
 export interface GuestFormProps {
   /** The composer's draft, posted once the guest's session has started. */
   draftKey: string;
+  /** The session is about to start (the stream then remounts: a reply box reopens). */
+  onStarted(): void;
   onCancel(): void;
 }
 
@@ -61,7 +63,7 @@ export interface GuestFormProps {
  * Under the comment box of a signed-out reader, where the site lets guests comment: a name and an
  * optional email, then the guest's session starts and the draft is posted as theirs (Composer).
  */
-export function GuestForm({ draftKey, onCancel }: GuestFormProps) {
+export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
   const env = useStreamEnv();
   const { t, session } = env;
   const client = useClient();
@@ -86,10 +88,14 @@ export function GuestForm({ draftKey, onCancel }: GuestFormProps) {
     );
     if (data) {
       pending = draftKey;
+      onStarted();
       await session.signIn(data.startGuestSession.token);
     }
   };
 
+  // What is wrong with the name, said at the field: missing here, or a member's (the server).
+  const taken = action.state.status === 'failed' && action.state.code === 'GUEST_NAME_TAKEN';
+  const nameProblem = missing ? t('guest.nameMissing') : taken ? t('error.GUEST_NAME_TAKEN') : null;
   return (
     <form class="parley-form" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
       <p id={`${id}-title`}>
@@ -100,15 +106,15 @@ export function GuestForm({ draftKey, onCancel }: GuestFormProps) {
         ref={first}
         id={`${id}-name`}
         autoComplete="name"
-        maxLength={30}
+        aria-required="true"
         value={name}
-        aria-invalid={missing}
-        aria-describedby={missing ? `${id}-missing` : undefined}
+        aria-invalid={nameProblem !== null}
+        aria-describedby={nameProblem !== null ? `${id}-problem` : undefined}
         onInput={(event) => setName(event.currentTarget.value)}
       />
-      {missing && (
-        <p id={`${id}-missing`} class="parley-action-error" role="alert">
-          {t('guest.nameMissing')}
+      {nameProblem !== null && (
+        <p id={`${id}-problem`} class="parley-action-error" role="alert">
+          {nameProblem}
         </p>
       )}
       <label for={`${id}-email`}>{t('guest.email')}</label>
@@ -135,7 +141,7 @@ export function GuestForm({ draftKey, onCancel }: GuestFormProps) {
           {t('guest.post')}
         </button>
       </div>
-      <ActionStatus state={action.state} success="" />
+      {!taken && <ActionStatus state={action.state} success="" />}
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/preact';
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { AuthBar } from './AuthBar';
-import { Composer } from './Composer';
+import { Composer, reopens } from './Composer';
 import type { CommentData } from './CommentView';
 import type { StoryData, StreamData, StreamSettings, Viewer } from './StreamContext';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
@@ -146,17 +146,24 @@ test("a member's name is refused with the reason, and the reader may sign in ins
     target: { value: 'admin' },
   });
   fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
-  expect((await screen.findByRole('alert')).textContent).toBe(
+  const said = await screen.findByRole('alert');
+  expect(said.textContent).toBe(
     'A member goes by that name, or one that looks like it. Choose another.',
   );
+  // Said at the field it is about.
+  const field = screen.getByRole('textbox', { name: 'Your name' });
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(field.getAttribute('aria-describedby')).toBe(said.id);
   expect(started).toEqual([{ name: 'admin', email: null }]);
   expect(signIn).not.toHaveBeenCalled();
   fireEvent.click(screen.getByRole('button', { name: 'Sign in instead' }));
   expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');
-  // The draft is still in the box.
-  expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Write a comment' }).value).toBe(
-    'Hi',
-  );
+  // The draft is still in the box, where Cancel returns.
+  const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Write a comment' });
+  expect(box.value).toBe('Hi');
+  fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+  expect(screen.queryByRole('form', { name: /Post as a guest/ })).toBeNull();
+  expect(document.activeElement).toBe(box);
 });
 
 test('an empty draft asks for text before a name; without guest comments Post opens sign-in', async () => {
@@ -176,6 +183,27 @@ test('an empty draft asks for text before a name; without guest comments Post op
   fireEvent.click(screen.getByRole('button', { name: 'Post' }));
   expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');
   expect(screen.queryByRole('form', { name: /Post as a guest/ })).toBeNull();
+});
+
+test("a reply's box opens again under the guest's new session, and posts the reply", async () => {
+  const { posted } = answers(session);
+  const env = createTestEnv();
+  const view = renderInStream(<Composer storyId="s1" parentId="p1" />, env, data(null));
+  fireEvent.input(screen.getByRole('textbox', { name: 'Write a reply' }), {
+    target: { value: 'A guest answers' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  fireEvent.input(await screen.findByRole('textbox', { name: 'Your name' }), {
+    target: { value: 'Sam' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
+  await waitFor(() => expect(env.session.getToken()).toBe('guest-token'));
+  view.unmount();
+  // The remounted thread asks whether each reply box was open: this one was, once.
+  expect([reopens('p0'), reopens('p1'), reopens('p1')]).toEqual([false, true, false]);
+  renderInStream(<Composer storyId="s1" parentId="p1" />, env, data(guest));
+  await waitFor(() => expect(posted).toHaveLength(1));
+  expect(posted[0]).toMatchObject({ storyId: 's1', parentId: 'p1', body: 'A guest answers' });
 });
 
 test('the bar names a guest as a guest', () => {

@@ -10,6 +10,11 @@ export const SAMPLE_EMAILS: {
   [N in EmailTemplateName]: Parameters<(typeof EMAIL_TEMPLATES)[N]>[0];
 } = {
   confirmEmail: { username: 'ann', link: `${SITE}/account/confirm-email#token=sample-token` },
+  guestConfirmEmail: {
+    name: 'Sam Smith',
+    organization: 'Example News',
+    link: `${SITE}/account/confirm-email#token=sample-token`,
+  },
   signUpCode: { username: 'ann', taken: true, code: '482913' },
   alreadyRegistered: { username: 'ann', settingsUrl: `${SITE}/account/settings` },
   emailChanged: { username: 'ann', next: 'ann@new.example' },

@@ -84,6 +84,21 @@ export const EMAIL_TEMPLATES = {
     ],
   }),
 
+  /**
+   * To the address a guest gave: confirming it lets reply emails go there (and lets a member who
+   * confirmed the same address claim the guest's comments). Says who gave it, so the owner of an
+   * address someone else typed knows to ignore it.
+   */
+  guestConfirmEmail: (d: { name: string; organization: string; link: string }): EmailContent => ({
+    subject: `${d.organization}: confirm your email for replies`,
+    body: [
+      'Hello,',
+      `someone commented on ${d.organization} as a guest named "${d.name}" and gave this address for reply emails. If that was you, confirm it by opening this link within ${duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS)}:`,
+      { link: d.link, label: 'Confirm my email address' },
+      'If it was not you, ignore this message: no email about those comments is sent here, and nothing else changes.',
+    ],
+  }),
+
   /** The code that finishes a sign-up (and, when taken, that the username must change). */
   signUpCode: (d: { username: string; taken: boolean; code: string }): EmailContent => ({
     subject: 'Your code to finish signing up',

@@ -1,3 +1,4 @@
+import { rateLimitNetwork } from '../db/store/ipBans';
 import DataLoader from 'dataloader';
 import type { Mailer } from '../email/createMailer';
 import type { Db } from '../db/inTransaction';
@@ -272,9 +273,10 @@ function splitReplyKey(key: string): [number, string] {
 }
 
 /**
- * The rate-limit key of the caller's address. In process (tests) there is no peer address: all
- * such calls share one bucket, as one machine's would.
+ * The rate-limit key of the caller's address: an IPv6 caller counts by their /64, an IPv4 one
+ * seen through IPv6 as IPv4 (store/ipBans.ts `rateLimitNetwork`). In process (tests) there is no
+ * peer address: all such calls share one bucket, as one machine's would.
  */
 export function ipKey(ctx: Pick<ParleyContext, 'ip'>): string {
-  return `ip:${ctx.ip ?? 'local'}`;
+  return `ip:${ctx.ip === undefined ? 'local' : rateLimitNetwork(ctx.ip)}`;
 }

@@ -1,11 +1,13 @@
 /**
  * What a guest may do (store/guests.ts): post, edit and delete their own comments, confirm their
- * address, and sign out. Every other mutation answers `GUEST_NOT_ALLOWED` — an allow-list, so a
+ * address, sign out — and sign in or up as a member (the host's SSO, a password, a provider),
+ * which replaces the guest's session. Every other mutation answers `GUEST_NOT_ALLOWED` — an
+ * allow-list, so a
  * mutation added later is closed to guests until someone decides otherwise (as for API tokens).
  * Guests neither react nor vote nor report (a name typed in a form must not weigh like an
  * account), and have no profile to change.
  */
-import { bannedUntil } from '../db/store/ipBans';
+import { bannedUntil, isAddress } from '../db/store/ipBans';
 import type { User } from '../db/store/users';
 import { ParleyError } from '../ParleyError';
 import type { ParleyContext } from './context';
@@ -20,6 +22,15 @@ export const GUEST_MUTATIONS: ReadonlySet<string> = new Set([
   'confirmEmail',
   'unsubscribe',
   'signOut',
+  // Becoming a member: each answers with a new session, whoever's token came with it.
+  'signIn',
+  'signInSecondFactor',
+  'signInWithSso',
+  'signUp',
+  'confirmSignUp',
+  'redeemProviderSignIn',
+  'requestPasswordReset',
+  'resetPassword',
 ]);
 
 /** Throws `GUEST_NOT_ALLOWED` when a guest calls a mutation that is not theirs. */
@@ -35,9 +46,22 @@ export async function requireGuestComments(ctx: ParleyContext): Promise<void> {
   }
 }
 
-/** `IP_BANNED` (with `until`) when the request's address is in a range banned for now. */
-export async function requireAddressNotBanned(ctx: ParleyContext): Promise<void> {
-  if (ctx.ip === undefined) return;
+/**
+ * `IP_BANNED` (with `until`) when the request's address is in a range banned for now. `strict`
+ * (guests): an address that is unknown or not one also answers `IP_BANNED`, as no ban could be
+ * told apart from it.
+ */
+export async function requireAddressNotBanned(
+  ctx: ParleyContext,
+  { strict = false }: { strict?: boolean } = {},
+): Promise<void> {
+  if (ctx.ip === undefined || !isAddress(ctx.ip)) {
+    if (!strict) return;
+    throw new ParleyError(
+      'IP_BANNED',
+      'Your address could not be told, so guests cannot post from it.',
+    );
+  }
   const until = await bannedUntil(ctx.db, ctx.ip, ctx.now());
   if (until !== null) {
     throw new ParleyError('IP_BANNED', 'Your network is barred from this for now.', { until });

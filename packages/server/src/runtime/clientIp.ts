@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isAddress } from '../db/store/ipBans';
 
 /** Most proxy hops `TRUST_PROXY` may name. */
 export const MAX_TRUSTED_PROXIES = 10;
@@ -20,5 +21,7 @@ export function clientIp(request: IncomingMessage, trustedProxies: number): stri
     .filter((entry) => entry !== '');
   const chain = [...forwarded, ...(peer === undefined ? [] : [peer])];
   // chain = [client?, …, proxy1, peer]; the caller sits `trustedProxies` steps left of the end.
-  return chain[chain.length - 1 - trustedProxies] ?? chain[0];
+  const caller = chain[chain.length - 1 - trustedProxies] ?? chain[0];
+  // Whatever a header says must at least be an address; else the peer is all that is known.
+  return caller !== undefined && isAddress(caller) ? caller : peer;
 }

@@ -10,6 +10,7 @@
  *   account whose address it gave (a page with a button: mail scanners that open links connect
  *   nothing).
  */
+import { ipKey } from '../../graphql/context';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTH_PATH } from '@parley/contract';
 import { escapeHtml } from '../../markdown/renderComment';
@@ -103,7 +104,7 @@ export function createProviderRoutes(deps: ProviderRoutesDeps): ProviderRoutes {
     if (match[2] === 'start') {
       const look = lookOf(url.searchParams);
       try {
-        await deps.rateLimiter.consume('providerSignIn', `ip:${ip ?? 'local'}`);
+        await deps.rateLimiter.consume('providerSignIn', ipKey({ ip }));
         const started = await startProviderSignIn(deps, {
           providerId,
           siteId:

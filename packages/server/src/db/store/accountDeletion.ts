@@ -220,6 +220,8 @@ export function deleteAccount(
         totp_enabled_at: null,
         totp_last_step: null,
         replies_feed_key: null,
+        guest_email_key: null,
+        ip_address: null,
       }))
       .where('id', '=', userId)
       .execute();

@@ -78,6 +78,8 @@ export async function periodFigures(db: Db, since?: string): Promise<PeriodFigur
       .selectFrom('users')
       .select((eb) => eb.fn.countAll().as('n'))
       .where('created_at', '>=', from)
+      // Members who joined: a guest is a name typed once, not someone who signed up.
+      .where('guest', '=', 0)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('user_history')

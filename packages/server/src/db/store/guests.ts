@@ -20,6 +20,7 @@ import { stripBidiControls } from '@parley/contract';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { ParleyError } from '../../ParleyError';
+import { usernameSkeleton } from '../../validation/lookalikes';
 import { isUsernameFree, toUser, uniqueKey } from './users';
 import type { User } from './users';
 
@@ -35,11 +36,16 @@ function placeholderOf(id: string): string {
 }
 
 /**
- * A guest's name as stored: NFC, without bidirectional controls, runs of spaces made one, trimmed;
- * `INVALID_INPUT` (field `name`) unless 2–30 characters of letters, digits, spaces and `_ . - '`.
+ * A guest's name as stored: compatibility forms folded (NFKC: full-width `ａｄｍｉｎ` is `admin`),
+ * without bidirectional controls or invisible characters (variation selectors, joiners), runs of
+ * spaces made one, trimmed; `INVALID_INPUT` (field `name`) unless 2–30 characters of letters,
+ * digits, spaces and `_ . - '`.
  */
 export function validateGuestName(input: string): string {
-  const name = stripBidiControls(input.normalize('NFC')).replace(/\s+/gu, ' ').trim();
+  const name = stripBidiControls(input.normalize('NFKC'))
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
   const length = [...name].length;
   if (length < GUEST_NAME_LENGTH.min || length > GUEST_NAME_LENGTH.max) {
     throw new ParleyError(
@@ -56,13 +62,32 @@ export function validateGuestName(input: string): string {
   return name;
 }
 
+/** Names no guest takes, whatever members there are: who speaks for the site. */
+const RESERVED_GUEST_NAMES = ['admin', 'administrator', 'moderator', 'staff', 'parley', 'system'];
+
 /**
- * Whether a guest may go by `name`: not when it is, or looks like (case, other alphabets,
- * look-alikes such as "rn" for "m"), a member's username — spaces, hyphens and apostrophes aside,
- * which usernames cannot hold, so "Ad Min" is "admin". Guests' own names reserve nothing.
+ * The usernames a guest name could pass for: its words (split at spaces and `' . _ -`) joined by
+ * nothing, by `_` and by `.`, the separators usernames have — so "Ad Min", "Admin." and "Ann Lee"
+ * are checked as "admin" and "ann_lee".
+ */
+function lookalikeUsernames(name: string): string[] {
+  const words = name.split(/[\s'._-]+/u).filter(Boolean);
+  return [...new Set(['', '_', '.'].map((separator) => words.join(separator)))];
+}
+
+/**
+ * Whether a guest may go by `name` (as {@link validateGuestName} gives it): not when it is, or
+ * looks like (case, other alphabets, look-alikes such as "rn" for "m", separators aside), a
+ * member's username or a name reserved for the site's people. Guests' own names reserve nothing.
  */
 export async function isGuestNameFree(db: Db, name: string): Promise<boolean> {
-  return isUsernameFree(db, name.replace(/[\s'-]/gu, ''));
+  const candidates = lookalikeUsernames(name);
+  const reserved = new Set(RESERVED_GUEST_NAMES.map(usernameSkeleton));
+  if (candidates.some((candidate) => reserved.has(usernameSkeleton(candidate)))) return false;
+  for (const candidate of candidates) {
+    if (!(await isUsernameFree(db, candidate))) return false;
+  }
+  return true;
 }
 
 /** What {@link createGuest} needs. */
@@ -113,11 +138,20 @@ export async function recordGuestAddress(
 }
 
 /**
+ * Whether `member` may claim guests' comments: a member (not a guest) who confirmed their address
+ * here — not an SSO account, whose address its host vouches for (another site's host could
+ * otherwise claim any reader's guest comments).
+ */
+function mayClaim(member: User): boolean {
+  return !member.guest && member.emailVerified && member.ssoSiteId === null;
+}
+
+/**
  * The guests whose comments `member` may claim: those who confirmed the address `member`
- * confirmed. Nobody's, for a guest, an unconfirmed address or a placeholder.
+ * confirmed. Nobody's, for one who may not claim ({@link mayClaim}) or a placeholder.
  */
 function claimableGuests(db: Db, member: User) {
-  const key = member.guest || !member.emailVerified ? null : uniqueKey(member.email);
+  const key = mayClaim(member) ? uniqueKey(member.email) : null;
   return db
     .selectFrom('users')
     .select('id')
@@ -128,7 +162,7 @@ function claimableGuests(db: Db, member: User) {
 
 /** How many comments (not deleted ones) `member` may claim from guests. */
 export async function countClaimableComments(db: Db, member: User): Promise<number> {
-  if (member.guest || !member.emailVerified) return 0;
+  if (!mayClaim(member)) return 0;
   const row = await db
     .selectFrom('comments')
     .select(sql<number | string>`count(*)`.as('n'))
@@ -141,15 +175,15 @@ export async function countClaimableComments(db: Db, member: User): Promise<numb
 /**
  * Moves the claimable guests' comments to `member`, in one transaction: each comment (deleted ones
  * too: they were the same person's), and the replies' record of whom they answer (the replies
- * feed). The guests' sessions end (they would go on posting as someone else now) and their
- * address no longer claims anything. Returns how many comments moved (deleted ones aside, as
+ * feed). The guests' sessions end (they would go on posting as someone else now), and their rows
+ * keep neither the address nor where they wrote from. Returns how many comments moved (deleted ones aside, as
  * {@link countClaimableComments} counts) and the stories they are on.
  */
 export async function claimGuestComments(
   db: Db,
   member: User,
 ): Promise<{ claimed: number; storyIds: string[] }> {
-  if (member.guest || !member.emailVerified) return { claimed: 0, storyIds: [] };
+  if (!mayClaim(member)) return { claimed: 0, storyIds: [] };
   return inTransaction(db, async (trx) => {
     const guests = (await claimableGuests(trx, member).execute()).map((row) => row.id);
     if (guests.length === 0) return { claimed: 0, storyIds: [] };
@@ -163,11 +197,20 @@ export async function claimGuestComments(
     // place an author changes.
     await sql`update comments set parent_author_id = ${member.id}
       where parent_author_id in (${sql.join(guests)})`.execute(trx);
-    await trx
-      .updateTable('users')
-      .set((eb) => ({ guest_email_key: null, session_epoch: eb('session_epoch', '+', 1) }))
-      .where('id', 'in', guests)
-      .execute();
+    // Empty now: what they were (an address, where they wrote from) goes with their comments.
+    for (const id of guests) {
+      await trx
+        .updateTable('users')
+        .set((eb) => ({
+          email: placeholderOf(id),
+          email_verified: 0,
+          guest_email_key: null,
+          ip_address: null,
+          session_epoch: eb('session_epoch', '+', 1),
+        }))
+        .where('id', '=', id)
+        .execute();
+    }
     return {
       claimed: moved.filter((row) => row.deleted_at === null).length,
       storyIds: [...new Set(moved.map((row) => row.story_id))],

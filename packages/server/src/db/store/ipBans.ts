@@ -44,6 +44,21 @@ export function isActiveBan(ban: Pick<IpBan, 'expiresAt' | 'liftedAt'>, now: Dat
   return ban.liftedAt === null && new Date(ban.expiresAt) > now;
 }
 
+/** Whether `text` is an IP address (either family). */
+export function isAddress(text: string): boolean {
+  return ipaddr.isValid(text);
+}
+
+/**
+ * The network a rate limit counts for an address: an IPv6 address by its /64 (one subscriber's
+ * line, whose 2⁶⁴ addresses would otherwise each be a fresh bucket), anything else as it is.
+ */
+export function rateLimitNetwork(text: string): string {
+  const parsed = address(text);
+  if (parsed === null || parsed.kind() === 'ipv4') return parsed?.toString() ?? text;
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
+}
+
 /** An address as matched: IPv4 seen through IPv6 is IPv4. Null when it does not parse. */
 function address(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.isValid(text) ? ipaddr.process(text) : null;

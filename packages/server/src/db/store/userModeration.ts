@@ -94,9 +94,9 @@ export function listUsers(db: Db, filter: UserFilter, page: PageArgs): Promise<C
     // A guest's keys are `guest:<id>` (store/guests.ts): their name and address are searched
     // as typed, lower-cased by the database (ASCII on SQLite, which is what guests mostly type).
     q = q.where(
-      sql<boolean>`(username_key like ${pattern} escape '\\' or email_key like ${pattern} escape '\\'
-        or (guest = 1 and (lower(username) like ${pattern} escape '\\'
-          or guest_email_key like ${pattern} escape '\\')))`,
+      sql<boolean>`(case when guest = 1
+        then lower(username) like ${pattern} escape '\\' or guest_email_key like ${pattern} escape '\\'
+        else username_key like ${pattern} escape '\\' or email_key like ${pattern} escape '\\' end)`,
     );
   }
   if (filter.guest !== undefined && filter.guest !== null) {

@@ -160,6 +160,7 @@ export const authResolvers = {
       if (!(await ctx.settings()).signUpOpen) {
         throw new ParleyError('FORBIDDEN', 'Sign-up is closed.');
       }
+      await requireAddressNotBanned(ctx);
       await ctx.rateLimiter.consume('signUpConfirm', ipKey(ctx));
       const email = validateEmail(input.email);
       const pending = await checkSignUpCode(ctx.db, email.key, input.code, ctx.now());

@@ -144,7 +144,7 @@ export const commentsResolvers = {
       if (author.guest) {
         // Switched off or banned since the guest's session began: their next post says so.
         await requireGuestComments(ctx);
-        await requireAddressNotBanned(ctx);
+        await requireAddressNotBanned(ctx, { strict: true });
       }
       await ctx.rateLimiter.consume('post', `user:${author.id}`);
       await ctx.rateLimiter.consume('postPerIp', ipKey(ctx));
@@ -192,12 +192,17 @@ export const commentsResolvers = {
       if (ctx.now() > editableUntil(comment, await ctx.settings())) {
         throw new ParleyError('EDIT_WINDOW_EXPIRED', 'The time to edit this comment has passed.');
       }
+      // A guest's edit meets the same door as their post.
+      if (author.guest) await requireAddressNotBanned(ctx, { strict: true });
       await ctx.rateLimiter.consume('edit', `user:${author.id}`);
       const body = commentSource(input.body);
       const verdict = await moderate(ctx, author, comment.storyId, body);
       // An edit can put a published comment on hold (a link added under link pre-moderation),
-      // never release a held one: that stays a moderator's decision.
-      const hold = verdict.status === 'PREMOD' && comment.status === 'NONE';
+      // never release a held one: that stays a moderator's decision. A guest's approved comment
+      // goes back too: what a moderator approved is not what it says now.
+      const hold =
+        verdict.status === 'PREMOD' &&
+        (comment.status === 'NONE' || (author.guest && comment.status === 'APPROVED'));
       const rendered = await renderCommentBody(ctx, author.id, body);
       const edited = await editComment(ctx.db, {
         commentId: comment.id,

@@ -54,11 +54,13 @@ export const guestResolvers = {
         throw new ParleyError('NOT_INSTALLED', 'Parley is not installed yet.');
       }
       await requireGuestComments(ctx);
-      await requireAddressNotBanned(ctx);
-      await ctx.rateLimiter.consume('guestSession', ipKey(ctx));
+      await requireAddressNotBanned(ctx, { strict: true });
+      // The form first (a typo costs nothing), then the limit, then whether the name is taken
+      // (a question about members, which the limit keeps from being asked without end).
       const name = validateGuestName(input.name);
       const typed = input.email?.trim() ?? '';
       const email = typed === '' ? null : validateEmail(typed);
+      await ctx.rateLimiter.consume('guestSession', ipKey(ctx));
       if (!(await isGuestNameFree(ctx.db, name))) {
         throw new ParleyError(
           'GUEST_NAME_TAKEN',
@@ -141,10 +143,11 @@ export const guestResolvers = {
 
   User: {
     isGuest: (user) => user.guest,
-    // Admins only, as issue 19 has it: an address is personal data.
+    // The address itself to admins only, as issue 19 has it: it is personal data. The network
+    // to ban, which tells less, to moderators, who ban ranges (and see them in the list).
     ipAddress: (user, _args, ctx) => (hasRole(ctx.staff, 'ADMIN') ? user.ipAddress : null),
     suggestedBanRange: (user, _args, ctx) =>
-      hasRole(ctx.staff, 'ADMIN') && user.ipAddress !== null
+      hasRole(ctx.staff, 'MODERATOR') && user.ipAddress !== null
         ? suggestedRange(user.ipAddress)
         : null,
     claimableGuestComments: (user, _args, ctx) =>

@@ -1854,7 +1854,7 @@ export type User = {
   /** Whether this session may act as staff, and if not, why (the user themself only). */
   staffAccess?: Maybe<StaffAccess>;
   status?: Maybe<UserStatus>;
-  /** Admins only: the range to ban for ipAddress: its /24 (IPv4) or /64 (IPv6). */
+  /** Moderators only: the network to ban for a guest's address, its /24 (IPv4) or /64 (IPv6). */
   suggestedBanRange?: Maybe<Scalars['String']['output']>;
   suspendedUntil?: Maybe<Scalars['DateTime']['output']>;
   /** Whether sign-ins ask for a code from an authenticator app (the user themself and admins). */

@@ -1,3 +1,4 @@
+import { email } from '../../../email/templates';
 import { hashPassword, verifyPassword } from '../../../auth/passwords';
 import { withdrawTokens } from '../../../db/store/accountQueries';
 import { isPlaceholderAddress, updateUser } from '../../../db/store/users';
@@ -68,7 +69,9 @@ export async function checkPassword(
 export async function freshConfirmationMessage(ctx: ParleyContext, user: User) {
   await withdrawTokens(ctx.db, user.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
   const link = await tokenLink(ctx, user, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
-  return confirmEmailMessage(user, user.email, link);
+  if (!user.guest) return confirmEmailMessage(user, user.email, link);
+  const organization = (await ctx.organization())?.name ?? 'Parley';
+  return email('guestConfirmEmail', user.email, { name: user.username, organization, link });
 }
 
 /** Username, email, password, notification settings and avatar of the signed-in user. */
@@ -136,6 +139,8 @@ export const profileMutations = {
       throw new ParleyError('INVALID_INPUT', 'This account has no email address to confirm.');
     }
     await ctx.rateLimiter.consume('emailConfirmation', `user:${viewer.id}`);
+    // And per address: guests come and go, each with an address to mail, a stranger's perhaps.
+    await ctx.rateLimiter.consume('emailConfirmation', `email:${emailKey(viewer.email)}`);
     const message = await freshConfirmationMessage(ctx, viewer);
     // Sending is the whole of this request: a mail server that fails makes it fail, said so.
     await ctx.mailer.send(message).catch((error) => {
