@@ -2,7 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createTestConsoleEnv, renderInConsole } from '../../testing/renderConsole';
-import { IpBanForm, IpBansSection } from './IpBans';
+import { errorText } from '../../errorText';
+import { EraseGuest, IpBanForm, IpBansSection } from './IpBans';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -88,4 +89,37 @@ test('the form starts from the range the drawer suggests, and says why a range i
   expect((await screen.findByRole('alert')).textContent).toBe(
     'Enter one address, or a range no wider than a /16 (IPv6: a /32), such as 203.0.113.0/24.',
   );
+});
+
+test('erases a guest once the admin confirms, and says why when refused', async () => {
+  const erased: unknown[] = [];
+  let refuse = true;
+  server.use(
+    graphql.mutation('EraseGuest', ({ variables }) => {
+      erased.push(variables.input);
+      return refuse
+        ? HttpResponse.json({
+            data: null,
+            errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }],
+          })
+        : HttpResponse.json({
+            data: { eraseGuest: { user: { id: 'g1', username: 'deleted-g1' } } },
+          });
+    }),
+  );
+  const done = jest.fn();
+  const confirm = jest.spyOn(window, 'confirm').mockReturnValueOnce(false);
+  await render(<EraseGuest userId="g1" name="Sam Smith" onDone={done} />);
+  const button = screen.getByRole('button', { name: 'Erase this guest' });
+  fireEvent.click(button);
+  expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/^Erase Sam Smith\?/));
+  expect(erased).toEqual([]);
+  confirm.mockReturnValue(true);
+  fireEvent.click(button);
+  expect((await screen.findByRole('alert')).textContent).toBe(errorText('FORBIDDEN'));
+  refuse = false;
+  fireEvent.click(button);
+  await waitFor(() => expect(done).toHaveBeenCalledTimes(1));
+  expect(erased).toEqual([{ userId: 'g1' }, { userId: 'g1' }]);
+  confirm.mockRestore();
 });

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { errorText } from '../../errorText';
+import { useConsoleEnv } from '../../ConsoleContext';
 import { Loading } from '../../Loading';
 
 /** The address-range bans, newest first (the server's order). */
@@ -27,6 +28,56 @@ export const LIFT_IP_BAN_MUTATION = graphql(`
     liftIpBan(input: $input) { ipBan { id active liftedAt } }
   }
 `);
+
+/** Erases a guest at once (admins): their comments emptied, their name and address gone. */
+export const ERASE_GUEST_MUTATION = graphql(`
+  mutation EraseGuest($input: UserIdInput!) {
+    eraseGuest(input: $input) { user { id username } }
+  }
+`);
+
+/**
+ * "Erase this guest" (admins, in the drawer): a guest has no profile to delete themselves from,
+ * so they ask the site; confirmed first, done at once.
+ */
+export function EraseGuest({
+  userId,
+  name,
+  onDone,
+}: {
+  userId: string;
+  name: string;
+  onDone: () => void;
+}) {
+  const { window: win } = useConsoleEnv();
+  const [state, erase] = useMutation(ERASE_GUEST_MUTATION);
+  const [error, setError] = useState<string | null>(null);
+  async function onErase() {
+    if (
+      !win.confirm(
+        `Erase ${name}? Their comments are emptied and their name and address forgotten, now.`,
+      )
+    )
+      return;
+    setError(null);
+    const result = await erase({ input: { userId } });
+    if (result.error) setError(errorText(toTransportError(result.error).code));
+    else onDone();
+  }
+  return (
+    <div className="action-row">
+      <button
+        type="button"
+        className="danger"
+        disabled={state.fetching}
+        onClick={() => void onErase()}
+      >
+        Erase this guest
+      </button>
+      {error !== null && <p role="alert">{error}</p>}
+    </div>
+  );
+}
 
 /** How long a range ban lasts: the choices, in hours, with their words. */
 const BAN_LENGTHS: readonly [hours: number, label: string][] = [

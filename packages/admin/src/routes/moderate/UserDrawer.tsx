@@ -6,7 +6,8 @@ import type { ResultOf } from '@parley/transport/graphql';
 import { Loading } from '../../Loading';
 import { errorText } from '../../errorText';
 import { Dialog } from './Dialog';
-import { IpBanForm } from '../community/IpBans';
+import { EraseGuest, IpBanForm } from '../community/IpBans';
+import { isAdmin, useViewer } from '../../Viewer';
 import { ModerationUserActionsFields, UserActions } from './UserActions';
 
 /** What the drawer's comment lists read of a comment. */
@@ -40,6 +41,7 @@ const dateTime = (iso: string) => new Date(iso).toLocaleString();
 
 /** The user drawer: who they are, what they wrote, what was done to their account, and actions. */
 export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
+  const viewer = useViewer();
   const [{ data, error }, reexecute] = useQuery({
     query: USER_DRAWER_QUERY,
     variables: { id: userId },
@@ -74,6 +76,13 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
             )}
           </dl>
           {user.suggestedBanRange && <IpBanForm initialRange={user.suggestedBanRange} />}
+          {user.isGuest && isAdmin(viewer) && (
+            <EraseGuest
+              userId={user.id}
+              name={user.username}
+              onDone={() => reexecute({ requestPolicy: 'network-only' })}
+            />
+          )}
 
           <UserActions user={user} onDone={() => reexecute({ requestPolicy: 'network-only' })} />
 

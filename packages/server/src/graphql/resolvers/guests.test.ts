@@ -351,6 +351,40 @@ describe.each(testDialects())('guest comments on %s', (dialect) => {
     });
   });
 
+  it('lets an admin erase a guest at once, who has no profile to ask from', async () => {
+    const { adminToken, guest, post } = await setup(api, {
+      guestComments: true,
+      guestPremod: false,
+    });
+    const sam = await guest('Sam', 'sam@example.com');
+    const id = (await post(sam.token, 'Forget me')).data!.createComment.comment.id as string;
+    const reader = await api.signUp('reader');
+    const ERASE = `mutation ($id: ID!) { eraseGuest(input: { userId: $id }) { user { id username } } }`;
+    expect(codeOf(await api.request(ERASE, { id: reader.userId }, adminToken))).toBe(
+      'INVALID_INPUT',
+    );
+    expect(codeOf(await api.request(ERASE, { id: sam.user.id }, reader.token))).toBe('FORBIDDEN');
+    const erased = await api.ok(ERASE, { id: sam.user.id }, adminToken);
+    expect(erased.eraseGuest.user.username).toMatch(/^deleted-/);
+    const [row] = await api.db
+      .selectFrom('users')
+      .select(['email', 'guest_email_key', 'ip_address', 'deleted_at'])
+      .where('id', '=', sam.user.id)
+      .execute();
+    expect(row).toMatchObject({ guest_email_key: null, ip_address: null });
+    expect(row!.email).toMatch(/@deleted\.invalid$/);
+    expect(row!.deleted_at).not.toBeNull();
+    const [comment] = await api.db
+      .selectFrom('comments')
+      .select(['body_source', 'deleted_at'])
+      .where('id', '=', id)
+      .execute();
+    expect(comment).toMatchObject({ body_source: '' });
+    expect(comment!.deleted_at).not.toBeNull();
+    // Their session is over.
+    expect(codeOf(await post(sam.token, 'still me?'))).toMatch(/TOKEN_INVALID|UNAUTHENTICATED/);
+  });
+
   it('never lets an SSO account claim: its host vouches for its address, not this site', async () => {
     const { siteId, guest, post } = await setup(api);
     const sam = await guest('Sam', 'sam@example.com');

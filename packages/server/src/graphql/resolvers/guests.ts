@@ -20,6 +20,9 @@ import {
   suggestedRange,
 } from '../../db/store/ipBans';
 import { getOrganization } from '../../db/store/organization';
+import { deleteAccount } from '../../db/store/accountDeletion';
+import { removeImageFiles } from '../../uploads/commentImages';
+import { findUserById, updateUser } from '../../db/store/users';
 import { validateEmail } from '../../validation/validateAccount';
 import { audit } from '../audit';
 import { ipKey } from '../context';
@@ -92,6 +95,32 @@ export const guestResolvers = {
       // Names changed on published comments, anywhere: cached answers would show the guest.
       if (storyIds.length > 0) invalidateEveryRead(ctx);
       return { claimed, user: member };
+    },
+
+    eraseGuest: async (_root, { input }, ctx) => {
+      requireRole(ctx, 'ADMIN');
+      const guest = await findUserById(ctx.db, input.userId);
+      if (guest === undefined) {
+        throw new ParleyError('NOT_FOUND', 'There is no such user.', { field: 'userId' });
+      }
+      if (!guest.guest) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          'Only a guest is erased here: a member deletes their own account from their profile.',
+          { field: 'userId' },
+        );
+      }
+      const now = ctx.now();
+      // As if they had asked and the grace period were over: the deletion job's one path.
+      if (guest.deletionRequestedAt === null) {
+        await updateUser(ctx.db, guest.id, { deletionRequestedAt: now.toISOString() });
+      }
+      const erased = await deleteAccount(ctx.db, guest.id, now, now);
+      if (erased !== undefined) {
+        await removeImageFiles(ctx, erased.imageNames);
+        invalidateEveryRead(ctx);
+      }
+      return { user: await findUserById(ctx.db, guest.id) };
     },
 
     banIpRange: async (_root, { input }, ctx) => {

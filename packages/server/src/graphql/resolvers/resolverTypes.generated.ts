@@ -666,6 +666,12 @@ export type Mutation = {
   emailProviderLink: EmailProviderLinkPayload;
   /** Ends one session of the signed-in account (its token is refused from now on). */
   endSession: SignOutPayload;
+  /**
+   * Admins: erases a guest at once, as an account deletion does (their comments emptied, tombstones
+   * where others replied; their name, address and network gone): a guest has no profile to ask
+   * from, so they ask the site. INVALID_INPUT for a member, who deletes their own account.
+   */
+  eraseGuest: UserPayload;
   featureComment: CommentPayload;
   ignoreUser: UserPayload;
   install: AuthPayload;
@@ -867,6 +873,11 @@ export type MutationEmailProviderLinkArgs = {
 
 export type MutationEndSessionArgs = {
   input: SessionIdInput;
+};
+
+
+export type MutationEraseGuestArgs = {
+  input: UserIdInput;
 };
 
 
@@ -2576,6 +2587,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   editComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationEditCommentArgs, 'input'>>;
   emailProviderLink?: Resolver<ResolversTypes['EmailProviderLinkPayload'], ParentType, ContextType, RequireFields<MutationEmailProviderLinkArgs, 'input'>>;
   endSession?: Resolver<ResolversTypes['SignOutPayload'], ParentType, ContextType, RequireFields<MutationEndSessionArgs, 'input'>>;
+  eraseGuest?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationEraseGuestArgs, 'input'>>;
   featureComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationFeatureCommentArgs, 'input'>>;
   ignoreUser?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationIgnoreUserArgs, 'input'>>;
   install?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationInstallArgs, 'input'>>;
