@@ -6,24 +6,15 @@ import { useStreamEnv } from './StreamContext';
 import type { StreamEnv } from './StreamContext';
 import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
 import { withMessages } from './messages';
-import type { MessagesPart } from './messages';
-import { messages as accountErrors } from './messages/en/accountErrors';
+import { withAccountErrors } from './messages/en/accountErrors';
 import { messages as guest } from './messages/en/guest';
 import { ActionStatus } from './panels/ActionStatus';
 import { useAction } from './panels/useAction';
 
 // A chunk of its own: only a signed-out reader who presses Post where guests may comment needs it.
 
-const en = { ...guest, ...accountErrors };
-
 /** The form's text, with the account forms' errors (GUEST_NAME_TAKEN among them). */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () =>
-    Promise.all([import('./messages/es/guest'), import('./messages/es/accountErrors')]).then(
-      ([es, esErrors]) => ({ messages: { ...es.messages, ...esErrors.messages } }),
-    ),
-};
+export const messages = withAccountErrors(guest, () => import('./messages/es/guest'));
 
 /** Readies the form: its text in the reader's language, and the panels' stylesheet it uses. */
 export const prepare = (env: StreamEnv) =>

@@ -4,8 +4,9 @@ import { setupServer } from 'msw/node';
 import { AuthBar } from './AuthBar';
 import { Composer, reopens } from './Composer';
 import type { CommentData } from './CommentView';
-import type { StoryData, StreamData, StreamSettings, Viewer } from './StreamContext';
+import type { StreamData, StreamSettings, Viewer } from './StreamContext';
 import { createTestEnv, renderInStream } from './testing/createTestEnv';
+import { makeComment, makeStreamData, TEST_VIEWER } from './testing/threadFixtures';
 import { openAuthPopup } from './auth/openAuthPopup';
 
 jest.mock('./auth/openAuthPopup', () => ({ openAuthPopup: jest.fn() }));
@@ -19,54 +20,23 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const settings: StreamSettings = {
-  editWindowSeconds: 30,
-  maxCommentLength: 100,
-  signUpOpen: true,
-  liveUpdates: true,
-  guidelinesHtml: '',
-  locale: 'en',
-  premod: 'OFF',
-  reactionLabel: '',
-  featuredTab: true,
-  voting: 'LIKE',
-  commentImages: false,
-  guestComments: true,
-  customCssUrl: '',
-};
 const guest: Viewer = {
+  ...TEST_VIEWER,
   id: 'g1',
   username: 'Sam Smith',
   email: null,
-  avatarUrl: null,
-  badges: [],
   isGuest: true,
-  role: 'COMMENTER',
-  status: 'ACTIVE',
-  suspendedUntil: null,
 };
-const data = (viewer: Viewer | null, overrides: Partial<StreamSettings> = {}): StreamData => ({
-  viewer,
-  settings: { ...settings, ...overrides },
-  story: { id: 's1' } as StoryData,
-  refetch: () => undefined,
-});
-const held = (input: Record<string, unknown>): CommentData => ({
-  id: 'c1',
-  body: `<p>${String(input.body)}</p>`,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  editedAt: null,
-  editableUntil: null,
-  status: 'PREMOD',
-  removed: false,
-  tags: [],
-  replyCount: 0,
-  reactionCount: 0,
-  downvoteCount: 0,
-  viewerVote: null,
-  parent: null,
-  author: { id: 'g1', username: 'Sam Smith', avatarUrl: null, badges: [], isGuest: true },
-});
+/** A story where guests may comment, read by `viewer` (null: signed out). */
+const data = (viewer: Viewer | null, settings: Partial<StreamSettings> = {}): StreamData =>
+  makeStreamData([], { viewer, settings: { guestComments: true, ...settings } });
+/** The server's answer to a guest's post: held for review. */
+const held = (input: Record<string, unknown>): CommentData =>
+  makeComment('c1', {
+    body: `<p>${String(input.body)}</p>`,
+    status: 'PREMOD',
+    author: { id: 'g1', username: 'Sam Smith', avatarUrl: null, badges: [], isGuest: true },
+  });
 
 function answers(start: (input: Record<string, unknown>) => Response) {
   const started: Record<string, unknown>[] = [];

@@ -3,8 +3,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { toTransportError } from '@parley/transport';
 import { useStreamEnv } from '../StreamContext';
-import type { MessagesPart } from '../messages';
-import { messages as accountErrors } from '../messages/en/accountErrors';
+import { withAccountErrors } from '../messages/en/accountErrors';
 import { messages as profile } from '../messages/en/profile';
 import { AvatarForm } from './AvatarForm';
 import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
@@ -20,19 +19,11 @@ import { MyComments } from './MyComments';
 import type { NotificationSettings } from './NotificationsForm';
 import { NotificationsForm } from './NotificationsForm';
 
-const en = { ...profile, ...accountErrors };
-
 /**
  * The profile area's text, with the errors only account forms meet; added to the catalog before
  * the panel renders (LazyPanel).
  */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () =>
-    Promise.all([import('../messages/es/profile'), import('../messages/es/accountErrors')]).then(
-      ([es, esErrors]) => ({ messages: { ...es.messages, ...esErrors.messages } }),
-    ),
-};
+export const messages = withAccountErrors(profile, () => import('../messages/es/profile'));
 
 /** What the profile tab shows of the viewer beyond the root query's fields. */
 export const PROFILE_QUERY = graphql(`

@@ -1,4 +1,5 @@
 import type { Message } from '../../i18n/createTranslator';
+import type { LazyMessageKey, MessagesPart } from '../index';
 import type { AccountErrorCode } from './errors';
 
 /**
@@ -38,3 +39,20 @@ export const messages: Record<`error.${AccountErrorCode}`, Message> = {
   'error.GUEST_NOT_ALLOWED': 'Guests can only post. Sign up to do this.',
   'error.IP_BANNED': 'Posting from your network is paused by the moderators.',
 };
+
+/**
+ * A lazy area's text with these errors beside it (the profile tab's, the guest form's): English at
+ * once, each other locale's two files fetched together.
+ */
+export function withAccountErrors<K extends LazyMessageKey>(
+  en: Readonly<Record<K, Message>>,
+  es: () => Promise<{ messages: Readonly<Record<K, Message>> }>,
+): MessagesPart<K | keyof typeof messages> {
+  return {
+    en: { ...en, ...messages },
+    es: () =>
+      Promise.all([es(), import('../es/accountErrors')]).then(([area, errors]) => ({
+        messages: { ...area.messages, ...errors.messages },
+      })),
+  };
+}
