@@ -74,9 +74,12 @@ export const SERVER_ERROR_CODES = [
   'GUEST_COMMENTS_OFF',
   /** A guest's name is, or looks like, a member's username: choose another. */
   'GUEST_NAME_TAKEN',
-  /** Guests post, edit and delete their comments, nothing else: sign up to do this. */
+  /** Guests post, edit and delete their comments (and may sign in or up): sign up to do this. */
   'GUEST_NOT_ALLOWED',
-  /** The request's address is in a range moderators banned for now (`extensions.until`). */
+  /**
+   * The request's address is in a range moderators banned for now (`extensions.until`); for a
+   * guest, also an address the server cannot tell (no `until`).
+   */
   'IP_BANNED',
   'INTERNAL',
 ] as const;

@@ -259,6 +259,26 @@ describe.each(testDialects())('signing in with an OpenID Connect provider on %s'
     expect(viewer.identities).toEqual([{ email: null, provider: { name: 'Test ID' } }]);
   });
 
+  it("refuses a new account from a banned network, not an existing account's sign-in", async () => {
+    const browser = new Browser();
+    const known = await signInAt(browser, 'dora');
+    expect(codeOf(await redeem(known.searchParams.get('provider_code') ?? ''))).toBeUndefined();
+    const BAN = `mutation ($input: BanIpRangeInput!) { banIpRange(input: $input) { ipBan { id } } }`;
+    const { id } = (await graphql(BAN, { input: { range: '127.0.0.1', hours: 1 } }, adminToken))
+      .data.banIpRange.ipBan;
+    try {
+      const refused = await signInAt(new Browser(), 'erin');
+      expect(refused.searchParams.get('error')).toBe('IP_BANNED');
+      expect(refused.searchParams.get('provider_code')).toBeNull();
+      // Dora has her account: signing in is not signing up.
+      const again = await signInAt(browser, 'dora');
+      expect(again.searchParams.get('provider_code')).not.toBeNull();
+    } finally {
+      const LIFT = `mutation ($id: ID!) { liftIpBan(input: { id: $id }) { ipBan { id } } }`;
+      await graphql(LIFT, { id }, adminToken);
+    }
+  });
+
   it('says so when the reader refuses on the provider', async () => {
     const browser = new Browser();
     const page = await start(browser);

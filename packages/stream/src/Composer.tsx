@@ -13,10 +13,14 @@ import { useOutbox } from './useOutbox';
 /** Share of `maxCommentLength` past which the counter shows. */
 export const COUNTER_THRESHOLD = 0.8;
 
-/** The reply box a guest's new session reopens (the frame remounts the stream for it, App). */
-let reopen: string | null = null;
+/**
+ * The reply box a guest's new session reopens (the frame remounts the stream for it, App), for a
+ * few seconds only: a comment that is not on the first screen does not open its box later.
+ */
+let reopen: [commentId: string | null, until: number] = [null, 0];
 /** Whether the reply box under `commentId` is to open as it mounts (once). */
-export const reopens = (commentId: string) => reopen === commentId && !(reopen = null);
+export const reopens = (commentId: string): boolean =>
+  reopen[0] === commentId && Date.now() < reopen[1] && ((reopen = [null, 0]), true);
 
 /** Props of {@link Composer}. */
 export interface ComposerProps {
@@ -221,7 +225,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
       {form}
       <Guest
         draftKey={key}
-        onStarted={() => (reopen = parentId)}
+        onStarted={() => (reopen = [parentId, Date.now() + 10_000])}
         onCancel={() => (setGuest(null), box.current?.focus())}
       />
     </>

@@ -28,16 +28,21 @@ export const START_GUEST_SESSION = graphql(
   `mutation StartGuestSession($input:StartGuestSessionInput!){startGuestSession(input:$input){token}}`,
 );
 
+/** How long after the guest's session starts its draft may still post by itself. */
+export const PENDING_POST_MS = 10_000;
+
 /**
  * The draft a new guest session is to post: the frame remounts the stream for the new session
- * (App), and the composer of this draft posts it when it mounts as the guest.
+ * (App), and the composer of this draft posts it when it mounts as the guest — within
+ * {@link PENDING_POST_MS}: a box that did not come back at once (its comment further down, or
+ * the reader signed out) never posts by itself later.
  */
-let pending: string | null = null;
+let pending: { draftKey: string; until: number } | null = null;
 
 /** Whether the composer of `draftKey` is to post its draft now (once). */
 export function takePending(draftKey: string): boolean {
-  const mine = pending === draftKey;
-  if (mine) pending = null;
+  const mine = pending?.draftKey === draftKey && Date.now() < pending.until;
+  if (mine || (pending !== null && Date.now() >= pending.until)) pending = null;
   return mine;
 }
 
@@ -78,15 +83,24 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
         .toPromise(),
     );
     if (data) {
-      pending = draftKey;
+      pending = { draftKey, until: Date.now() + PENDING_POST_MS };
       onStarted();
       await session.signIn(data.startGuestSession.token);
     }
   };
 
-  // What is wrong with the name, said at the field: missing here, or a member's (the server).
-  const taken = action.state.status === 'failed' && action.state.code === 'GUEST_NAME_TAKEN';
-  const nameProblem = missing ? t('guest.nameMissing') : taken ? t('error.GUEST_NAME_TAKEN') : null;
+  // What is wrong, said at the field it is about: a name missing here, or one the server refused
+  // (a member's, or not a name), an address it refused; anything else under the buttons.
+  const failed = action.state.status === 'failed' ? action.state : null;
+  const taken = failed?.code === 'GUEST_NAME_TAKEN';
+  const nameProblem = missing
+    ? t('guest.nameMissing')
+    : taken
+      ? t('error.GUEST_NAME_TAKEN')
+      : failed?.field === 'name'
+        ? t('guest.nameInvalid')
+        : null;
+  const emailProblem = failed?.field === 'email' ? t('guest.emailInvalid') : null;
   return (
     <form class="parley-form" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
       <p id={`${id}-title`}>
@@ -115,9 +129,15 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
         autoComplete="email"
         maxLength={100}
         value={email}
-        aria-describedby={`${id}-hint`}
+        aria-invalid={emailProblem !== null}
+        aria-describedby={emailProblem !== null ? `${id}-email-problem ${id}-hint` : `${id}-hint`}
         onInput={(event) => setEmail(event.currentTarget.value)}
       />
+      {emailProblem !== null && (
+        <p id={`${id}-email-problem`} class="parley-action-error" role="alert">
+          {emailProblem}
+        </p>
+      )}
       <p id={`${id}-hint`} class="parley-hint">
         {t('guest.emailHint')}
       </p>
@@ -132,7 +152,9 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
           {t('guest.post')}
         </button>
       </div>
-      {!taken && <ActionStatus state={action.state} success="" />}
+      {nameProblem === null && emailProblem === null && (
+        <ActionStatus state={action.state} success="" />
+      )}
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { TransportError, createTransport } from '@parley/transport';
 import { applyTheme } from './applyTheme';
 import { AuthApp, toAuthMode } from './auth/AuthApp';
 import { loadPopupCatalog } from './auth/popupCatalog';
+import { signUpLinkOf } from './auth/signUpLink';
 import { createTranslator } from './i18n/createTranslator';
 import { toLocale } from './params';
 
@@ -24,11 +25,14 @@ if (root) {
   const providerError = isServerErrorCode(code) ? new TransportError(code, code) : null;
   const providerCode = query.get('provider_code');
   const connectCode = query.get('connect_code');
+  // The sign-up email's link: its address and code come in the fragment, which no server sees.
+  const signUpLink = signUpLinkOf(location.hash);
   // Neither stays in the popup's address: a reload does not redeem a used code again.
   const kept = new URLSearchParams(query);
   kept.delete('provider_code');
   kept.delete('connect_code');
   kept.delete('error');
+  // The fragment goes too: a code in the address bar or the history helps nobody once used.
   history.replaceState(null, '', `${location.pathname}?${kept}`);
   void loadPopupCatalog(locale).then((catalog) => {
     const env = {
@@ -44,6 +48,7 @@ if (root) {
         providerCode={providerCode}
         providerError={providerError}
         connectCode={connectCode}
+        signUpLink={signUpLink}
       />,
       root,
     );

@@ -176,6 +176,58 @@ test("a reply's box opens again under the guest's new session, and posts the rep
   expect(posted[0]).toMatchObject({ storyId: 's1', parentId: 'p1', body: 'A guest answers' });
 });
 
+test('an address the server refuses is said at its field', async () => {
+  answers(() =>
+    HttpResponse.json({
+      data: null,
+      errors: [{ message: 'bad', extensions: { code: 'INVALID_INPUT', field: 'email' } }],
+    }),
+  );
+  renderInStream(<Composer storyId="s1" parentId={null} />, createTestEnv(), data(null));
+  write('Hi');
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  fireEvent.input(await screen.findByRole('textbox', { name: 'Your name' }), {
+    target: { value: 'Sam' },
+  });
+  fireEvent.input(screen.getByRole('textbox', { name: /Email/ }), {
+    target: { value: 'sam@example' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
+  const said = await screen.findByRole('alert');
+  expect(said.textContent).toBe('Enter an email address like name@example.com, or leave it empty.');
+  const field = screen.getByRole('textbox', { name: /Email/ });
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(said.id);
+});
+
+test('a draft left waiting never posts by itself once its moment has passed', async () => {
+  const { posted } = answers(session);
+  const env = createTestEnv();
+  const view = renderInStream(<Composer storyId="s1" parentId="p2" />, env, data(null));
+  fireEvent.input(screen.getByRole('textbox', { name: 'Write a reply' }), {
+    target: { value: 'Later' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
+  fireEvent.input(await screen.findByRole('textbox', { name: 'Your name' }), {
+    target: { value: 'Sam' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
+  await waitFor(() => expect(env.session.getToken()).toBe('guest-token'));
+  view.unmount();
+  // The reply's comment was not on screen at once; the reader opens it a minute later.
+  const now = Date.now();
+  const later = jest.spyOn(Date, 'now').mockReturnValue(now + 60_000);
+  try {
+    expect(reopens('p2')).toBe(false);
+    renderInStream(<Composer storyId="s1" parentId="p2" />, env, data(guest));
+    await screen.findByRole('textbox', { name: 'Write a reply' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(posted).toEqual([]);
+  } finally {
+    later.mockRestore();
+  }
+});
+
 test('the bar names a guest as a guest', () => {
   renderInStream(<AuthBar />, createTestEnv(), data(guest));
   expect(screen.getByText('Commenting as Sam Smith (guest)')).toBeTruthy();

@@ -15,7 +15,12 @@ export const SAMPLE_EMAILS: {
     organization: 'Example News',
     link: `${SITE}/account/confirm-email#token=sample-token`,
   },
-  signUpCode: { username: 'ann', taken: true, code: '482913' },
+  signUpCode: {
+    username: 'ann',
+    taken: false,
+    code: '482913',
+    link: `${SITE}/embed/auth#sign-up=ann%40example.com&code=482913`,
+  },
   alreadyRegistered: { username: 'ann', settingsUrl: `${SITE}/account/settings` },
   emailChanged: { username: 'ann', next: 'ann@new.example' },
   resetPassword: { username: 'ann', link: `${SITE}/account/reset-password#token=sample-token` },

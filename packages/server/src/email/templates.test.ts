@@ -44,11 +44,17 @@ describe('email templates', () => {
 
   it('keeps the text readers had: the code indented, the reply quoted, the links bare', () => {
     expect(
-      email('signUpCode', 'a@example.com', { username: 'ann', taken: false, code: '123456' }).text,
+      email('signUpCode', 'a@example.com', {
+        username: 'ann',
+        taken: false,
+        code: '123456',
+        link: 'https://p.example/embed/auth#sign-up=a%40example.com&code=123456',
+      }).text,
     ).toBe(
       'Hello ann,\n\nenter this code in the sign-up window within 30 minutes to create your ' +
-        'account:\n\n    123456\n\nIf you did not sign up, you can ignore this message: no ' +
-        'account is made.\n',
+        'account:\n\n    123456\n\nOr open this link in the browser you are signing up in:\n\n' +
+        'https://p.example/embed/auth#sign-up=a%40example.com&code=123456\n\nIf you did not ' +
+        'sign up, you can ignore this message: no account is made.\n',
     );
     const reply = email('reply', 'a@example.com', SAMPLE_EMAILS.reply);
     expect(reply.text).toContain(`\n\n> ${SAMPLE_EMAILS.reply.excerpt}\n\n`);

@@ -99,8 +99,18 @@ export const EMAIL_TEMPLATES = {
     ],
   }),
 
-  /** The code that finishes a sign-up (and, when taken, that the username must change). */
-  signUpCode: (d: { username: string; taken: boolean; code: string }): EmailContent => ({
+  /**
+   * The code that finishes a sign-up (and, when taken, that the username must change); with a
+   * free username, also a link that finishes it in one click (the sign-up window, still open in
+   * the same browser, is then signed in).
+   */
+  signUpCode: (d: {
+    username: string;
+    taken: boolean;
+    code: string;
+    /** Null when the username is taken: the window must ask for another. */
+    link: string | null;
+  }): EmailContent => ({
     subject: 'Your code to finish signing up',
     body: [
       hello(d.username),
@@ -108,7 +118,10 @@ export const EMAIL_TEMPLATES = {
       { code: d.code },
       ...(d.taken
         ? [`The username "${d.username}" is taken: choose another there, next to the code.`]
-        : []),
+        : [
+            'Or open this link in the browser you are signing up in:',
+            { link: d.link ?? '', label: 'Confirm my email and finish signing up' },
+          ]),
       'If you did not sign up, you can ignore this message: no account is made.',
     ],
   }),

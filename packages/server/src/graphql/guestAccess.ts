@@ -29,8 +29,11 @@ export const GUEST_MUTATIONS: ReadonlySet<string> = new Set([
   'signUp',
   'confirmSignUp',
   'redeemProviderSignIn',
+  'connectProviderWithPassword',
+  'emailProviderLink',
   'requestPasswordReset',
   'resetPassword',
+  'acceptModeratorInvite',
 ]);
 
 /** Throws `GUEST_NOT_ALLOWED` when a guest calls a mutation that is not theirs. */
@@ -57,6 +60,12 @@ export async function requireAddressNotBanned(
 ): Promise<void> {
   if (ctx.ip === undefined || !isAddress(ctx.ip)) {
     if (!strict) return;
+    // A server behind a proxy it was not told of (TRUST_PROXY), or on a Unix socket: the
+    // operator should hear of it, as every guest is refused until then.
+    ctx.logger.warn(
+      { ip: ctx.ip ?? null },
+      'A guest was refused: the request has no usable address (check TRUST_PROXY)',
+    );
     throw new ParleyError(
       'IP_BANNED',
       'Your address could not be told, so guests cannot post from it.',

@@ -11,6 +11,11 @@ import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
 import type { ContextInit, ParleyYoga } from './createYogaApp';
 import { UNEXPECTED_ERROR_MESSAGE, codeRequestError, createMaskError } from './plugins/maskError';
 import { clientIp } from './clientIp';
+import { rateLimitNetwork } from '../db/store/ipBans';
+
+/** The per-address socket count's key: an IPv6 caller by their /64, as the rate limits count. */
+const networkOf = (ip: string | undefined): string =>
+  ip === undefined ? '' : rateLimitNetwork(ip);
 import { ACCESS_CHECK_ONLY, createSubscriptionSharing } from './shareSubscriptions';
 import { WS_LIMITS } from '../defaults';
 import type { ServerErrorCode } from '@parley/contract';
@@ -117,7 +122,7 @@ export function attachGraphQLWebSocket({
       { origin, req }: { origin?: string; req: IncomingMessage },
       done: (ok: boolean, status?: number, message?: string) => void,
     ) => {
-      if ((socketsByIp.get(clientIp(req, trustedProxies) ?? '') ?? 0) >= limits.socketsPerIp) {
+      if ((socketsByIp.get(networkOf(clientIp(req, trustedProxies))) ?? 0) >= limits.socketsPerIp) {
         return done(false, TOO_MANY_SOCKETS_STATUS, 'Too many open connections from this address');
       }
       if (origin === undefined || origin === '') return done(true);
@@ -129,7 +134,7 @@ export function attachGraphQLWebSocket({
   });
   const maskError = createMaskError({ logger });
   sockets.on('connection', (socket, req) => {
-    const ip = clientIp(req, trustedProxies) ?? '';
+    const ip = networkOf(clientIp(req, trustedProxies));
     socketsByIp.set(ip, (socketsByIp.get(ip) ?? 0) + 1);
     activeWebSockets.inc();
     socket.once('close', () => {

@@ -24,4 +24,15 @@ describe('clientIp', () => {
   it('falls back to the left-most address when the chain is shorter than the hops', () => {
     expect(clientIp(request('10.0.0.2'), 1)).toBe('10.0.0.2');
   });
+
+  it('reads an address a proxy wrote with its port or in brackets', () => {
+    expect(clientIp(request('10.0.0.2', '198.51.100.9:443'), 1)).toBe('198.51.100.9');
+    expect(clientIp(request('10.0.0.2', '[2001:db8::1]:443'), 1)).toBe('2001:db8::1');
+    expect(clientIp(request('10.0.0.2', '[2001:db8::1]'), 1)).toBe('2001:db8::1');
+  });
+
+  it('keeps the peer when the header holds no address at all', () => {
+    expect(clientIp(request('10.0.0.2', 'unknown'), 1)).toBe('10.0.0.2');
+    expect(clientIp(request('10.0.0.2', '<script>'), 1)).toBe('10.0.0.2');
+  });
 });

@@ -21,7 +21,19 @@ export function clientIp(request: IncomingMessage, trustedProxies: number): stri
     .filter((entry) => entry !== '');
   const chain = [...forwarded, ...(peer === undefined ? [] : [peer])];
   // chain = [client?, …, proxy1, peer]; the caller sits `trustedProxies` steps left of the end.
-  const caller = chain[chain.length - 1 - trustedProxies] ?? chain[0];
+  const caller = withoutPort(chain[chain.length - 1 - trustedProxies] ?? chain[0]);
   // Whatever a header says must at least be an address; else the peer is all that is known.
   return caller !== undefined && isAddress(caller) ? caller : peer;
+}
+
+/**
+ * An address as some proxies write it in `X-Forwarded-For`, with a port (`203.0.113.5:443`) or
+ * in brackets (`[2001:db8::1]`, `[2001:db8::1]:443`): the address alone.
+ */
+function withoutPort(entry: string | undefined): string | undefined {
+  if (entry === undefined) return undefined;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed) return bracketed[1];
+  const ipv4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
+  return ipv4WithPort ? ipv4WithPort[1] : entry;
 }

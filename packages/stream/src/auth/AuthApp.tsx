@@ -8,6 +8,7 @@ import { ProviderButtons } from './ProviderButtons';
 import { ProviderFinish } from './ProviderFinish';
 import { SignInForm } from './SignInForm';
 import { SignUpForm } from './SignUpForm';
+import { SignUpLinkFinish } from './SignUpLinkFinish';
 
 /** Reads the popup's mode from its `?mode=`; Sign in for anything else. */
 export function toAuthMode(value: string | null): AuthMode {
@@ -24,6 +25,7 @@ export function AuthApp({
   providerCode,
   providerError,
   connectCode,
+  signUpLink,
 }: {
   env: PopupEnv;
   mode: AuthMode;
@@ -33,6 +35,8 @@ export function AuthApp({
   providerError?: TransportError | null;
   /** Back from a provider the profile asked to connect (`?connect_code=`): for the frame. */
   connectCode?: string | null;
+  /** Opened from the sign-up email's link (`#sign-up=…&code=…`): finish that sign-up. */
+  signUpLink?: { email: string; code: string } | null;
 }) {
   const { t } = env;
   const [mode, setMode] = useState(initialMode);
@@ -65,6 +69,14 @@ export function AuthApp({
         {label}
       </button>
     );
+  if (signUpLink) {
+    return (
+      <>
+        <h1>{t('auth.title.signup')}</h1>
+        <SignUpLinkFinish env={env} email={signUpLink.email} code={signUpLink.code} />
+      </>
+    );
+  }
   if (finishing !== null) {
     return (
       <>

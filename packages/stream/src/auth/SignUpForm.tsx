@@ -1,8 +1,10 @@
 import { graphql } from '@parley/transport/graphql';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { rememberDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
+import { openChannel } from './signUpLink';
+import type { SignUpMessage } from './signUpLink';
 import { codeProblem, emailProblem, newPasswordProblem, usernameProblem } from './validateAccount';
 
 /** The first step of a sign-up: the server emails a code (the same answer for every address). */
@@ -33,6 +35,19 @@ export function SignUpForm({ env, onToken }: AuthFormProps) {
   const { t, client } = env;
   // After the first step: where the code went, and the username asked for.
   const [sent, setSent] = useState<{ email: string; username: string } | null>(null);
+  // Or the email's link, opened in this browser, finishes it: its page hands the session here.
+  useEffect(() => {
+    const channel = sent === null ? null : openChannel(env.window);
+    if (channel === null || sent === null) return;
+    channel.onmessage = (event: MessageEvent<SignUpMessage>) => {
+      const message = event.data;
+      if (message?.type !== 'signedUp' || message.email !== sent.email) return;
+      channel.postMessage({ type: 'taken', email: sent.email } satisfies SignUpMessage);
+      rememberDevice(sent.email, message.deviceToken);
+      onToken(message.token);
+    };
+    return () => channel.close();
+  }, [sent]);
   if (sent !== null) {
     return (
       <>

@@ -9,7 +9,13 @@ export type ActionState =
   | { status: 'idle' }
   | { status: 'busy' }
   | { status: 'done' }
-  | { status: 'failed'; code: ErrorCode; vars: MessageVars };
+  | {
+      status: 'failed';
+      code: ErrorCode;
+      vars: MessageVars;
+      /** The input field the server named (`extensions.field`), to say it there. */
+      field?: string;
+    };
 
 /** What {@link useAction} returns. */
 export interface Action {
@@ -40,7 +46,13 @@ export function useAction(): Action {
       const result = await send();
       if (result.error) {
         const error = toTransportError(result.error);
-        setState({ status: 'failed', code: error.code, vars: errorVars(error) });
+        const field = error.extensions.field;
+        setState({
+          status: 'failed',
+          code: error.code,
+          vars: errorVars(error),
+          ...(typeof field === 'string' ? { field } : {}),
+        });
         return undefined;
       }
       setState({ status: 'done' });

@@ -120,6 +120,8 @@ test('erases a guest once the admin confirms, and says why when refused', async 
   refuse = false;
   fireEvent.click(button);
   await waitFor(() => expect(done).toHaveBeenCalledTimes(1));
+  expect(await screen.findByText('Erased.')).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Erase this guest' })).toBeNull();
   expect(erased).toEqual([{ userId: 'g1' }, { userId: 'g1' }]);
   confirm.mockRestore();
 });

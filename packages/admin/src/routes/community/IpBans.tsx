@@ -52,6 +52,7 @@ export function EraseGuest({
   const { window: win } = useConsoleEnv();
   const [state, erase] = useMutation(ERASE_GUEST_MUTATION);
   const [error, setError] = useState<string | null>(null);
+  const [erased, setErased] = useState(false);
   async function onErase() {
     if (
       !win.confirm(
@@ -62,7 +63,18 @@ export function EraseGuest({
     setError(null);
     const result = await erase({ input: { userId } });
     if (result.error) setError(errorText(toTransportError(result.error).code));
-    else onDone();
+    else {
+      setErased(true);
+      onDone();
+    }
+  }
+  // Done once: the drawer then shows the emptied account.
+  if (erased) {
+    return (
+      <p role="status" className="success">
+        Erased.
+      </p>
+    );
   }
   return (
     <div className="action-row">

@@ -140,6 +140,7 @@ export function createProviderRoutes(deps: ProviderRoutesDeps): ProviderRoutes {
       providerId,
       callback,
       cookieState: readCookie(req, STATE_COOKIE),
+      ip,
     });
     // A connection from the profile goes back to the frame that asked (connect_code), which
     // redeems it signed in; anything else the popup redeems (provider_code).

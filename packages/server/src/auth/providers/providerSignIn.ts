@@ -16,6 +16,7 @@
  *
  * The popup then redeems a one-time code for a session (resolvers/providerSignIn.ts).
  */
+import { bannedUntil } from '../../db/store/ipBans';
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { Logger } from 'pino';
@@ -182,7 +183,13 @@ export type FinishedFlow =
  */
 export async function finishProviderSignIn(
   deps: ProviderSignInDeps,
-  input: { providerId: string; callback: URL; cookieState: string | undefined },
+  input: {
+    providerId: string;
+    callback: URL;
+    cookieState: string | undefined;
+    /** The reader's address: a new account is refused from a banned range (ipBans.ts). */
+    ip?: string | undefined;
+  },
 ): Promise<FinishedFlow> {
   const state = input.callback.searchParams.get('state');
   if (state === null || state === '' || state !== input.cookieState) {
@@ -204,7 +211,7 @@ export async function finishProviderSignIn(
         }
         throw coded;
       });
-    const result = await accountFor(deps, flow, profile);
+    const result = await accountFor(deps, flow, profile, input.ip);
     const code = await storeFlow(deps.db, 'finished', { ...flow, result }, deps.now());
     return { ok: true, code, popup: flow.popup, result: result.kind };
   } catch (error) {
@@ -228,6 +235,7 @@ async function accountFor(
   deps: ProviderSignInDeps,
   flow: SignInFlow,
   profile: ProviderProfile,
+  ip: string | undefined,
 ): Promise<FlowResult> {
   const { db } = deps;
   const known = await findIdentity(db, flow.providerId, profile.subject);
@@ -271,6 +279,13 @@ async function accountFor(
   }
   if (!(await getSettings(db)).signUpOpen) {
     throw new ParleyError('FORBIDDEN', 'Sign-up is closed: only existing accounts can sign in.');
+  }
+  // A new account, like a password sign-up, is refused from a range moderators banned.
+  const until = ip === undefined ? null : await bannedUntil(db, ip, deps.now());
+  if (until !== null) {
+    throw new ParleyError('IP_BANNED', 'Your network is barred from signing up for now.', {
+      until,
+    });
   }
   const create = () =>
     inTransaction(db, async (trx) => {

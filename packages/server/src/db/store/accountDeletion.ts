@@ -75,6 +75,8 @@ export function deleteAccount(
   userId: string,
   now: Date = new Date(),
   dueBy: Date = now,
+  /** Who erases it, when not the deletion job (an admin erasing a guest); the log names them. */
+  actor: { id: string; username: string } | null = null,
 ): Promise<DeletedAccount | undefined> {
   return inTransaction(db, async (trx) => {
     const user = await trx
@@ -257,8 +259,8 @@ export function deleteAccount(
     await recordAudit(
       trx,
       {
-        actor: null,
-        actorName: 'system',
+        actor,
+        ...(actor === null ? { actorName: 'system' as const } : {}),
         action: 'USER_ERASE',
         target: { type: 'user', id: userId, label: name },
         changes: [

@@ -21,7 +21,7 @@ import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { ParleyError } from '../../ParleyError';
 import { usernameSkeleton } from '../../validation/lookalikes';
-import { isUsernameFree, toUser, uniqueKey } from './users';
+import { toUser, uniqueKey } from './users';
 import type { User } from './users';
 
 /** Shortest and longest guest name, in characters. */
@@ -42,8 +42,10 @@ function placeholderOf(id: string): string {
  * digits, spaces and `_ . - '`.
  */
 export function validateGuestName(input: string): string {
-  const name = stripBidiControls(input.normalize('NFKC'))
+  // Invisible characters go before folding, so that what they separated composes (NFC).
+  const name = stripBidiControls(input)
     .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .normalize('NFKC')
     .replace(/\s+/gu, ' ')
     .trim();
   const length = [...name].length;
@@ -63,31 +65,64 @@ export function validateGuestName(input: string): string {
 }
 
 /** Names no guest takes, whatever members there are: who speaks for the site. */
-const RESERVED_GUEST_NAMES = ['admin', 'administrator', 'moderator', 'staff', 'parley', 'system'];
+const RESERVED_GUEST_NAMES = [
+  'admin',
+  'administrator',
+  'moderator',
+  'mod',
+  'staff',
+  'parley',
+  'system',
+  'official',
+];
+
+/** `text` without combining marks (accents, dots above), which a guest could add to any name. */
+function withoutMarks(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+}
 
 /**
  * The usernames a guest name could pass for: its words (split at spaces and `' . _ -`) joined by
  * nothing, by `_` and by `.`, the separators usernames have — so "Ad Min", "Admin." and "Ann Lee"
- * are checked as "admin" and "ann_lee".
+ * are checked as "admin" and "ann_lee" — each with its marks and without them ("Admi̇n" is
+ * "Admin"; "José" stays "José" too, for a member of that name).
  */
 function lookalikeUsernames(name: string): string[] {
   const words = name.split(/[\s'._-]+/u).filter(Boolean);
-  return [...new Set(['', '_', '.'].map((separator) => words.join(separator)))];
+  const joined = ['', '_', '.'].map((separator) => words.join(separator));
+  return [...new Set([...joined, ...joined.map(withoutMarks)])].filter(Boolean);
+}
+
+/** Whether a word of the name, or its plural, is a name reserved for the site's people. */
+function soundsOfficial(name: string): boolean {
+  const reserved = new Set(
+    RESERVED_GUEST_NAMES.flatMap((each) => [each, `${each}s`]).map(usernameSkeleton),
+  );
+  return name
+    .split(/[\s'._-]+/u)
+    .some((word) => word !== '' && reserved.has(usernameSkeleton(withoutMarks(word))));
 }
 
 /**
  * Whether a guest may go by `name` (as {@link validateGuestName} gives it): not when it is, or
- * looks like (case, other alphabets, look-alikes such as "rn" for "m", separators aside), a
- * member's username or a name reserved for the site's people. Guests' own names reserve nothing.
+ * looks like (case, other alphabets, look-alikes such as "rn" for "m", marks and separators
+ * aside), a member's username, nor when a word of it names the site's people ("Site Admin",
+ * "Moderators"). Guests' own names reserve nothing. One query, by the unique keys' indexes.
  */
 export async function isGuestNameFree(db: Db, name: string): Promise<boolean> {
+  if (soundsOfficial(name)) return false;
   const candidates = lookalikeUsernames(name);
-  const reserved = new Set(RESERVED_GUEST_NAMES.map(usernameSkeleton));
-  if (candidates.some((candidate) => reserved.has(usernameSkeleton(candidate)))) return false;
-  for (const candidate of candidates) {
-    if (!(await isUsernameFree(db, candidate))) return false;
-  }
-  return true;
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('username_key', 'in', candidates.map(uniqueKey)),
+        eb('username_skeleton', 'in', candidates.map(usernameSkeleton)),
+      ]),
+    )
+    .executeTakeFirst();
+  return row === undefined;
 }
 
 /** What {@link createGuest} needs. */

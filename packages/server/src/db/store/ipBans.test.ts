@@ -1,4 +1,4 @@
-import { normalizeRange, rangeHolds, suggestedRange } from './ipBans';
+import { normalizeRange, rangeHolds, rateLimitNetwork, suggestedRange } from './ipBans';
 
 describe('address ranges', () => {
   it.each([
@@ -45,5 +45,13 @@ describe('address ranges', () => {
     expect(suggestedRange('::ffff:203.0.113.7')).toBe('203.0.113.0/24');
     expect(suggestedRange('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
     expect(suggestedRange('nonsense')).toBeNull();
+  });
+
+  it('counts an IPv6 caller by their /64 and IPv4 through IPv6 as IPv4, for rate limits', () => {
+    expect(rateLimitNetwork('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitNetwork('2001:db8:1:2:ffff::1')).toBe('2001:db8:1:2::/64');
+    expect(rateLimitNetwork('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(rateLimitNetwork('203.0.113.7')).toBe('203.0.113.7');
+    expect(rateLimitNetwork('not an address')).toBe('not an address');
   });
 });

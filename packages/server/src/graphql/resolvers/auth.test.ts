@@ -98,6 +98,13 @@ describe.each(testDialects())('auth on %s', (dialect) => {
         input: { email: 'New@Example.com', username: 'newbie', password: PASSWORD },
       });
       expect(started.signUp).toEqual({ email: 'New@Example.com' });
+      // The email also links the popup's page with the address and the code in its fragment,
+      // which finishes the sign-up in one click (auth/SignUpLinkFinish.tsx).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const link = /^(\S+\/embed\/auth#\S+)$/m.exec(api.mail.at(-1)?.text ?? '')?.[1];
+      const fragment = new URLSearchParams(new URL(link ?? 'http://x/').hash.slice(1));
+      expect(fragment.get('sign-up')).toBe('New@Example.com');
+      expect(fragment.get('code')).toMatch(/^\d{6}$/);
       // Nothing exists before the code comes back.
       expect(
         await api.request(SIGN_IN, { input: { email: 'new@example.com', password: PASSWORD } }),
@@ -184,6 +191,8 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       expect(started).toEqual({ data: { signUp: { email: 'late@example.com' } } });
       await waitFor(() => api.mail.length > 0);
       expect(api.mail[0]?.text).toContain('The username "READER_1" is taken');
+      // No one-click link then: the window must ask for another name.
+      expect(api.mail[0]?.text).not.toContain('/embed/auth#');
       const code = await api.signUpCode('late@example.com');
       const taken = await api.request(CONFIRM, { input: { email: 'late@example.com', code } });
       expect(taken.errors?.[0]?.extensions).toMatchObject({

@@ -143,6 +143,7 @@ export const authResolvers = {
                 { emailKey: email.key, email: email.address, username, passwordHash },
                 ctx.now(),
               ),
+              ctx.publicUrl,
             )
           : alreadyRegisteredMessage(existing, ctx.publicUrl);
       // Not awaited, as for password resets: an SMTP round trip must not time one case apart.

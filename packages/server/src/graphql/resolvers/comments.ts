@@ -192,8 +192,11 @@ export const commentsResolvers = {
       if (ctx.now() > editableUntil(comment, await ctx.settings())) {
         throw new ParleyError('EDIT_WINDOW_EXPIRED', 'The time to edit this comment has passed.');
       }
-      // A guest's edit meets the same door as their post.
-      if (author.guest) await requireAddressNotBanned(ctx, { strict: true });
+      // A guest's edit meets the same doors as their post.
+      if (author.guest) {
+        await requireGuestComments(ctx);
+        await requireAddressNotBanned(ctx, { strict: true });
+      }
       await ctx.rateLimiter.consume('edit', `user:${author.id}`);
       const body = commentSource(input.body);
       const verdict = await moderate(ctx, author, comment.storyId, body);

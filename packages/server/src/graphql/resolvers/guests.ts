@@ -98,7 +98,7 @@ export const guestResolvers = {
     },
 
     eraseGuest: async (_root, { input }, ctx) => {
-      requireRole(ctx, 'ADMIN');
+      const admin = requireRole(ctx, 'ADMIN');
       const guest = await findUserById(ctx.db, input.userId);
       if (guest === undefined) {
         throw new ParleyError('NOT_FOUND', 'There is no such user.', { field: 'userId' });
@@ -115,7 +115,10 @@ export const guestResolvers = {
       if (guest.deletionRequestedAt === null) {
         await updateUser(ctx.db, guest.id, { deletionRequestedAt: now.toISOString() });
       }
-      const erased = await deleteAccount(ctx.db, guest.id, now, now);
+      const erased = await deleteAccount(ctx.db, guest.id, now, now, {
+        id: admin.id,
+        username: admin.username,
+      });
       if (erased !== undefined) {
         await removeImageFiles(ctx, erased.imageNames);
         invalidateEveryRead(ctx);

@@ -395,6 +395,7 @@ export type DashboardPeriod = {
   __typename?: 'DashboardPeriod';
   bans: Scalars['Int']['output'];
   newComments: Scalars['Int']['output'];
+  /** Members who signed up (guests aside). */
   newUsers: Scalars['Int']['output'];
   rejectedComments: Scalars['Int']['output'];
   /** rejected / (approved + rejected) decisions, 0 to 1. */
@@ -622,7 +623,7 @@ export type Mutation = {
   /** Accepts an admin's emailed moderator invitation: sets the account's password, then grants the role. */
   acceptModeratorInvite: AuthPayload;
   approveComment: CommentPayload;
-  /** Moderators: refuses guest sessions, guest posts and sign-ups from an address range (CIDR) for a time. */
+  /** Moderators: refuses guest sessions, guest posts and edits, and new accounts (signUp, confirmSignUp, a provider's first sign-in) from an address range (CIDR) for a time. */
   banIpRange: IpBanPayload;
   banUser: UserPayload;
   cancelAccountDeletion: UserPayload;
@@ -703,7 +704,7 @@ export type Mutation = {
   /** Admins only: the key stops verifying at once (a leaked secret). */
   revokeSsoKey: SitePayload;
   rotateSsoKey: SitePayload;
-  /** Sends the signed-in reader the link that confirms their email address again (3 an hour; the latest link is the one that works). An address already confirmed is sent nothing. */
+  /** Sends the signed-in reader the link that confirms their email address again (3 an hour per account and per address; the latest link is the one that works). An address already confirmed is sent nothing; an account without one, INVALID_INPUT. */
   sendEmailConfirmation: UserPayload;
   /** Admins only: emails the signed-in admin through the configured mail transport. */
   sendTestEmail: OkPayload;
@@ -722,10 +723,12 @@ export type Mutation = {
   signUp: SignUpPayload;
   /**
    * Comments as a guest while Settings.guestComments is on: a session for a new guest with this name
-   * (GUEST_NAME_TAKEN when it is, or looks like, a member's username) and, if given, an email that
-   * gets a confirmation link (reply emails go there once it is confirmed). A guest posts, edits and
-   * deletes their comments and nothing else (GUEST_NOT_ALLOWED). GUEST_COMMENTS_OFF, IP_BANNED,
-   * RATE_LIMITED (per address).
+   * (GUEST_NAME_TAKEN when it is, or looks like, a member's username, or names the site's people:
+   * admin, moderator, staff…) and, if given, an email that gets a confirmation link (reply emails
+   * go there once it is confirmed). A guest posts, edits and deletes their comments, confirms their
+   * address, signs out, and may sign in or up as a member; anything else is GUEST_NOT_ALLOWED.
+   * GUEST_COMMENTS_OFF; IP_BANNED (a banned range, or an address the server cannot tell);
+   * RATE_LIMITED (per address, an IPv6 address by its /64).
    */
   startGuestSession: AuthPayload;
   /** The signed-in user connects a provider: the URL to open in the popup. */
@@ -1830,7 +1833,7 @@ export type User = {
   __typename?: 'User';
   avatarUrl?: Maybe<Scalars['String']['output']>;
   badges: Array<Scalars['String']['output']>;
-  /** Guests' comments this account may claim: guests who confirmed the account's own confirmed address (the user themself only). */
+  /** Guests' comments this account may claim: guests who confirmed the account's own confirmed address (the user themself only; always 0 for a guest or an SSO account, whose host vouches for its address). */
   claimableGuestComments?: Maybe<Scalars['Int']['output']>;
   /** The user's comments, newest first; `status` narrows them (moderators: e.g. REJECTED). */
   comments?: Maybe<CommentConnection>;

@@ -37,6 +37,11 @@ export const popupMessages = {
     'We sent an email to {email}. Enter the code it holds to finish creating your account (it works for 30 minutes).',
   // Avoids "sign up", like the switches below.
   'auth.signUp.restart': 'Start again',
+  'auth.signUp.finishing': 'Creating your account…',
+  'auth.signUp.linkDone':
+    'Your account is ready and you are signed in where you started. You can close this tab.',
+  'auth.signUp.linkReady':
+    'Your account is ready. Go back to the page you came from and sign in with your email and password.',
   // Switches between forms; they avoid the words "sign in" / "sign up", so that a button
   // looked up by those names finds only the form's own submit button.
   'auth.switch.signup': 'Create an account',

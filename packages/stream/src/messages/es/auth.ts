@@ -32,6 +32,11 @@ export const popupMessages: Record<keyof typeof enPopup, Message> = {
   'auth.signUp.sent':
     'Hemos enviado un correo a {email}. Escribe el código que contiene para terminar de crear tu cuenta (vale durante 30 minutos).',
   'auth.signUp.restart': 'Empezar de nuevo',
+  'auth.signUp.finishing': 'Creando tu cuenta…',
+  'auth.signUp.linkDone':
+    'Tu cuenta está lista y has iniciado sesión donde empezaste. Puedes cerrar esta pestaña.',
+  'auth.signUp.linkReady':
+    'Tu cuenta está lista. Vuelve a la página de la que venías e inicia sesión con tu correo y contraseña.',
   'auth.switch.signup': 'Crear una cuenta',
   'auth.switch.signin': 'Ya tengo una cuenta',
   'auth.switch.forgot': '¿Has olvidado tu contraseña?',

@@ -13,4 +13,6 @@ export const messages: Record<keyof typeof en, Message> = {
   'guest.signIn': 'Iniciar sesión',
   'guest.cancel': 'Cancelar',
   'guest.nameMissing': 'Escribe un nombre de al menos 2 caracteres.',
+  'guest.nameInvalid': "Usa de 2 a 30 letras, números, espacios y _ . - ' para tu nombre.",
+  'guest.emailInvalid': 'Escribe un correo como nombre@ejemplo.com, o déjalo vacío.',
 };

@@ -63,8 +63,11 @@ export function signUpCodeMessage(
   to: string,
   name: { username: string; taken: boolean },
   code: string,
+  publicUrl: string,
 ): MailMessage {
-  return email('signUpCode', to, { ...name, code });
+  // In the fragment: never sent to a server, so never in a log. The sign-in popup's page reads it.
+  const link = `${publicUrl}/embed/auth#${new URLSearchParams({ 'sign-up': to, code })}`;
+  return email('signUpCode', to, { ...name, code, link: name.taken ? null : link });
 }
 
 /**

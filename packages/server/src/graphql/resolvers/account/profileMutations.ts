@@ -139,8 +139,11 @@ export const profileMutations = {
       throw new ParleyError('INVALID_INPUT', 'This account has no email address to confirm.');
     }
     await ctx.rateLimiter.consume('emailConfirmation', `user:${viewer.id}`);
-    // And per address: guests come and go, each with an address to mail, a stranger's perhaps.
-    await ctx.rateLimiter.consume('emailConfirmation', `email:${emailKey(viewer.email)}`);
+    // And per address: guests come and go, each with an address to mail, a stranger's perhaps
+    // (counted apart from members', so that guests typing a member's address use up nothing of
+    // the member's).
+    const scope = viewer.guest ? 'guest-email' : 'email';
+    await ctx.rateLimiter.consume('emailConfirmation', `${scope}:${emailKey(viewer.email)}`);
     const message = await freshConfirmationMessage(ctx, viewer);
     // Sending is the whole of this request: a mail server that fails makes it fail, said so.
     await ctx.mailer.send(message).catch((error) => {
