@@ -32,6 +32,7 @@ import {
   renderComment,
   SIGN_UP_CODE_LINE,
   signUpCodeFromOutbox,
+  matchFromOutbox,
 } from '@parley/server/testing';
 import { createExampleServer } from '../examples/host/createExampleServer';
 import { freePort, launchChromium, REPOSITORY_ROOT } from './support/browser';
@@ -578,16 +579,31 @@ export async function signUpCode(email: string): Promise<string> {
   return SIGN_UP_CODE_LINE.exec(mail.text)![1]!;
 }
 
+/** The sign-up email's one-click link (to the popup's page, the address and code in its fragment). */
+const SIGN_UP_LINK_LINE = /^(\S+\/embed\/auth#sign-up=\S+)$/m;
+
+/** The link of the sign-up email to `email`, from the running harness's outbox or SMTP inbox. */
+export async function signUpLink(email: string): Promise<string> {
+  if (runningMail === undefined) throw new Error('No harness is running in this file');
+  const { dataDir, inbox } = runningMail;
+  if (inbox === undefined) {
+    return (await matchFromOutbox(dataDir, email, SIGN_UP_LINK_LINE)).match[1] ?? '';
+  }
+  const mail = await inbox.waitFor((m) => m.to.includes(email) && SIGN_UP_LINK_LINE.test(m.text));
+  return SIGN_UP_LINK_LINE.exec(mail.text)![1]!;
+}
+
 /**
  * Signs up through the stream's popup, as a reader does: "Sign up" in the frame, the popup's
- * "Email", "Username", "Password", its "Sign up" button, then the emailed "Code" and "Confirm";
- * resolves once the popup has closed. `screenshotAs` saves each filled step first
- * (`test-output/e2e/<name>.png`, `<name>-code.png`).
+ * "Email", "Username", "Password", its "Sign up" button, then the emailed "Code" and "Confirm" —
+ * or, `by: 'link'`, the email's link opened in another tab of the browser, whose page finishes
+ * it and hands the session to the waiting popup; resolves once the popup has closed.
+ * `screenshotAs` saves each filled step first (`test-output/e2e/<name>.png`, `<name>-code.png`).
  */
 export async function signUpThroughPopup(
   page: Page,
   account: NewAccount,
-  { screenshotAs }: { screenshotAs?: string } = {},
+  { screenshotAs, by = 'code' }: { screenshotAs?: string; by?: 'code' | 'link' } = {},
 ): Promise<void> {
   const opened = page.context().waitForEvent('page', { timeout: 10_000 });
   await streamFrame(page).getByRole('button', { name: 'Sign up', exact: true }).click();
@@ -604,6 +620,21 @@ export async function signUpThroughPopup(
     .getByRole('button', { name: 'Sign up', exact: true })
     .click();
   const code = popup.getByLabel('Code', { exact: true });
+  if (by === 'link') {
+    await code.waitFor();
+    const closed = popup.waitForEvent('close', { timeout: 10_000 });
+    const tab = await page.context().newPage();
+    await tab.goto(await signUpLink(account.email));
+    await tab
+      .getByText('Your account is ready and you are signed in where you started.', {
+        exact: false,
+      })
+      .waitFor();
+    if (screenshotAs !== undefined) await screenshot(tab, `${screenshotAs}-link`);
+    await closed;
+    await tab.close();
+    return;
+  }
   await code.fill(await signUpCode(account.email));
   if (screenshotAs !== undefined) await screenshot(popup, `${screenshotAs}-code`);
   const closed = popup.waitForEvent('close', { timeout: 10_000 });

@@ -15,7 +15,11 @@ export { createComment } from './db/store/comments';
 export { hashPassword } from './auth/passwords';
 export { totpCode } from './auth/twoFactor';
 export { renderComment } from './markdown/renderComment';
-export { SIGN_UP_CODE_LINE, signUpCodeFromOutbox } from './runtime/testing/readOutbox';
+export {
+  matchFromOutbox,
+  SIGN_UP_CODE_LINE,
+  signUpCodeFromOutbox,
+} from './runtime/testing/readOutbox';
 export { freePort } from './runtime/testing/freePort';
 export { parleyNodeFlags, startParley } from './runtime/testing/postingClients';
 export type { RunningParley } from './runtime/testing/postingClients';
