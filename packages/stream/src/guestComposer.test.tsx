@@ -155,12 +155,15 @@ test('an empty draft asks for text before a name; without guest comments Post op
   expect(screen.queryByRole('form', { name: /Post as a guest/ })).toBeNull();
 });
 
-test("a reply's box opens again under the guest's new session, and posts the reply", async () => {
-  const { posted } = answers(session);
+/**
+ * Writes `text` in the reply box under `parentId` signed out, starts a guest session from it,
+ * and unmounts the box, as the frame's remount for the new session does; returns the frame's env.
+ */
+async function replyAsNewGuest(parentId: string, text: string) {
   const env = createTestEnv();
-  const view = renderInStream(<Composer storyId="s1" parentId="p1" />, env, data(null));
+  const view = renderInStream(<Composer storyId="s1" parentId={parentId} />, env, data(null));
   fireEvent.input(screen.getByRole('textbox', { name: 'Write a reply' }), {
-    target: { value: 'A guest answers' },
+    target: { value: text },
   });
   fireEvent.click(screen.getByRole('button', { name: 'Post' }));
   fireEvent.input(await screen.findByRole('textbox', { name: 'Your name' }), {
@@ -169,6 +172,12 @@ test("a reply's box opens again under the guest's new session, and posts the rep
   fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
   await waitFor(() => expect(env.session.getToken()).toBe('guest-token'));
   view.unmount();
+  return env;
+}
+
+test("a reply's box opens again under the guest's new session, and posts the reply", async () => {
+  const { posted } = answers(session);
+  const env = await replyAsNewGuest('p1', 'A guest answers');
   // The remounted thread asks whether each reply box was open: this one was, once.
   expect([reopens('p0'), reopens('p1'), reopens('p1')]).toEqual([false, true, false]);
   renderInStream(<Composer storyId="s1" parentId="p1" />, env, data(guest));
@@ -202,18 +211,7 @@ test('an address the server refuses is said at its field', async () => {
 
 test('a draft left waiting never posts by itself once its moment has passed', async () => {
   const { posted } = answers(session);
-  const env = createTestEnv();
-  const view = renderInStream(<Composer storyId="s1" parentId="p2" />, env, data(null));
-  fireEvent.input(screen.getByRole('textbox', { name: 'Write a reply' }), {
-    target: { value: 'Later' },
-  });
-  fireEvent.click(screen.getByRole('button', { name: 'Post' }));
-  fireEvent.input(await screen.findByRole('textbox', { name: 'Your name' }), {
-    target: { value: 'Sam' },
-  });
-  fireEvent.click(screen.getByRole('button', { name: 'Post as guest' }));
-  await waitFor(() => expect(env.session.getToken()).toBe('guest-token'));
-  view.unmount();
+  const env = await replyAsNewGuest('p2', 'Later');
   // The reply's comment was not on screen at once; the reader opens it a minute later.
   const now = Date.now();
   const later = jest.spyOn(Date, 'now').mockReturnValue(now + 60_000);
