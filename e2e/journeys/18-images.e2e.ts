@@ -64,8 +64,10 @@ describe('journey 18: images in comments', () => {
       pages.push(other);
       const img = streamFrame(other.page).locator(`article img[src="${url}"]`);
       await img.waitFor();
+      // Shown at once (its size is in the markup), loaded a moment later: decode() waits for the
+      // bytes, and fails if they never come or are not an image.
       await expect(
-        img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth),
+        img.evaluate((el: HTMLImageElement) => el.decode().then(() => el.naturalWidth)),
       ).resolves.toBe(1600);
       await screenshot(other.page, '18-images');
 
