@@ -66,7 +66,7 @@ export function AuthenticationSettings({ settings }: { settings: ConsoleSettings
           form={shown}
           name="guestComments"
           label="Guest comments"
-          hint="Off by default. Readers may comment with a name and an optional email, without an account. A guest's name cannot be, or look like, a member's username; guests post, edit and delete their comments and nothing else; 10 guests and 10 guest comments per 10 minutes per network. Replies are emailed only once a guest confirms their address, and a reader who later signs up with that address can claim the comments."
+          hint="Off by default. Readers may comment with a name and an optional email, without an account. A guest's name cannot be, or look like, a member's username; guests post, edit and delete their comments and nothing else (no reactions, reports or images); per network, 10 new guests an hour and 10 guest comments per 10 minutes. Ban a guest's network from their drawer in Community. Replies are emailed only once a guest confirms their address, and a reader who later signs up with that address can claim the comments."
         />
         <CheckboxField
           form={shown}
