@@ -1,3 +1,4 @@
+import { forgetOldGuestAddresses } from '../db/store/guests';
 import { unlink } from 'node:fs/promises';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
@@ -113,6 +114,9 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
         await deleteUnusedImages(db, unusedBefore),
       );
       await sweepOrphanImages({ dataDir: options.dataDir, db, logger });
+      // And guests' addresses past their time (store/guests.ts).
+      const forgotten = await forgetOldGuestAddresses(db, at);
+      if (forgotten > 0) logger.info({ forgotten }, "Guests' old addresses forgotten");
       // And the query planners' statistics to what the tables hold now.
       await refreshPlannerStatistics(db);
     } catch (error) {

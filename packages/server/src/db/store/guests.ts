@@ -252,3 +252,33 @@ export async function claimGuestComments(
     };
   });
 }
+
+/** Days a guest's address is kept after their last comment (or their session, if none). */
+export const GUEST_ADDRESS_RETENTION_DAYS = 30;
+
+/**
+ * Forgets the address of every guest who wrote nothing for {@link GUEST_ADDRESS_RETENTION_DAYS}
+ * (daily housekeeping): it is kept to ban a network that is writing now, not to know forever
+ * where someone wrote from. Returns how many were forgotten.
+ */
+export async function forgetOldGuestAddresses(db: Db, now: Date): Promise<number> {
+  const cutoff = isoTime(new Date(now.getTime() - GUEST_ADDRESS_RETENTION_DAYS * 86_400_000));
+  const result = await db
+    .updateTable('users')
+    .set({ ip_address: null })
+    .where('guest', '=', 1)
+    .where('ip_address', 'is not', null)
+    .where('created_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('comments')
+            .select('comments.id')
+            .whereRef('comments.author_id', '=', 'users.id')
+            .where('comments.created_at', '>=', cutoff),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

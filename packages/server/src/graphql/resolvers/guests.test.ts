@@ -2,7 +2,13 @@ import { testDialects } from '../../db/testDatabases';
 import { SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api } from '../testing/useApi';
 import { codeOf, tokenFromMail } from './account/accountTestKit';
-import { claimGuestComments, countClaimableComments } from '../../db/store/guests';
+import {
+  claimGuestComments,
+  countClaimableComments,
+  createGuest,
+  forgetOldGuestAddresses,
+} from '../../db/store/guests';
+import { createComment } from '../../db/store/comments';
 import { upsertSsoUser } from '../../db/store/users';
 
 const SETTINGS = `mutation ($input: UpdateSettingsInput!) {
@@ -388,6 +394,43 @@ describe.each(testDialects())('guest comments on %s', (dialect) => {
     expect(comment!.deleted_at).not.toBeNull();
     // Their session is over.
     expect(codeOf(await post(sam.token, 'still me?'))).toMatch(/TOKEN_INVALID|UNAUTHENTICATED/);
+  });
+
+  it("forgets a guest's address 30 days after their last comment", async () => {
+    const { storyId } = await setup(api);
+    const day = 86_400_000;
+    const now = new Date();
+    const at = (days: number) => new Date(now.getTime() - days * day);
+    const guestAt = (name: string, days: number) =>
+      createGuest(api.db, { name, email: null, ip: '203.0.113.7', now: at(days) });
+    const quiet = await guestAt('Quiet', 40);
+    const busy = await guestAt('Busy', 40);
+    await guestAt('Fresh', 2);
+    for (const [author, days] of [
+      [quiet.id, 35],
+      [busy.id, 35],
+      [busy.id, 5],
+    ] as const) {
+      await createComment(api.db, {
+        storyId,
+        authorId: author,
+        bodySource: 'x',
+        bodyHtml: '<p>x</p>',
+        createdAt: at(days).toISOString(),
+      });
+    }
+    expect(await forgetOldGuestAddresses(api.db, now)).toBe(1);
+    const rows = await api.db
+      .selectFrom('users')
+      .select(['username', 'ip_address'])
+      .where('guest', '=', 1)
+      .orderBy('username')
+      .execute();
+    expect(rows).toEqual([
+      { username: 'Busy', ip_address: '203.0.113.7' },
+      { username: 'Fresh', ip_address: '203.0.113.7' },
+      { username: 'Quiet', ip_address: null },
+    ]);
   });
 
   it('never lets an SSO account claim: its host vouches for its address, not this site', async () => {

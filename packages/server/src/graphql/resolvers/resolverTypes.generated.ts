@@ -1852,7 +1852,7 @@ export type User = {
   identities?: Maybe<Array<UserIdentity>>;
   /** Users whose comments this user hides (the user themself only). */
   ignoredUsers?: Maybe<Array<User>>;
-  /** Admins only: the address a guest last posted from (to ban its range); null for members. */
+  /** Admins only: the address a guest last posted from (to ban its range), kept 30 days after their last comment; null for members. */
   ipAddress?: Maybe<Scalars['String']['output']>;
   /** A guest comments with a name and an optional email, without an account or a password. */
   isGuest: Scalars['Boolean']['output'];
