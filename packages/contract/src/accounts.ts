@@ -10,6 +10,12 @@ export const USERNAME_MAX_LENGTH = 30;
 /** Characters a username may hold: letters of any script, digits, `_` and `.`. */
 export const USERNAME_PATTERN = /^[\p{L}\p{N}_.]+$/u;
 
+/** Fewest characters (code points) in a guest's name. */
+export const GUEST_NAME_MIN_LENGTH = 2;
+
+/** Most characters (code points) in a guest's name. */
+export const GUEST_NAME_MAX_LENGTH = 30;
+
 /** Most characters in an email address. */
 export const EMAIL_MAX_LENGTH = 100;
 

@@ -1,5 +1,6 @@
 import { useClient } from '@urql/preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { GUEST_NAME_MAX_LENGTH, GUEST_NAME_MIN_LENGTH } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import { openAuthPopup } from './auth/openAuthPopup';
 import { useStreamEnv } from './StreamContext';
@@ -22,6 +23,9 @@ export const prepare = (env: StreamEnv) =>
     withMessages(env, messages),
     loadStylesheet(env.window.document, PANELS_STYLESHEET),
   ]);
+
+/** The name's length rule, as the messages say it (the server's, @parley/contract). */
+const NAME_LENGTH = { min: GUEST_NAME_MIN_LENGTH, max: GUEST_NAME_MAX_LENGTH };
 
 /** A session for a new guest (the server checks the name against members' usernames). */
 export const START_GUEST_SESSION = graphql(
@@ -75,8 +79,9 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
   const submit = async (event: Event) => {
     event.preventDefault();
     const trimmed = name.trim();
-    setMissing([...trimmed].length < 2);
-    if ([...trimmed].length < 2) return first.current?.focus();
+    const short = [...trimmed].length < GUEST_NAME_MIN_LENGTH;
+    setMissing(short);
+    if (short) return first.current?.focus();
     const data = await action.run(() =>
       client
         .mutation(START_GUEST_SESSION, { input: { name: trimmed, email: email.trim() || null } })
@@ -94,11 +99,11 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
   const failed = action.state.status === 'failed' ? action.state : null;
   const taken = failed?.code === 'GUEST_NAME_TAKEN';
   const nameProblem = missing
-    ? t('guest.nameMissing')
+    ? t('guest.nameMissing', NAME_LENGTH)
     : taken
       ? t('error.GUEST_NAME_TAKEN')
       : failed?.field === 'name'
-        ? t('guest.nameInvalid')
+        ? t('guest.nameInvalid', NAME_LENGTH)
         : null;
   const emailProblem = failed?.field === 'email' ? t('guest.emailInvalid') : null;
   return (

@@ -16,16 +16,13 @@
  *   (graphql/guestAccess.ts).
  */
 import { sql } from 'kysely';
-import { stripBidiControls } from '@parley/contract';
+import { GUEST_NAME_MAX_LENGTH, GUEST_NAME_MIN_LENGTH, stripBidiControls } from '@parley/contract';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { ParleyError } from '../../ParleyError';
 import { usernameSkeleton } from '../../validation/lookalikes';
 import { toUser, uniqueKey } from './users';
 import type { User } from './users';
-
-/** Shortest and longest guest name, in characters. */
-export const GUEST_NAME_LENGTH = Object.freeze({ min: 2, max: 30 });
 
 /** Letters, digits, spaces and `_ . - '`: what people write their names with. */
 const GUEST_NAME = /^[\p{L}\p{M}\p{N}_.\-' ]+$/u;
@@ -49,10 +46,10 @@ export function validateGuestName(input: string): string {
     .replace(/\s+/gu, ' ')
     .trim();
   const length = [...name].length;
-  if (length < GUEST_NAME_LENGTH.min || length > GUEST_NAME_LENGTH.max) {
+  if (length < GUEST_NAME_MIN_LENGTH || length > GUEST_NAME_MAX_LENGTH) {
     throw new ParleyError(
       'INVALID_INPUT',
-      `A name has ${GUEST_NAME_LENGTH.min} to ${GUEST_NAME_LENGTH.max} characters.`,
+      `A name has ${GUEST_NAME_MIN_LENGTH} to ${GUEST_NAME_MAX_LENGTH} characters.`,
       { field: 'name' },
     );
   }

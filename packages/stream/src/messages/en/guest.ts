@@ -10,7 +10,7 @@ export const messages = {
   'guest.post': 'Post as guest',
   'guest.signIn': 'Sign in instead',
   'guest.cancel': 'Cancel',
-  'guest.nameMissing': 'Enter a name of at least 2 characters.',
-  'guest.nameInvalid': "Use 2 to 30 letters, digits, spaces and _ . - ' for your name.",
+  'guest.nameMissing': 'Enter a name of at least {min} characters.',
+  'guest.nameInvalid': "Use {min} to {max} letters, digits, spaces and _ . - ' for your name.",
   'guest.emailInvalid': 'Enter an email address like name@example.com, or leave it empty.',
 } satisfies Record<string, Message>;

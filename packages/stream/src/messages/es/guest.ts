@@ -12,7 +12,7 @@ export const messages: Record<keyof typeof en, Message> = {
   'guest.post': 'Publicar como invitado',
   'guest.signIn': 'Iniciar sesión',
   'guest.cancel': 'Cancelar',
-  'guest.nameMissing': 'Escribe un nombre de al menos 2 caracteres.',
-  'guest.nameInvalid': "Usa de 2 a 30 letras, números, espacios y _ . - ' para tu nombre.",
+  'guest.nameMissing': 'Escribe un nombre de al menos {min} caracteres.',
+  'guest.nameInvalid': "Usa de {min} a {max} letras, números, espacios y _ . - ' para tu nombre.",
   'guest.emailInvalid': 'Escribe un correo como nombre@ejemplo.com, o déjalo vacío.',
 };
