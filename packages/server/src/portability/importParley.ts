@@ -39,8 +39,8 @@ import { moveVoteCounts } from '../db/store/reactions';
 import { adjustStoryCounts } from '../db/store/storyCounts';
 import type { StoryCountChange } from '../db/store/storyCounts';
 import { findStoryByUrl } from '../db/store/stories';
-import { uniqueKey } from '../db/store/users';
-import { validateGuestName } from '../db/store/guests';
+import { isPlaceholderAddress, uniqueKey } from '../db/store/users';
+import { guestRow, validateGuestName } from '../db/store/guests';
 import { renderComment } from '../markdown/renderComment';
 import type { PremodMode } from '../moderation/evaluateComment';
 import { ParleyError } from '../ParleyError';
@@ -226,7 +226,7 @@ async function run(
       for (const user of valid) {
         if (user.user.guest === true) continue;
         const key = uniqueKey(user.email);
-        const placeholder = /\.invalid$/i.test(user.email);
+        const placeholder = isPlaceholderAddress(user.email);
         const account = byEmail.get(key);
         const sameId = byId.get(user.id);
         const same =
@@ -348,25 +348,17 @@ async function run(
           `the name ${guest.username} is not one guests may have: imported as Guest`,
         );
       }
-      const placeholder = /\.invalid$/i.test(guest.email);
       userIds.set(guest.id, id);
-      rows.push({
-        id,
-        username: name,
-        username_key: `guest:${id}`,
-        username_skeleton: null,
-        email: placeholder ? `guest-${id}@guest.invalid` : guest.email,
-        email_key: `guest:${id}`,
-        email_verified: !placeholder && guest.user.emailVerified === true ? 1 : 0,
-        password_hash: null,
-        role: 'COMMENTER',
-        banned: guest.user.banned === true ? 1 : 0,
-        avatar_url: null,
-        notification_prefs: '{}',
-        created_at: guest.createdAt,
-        guest: 1,
-        guest_email_key: placeholder ? null : uniqueKey(guest.email),
-      });
+      rows.push(
+        guestRow(id, {
+          name,
+          email: isPlaceholderAddress(guest.email) ? null : guest.email,
+          emailVerified: guest.user.emailVerified === true,
+          banned: guest.user.banned === true,
+          ip: null,
+          createdAt: guest.createdAt,
+        }),
+      );
     }
     for (const chunk of chunks(rows, 100)) await trx.insertInto('users').values(chunk).execute();
     report.users.created += rows.length;

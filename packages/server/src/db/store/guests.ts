@@ -16,9 +16,11 @@
  *   (graphql/guestAccess.ts).
  */
 import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import { GUEST_NAME_MAX_LENGTH, GUEST_NAME_MIN_LENGTH, stripBidiControls } from '@parley/contract';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
+import type { UsersTable } from '../schema';
 import { ParleyError } from '../../ParleyError';
 import { usernameSkeleton } from '../../validation/lookalikes';
 import { toUser, uniqueKey } from './users';
@@ -135,28 +137,55 @@ export interface NewGuest {
 
 /** Adds a guest (see the module's notes). */
 export async function createGuest(db: Db, input: NewGuest): Promise<User> {
-  const id = newId();
   const row = await db
     .insertInto('users')
-    .values({
-      id,
-      username: input.name,
-      username_key: `guest:${id}`,
-      username_skeleton: null,
-      email: input.email ?? placeholderOf(id),
-      email_key: `guest:${id}`,
-      email_verified: 0,
-      password_hash: null,
-      role: 'COMMENTER',
-      notification_prefs: '{}',
-      created_at: isoTime(input.now),
-      guest: 1,
-      guest_email_key: input.email === null ? null : uniqueKey(input.email),
-      ip_address: input.ip,
-    })
+    .values(
+      guestRow(newId(), {
+        name: input.name,
+        email: input.email,
+        ip: input.ip,
+        createdAt: isoTime(input.now),
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
   return toUser(row);
+}
+
+/**
+ * A guest's `users` row, as the module's notes describe it: what {@link createGuest} and the
+ * Parley import (importParley.ts) write. `email` null: the `.invalid` placeholder.
+ */
+export function guestRow(
+  id: string,
+  input: {
+    name: string;
+    email: string | null;
+    ip: string | null;
+    createdAt: string;
+    /** @default false */
+    emailVerified?: boolean;
+    /** @default false */
+    banned?: boolean;
+  },
+): Insertable<UsersTable> {
+  return {
+    id,
+    username: input.name,
+    username_key: `guest:${id}`,
+    username_skeleton: null,
+    email: input.email ?? placeholderOf(id),
+    email_key: `guest:${id}`,
+    email_verified: input.email !== null && input.emailVerified === true ? 1 : 0,
+    password_hash: null,
+    role: 'COMMENTER',
+    banned: input.banned === true ? 1 : 0,
+    notification_prefs: '{}',
+    created_at: input.createdAt,
+    guest: 1,
+    guest_email_key: input.email === null ? null : uniqueKey(input.email),
+    ip_address: input.ip,
+  };
 }
 
 /** Records where a guest posts from (what moderators ban the range of). */
