@@ -7,7 +7,7 @@
  * Guests neither react nor vote nor report (a name typed in a form must not weigh like an
  * account), and have no profile to change.
  */
-import { bannedUntil, isAddress } from '../db/store/ipBans';
+import { isAddress, refuseBanned } from '../db/store/ipBans';
 import type { User } from '../db/store/users';
 import { ParleyError } from '../ParleyError';
 import type { ParleyContext } from './context';
@@ -71,8 +71,5 @@ export async function requireAddressNotBanned(
       'Your address could not be told, so guests cannot post from it.',
     );
   }
-  const until = await bannedUntil(ctx.db, ctx.ip, ctx.now());
-  if (until !== null) {
-    throw new ParleyError('IP_BANNED', 'Your network is barred from this for now.', { until });
-  }
+  await refuseBanned(ctx.db, ctx.ip, ctx.now());
 }

@@ -16,7 +16,7 @@
  *
  * The popup then redeems a one-time code for a session (resolvers/providerSignIn.ts).
  */
-import { bannedUntil } from '../../db/store/ipBans';
+import { refuseBanned } from '../../db/store/ipBans';
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { Logger } from 'pino';
@@ -281,12 +281,7 @@ async function accountFor(
     throw new ParleyError('FORBIDDEN', 'Sign-up is closed: only existing accounts can sign in.');
   }
   // A new account, like a password sign-up, is refused from a range moderators banned.
-  const until = ip === undefined ? null : await bannedUntil(db, ip, deps.now());
-  if (until !== null) {
-    throw new ParleyError('IP_BANNED', 'Your network is barred from signing up for now.', {
-      until,
-    });
-  }
+  if (ip !== undefined) await refuseBanned(db, ip, deps.now());
   const create = () =>
     inTransaction(db, async (trx) => {
       if (release !== undefined) {

@@ -190,3 +190,11 @@ export async function bannedUntil(db: Db, ip: string, now: Date): Promise<string
   }
   return until;
 }
+
+/** `IP_BANNED` (with `until`, the ban's end) when a ban in force holds `ip`. */
+export async function refuseBanned(db: Db, ip: string, now: Date): Promise<void> {
+  const until = await bannedUntil(db, ip, now);
+  if (until !== null) {
+    throw new ParleyError('IP_BANNED', 'Your network is barred from this for now.', { until });
+  }
+}
