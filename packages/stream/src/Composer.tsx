@@ -14,9 +14,13 @@ import { useOutbox } from './useOutbox';
 export const COUNTER_THRESHOLD = 0.8;
 
 /**
- * The reply box a guest's new session reopens (the frame remounts the stream for it, App), for a
- * few seconds only: a comment that is not on the first screen does not open its box later.
+ * How long after a guest's session starts its reply box reopens, and its draft posts by itself
+ * (GuestForm): a box that does not come back at once (its comment further down, the reader gone)
+ * never does either later.
  */
+export const GUEST_SESSION_WAIT_MS = 10_000;
+
+/** The reply box a guest's new session reopens (the frame remounts the stream for it, App). */
 let reopen: [commentId: string | null, until: number] = [null, 0];
 /** Whether the reply box under `commentId` is to open as it mounts (once). */
 export const reopens = (commentId: string): boolean =>
@@ -80,7 +84,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
     if (invalid) return box.current?.focus();
     // Signed out where guests may comment: a name first (the guest chunk).
     if (viewer === null) {
-      return void guestChunk().then(
+      return void guestChunk(true).then(
         (m) => setGuest(() => m.GuestForm),
         () => setError({ code: 'NETWORK_ERROR', extensions: {} }),
       );
@@ -99,7 +103,8 @@ export function Composer({ storyId, parentId }: ComposerProps) {
   // The guest chunk: the form, and the text of guests' refusals (IP_BANNED…). A guest's composer
   // fetches it too, and posts the draft their new session was started for (the frame remounted).
   const key = draftKey(storyId, parentId);
-  const guestChunk = () => import('./GuestForm').then(async (m) => (await m.prepare(env), m));
+  const guestChunk = (form?: boolean) =>
+    import('./GuestForm').then(async (m) => (await m.prepare(env, form), m));
   useEffect(() => {
     if (draft.loaded && viewer?.isGuest) {
       guestChunk().then(
@@ -225,7 +230,7 @@ export function Composer({ storyId, parentId }: ComposerProps) {
       {form}
       <Guest
         draftKey={key}
-        onStarted={() => (reopen = [parentId, Date.now() + 10_000])}
+        onStarted={() => (reopen = [parentId, Date.now() + GUEST_SESSION_WAIT_MS])}
         onCancel={() => (setGuest(null), box.current?.focus())}
       />
     </>

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { GUEST_NAME_MAX_LENGTH, GUEST_NAME_MIN_LENGTH } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import { openAuthPopup } from './auth/openAuthPopup';
+import { GUEST_SESSION_WAIT_MS } from './Composer';
 import { useStreamEnv } from './StreamContext';
 import type { StreamEnv } from './StreamContext';
 import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
@@ -17,11 +18,14 @@ import { useAction } from './panels/useAction';
 /** The form's text, with the account forms' errors (GUEST_NAME_TAKEN among them). */
 export const messages = withAccountErrors(guest, () => import('./messages/es/guest'));
 
-/** Readies the form: its text in the reader's language, and the panels' stylesheet it uses. */
-export const prepare = (env: StreamEnv) =>
+/**
+ * Readies the chunk's text in the reader's language (the guests' refusals too) and, to show the
+ * form, the panels' stylesheet it uses.
+ */
+export const prepare = (env: StreamEnv, form = false) =>
   Promise.all([
     withMessages(env, messages),
-    loadStylesheet(env.window.document, PANELS_STYLESHEET),
+    form && loadStylesheet(env.window.document, PANELS_STYLESHEET),
   ]);
 
 /** The name's length rule, as the messages say it (the server's, @parley/contract). */
@@ -32,13 +36,10 @@ export const START_GUEST_SESSION = graphql(
   `mutation StartGuestSession($input:StartGuestSessionInput!){startGuestSession(input:$input){token}}`,
 );
 
-/** How long after the guest's session starts its draft may still post by itself. */
-export const PENDING_POST_MS = 10_000;
-
 /**
  * The draft a new guest session is to post: the frame remounts the stream for the new session
  * (App), and the composer of this draft posts it when it mounts as the guest — within
- * {@link PENDING_POST_MS}: a box that did not come back at once (its comment further down, or
+ * {@link GUEST_SESSION_WAIT_MS}: a box that did not come back at once (its comment further down, or
  * the reader signed out) never posts by itself later.
  */
 let pending: { draftKey: string; until: number } | null = null;
@@ -88,7 +89,7 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
         .toPromise(),
     );
     if (data) {
-      pending = { draftKey, until: Date.now() + PENDING_POST_MS };
+      pending = { draftKey, until: Date.now() + GUEST_SESSION_WAIT_MS };
       onStarted();
       await session.signIn(data.startGuestSession.token);
     }
