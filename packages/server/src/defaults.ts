@@ -82,6 +82,10 @@ export const DEFAULT_SETTINGS = Object.freeze({
   guestComments: false,
   /** Whether guests' comments wait for a moderator (held with the reason GUEST). */
   guestPremod: true,
+  /** Whether new comments get a local spam score (moderation/spam.ts), held at `spamThreshold`. */
+  spamFilter: true,
+  /** The spam score, in percent, at or above which a comment is held with the reason SPAM. */
+  spamThreshold: 90,
   /** An https stylesheet the stream loads after its own; empty for none. */
   customCssUrl: '' as string,
   /** SMTP server host name; empty for none (then `SMTP_URL`, else the outbox). */
@@ -103,6 +107,11 @@ export const DEFAULT_SETTINGS = Object.freeze({
   requireStaffTwoFactor: false,
   /** Days the audit log keeps an entry (db/store/auditLog.ts): a year. */
   auditRetentionDays: 365,
+  /**
+   * Days a guest's IP address is kept after their last comment (store/guests.ts): long enough to
+   * ban a network that is writing now, not to know forever where someone wrote from.
+   */
+  ipRetentionDays: 30,
 });
 
 /** Rate limits (DESIGN.md): attempts allowed per window. */

@@ -899,6 +899,59 @@ async function guests(db: AnyDb): Promise<void> {
   await db.schema.createIndex('ip_bans_expires').on('ip_bans').column('expires_at').execute();
 }
 
+/**
+ * 0029: the local spam filter (issue 19). `comments.spam_score` is the score the comment got when
+ * it was posted or last edited (null when none was taken: staff, or the filter off);
+ * `body_fingerprint` a hash of its text's tokens (null for a short text), by which the same text
+ * posted on other stories is found, through its index. `spam_lessons` holds what each decided
+ * comment should teach (`label`, `tokens`) beside what the model holds of it (`applied_*`), so a
+ * lesson taken back unlearns exactly what was learned; `pending` rows are folded into
+ * `spam_models` (the organization's naive Bayes model, classificator's JSON) by
+ * store/spamModel.ts, which stamps `organization.spam_model_stamp` — read with the settings on
+ * every request, so a process knows when its decoded copy is stale without a query of its own.
+ * `moderation_decisions.reason` is why a moderator rejected (`SPAM`, …; null otherwise).
+ */
+async function spamFilter(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('comments').addColumn('spam_score', 'real').execute();
+  await db.schema.alterTable('comments').addColumn('body_fingerprint', 'text').execute();
+  await db.schema
+    .createIndex('comments_body_fingerprint')
+    .on('comments')
+    .columns(['body_fingerprint', 'created_at'])
+    .where(sql<SqlBool>`body_fingerprint is not null`)
+    .execute();
+  await db.schema
+    .alterTable('organization')
+    .addColumn('spam_model_stamp', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .createTable('spam_models')
+    .addColumn('organization_id', 'text', (c) =>
+      c.primaryKey().references('organization.id').onDelete('cascade'),
+    )
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('stamp', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('spam_lessons')
+    .addColumn('comment_id', 'text', (c) => c.primaryKey().references('comments.id'))
+    .addColumn('label', 'text')
+    .addColumn('tokens', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('applied_label', 'text')
+    .addColumn('applied_tokens', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('spam_lessons_pending')
+    .on('spam_lessons')
+    .column('pending')
+    .where(sql<SqlBool>`pending = 1`)
+    .execute();
+  await db.schema.alterTable('moderation_decisions').addColumn('reason', 'text').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -928,6 +981,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0026_sign_in_providers': { up: signInProviders },
   '0027_import_jobs': { up: importJobs },
   '0028_guests': { up: guests },
+  '0029_spam_filter': { up: spamFilter },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -51,6 +51,7 @@ export type HeldReason =
   | 'PREMOD_USER'
   | 'PREMOD_ALL'
   | 'GUEST'
+  | 'SPAM'
   | 'REPORTS';
 
 /** Story statuses. */
@@ -90,6 +91,32 @@ export interface OrganizationTable {
   /** JSON object; merged over `DEFAULT_SETTINGS` when read. */
   settings: string;
   created_at: string;
+  /** Its spam model's stamp (`spam_models.stamp`), new at every fold of lessons; '' before (0029). */
+  spam_model_stamp: Generated<string>;
+}
+
+/** An organization's spam model: classificator's naive Bayes state as JSON (store/spamModel.ts). */
+export interface SpamModelsTable {
+  organization_id: string;
+  model: string;
+  /** A new id at every change: what processes compare their decoded copy by. */
+  stamp: string;
+  updated_at: string;
+}
+
+/**
+ * What a decided comment teaches the spam model (store/spamModel.ts): the lesson wanted (`label`,
+ * `tokens`) and the one the model holds (`applied_*`); `pending` until they are the same.
+ */
+export interface SpamLessonsTable {
+  comment_id: string;
+  label: SpamLabel | null;
+  /** The model's tokens, space-separated. */
+  tokens: Generated<string>;
+  applied_label: SpamLabel | null;
+  applied_tokens: Generated<string>;
+  pending: Generated<number>;
+  updated_at: string;
 }
 
 /** A site that embeds Parley. */
@@ -261,7 +288,14 @@ export interface CommentsTable {
    * feed reads down `(parent_author_id, published_at, id)`. Every insert must give it.
    */
   parent_author_id: ColumnType<string | null, string | null, never>;
+  /** The local spam score it got when posted or last edited; null when none was taken (0029). */
+  spam_score: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A hash of its text's words, for "the same text on other stories"; null when short (0029). */
+  body_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** What a moderator's decision teaches the spam model about a comment. */
+export type SpamLabel = 'spam' | 'ham';
 
 /** Every body a comment has had, the first one included. */
 export interface CommentRevisionsTable {
@@ -315,6 +349,8 @@ export interface ModerationDecisionsTable {
   moderator_id: string | null;
   status: CommentStatus;
   created_at: string;
+  /** Why a moderator rejected it (`RejectionReason`: SPAM, …); null otherwise (0029). */
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Bans, suspensions, premod and role changes of a user. */
@@ -597,6 +633,8 @@ export interface Database {
   stories: StoriesTable;
   users: UsersTable;
   ip_bans: IpBansTable;
+  spam_models: SpamModelsTable;
+  spam_lessons: SpamLessonsTable;
   ignored_users: IgnoredUsersTable;
   comments: CommentsTable;
   comment_revisions: CommentRevisionsTable;
@@ -647,6 +685,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'sso_keys',
   'stories',
   'users',
+  'ip_bans',
   'ignored_users',
   'comments',
   'comment_revisions',
@@ -673,4 +712,6 @@ export const TABLES: readonly (keyof Database)[] = [
   'user_identities',
   'sign_in_flows',
   'import_jobs',
+  'spam_models',
+  'spam_lessons',
 ];

@@ -149,6 +149,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         locale: 'fr',
         settings: JSON.stringify(STORED_SETTINGS),
         created_at: '2025-12-01T09:00:00.000Z',
+        spam_model_stamp: added('0029_spam_filter', 'stamp-1', ''),
       },
     ],
   },
@@ -459,6 +460,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         // Which site: 0018 fills it from the story.
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        spam_score: added('0029_spam_filter', null, null),
+        body_fingerprint: added('0029_spam_filter', null, null),
         downvote_count: added('0022_votes_and_pins', 0, 0),
         // 0022 ranks what was liked: 1 up, none down.
         best_rank: added('0022_votes_and_pins', bestRank(1, 0), bestRank(1, 0)),
@@ -488,6 +491,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         ),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', 'u-lois', 'u-lois'),
+        spam_score: added('0029_spam_filter', null, null),
+        body_fingerprint: added('0029_spam_filter', null, null),
         downvote_count: added('0022_votes_and_pins', 0, 0),
         // 0022 ranks what was liked: 1 up, none down.
         best_rank: added('0022_votes_and_pins', bestRank(1, 0), bestRank(1, 0)),
@@ -513,6 +518,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        spam_score: added('0029_spam_filter', null, null),
+        body_fingerprint: added('0029_spam_filter', null, null),
         downvote_count: added('0022_votes_and_pins', 0, 0),
         best_rank: added('0022_votes_and_pins', 0, 0),
       },
@@ -542,6 +549,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         ),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        spam_score: added('0029_spam_filter', null, null),
+        body_fingerprint: added('0029_spam_filter', null, null),
         downvote_count: added('0022_votes_and_pins', 0, 0),
         best_rank: added('0022_votes_and_pins', 0, 0),
       },
@@ -567,6 +576,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        spam_score: added('0029_spam_filter', null, null),
+        body_fingerprint: added('0029_spam_filter', null, null),
         downvote_count: added('0022_votes_and_pins', 0, 0),
         best_rank: added('0022_votes_and_pins', 0, 0),
       },
@@ -591,6 +602,8 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         published_at: added('0016_published_at', null, null),
         site_id: added('0018_recent_comments', 'site-news', 'site-news'),
         parent_author_id: added('0020_replies_feed', null, null),
+        spam_score: added('0029_spam_filter', null, null),
+        body_fingerprint: added('0029_spam_filter', null, null),
         downvote_count: added('0022_votes_and_pins', 0, 0),
         best_rank: added('0022_votes_and_pins', 0, 0),
       }),
@@ -684,6 +697,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         comment_id: 'c-1-top',
         moderator_id: 'u-b-admin',
         status: 'APPROVED',
+        reason: added('0029_spam_filter', null, null),
         created_at: '2026-04-01T10:30:00.000Z',
       },
       {
@@ -691,6 +705,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         comment_id: 'c-4-approved',
         moderator_id: 'u-b-admin',
         status: 'APPROVED',
+        reason: added('0029_spam_filter', null, null),
         created_at: '2026-04-01T11:10:00.000Z',
       },
       {
@@ -698,6 +713,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         comment_id: 'c-5-rejected',
         moderator_id: 'u-b-admin',
         status: 'REJECTED',
+        reason: added('0029_spam_filter', null, null),
         created_at: '2026-04-01T11:45:00.000Z',
       },
       {
@@ -705,6 +721,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         comment_id: 'c-3-held',
         moderator_id: null,
         status: 'PREMOD',
+        reason: added('0029_spam_filter', null, null),
         created_at: '2026-04-01T10:20:00.000Z',
       },
     ],
@@ -998,6 +1015,33 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  spam_models: {
+    since: '0029_spam_filter',
+    key: ['organization_id'],
+    rows: [
+      {
+        organization_id: 'org-1',
+        model: '{"categories":{},"docCount":{},"totalDocuments":0}',
+        stamp: 'stamp-1',
+        updated_at: NOW,
+      },
+    ],
+  },
+  spam_lessons: {
+    since: '0029_spam_filter',
+    key: ['comment_id'],
+    rows: [
+      {
+        comment_id: 'c-5-rejected',
+        label: 'spam',
+        tokens: 'cheap pills',
+        applied_label: 'spam',
+        applied_tokens: 'cheap pills',
+        pending: 0,
+        updated_at: NOW,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],
@@ -1197,6 +1241,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         locale: 'fr',
         settings: { ...DEFAULT_SETTINGS, ...STORED_SETTINGS },
         createdAt: '2025-12-01T09:00:00.000Z',
+        spamModelStamp: '',
       });
 
       expect(await findUserByEmail(db(), 'LOIS.LANE@planet.example')).toEqual({
@@ -1333,6 +1378,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
           replyCount: 1,
           reportCount: 1,
           reviewedReportCount: 1,
+          spamScore: null,
           clientMutationId: 'cm-1',
           createdAt: '2026-04-01T10:00:00.000Z',
           editedAt: '2026-04-01T10:00:20.000Z',
@@ -1353,6 +1399,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
           replyCount: 0,
           reportCount: 0,
           reviewedReportCount: 0,
+          spamScore: null,
           clientMutationId: null,
           createdAt: '2026-04-01T10:05:00.000Z',
           editedAt: null,

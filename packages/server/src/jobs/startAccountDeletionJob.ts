@@ -1,4 +1,5 @@
 import { forgetOldGuestAddresses } from '../db/store/guests';
+import { foldSpamLessons } from '../db/store/spamModel';
 import { unlink } from 'node:fs/promises';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
@@ -99,9 +100,8 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
     // The same sweep keeps the audit log to its retention, the sessions list to live sessions and
     // the planners' statistics fresh (they have no job of their own).
     try {
-      const retention =
-        (await getOrganization(db))?.settings.auditRetentionDays ??
-        DEFAULT_SETTINGS.auditRetentionDays;
+      const settings = (await getOrganization(db))?.settings ?? DEFAULT_SETTINGS;
+      const retention = settings.auditRetentionDays;
       const pruned = await pruneAuditLog(db, retention, at);
       if (pruned > 0) logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
       // And the signed-in devices list to the sessions that can still be used.
@@ -115,8 +115,11 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       );
       await sweepOrphanImages({ dataDir: options.dataDir, db, logger });
       // And guests' addresses past their time (store/guests.ts).
-      const forgotten = await forgetOldGuestAddresses(db, at);
+      const forgotten = await forgetOldGuestAddresses(db, at, settings.ipRetentionDays);
       if (forgotten > 0) logger.info({ forgotten }, "Guests' old addresses forgotten");
+      // And the spam model to its lessons: those of the accounts erased above, and any fold
+      // after a decision that failed (store/spamModel.ts).
+      await foldSpamLessons(db);
       // And the query planners' statistics to what the tables hold now.
       await refreshPlannerStatistics(db);
     } catch (error) {

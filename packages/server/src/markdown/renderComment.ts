@@ -167,11 +167,22 @@ export function containsLink(source: string): boolean {
 
 /**
  * The text a reader sees, without markup: `**wo**rd` → `word`, `&amp;` → `&`. Blocks and line
- * breaks become newlines. Link targets are left out (only their visible text counts). Used for
- * banned- and suspect-word matching, so emphasis or escapes cannot split a word.
+ * breaks become newlines. Link targets are put in where the links are (only their visible text
+ * would let `[click](…)` hide a banned domain). Used for banned- and suspect-word matching, so
+ * emphasis or escapes cannot split a word.
  */
 export function plainText(source: string): string {
+  return readText(source, true).text;
+}
+
+/**
+ * One reading of a comment for the spam filter: the text a reader sees (as {@link plainText},
+ * without link targets) and where its links go (`href`s, bare URLs and addresses that linkify
+ * found included), from one parse.
+ */
+export function readText(source: string, withTargets = false): { text: string; links: string[] } {
   let text = '';
+  const links: string[] = [];
   for (const token of inlineTokens(source)) {
     switch (token.type) {
       case 'text':
@@ -183,10 +194,12 @@ export function plainText(source: string): string {
       case 'hardbreak':
         text += '\n';
         break;
-      case 'link_open':
-        // Word rules see where a link goes too: a banned domain hidden behind `[click](…)`.
-        text += ` ${token.attrGet('href') ?? ''} `;
+      case 'link_open': {
+        const href = token.attrGet('href') ?? '';
+        links.push(href);
+        if (withTargets) text += ` ${href} `;
         break;
+      }
       case 'code_block':
       case 'fence':
         text += `${token.content}\n`;
@@ -200,5 +213,5 @@ export function plainText(source: string): string {
         break;
     }
   }
-  return text.trim();
+  return { text: text.trim(), links };
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_SETTINGS } from '../defaults';
 import { ParleyError } from '../ParleyError';
 import type { EvaluateCommentInput } from './evaluateComment';
-import { evaluateComment } from './evaluateComment';
+import { evaluateComment, withSpamScore } from './evaluateComment';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 
@@ -250,5 +250,26 @@ describe('evaluateComment: evasions', () => {
     expect(
       rejection({ body: 'a [harmless label](https://spam.example/offer)', settings }).code,
     ).toBe('BANNED_WORD');
+  });
+});
+
+describe('withSpamScore', () => {
+  const clean = { status: 'NONE' as const, heldBecause: [], reported: false, matchedWords: [] };
+
+  it('holds at or above the threshold, as SPAM after the other reasons', () => {
+    expect(withSpamScore(clean, 0.9, { spamThreshold: 90 })).toEqual({
+      ...clean,
+      status: 'PREMOD',
+      heldBecause: ['SPAM'],
+    });
+    const guest = { ...clean, status: 'PREMOD' as const, heldBecause: ['GUEST' as const] };
+    expect(withSpamScore(guest, 0.95, { spamThreshold: 90 }).heldBecause).toEqual([
+      'GUEST',
+      'SPAM',
+    ]);
+  });
+
+  it('leaves the verdict alone below it', () => {
+    expect(withSpamScore(clean, 0.899, { spamThreshold: 90 })).toBe(clean);
   });
 });

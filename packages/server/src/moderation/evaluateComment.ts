@@ -12,7 +12,7 @@ export type AuthorRole = 'COMMENTER' | 'STAFF' | 'MODERATOR' | 'ADMIN';
 
 /** Why a comment was held for, or flagged to, moderators. */
 export type HeldReason =
-  'SUSPECT_WORD' | 'LINK' | 'NEW_COMMENTER' | 'PREMOD_USER' | 'PREMOD_ALL' | 'GUEST';
+  'SUSPECT_WORD' | 'LINK' | 'NEW_COMMENTER' | 'PREMOD_USER' | 'PREMOD_ALL' | 'GUEST' | 'SPAM';
 
 /** The organization settings the decision reads (a subset of `DEFAULT_SETTINGS`). */
 export interface CommentModerationSettings {
@@ -28,6 +28,8 @@ export interface CommentModerationSettings {
   maxCommentLength: number;
   /** Whether guests' comments wait for a moderator. @default true */
   guestPremod: boolean;
+  /** The spam score, in percent, at or above which a comment is held. @default 90 */
+  spamThreshold: number;
 }
 
 /** Everything the decision needs about one comment being written. */
@@ -84,7 +86,7 @@ const PREMOD_EXEMPT_ROLES: ReadonlySet<AuthorRole> = new Set(['STAFF', 'MODERATO
  * 6. pre-moderation: the story's override, else the sitewide mode (`ALL` → `PREMOD_ALL`, `LINKS`
  *    with a link → `LINK`, `NEW_COMMENTERS` below `newCommenterApprovals` → `NEW_COMMENTER`), and the
  *    author's own premod flag (`PREMOD_USER`), a guest while guests are pre-moderated (`GUEST`);
- *    any of these → status `PREMOD`.
+ *    any of these → status `PREMOD`. The spam score comes after ({@link withSpamScore}).
  *
  * Roles: STAFF, MODERATOR and ADMIN skip step 6 (they speak for the site). MODERATOR and ADMIN also
  * skip steps 4–5: they maintain the word lists and quote offending comments when explaining a
@@ -156,4 +158,19 @@ export function evaluateComment(input: EvaluateCommentInput): CommentModerationR
     reported: matchedWords.length > 0,
     matchedWords,
   };
+}
+
+/**
+ * The verdict with the spam score's say (moderation/spam.ts): at or above `spamThreshold`
+ * percent, the comment is held, with the reason SPAM. Taken after {@link evaluateComment}, so a
+ * comment refused outright costs no score; the caller scores commenters only (staff speak for
+ * the site, and skip pre-moderation altogether).
+ */
+export function withSpamScore(
+  verdict: CommentModerationResult,
+  score: number,
+  settings: Pick<CommentModerationSettings, 'spamThreshold'>,
+): CommentModerationResult {
+  if (score * 100 < settings.spamThreshold) return verdict;
+  return { ...verdict, status: 'PREMOD', heldBecause: [...verdict.heldBecause, 'SPAM'] };
 }

@@ -257,15 +257,16 @@ describe.each(testDialects())('importSite on %s', (dialect) => {
                 }>`select reltuples as n from pg_class where relname = 'comments'`.execute(fresh.db)
               ).rows[0]?.n,
             )
-          : Number.parseInt(
-              (
+          : // The rows an index over every comment counts (a partial index counts fewer).
+            Math.max(
+              0,
+              ...(
                 await sql<{
                   stat: string;
-                }>`select stat from sqlite_stat1 where tbl = 'comments' limit 1`
+                }>`select stat from sqlite_stat1 where tbl = 'comments'`
                   .execute(fresh.db)
                   .catch(() => ({ rows: [] as { stat: string }[] }))
-              ).rows[0]?.stat ?? '0',
-              10,
+              ).rows.map((row) => Number.parseInt(row.stat, 10)),
             );
       expect(await rowsPlanned()).toBeLessThanOrEqual(0);
       await importSite(fresh.db, readWordPress(fixture('wordpress.xml')), {

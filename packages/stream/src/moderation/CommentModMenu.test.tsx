@@ -58,6 +58,7 @@ test('is a menu button: opens on click, moves by arrows, closes on Escape back t
   expect(items.map((item) => item.textContent)).toEqual([
     'Approve',
     'Reject',
+    'Reject as spam',
     'Feature',
     'Pin to the top',
     'Ban author',
@@ -106,6 +107,19 @@ test.each([
   },
 );
 
+test('Reject as spam sends the reason, also for a comment already rejected', async () => {
+  const calls = answerComment('RejectComment', 'rejectComment', { status: 'REJECTED' });
+  const { button, onChanged } = renderMenu(comment({ status: 'REJECTED' }));
+  fireEvent.click(button);
+  expect(screen.queryByRole('menuitem', { name: 'Reject' })).toBeNull();
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Reject as spam' }));
+  expect(
+    await screen.findByText('Comment rejected as spam; the spam filter learns from it.'),
+  ).toBeTruthy();
+  expect(calls).toEqual([{ input: { commentId: 'c1', reason: 'SPAM' } }]);
+  expect(onChanged).toHaveBeenCalledWith(expect.objectContaining({ status: 'REJECTED' }));
+});
+
 test('offers Unfeature for a featured comment, and shows a refusal by its code', async () => {
   const calls: unknown[] = [];
   server.use(
@@ -120,7 +134,7 @@ test('offers Unfeature for a featured comment, and shows a refusal by its code',
   const { button, onChanged } = renderMenu(comment({ tags: ['FEATURED'], status: 'APPROVED' }));
   fireEvent.click(button);
   const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
-  expect(items).toEqual(['Reject', 'Unfeature', 'Pin to the top', 'Ban author']);
+  expect(items).toEqual(['Reject', 'Reject as spam', 'Unfeature', 'Pin to the top', 'Ban author']);
   fireEvent.click(screen.getByRole('menuitem', { name: 'Unfeature' }));
   expect((await screen.findByRole('alert')).textContent).toBe('You are not allowed to do that.');
   expect(calls).toEqual([{ input: { commentId: 'c1' } }]);
@@ -140,7 +154,7 @@ test('offers Unpin for the pinned comment, and no pin at all for a reply', async
   const reply = renderMenu(comment({ id: 'c2', parent: { id: 'c1' } }));
   fireEvent.click(reply.button);
   const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
-  expect(items).toEqual(['Approve', 'Reject', 'Feature', 'Ban author']);
+  expect(items).toEqual(['Approve', 'Reject', 'Reject as spam', 'Feature', 'Ban author']);
 });
 
 test('bans the author only after confirming, with the optional message', async () => {

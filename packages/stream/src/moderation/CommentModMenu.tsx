@@ -21,7 +21,7 @@ export const APPROVE_COMMENT = graphql(
   [CommentFields],
 );
 export const REJECT_COMMENT = graphql(
-  `mutation RejectComment($input:CommentIdInput!){rejectComment(input:$input){comment{...CommentFields}}}`,
+  `mutation RejectComment($input:RejectCommentInput!){rejectComment(input:$input){comment{...CommentFields}}}`,
   [CommentFields],
 );
 export const FEATURE_COMMENT = graphql(
@@ -45,6 +45,7 @@ export const UNPIN_COMMENT = graphql(
 type Decision =
   | 'approveComment'
   | 'rejectComment'
+  | 'rejectSpam'
   | 'featureComment'
   | 'unfeatureComment'
   | 'pinComment'
@@ -63,6 +64,12 @@ const DECISIONS: Record<
   rejectComment: (client: Client, commentId: string) =>
     client
       .mutation(REJECT_COMMENT, { input: { commentId } })
+      .toPromise()
+      .then((result) => ({ ...result, data: result.data?.rejectComment })),
+  // The spam filter learns from it (also from a comment rejected before).
+  rejectSpam: (client: Client, commentId: string) =>
+    client
+      .mutation(REJECT_COMMENT, { input: { commentId, reason: 'SPAM' } })
       .toPromise()
       .then((result) => ({ ...result, data: result.data?.rejectComment })),
   featureComment: (client: Client, commentId: string) =>
@@ -90,6 +97,7 @@ const DECISIONS: Record<
 const DONE: Record<Decision, MessageKey> = {
   approveComment: 'moderation.approved',
   rejectComment: 'moderation.rejected',
+  rejectSpam: 'moderation.rejectedSpam',
   featureComment: 'moderation.featured',
   unfeatureComment: 'moderation.unfeatured',
   pinComment: 'moderation.pinned',
@@ -106,7 +114,7 @@ export interface CommentModMenuProps {
 
 /**
  * A comment's "Moderate" menu (moderators; loaded on demand by the thread): approve, reject,
- * feature or unfeature, pin or unpin (top-level comments), ban the author. A menu button per the ARIA pattern: arrows move between
+ * reject as spam, feature or unfeature, pin or unpin (top-level comments), ban the author. A menu button per the ARIA pattern: arrows move between
  * items, Escape closes and gives focus back to the button.
  */
 export function CommentModMenu({ comment, onChanged }: CommentModMenuProps) {
@@ -147,6 +155,7 @@ export function CommentModMenu({ comment, onChanged }: CommentModMenuProps) {
     items.push({ label: t('moderation.approve'), run: () => void decide('approveComment') });
   if (comment.status !== 'REJECTED')
     items.push({ label: t('moderation.reject'), run: () => void decide('rejectComment') });
+  items.push({ label: t('moderation.rejectSpam'), run: () => void decide('rejectSpam') });
   items.push(
     featured
       ? { label: t('moderation.unfeature'), run: () => void decide('unfeatureComment') }

@@ -6,20 +6,23 @@ import { useSettingsForm, wholeNumber } from './useSettingsForm';
 export interface AdvancedValues {
   customCssUrl: string;
   auditRetentionDays: string;
+  ipRetentionDays: string;
 }
 
 const fromSettings = (s: ConsoleSettings): AdvancedValues => ({
   customCssUrl: s.customCssUrl,
   auditRetentionDays: String(s.auditRetentionDays ?? 365),
+  ipRetentionDays: String(s.ipRetentionDays ?? 30),
 });
 const toInput = (v: AdvancedValues) => ({
   customCssUrl: v.customCssUrl.trim(),
   auditRetentionDays: wholeNumber(v.auditRetentionDays, 'auditRetentionDays'),
+  ipRetentionDays: wholeNumber(v.ipRetentionDays, 'ipRetentionDays'),
 });
 
 /**
- * Configure › Advanced: a stylesheet the comment stream loads after its own, and how long the
- * audit log keeps its entries.
+ * Configure › Advanced: a stylesheet the comment stream loads after its own, how long the audit
+ * log keeps its entries and how long guests' IP addresses are kept.
  */
 export function AdvancedSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
@@ -41,6 +44,15 @@ export function AdvancedSettings({ settings }: { settings: ConsoleSettings }) {
         min={30}
         max={3650}
         hint="Days (30 to 3650). Older entries are deleted within the hour."
+      />
+      <TextField
+        form={form}
+        name="ipRetentionDays"
+        label="Keep guests’ IP addresses for"
+        type="number"
+        min={1}
+        max={365}
+        hint="Days after a guest's last comment (1 to 365), then the address is erased within the hour. Moderators ban address ranges from it; only admins see it."
       />
       <FormFooter form={form} />
     </form>

@@ -26,6 +26,8 @@ const SETTINGS: ConsoleSettings = {
   commentImages: false,
   guestComments: false,
   guestPremod: true,
+  spamFilter: true,
+  spamThreshold: 90,
   locale: 'en',
   premod: 'OFF',
   newCommenterApprovals: 3,
@@ -45,6 +47,7 @@ const SETTINGS: ConsoleSettings = {
   smtpFromEnvironment: false,
   requireStaffTwoFactor: false,
   auditRetentionDays: 365,
+  ipRetentionDays: 30,
   organization: {
     name: 'News',
     contactEmail: 'a@example.com',
@@ -156,6 +159,35 @@ test('banned and suspect words are sent one per line, blanks dropped', async () 
     bannedWords: ['spam', 'Eggs', 'ham'],
     suspectWords: ['maybe'],
   });
+});
+
+test('the spam filter: its threshold is sent as a whole percent, and hidden while the filter is off', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  server.use(...settingsHandlers(inputs));
+  await renderAt('/configure/moderation');
+  const threshold = await screen.findByLabelText('Spam threshold (percent)');
+  expect((threshold as HTMLInputElement).value).toBe('90');
+  fireEvent.change(threshold, { target: { value: '80' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(inputs).toHaveLength(1));
+  expect(inputs[0]).toMatchObject({ spamFilter: true, spamThreshold: 80 });
+  fireEvent.click(screen.getByLabelText('Spam filter'));
+  expect(screen.queryByLabelText('Spam threshold (percent)')).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(inputs).toHaveLength(2));
+  expect(inputs[1]).toMatchObject({ spamFilter: false, spamThreshold: 80 });
+});
+
+test('Advanced sends the audit log’s and the guests’ addresses’ retention, in days', async () => {
+  const inputs: Record<string, unknown>[] = [];
+  server.use(...settingsHandlers(inputs));
+  await renderAt('/configure/advanced');
+  const days = await screen.findByLabelText('Keep guests’ IP addresses for');
+  expect((days as HTMLInputElement).value).toBe('30');
+  fireEvent.change(days, { target: { value: '7' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(inputs).toHaveLength(1));
+  expect(inputs[0]).toMatchObject({ auditRetentionDays: 365, ipRetentionDays: 7 });
 });
 
 test('unsaved changes: beforeunload is held and an in-app link asks first', async () => {

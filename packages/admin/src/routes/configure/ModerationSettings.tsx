@@ -13,6 +13,8 @@ export interface ModerationValues {
   reportThreshold: string;
   bannedWords: string;
   suspectWords: string;
+  spamFilter: boolean;
+  spamThreshold: string;
   liveUpdates: boolean;
 }
 
@@ -31,6 +33,8 @@ function fromSettings(s: ConsoleSettings): ModerationValues {
     reportThreshold: String(s.reportThreshold),
     bannedWords: (s.bannedWords ?? []).join('\n'),
     suspectWords: (s.suspectWords ?? []).join('\n'),
+    spamFilter: s.spamFilter ?? true,
+    spamThreshold: String(s.spamThreshold ?? 90),
     liveUpdates: s.liveUpdates,
   };
 }
@@ -43,11 +47,17 @@ function toInput(v: ModerationValues) {
     reportThreshold: wholeNumber(v.reportThreshold, 'reportThreshold'),
     bannedWords: splitLines(v.bannedWords),
     suspectWords: splitLines(v.suspectWords),
+    spamFilter: v.spamFilter,
+    // Sent while the filter is off too, so turning it back on keeps the threshold set here.
+    spamThreshold: wholeNumber(v.spamThreshold, 'spamThreshold'),
     liveUpdates: v.liveUpdates,
   };
 }
 
-/** Configure › Moderation: pre-moderation, the report threshold, word lists, live updates. */
+/**
+ * Configure › Moderation: pre-moderation, the report threshold, word lists, the spam filter,
+ * live updates.
+ */
 export function ModerationSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
   const premodError = form.errorFor('premod');
@@ -106,6 +116,23 @@ export function ModerationSettings({ settings }: { settings: ConsoleSettings }) 
         label="Suspect words"
         hint="One per line, case-insensitive. A comment with one is published and flagged for review."
       />
+      <CheckboxField
+        form={form}
+        name="spamFilter"
+        label="Spam filter"
+        hint="Scores every new comment on this server, no third party: what your moderators rejected as spam or approved, known spam phrases, links, brand-new accounts, the same text on other stories. A comment at or above the threshold waits for approval as “Likely spam”."
+      />
+      {form.values.spamFilter && (
+        <TextField
+          form={form}
+          name="spamThreshold"
+          label="Spam threshold (percent)"
+          type="number"
+          min={50}
+          max={99}
+          hint="From 50 to 99. Lower holds more comments; the “Spam” button (key s) in the queues teaches the filter."
+        />
+      )}
       <CheckboxField
         form={form}
         name="liveUpdates"

@@ -11,9 +11,9 @@ import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
 export const SettingsFields = graphql(`
   fragment SettingsFields on Settings {
     guidelines guidelinesHtml maxCommentLength editWindowSeconds closeAfterDays reactionLabel
-    featuredTab voting commentImages guestComments guestPremod locale premod newCommenterApprovals reportThreshold bannedWords suspectWords
+    featuredTab voting commentImages guestComments guestPremod spamFilter spamThreshold locale premod newCommenterApprovals reportThreshold bannedWords suspectWords
     liveUpdates signUpOpen sessionSeconds customCssUrl smtpHost smtpPort smtpSecure smtpUser
-    smtpPasswordSet smtpFrom smtpFromEnvironment requireStaffTwoFactor auditRetentionDays
+    smtpPasswordSet smtpFrom smtpFromEnvironment requireStaffTwoFactor auditRetentionDays ipRetentionDays
     organization { name contactEmail url locale }
   }
 `);

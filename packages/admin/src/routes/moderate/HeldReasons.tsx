@@ -5,7 +5,7 @@ import { highlightWords } from './highlightWords';
 /** What {@link HeldReasons} reads of a comment (ModerationCard's fragment spreads it). */
 export const HeldReasonsFields = graphql(`
   fragment HeldReasonsFields on Comment {
-    bodySource heldBecause
+    bodySource heldBecause spamScore
     reports { id reason details reporter { id username } createdAt }
   }
 `);
@@ -25,6 +25,7 @@ const REASON_TEXT: Record<HeldReason, string> = {
   NEW_COMMENTER: 'New commenter',
   PREMOD_USER: 'Author is pre-moderated',
   GUEST: 'Written by a guest',
+  SPAM: 'Likely spam',
   PREMOD_ALL: 'All comments are pre-moderated',
   REPORTS: 'Reported by readers',
 };
@@ -57,6 +58,9 @@ export function HeldReasons({ comment, words }: { comment: HeldComment; words: W
           {reasons.map((reason) => (
             <li key={reason} className={`reason-${reason.toLowerCase()}`}>
               {REASON_TEXT[reason]}
+              {reason === 'SPAM' && comment.spamScore !== null && (
+                <> (score {comment.spamScore.toFixed(2)})</>
+              )}
             </li>
           ))}
         </ul>

@@ -183,6 +183,30 @@ test('a card says why it is here: the banned word marked in the source, reports 
   }
 });
 
+test('a card held as likely spam shows its score; Spam and `s` reject it as spam', async () => {
+  const { sent } = serve({
+    queue: () => [
+      makeQueueComment(2, { heldBecause: ['SPAM'], spamScore: 0.934 }),
+      makeQueueComment(1, { heldBecause: ['SPAM'], spamScore: 0.97 }),
+    ],
+  });
+  await renderPage('/moderate/pending', { undoWindowMs: 20 });
+  await screen.findByRole('article', { name: 'Comment by user2' });
+  expect(within(card('user2')).getByText('Likely spam (score 0.93)')).toBeTruthy();
+  fireEvent.click(within(card('user2')).getByRole('button', { name: 'Spam' }));
+  expect(screen.getByText(/Rejected as spam user2’s comment/)).toBeTruthy();
+  await waitFor(() =>
+    expect(sent).toEqual([{ name: 'Decide_rejectSpam', variables: { commentId: 'c2' } }]),
+  );
+  press('s');
+  await waitFor(() =>
+    expect(sent).toEqual([
+      { name: 'Decide_rejectSpam', variables: { commentId: 'c2' } },
+      { name: 'Decide_rejectSpam', variables: { commentId: 'c1' } },
+    ]),
+  );
+});
+
 test('j and k move the selection and the focus', async () => {
   serve();
   await renderPage('/moderate/pending');

@@ -130,6 +130,14 @@ export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(funct
           </button>
           <button
             type="button"
+            className="spam"
+            title="Reject, and teach the spam filter that this is spam"
+            onClick={() => onDecide('rejectSpam')}
+          >
+            Spam
+          </button>
+          <button
+            type="button"
             onClick={() => onDecide(featured ? 'unfeatureComment' : 'featureComment')}
           >
             {featured ? 'Unfeature' : 'Feature'}

@@ -85,6 +85,7 @@ export function QueueList({ filter, words, liveTick, onOpenUser, undoWindowMs }:
     previous: () => move(-1),
     approve: () => selected && onDecide(selected, 'approveComment'),
     reject: () => selected && onDecide(selected, 'rejectComment'),
+    spam: () => selected && onDecide(selected, 'rejectSpam'),
     feature: () =>
       selected &&
       onDecide(

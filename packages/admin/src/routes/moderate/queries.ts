@@ -67,6 +67,12 @@ export const DECISION_MUTATIONS = {
       rejectComment(input: { commentId: $commentId }) { comment { id status tags } }
     }
   `),
+  /** A rejection as spam: the spam filter learns from it (also for a card already rejected). */
+  rejectSpam: graphql(`
+    mutation Decide_rejectSpam($commentId: ID!) {
+      rejectComment(input: { commentId: $commentId, reason: SPAM }) { comment { id status tags } }
+    }
+  `),
   featureComment: graphql(`
     mutation Decide_featureComment($commentId: ID!) {
       featureComment(input: { commentId: $commentId }) { comment { id status tags } }

@@ -13,6 +13,7 @@ export function makeQueueComment(n: number, patch: Partial<QueueComment> = {}): 
     createdAt: new Date(Date.UTC(2026, 10, 20, 10, n)).toISOString(),
     editedAt: null,
     heldBecause: ['PREMOD_ALL'],
+    spamScore: null,
     reports: [],
     author: { id: `u${n}`, username: `user${n}`, status: 'ACTIVE' },
     parent: null,

@@ -7,6 +7,7 @@ export const SHORTCUTS: readonly { key: string; does: string }[] = [
   { key: 'k', does: 'Previous comment' },
   { key: 'a', does: 'Approve' },
   { key: 'r', does: 'Reject' },
+  { key: 's', does: 'Reject as spam (teaches the spam filter)' },
   { key: 'f', does: 'Feature (or unfeature)' },
   { key: 'b', does: 'Ban the author (asks first)' },
   { key: 'u', does: 'Undo the last decision' },
@@ -20,6 +21,7 @@ export interface QueueKeyHandlers {
   previous: () => void;
   approve: () => void;
   reject: () => void;
+  spam: () => void;
   feature: () => void;
   ban: () => void;
   undo: () => void;
@@ -58,6 +60,7 @@ export function useQueueKeyboard(handlers: QueueKeyHandlers): void {
         k: h.previous,
         a: h.approve,
         r: h.reject,
+        s: h.spam,
         f: h.feature,
         b: h.ban,
         u: h.undo,

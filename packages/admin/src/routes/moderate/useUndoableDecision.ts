@@ -29,7 +29,7 @@ export interface PendingDecision {
 /** What the decision does to the list: leave it, or stay with changed tags. */
 export function leavesQueue(queue: QueueName, name: DecisionName): boolean {
   if (name === 'approveComment') return queue !== 'APPROVED';
-  if (name === 'rejectComment') return queue !== 'REJECTED';
+  if (name === 'rejectComment' || name === 'rejectSpam') return queue !== 'REJECTED';
   // Unfeaturing only drops the tag: the status stays, and so does the card.
   if (name === 'unfeatureComment') return false;
   // Featuring approves: the card leaves every queue but Approved, where it stays, tagged.
@@ -39,6 +39,7 @@ export function leavesQueue(queue: QueueName, name: DecisionName): boolean {
 const DONE: Record<DecisionName, string> = {
   approveComment: 'Approved',
   rejectComment: 'Rejected',
+  rejectSpam: 'Rejected as spam',
   featureComment: 'Featured',
   unfeatureComment: 'Unfeatured',
 };

@@ -25,6 +25,7 @@ import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { HeldReason } from '../schema';
+import { withdrawSpamLessons } from './spamModel';
 
 /** What deleting one account removed. */
 /** The domain of an erased account's address (`deleted-…@deleted.invalid`): it reaches nobody. */
@@ -101,6 +102,8 @@ export function deleteAccount(
     // that UPDATE waits for, and then sees, a status change committed meanwhile, so the counts
     // below are of exactly what it erased (a separate SELECT before could miss it).
     const erasedAt = isoTime(now);
+    // What their texts taught the spam filter goes with them (folded out by the next fold).
+    await withdrawSpamLessons(trx, { authorId: userId });
     await trx
       .deleteFrom('comment_revisions')
       .where('comment_id', 'in', (eb) =>

@@ -14,6 +14,7 @@ import { inTransaction, isoTime, newId, parseJson } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import { isVisibleStatus } from '../schema';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
+import { recordSpamLesson, withdrawSpamLessons } from './spamModel';
 import type { StoryCountChange } from './storyCounts';
 import type {
   CommentRevisionsTable,
@@ -34,6 +35,8 @@ export interface Comment {
   bodyHtml: string;
   status: CommentStatus;
   heldBecause: HeldReason[] | null;
+  /** The local spam score when posted or last edited; null when none was taken. */
+  spamScore: number | null;
   tags: CommentTag[];
   /** Likes: up votes. */
   reactionCount: number;
@@ -59,6 +62,7 @@ export function toComment(row: Selectable<CommentsTable>): Comment {
     bodyHtml: row.body_html,
     status: row.status,
     heldBecause: parseJson<HeldReason[] | null>(row.held_because, null),
+    spamScore: row.spam_score,
     tags: parseJson<CommentTag[]>(row.tags, []),
     reactionCount: row.reaction_count,
     downvoteCount: row.downvote_count,
@@ -85,6 +89,8 @@ export interface CreateCommentInput {
   /** @default 'NONE' */
   status?: CommentStatus;
   heldBecause?: HeldReason[] | null;
+  /** The local spam score and the text's fingerprint (store/spamModel.ts); none when omitted. */
+  spam?: { score: number; fingerprint: string | null };
   tags?: CommentTag[];
   /** The client's id for this mutation; a repeat returns the first comment. */
   clientMutationId?: string | null;
@@ -133,6 +139,8 @@ export async function createComment(
         body_html: input.bodyHtml,
         status,
         held_because: input.heldBecause ? JSON.stringify(input.heldBecause) : null,
+        spam_score: input.spam?.score ?? null,
+        body_fingerprint: input.spam?.fingerprint ?? null,
         tags: JSON.stringify(input.tags ?? []),
         client_mutation_id: cmid,
         created_at: createdAt,
@@ -253,21 +261,29 @@ export interface EditCommentInput {
   /** A new status when the edit re-triggers moderation; the reply-count rule applies. */
   status?: CommentStatus;
   heldBecause?: HeldReason[] | null;
+  /** The new text's spam score and fingerprint; omitted or null clears them (none was taken). */
+  spam?: { score: number; fingerprint: string | null } | null;
 }
 
-/** Replaces the body, stamps `edited_at` and keeps a revision, in one transaction. */
+/**
+ * Replaces the body, stamps `edited_at` and keeps a revision, in one transaction. What the old
+ * text taught the spam model is taken back: the text that taught it is gone.
+ */
 export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
   return inTransaction(db, async (trx) => {
     const editedAt = isoTime();
     // Locked first: what the edit changes in the Reported queue is from this state.
     // A delete that committed since the caller looked: nothing to edit (the text stays erased).
     const before = await requireLockedLiveComment(trx, input.commentId);
+    await withdrawSpamLessons(trx, { commentIds: [input.commentId] });
     const row = await trx
       .updateTable('comments')
       .set({
         body_source: input.bodySource,
         body_html: input.bodyHtml,
         edited_at: editedAt,
+        spam_score: input.spam?.score ?? null,
+        body_fingerprint: input.spam?.fingerprint ?? null,
         ...(input.heldBecause === undefined
           ? {}
           : { held_because: input.heldBecause ? JSON.stringify(input.heldBecause) : null }),
@@ -316,6 +332,8 @@ export function deleteOwnComment(
     }
     if (before.deletedAt !== null) return { comment: before, deleted: false };
     await trx.deleteFrom('comment_revisions').where('comment_id', '=', commentId).execute();
+    // What its text taught the spam filter goes with it (folded out by the next fold).
+    await withdrawSpamLessons(trx, { commentIds: [commentId] });
     const row = await trx
       .updateTable('comments')
       .set({ body_source: '', body_html: '', held_because: null, deleted_at: isoTime(now) })
@@ -347,6 +365,10 @@ export interface SetCommentStatusInput {
   expectedStatus?: CommentStatus;
   /** Why it is held now (`['REPORTS']`); unchanged when omitted. */
   heldBecause?: HeldReason[] | null;
+  /** Why a moderator rejected it (`RejectionReason`), kept with the decision. */
+  reason?: string | null;
+  /** Whether the decision teaches the spam model (a moderator's; store/spamModel.ts). */
+  teachSpam?: boolean;
 }
 
 /**
@@ -361,6 +383,12 @@ export function setCommentStatus(
     const result = await changeStatus(trx, input);
     // Nothing changed (no longer in the expected status): nothing was decided either.
     if (!result.changed) return result;
+    if (input.teachSpam === true) {
+      await recordSpamLesson(trx, result.comment, {
+        status: input.status,
+        reason: input.reason ?? null,
+      });
+    }
     await trx
       .insertInto('moderation_decisions')
       .values({
@@ -368,6 +396,7 @@ export function setCommentStatus(
         comment_id: input.commentId,
         moderator_id: input.moderatorId,
         status: input.status,
+        reason: input.reason ?? null,
         created_at: isoTime(),
       })
       .execute();
@@ -428,6 +457,23 @@ async function changeStatus(
     ...reportedCountChange(row.story_id, current, changed),
   ]);
   return { comment: changed, previousStatus: current.status, changed: true };
+}
+
+/**
+ * Records the lesson of a decision that changed no status (rejected before, rejected as spam
+ * now), with the comment locked and still in `status` (a decision that moved it meanwhile
+ * teaches its own lesson, not this one). Returns whether the wanted lesson changed.
+ */
+export function teachSpamDecision(
+  db: Db,
+  commentId: string,
+  decision: { status: CommentStatus; reason: string | null },
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const comment = await requireLockedLiveComment(trx, commentId);
+    if (comment.status !== decision.status) return false;
+    return recordSpamLesson(trx, comment, decision);
+  });
 }
 
 /** Replaces a comment's tags. */

@@ -279,16 +279,18 @@ export async function claimGuestComments(
   });
 }
 
-/** Days a guest's address is kept after their last comment (or their session, if none). */
-export const GUEST_ADDRESS_RETENTION_DAYS = 30;
-
 /**
- * Forgets the address of every guest who wrote nothing for {@link GUEST_ADDRESS_RETENTION_DAYS}
- * (daily housekeeping): it is kept to ban a network that is writing now, not to know forever
- * where someone wrote from. Returns how many were forgotten.
+ * Forgets the address of every guest who wrote nothing for `retentionDays` (the setting
+ * `ipRetentionDays`; hourly housekeeping) since their last comment, or their session if none:
+ * it is kept to ban a network that is writing now, not to know forever where someone wrote
+ * from. Returns how many were forgotten.
  */
-export async function forgetOldGuestAddresses(db: Db, now: Date): Promise<number> {
-  const cutoff = isoTime(new Date(now.getTime() - GUEST_ADDRESS_RETENTION_DAYS * 86_400_000));
+export async function forgetOldGuestAddresses(
+  db: Db,
+  now: Date,
+  retentionDays: number,
+): Promise<number> {
+  const cutoff = isoTime(new Date(now.getTime() - retentionDays * 86_400_000));
   const result = await db
     .updateTable('users')
     .set({ ip_address: null })

@@ -37,6 +37,8 @@ export interface Organization {
   /** Stored settings over `DEFAULT_SETTINGS`: a setting added later has its default. */
   settings: Settings;
   createdAt: string;
+  /** Its spam model's stamp (store/spamModel.ts); '' before the first lesson. */
+  spamModelStamp: string;
 }
 
 function toOrganization(row: Selectable<OrganizationTable>): Organization {
@@ -48,6 +50,7 @@ function toOrganization(row: Selectable<OrganizationTable>): Organization {
     locale: row.locale,
     settings: { ...DEFAULT_SETTINGS, ...parseJson<Partial<Settings>>(row.settings, {}) },
     createdAt: row.created_at,
+    spamModelStamp: row.spam_model_stamp,
   };
 }
 

@@ -172,7 +172,7 @@ describe.each(testDialects())('images in comments on %s', (dialect) => {
     expect((await rows()).map((row) => row.comment_id)).toEqual([second.id]);
     // A moderator rejecting the last comment that shows it: the file goes at once.
     await api.ok(
-      `mutation ($input: CommentIdInput!) { rejectComment(input: $input) { comment { id } } }`,
+      `mutation ($input: RejectCommentInput!) { rejectComment(input: $input) { comment { id } } }`,
       { input: { commentId: second.id } },
       adminToken,
     );

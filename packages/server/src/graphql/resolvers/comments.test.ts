@@ -833,7 +833,9 @@ describe.each(testDialects())('comments on %s', (dialect) => {
           .id as string;
       const decide = (commentId: string, status: 'REJECTED' | 'APPROVED') =>
         api.ok(
-          `mutation ($input: CommentIdInput!) { ${status === 'REJECTED' ? 'rejectComment' : 'approveComment'}(input: $input) { comment { id } } }`,
+          status === 'REJECTED'
+            ? `mutation ($input: RejectCommentInput!) { rejectComment(input: $input) { comment { id } } }`
+            : `mutation ($input: CommentIdInput!) { approveComment(input: $input) { comment { id } } }`,
           { input: { commentId } },
           admin.adminToken,
         );

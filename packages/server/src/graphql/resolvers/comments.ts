@@ -15,12 +15,13 @@ import { addReport, reportRecord, setVote } from '../../db/store/reactions';
 import type { VoteValue } from '../../db/store/reactions';
 import type { User } from '../../db/store/users';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH } from '../../defaults';
-import { evaluateComment } from '../../moderation/evaluateComment';
+import { evaluateComment, withSpamScore } from '../../moderation/evaluateComment';
 import type { CommentModerationResult } from '../../moderation/evaluateComment';
 import { statusAfterReport } from '../../moderation/reportThreshold';
 import { reportWeight } from '../../moderation/reportWeight';
 import { neutralizeBidi } from '../../validation/lookalikes';
 import { recordGuestAddress } from '../../db/store/guests';
+import { scoreComment } from '../../db/store/spamModel';
 import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
@@ -36,13 +37,20 @@ import { removeImageFiles } from '../../uploads/commentImages';
 import { canSeeComment, editableUntil } from './types';
 import { ipKey } from '../context';
 
-/** Runs the moderation rules for `author` writing `body` on the comment's story. */
+/**
+ * Runs the moderation rules for `author` writing `body` on the comment's story, then takes its
+ * spam score (of commenters while the filter is on: staff speak for the site). A score that fails
+ * (the database, a model that cannot be read) is logged and the comment goes on without one: the
+ * filter must never stop a reader from posting.
+ */
 async function moderate(
   ctx: ParleyContext,
   author: User,
   storyId: string,
   body: string,
-): Promise<CommentModerationResult> {
+): Promise<
+  CommentModerationResult & { spam: { score: number; fingerprint: string | null } | null }
+> {
   const story = await ctx.loaders.story.load(storyId);
   if (!story) throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
   requireHomeSite(author, story);
@@ -51,7 +59,7 @@ async function moderate(
   // Counted only where the "new commenters" rule applies: elsewhere it is a query per post for
   // nothing (the rule is the only reader).
   const newCommenterRule = (story.premod ?? settings.premod) === 'NEW_COMMENTERS';
-  return evaluateComment({
+  const verdict = evaluateComment({
     body,
     settings,
     story: { status: effectiveStoryStatus(story, settings, now), premod: story.premod },
@@ -65,6 +73,20 @@ async function moderate(
     },
     now,
   });
+  if (!settings.spamFilter || author.role !== 'COMMENTER') return { ...verdict, spam: null };
+  try {
+    const spam = await scoreComment(ctx.db, {
+      source: body,
+      storyId,
+      authorCreatedAt: author.createdAt,
+      modelStamp: (await ctx.organization())?.spamModelStamp ?? '',
+      now,
+    });
+    return { ...withSpamScore(verdict, spam.score, settings), spam };
+  } catch (error) {
+    ctx.logger.error({ err: error, storyId }, 'Spam scoring failed; the comment goes on unscored');
+    return { ...verdict, spam: null };
+  }
 }
 
 /** How many of the author's comments moderators approved (the "new commenter" rule). */
@@ -169,6 +191,7 @@ export const commentsResolvers = {
         bodyHtml: rendered.html,
         status: verdict.status,
         heldBecause: verdict.heldBecause.length ? verdict.heldBecause : null,
+        spam: verdict.spam ?? undefined,
         tags: hasRole(author, 'STAFF') ? ['STAFF'] : [],
         clientMutationId,
         createdAt: ctx.now().toISOString(),
@@ -211,6 +234,7 @@ export const commentsResolvers = {
         commentId: comment.id,
         bodySource: body,
         bodyHtml: rendered.html,
+        spam: verdict.spam,
         ...(hold ? { status: 'PREMOD' as const, heldBecause: verdict.heldBecause } : {}),
         ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
       });

@@ -419,18 +419,24 @@ describe.each(testDialects())('guest comments on %s', (dialect) => {
         createdAt: at(days).toISOString(),
       });
     }
-    expect(await forgetOldGuestAddresses(api.db, now)).toBe(1);
-    const rows = await api.db
-      .selectFrom('users')
-      .select(['username', 'ip_address'])
-      .where('guest', '=', 1)
-      .orderBy('username')
-      .execute();
-    expect(rows).toEqual([
+    const addresses = () =>
+      api.db
+        .selectFrom('users')
+        .select(['username', 'ip_address'])
+        .where('guest', '=', 1)
+        .orderBy('username')
+        .execute();
+    // Kept 60 days (the setting): nobody's is old enough.
+    expect(await forgetOldGuestAddresses(api.db, now, 60)).toBe(0);
+    expect(await forgetOldGuestAddresses(api.db, now, 30)).toBe(1);
+    expect(await addresses()).toEqual([
       { username: 'Busy', ip_address: '203.0.113.7' },
       { username: 'Fresh', ip_address: '203.0.113.7' },
       { username: 'Quiet', ip_address: null },
     ]);
+    // Kept a day: Busy wrote 5 days ago, Fresh came 2 days ago and wrote nothing since.
+    expect(await forgetOldGuestAddresses(api.db, now, 1)).toBe(2);
+    expect((await addresses()).every((row) => row.ip_address === null)).toBe(true);
   });
 
   it('never lets an SSO account claim: its host vouches for its address, not this site', async () => {

@@ -224,6 +224,8 @@ export type Comment = {
   revisions?: Maybe<Array<CommentRevision>>;
   /** Up votes minus down votes. */
   score: Scalars['Int']['output'];
+  /** Moderators only: the local spam score (0 to 1) it got when posted or last edited; null when none was taken (staff, or the filter off). */
+  spamScore?: Maybe<Scalars['Float']['output']>;
   status: CommentStatus;
   story: Story;
   tags: Array<CommentTag>;
@@ -458,6 +460,8 @@ export type HeldReason =
   | 'PREMOD_ALL'
   | 'PREMOD_USER'
   | 'REPORTS'
+  /** The local spam filter scored it at or above Settings.spamThreshold (Comment.spamScore says how high). */
+  | 'SPAM'
   | 'SUSPECT_WORD';
 
 export type HourlyCount = {
@@ -691,6 +695,11 @@ export type Mutation = {
   redeemProviderSignIn: ProviderSignInPayload;
   /** New recovery codes (the old ones stop working), with the app's code. */
   regenerateRecoveryCodes: RecoveryCodesPayload;
+  /**
+   * Moderators: rejects a comment, with a reason or none. Rejected as SPAM, its text teaches the
+   * organization's spam filter "spam"; an approval teaches "not spam"; a later different decision
+   * takes the earlier lesson back.
+   */
   rejectComment: CommentPayload;
   /** Takes the viewer's vote back, up or down; the same as vote with null. */
   removeReaction: CommentPayload;
@@ -925,7 +934,7 @@ export type MutationRegenerateRecoveryCodesArgs = {
 
 
 export type MutationRejectCommentArgs = {
-  input: CommentIdInput;
+  input: RejectCommentInput;
 };
 
 
@@ -1337,6 +1346,19 @@ export type RedeemProviderSignInInput = {
   code: Scalars['String']['input'];
 };
 
+export type RejectCommentInput = {
+  commentId: Scalars['ID']['input'];
+  /** Why (kept with the decision); SPAM teaches the spam filter that this text is spam. */
+  reason?: InputMaybe<RejectionReason>;
+};
+
+/** Why a moderator rejected a comment. SPAM also teaches the organization's spam filter. */
+export type RejectionReason =
+  | 'ABUSIVE'
+  | 'OFF_TOPIC'
+  | 'OTHER'
+  | 'SPAM';
+
 export type Report = {
   __typename?: 'Report';
   createdAt: Scalars['DateTime']['output'];
@@ -1454,6 +1476,8 @@ export type Settings = {
   guidelinesHtml: Scalars['String']['output'];
   /** Whether the install wizard has run. */
   installed: Scalars['Boolean']['output'];
+  /** Days a guest's IP address is kept after their last comment, then erased (default 30). Admins only. */
+  ipRetentionDays?: Maybe<Scalars['Int']['output']>;
   liveUpdates: Scalars['Boolean']['output'];
   locale: Scalars['String']['output'];
   maxCommentLength: Scalars['Int']['output'];
@@ -1481,6 +1505,10 @@ export type Settings = {
   smtpSecure?: Maybe<Scalars['Boolean']['output']>;
   /** SMTP user name; empty for none. Admins only. */
   smtpUser?: Maybe<Scalars['String']['output']>;
+  /** Moderators and admins only: whether new comments get a local spam score, and are held (SPAM) at or above spamThreshold (default true). */
+  spamFilter?: Maybe<Scalars['Boolean']['output']>;
+  /** Moderators and admins only: the spam score, in percent (50 to 99), at or above which a comment is held (default 90). */
+  spamThreshold?: Maybe<Scalars['Int']['output']>;
   /** Moderators and admins only. */
   suspectWords?: Maybe<Array<Scalars['String']['output']>>;
   /** Likes only (LIKE, the default) or up and down votes (UP_DOWN). */
@@ -1766,6 +1794,8 @@ export type UpdateSettingsInput = {
   guestComments?: InputMaybe<Scalars['Boolean']['input']>;
   guestPremod?: InputMaybe<Scalars['Boolean']['input']>;
   guidelines?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 365. */
+  ipRetentionDays?: InputMaybe<Scalars['Int']['input']>;
   liveUpdates?: InputMaybe<Scalars['Boolean']['input']>;
   locale?: InputMaybe<Scalars['String']['input']>;
   maxCommentLength?: InputMaybe<Scalars['Int']['input']>;
@@ -1789,6 +1819,9 @@ export type UpdateSettingsInput = {
   smtpSecure?: InputMaybe<Scalars['Boolean']['input']>;
   /** Empty for none, which also removes the stored password. */
   smtpUser?: InputMaybe<Scalars['String']['input']>;
+  spamFilter?: InputMaybe<Scalars['Boolean']['input']>;
+  /** 50 to 99 (percent). */
+  spamThreshold?: InputMaybe<Scalars['Int']['input']>;
   suspectWords?: InputMaybe<Array<Scalars['String']['input']>>;
   voting?: InputMaybe<VotingMode>;
 };
@@ -2113,6 +2146,8 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecoveryCodesPayload: ResolverTypeWrapper<Omit<RecoveryCodesPayload, 'user'> & { user: ResolversTypes['User'] }>;
   RedeemProviderSignInInput: RedeemProviderSignInInput;
+  RejectCommentInput: RejectCommentInput;
+  RejectionReason: RejectionReason;
   Report: ResolverTypeWrapper<ReportRowModel>;
   ReportCommentInput: ReportCommentInput;
   ReportReason: ReportReason;
@@ -2253,6 +2288,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RecoveryCodesPayload: Omit<RecoveryCodesPayload, 'user'> & { user: ResolversParentTypes['User'] };
   RedeemProviderSignInInput: RedeemProviderSignInInput;
+  RejectCommentInput: RejectCommentInput;
   Report: ReportRowModel;
   ReportCommentInput: ReportCommentInput;
   RequestPasswordResetInput: RequestPasswordResetInput;
@@ -2386,6 +2422,7 @@ export type CommentResolvers<ContextType = ParleyContext, ParentType extends Res
   reports?: Resolver<Maybe<Array<ResolversTypes['Report']>>, ParentType, ContextType>;
   revisions?: Resolver<Maybe<Array<ResolversTypes['CommentRevision']>>, ParentType, ContextType>;
   score?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  spamScore?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['CommentStatus'], ParentType, ContextType>;
   story?: Resolver<ResolversTypes['Story'], ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['CommentTag']>, ParentType, ContextType>;
@@ -2738,6 +2775,7 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
   guidelines?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   guidelinesHtml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   installed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  ipRetentionDays?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   liveUpdates?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   locale?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   maxCommentLength?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2756,6 +2794,8 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
   smtpPort?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   smtpSecure?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   smtpUser?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  spamFilter?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  spamThreshold?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   suspectWords?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   voting?: Resolver<ResolversTypes['VotingMode'], ParentType, ContextType>;
 };

@@ -38,6 +38,7 @@ const smtpResolvers = {
   // Not secrets, but how the install guards itself: an admin's business.
   requireStaffTwoFactor: adminOnly((s) => s.requireStaffTwoFactor),
   auditRetentionDays: adminOnly((s) => s.auditRetentionDays),
+  ipRetentionDays: adminOnly((s) => s.ipRetentionDays),
 };
 
 /** A user's status as the API shows it; a suspension in the past is over. */
@@ -208,6 +209,7 @@ export const typeResolvers = {
     bodySource: (comment, _args, ctx) =>
       ctx.viewer?.id === comment.authorId || isModerator(ctx.staff) ? comment.bodySource : null,
     heldBecause: forModerators((comment) => comment.heldBecause ?? []),
+    spamScore: forModerators((comment) => comment.spamScore),
     reports: forModerators((comment, ctx) => listReports(ctx.db, comment.id)),
     revisions: forModerators(async (comment, ctx) =>
       (await listRevisions(ctx.db, comment.id)).map((revision) => ({
@@ -242,6 +244,9 @@ export const typeResolvers = {
     guidelinesHtml: (settings) => (settings.guidelines ? renderComment(settings.guidelines) : ''),
     bannedWords: (settings, _args, ctx) => (isModerator(ctx.staff) ? settings.bannedWords : null),
     suspectWords: (settings, _args, ctx) => (isModerator(ctx.staff) ? settings.suspectWords : null),
+    spamFilter: (settings, _args, ctx) => (isModerator(ctx.staff) ? settings.spamFilter : null),
+    spamThreshold: (settings, _args, ctx) =>
+      isModerator(ctx.staff) ? settings.spamThreshold : null,
     ...smtpResolvers,
   },
 } satisfies Resolvers;

@@ -168,7 +168,7 @@ describe.each(testDialects())('votes and pins on %s', (dialect) => {
     const FEATURE = `mutation ($input: CommentIdInput!) { featureComment(input: $input) { comment { tags } } }`;
     const featured = await api.ok(FEATURE, { input: { commentId } }, adminToken);
     expect([...featured.featureComment.comment.tags].sort()).toEqual(['FEATURED', 'PINNED']);
-    const REJECT = `mutation ($input: CommentIdInput!) { rejectComment(input: $input) { comment { tags } } }`;
+    const REJECT = `mutation ($input: RejectCommentInput!) { rejectComment(input: $input) { comment { tags } } }`;
     await api.ok(REJECT, { input: { commentId } }, adminToken);
     // Readers keep its tombstone (it has a reply), pinned for nobody.
     const { story } = await api.ok(THREAD, { id: storyId });

@@ -34,6 +34,9 @@ export const SETTING_RANGES = Object.freeze({
   smtpPort: { min: 1, max: 65_535 },
   // A month at least: long enough to look back on an incident noticed late.
   auditRetentionDays: { min: 30, max: 3650 },
+  // Below one in two, the filter would hold what it thinks is more likely fine than not.
+  spamThreshold: { min: 50, max: 99 },
+  ipRetentionDays: { min: 1, max: 365 },
 });
 
 /** Longest SMTP user name or password, in characters. */
@@ -148,6 +151,7 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     'commentImages',
     'guestComments',
     'guestPremod',
+    'spamFilter',
     'requireStaffTwoFactor',
   ] as const) {
     const value = input[field];

@@ -14,9 +14,11 @@ import {
   unpinComment,
   setCommentStatus,
   setCommentTags,
+  teachSpamDecision,
 } from '../../../db/store/comments';
 import type { Comment } from '../../../db/store/comments';
 import type { CommentStatus, CommentTag } from '../../../db/schema';
+import { foldSpamLessonsSoon } from '../../../db/store/spamModel';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
@@ -24,18 +26,31 @@ import { ParleyError } from '../../../ParleyError';
 import { releaseImagesOfComment } from '../../../db/store/commentImages';
 import { removeImageFiles } from '../../../uploads/commentImages';
 import { inBackground, notifyFeatured, notifyReply } from '../notifications';
-import type { Resolvers } from '../resolverTypes.generated';
+import type { RejectionReason, Resolvers } from '../resolverTypes.generated';
 import { isRemoved } from '../types';
 
 /** The tag that puts a comment in the story's featured tab. */
 const FEATURED: CommentTag = 'FEATURED';
 
+/** Folds the decisions' lessons into the spam model, in the background (store/spamModel.ts). */
+export function foldSpamLessonsLater(ctx: ParleyContext): void {
+  void foldSpamLessonsSoon(ctx.db, (error) =>
+    ctx.logger.error({ err: error }, 'Folding spam lessons failed; the hourly sweep retries'),
+  );
+}
+
 /**
- * Moves a comment to `status` as the viewer's decision. Deciding what is already so (a double
- * click, two moderators on one card) changes nothing and records nothing, so the decision
- * history and the dashboard's rejection rate count each judgement once.
+ * Moves a comment to `status` as the viewer's decision (`reason`: why it was rejected). Deciding
+ * what is already so (a double click, two moderators on one card) changes nothing and records
+ * nothing, so the decision history and the dashboard's rejection rate count each judgement once —
+ * but a rejected comment rejected again as spam still teaches the spam filter so.
  */
-async function decide(ctx: ParleyContext, commentId: string, status: CommentStatus) {
+async function decide(
+  ctx: ParleyContext,
+  commentId: string,
+  status: CommentStatus,
+  reason: RejectionReason | null = null,
+) {
   const moderator = requireRole(ctx, 'MODERATOR');
   const current = await requireComment(ctx.db, commentId);
   // Deleted by its author (a stale card in the console): nothing left to judge.
@@ -43,13 +58,17 @@ async function decide(ctx: ParleyContext, commentId: string, status: CommentStat
   // Deciding again what was decided is a no-op — unless reports came since: approving an
   // approved comment from the REPORTED queue records the review and clears it from there.
   if (current.status === status && current.reportCount <= current.reviewedReportCount) {
+    if (await teachSpamDecision(ctx.db, commentId, { status, reason })) foldSpamLessonsLater(ctx);
     return current;
   }
   const { comment, previousStatus } = await setCommentStatus(ctx.db, {
     commentId,
     status,
     moderatorId: moderator.id,
+    reason,
+    teachSpam: true,
   });
+  foldSpamLessonsLater(ctx);
   // A held comment that becomes visible is new to readers: it arrives like any new comment.
   if (!isVisibleStatus(previousStatus) && isVisibleStatus(comment.status)) {
     publishCommentCreated(ctx, comment);
@@ -133,7 +152,7 @@ export const commentDecisionResolvers = {
       comment: await decide(ctx, input.commentId, 'APPROVED'),
     }),
     rejectComment: async (_root, { input }, ctx) => ({
-      comment: await decide(ctx, input.commentId, 'REJECTED'),
+      comment: await decide(ctx, input.commentId, 'REJECTED', input.reason ?? null),
     }),
     featureComment: async (_root, { input }, ctx) => ({
       comment: await setFeatured(ctx, input.commentId, true),
