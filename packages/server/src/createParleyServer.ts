@@ -19,6 +19,7 @@ import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
 import { createContextFactory, viewerClassOf } from './graphql/context';
 import type { ServerDeps } from './graphql/context';
+import { createAkismetClient } from './moderation/akismet';
 import { createParleySchema } from './graphql/createParleySchema';
 import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
 import { createPubSub } from './pubsub/createPubSub';
@@ -236,6 +237,15 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       dataDir: config.dataDir,
       now: options.now ?? (() => new Date()),
       readCache,
+      ...(config.akismetApiKey === undefined
+        ? {}
+        : {
+            akismet: createAkismetClient({
+              apiKey: config.akismetApiKey,
+              ...(config.akismetUrl === undefined ? {} : { url: config.akismetUrl }),
+              blog: config.publicUrl,
+            }),
+          }),
     };
 
     // Imports started from the console (portability/importJobs.ts).

@@ -910,6 +910,9 @@ async function guests(db: AnyDb): Promise<void> {
  * store/spamModel.ts, which stamps `organization.spam_model_stamp` — read with the settings on
  * every request, so a process knows when its decoded copy is stale without a query of its own.
  * `moderation_decisions.reason` is why a moderator rejected (`SPAM`, …; null otherwise).
+ * `akismet_checks`: what Akismet said of a comment (with `AKISMET_API_KEY`) and the address and
+ * browser it was checked with, to report a moderator's different decision back to it; erased with
+ * the comment's text and after `ipRetentionDays`.
  */
 async function spamFilter(db: AnyDb): Promise<void> {
   await db.schema.alterTable('comments').addColumn('spam_score', 'real').execute();
@@ -950,6 +953,19 @@ async function spamFilter(db: AnyDb): Promise<void> {
     .where(sql<SqlBool>`pending = 1`)
     .execute();
   await db.schema.alterTable('moderation_decisions').addColumn('reason', 'text').execute();
+  await db.schema
+    .createTable('akismet_checks')
+    .addColumn('comment_id', 'text', (c) => c.primaryKey().references('comments.id'))
+    .addColumn('verdict', 'text', (c) => c.notNull())
+    .addColumn('user_ip', 'text', (c) => c.notNull())
+    .addColumn('user_agent', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('akismet_checks_created')
+    .on('akismet_checks')
+    .column('created_at')
+    .execute();
 }
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({

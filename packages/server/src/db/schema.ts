@@ -104,6 +104,15 @@ export interface SpamModelsTable {
   updated_at: string;
 }
 
+/** What Akismet said of a comment (moderation/akismet.ts), to report a different decision back. */
+export interface AkismetChecksTable {
+  comment_id: string;
+  verdict: 'ham' | 'spam' | 'discard';
+  user_ip: string;
+  user_agent: string;
+  created_at: string;
+}
+
 /**
  * What a decided comment teaches the spam model (store/spamModel.ts): the lesson wanted (`label`,
  * `tokens`) and the one the model holds (`applied_*`); `pending` until they are the same.
@@ -635,6 +644,7 @@ export interface Database {
   ip_bans: IpBansTable;
   spam_models: SpamModelsTable;
   spam_lessons: SpamLessonsTable;
+  akismet_checks: AkismetChecksTable;
   ignored_users: IgnoredUsersTable;
   comments: CommentsTable;
   comment_revisions: CommentRevisionsTable;
@@ -714,4 +724,5 @@ export const TABLES: readonly (keyof Database)[] = [
   'import_jobs',
   'spam_models',
   'spam_lessons',
+  'akismet_checks',
 ];

@@ -1027,6 +1027,19 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  akismet_checks: {
+    since: '0029_spam_filter',
+    key: ['comment_id'],
+    rows: [
+      {
+        comment_id: 'c-5-rejected',
+        verdict: 'spam',
+        user_ip: '203.0.113.9',
+        user_agent: 'Mozilla/5.0',
+        created_at: NOW,
+      },
+    ],
+  },
   spam_lessons: {
     since: '0029_spam_filter',
     key: ['comment_id'],

@@ -28,6 +28,7 @@ import type { ReadCache } from '../readCache/createReadCache';
 import type { ContextFactory, ContextInit } from '../runtime/createYogaApp';
 import type { Logger } from '../runtime/createLogger';
 import { DEFAULT_SETTINGS } from '../defaults';
+import type { AkismetClient } from '../moderation/akismet';
 
 /** What every operation shares: created once per server. */
 export interface ServerDeps {
@@ -53,6 +54,8 @@ export interface ServerDeps {
   now: () => Date;
   /** The shared read cache, which events invalidate; none in tests that do not need it. */
   readCache?: ReadCache;
+  /** Akismet, when `AKISMET_API_KEY` is set (moderation/akismet.ts). */
+  akismet?: AkismetClient;
 }
 
 /** Per-request batching: one query for all the authors (stories, …) a page of comments needs. */

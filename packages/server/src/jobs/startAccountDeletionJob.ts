@@ -1,5 +1,6 @@
 import { forgetOldGuestAddresses } from '../db/store/guests';
 import { foldSpamLessons } from '../db/store/spamModel';
+import { forgetOldAkismetChecks } from '../db/store/akismetChecks';
 import { unlink } from 'node:fs/promises';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
@@ -120,6 +121,8 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       // And the spam model to its lessons: those of the accounts erased above, and any fold
       // after a decision that failed (store/spamModel.ts).
       await foldSpamLessons(db);
+      // And what Akismet was told of comments past the address retention (store/akismetChecks.ts).
+      await forgetOldAkismetChecks(db, at, settings.ipRetentionDays);
       // And the query planners' statistics to what the tables hold now.
       await refreshPlannerStatistics(db);
     } catch (error) {

@@ -225,6 +225,16 @@ export function spamScore(
   return 1 / (1 + Math.exp(-logOdds));
 }
 
+/** What Akismet's verdict adds to the log-odds, when it is asked (moderation/akismet.ts). */
+export const AKISMET_WEIGHTS = Object.freeze({ ham: -1, spam: 3, discard: 5 });
+
+/** `score` with Akismet's verdict joined to it, as one more signal. */
+export function withAkismetVerdict(score: number, verdict: keyof typeof AKISMET_WEIGHTS): number {
+  const p = Math.min(1 - 1e-9, Math.max(1e-9, score));
+  const logOdds = Math.log(p / (1 - p)) + AKISMET_WEIGHTS[verdict];
+  return 1 / (1 + Math.exp(-logOdds));
+}
+
 /** The tokens as the model's text: they hold no spaces, so its tokenizer splits on spaces. */
 export function modelText(tokens: readonly string[]): string {
   return tokens.join(' ');

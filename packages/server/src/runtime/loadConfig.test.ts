@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_PREFIX: 'news:',
       SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      AKISMET_API_KEY: ' akismet-key ',
+      AKISMET_URL: 'http://127.0.0.1:9999',
       PARLEY_SECRET: 's3cret',
       PARLEY_SECRET_PREVIOUS: 'old-s3cret',
       LOG_LEVEL: 'DEBUG',
@@ -55,6 +57,8 @@ describe('loadConfig', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       redisPrefix: 'news:',
       smtpUrl: 'smtps://user:pass@mail.example.com:465',
+      akismetApiKey: 'akismet-key',
+      akismetUrl: 'http://127.0.0.1:9999',
       secret: 's3cret',
       previousSecret: 'old-s3cret',
       logLevel: 'debug',
@@ -116,6 +120,7 @@ describe('loadConfig', () => {
     ],
     ['REDIS_URL', '127.0.0.1:6379', /Invalid REDIS_URL/],
     ['SMTP_URL', 'http://mail', /Invalid SMTP_URL/],
+    ['AKISMET_URL', 'ftp://akismet', /Invalid AKISMET_URL/],
     ['LOG_LEVEL', 'loud', /Invalid LOG_LEVEL: expected one of fatal, error/],
   ])('rejects %s=%s with an error naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -48,6 +48,10 @@ export interface Config {
   redisPrefix: string;
   /** `SMTP_URL`: outgoing mail, over the console's SMTP settings; unset means those, else the outbox. */
   smtpUrl: string | undefined;
+  /** `AKISMET_API_KEY`: Akismet's verdict joins the local spam score (moderation/akismet.ts); unset: off. */
+  akismetApiKey: string | undefined;
+  /** `AKISMET_URL`: where Akismet is (a stand-in in tests). @default 'https://rest.akismet.com' */
+  akismetUrl: string | undefined;
   /**
    * `PARLEY_SECRET`: signs session tokens and seals the secrets stored in the database; unset
    * means one generated into the data folder (outside production only).
@@ -123,6 +127,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: parseUrl('REDIS_URL', read('REDIS_URL'), REDIS_PROTOCOLS),
     redisPrefix: parseRedisPrefix(read('REDIS_PREFIX')),
     smtpUrl: parseUrl('SMTP_URL', read('SMTP_URL'), SMTP_PROTOCOLS),
+    akismetApiKey: read('AKISMET_API_KEY'),
+    akismetUrl: parseUrl('AKISMET_URL', read('AKISMET_URL'), ['http:', 'https:']),
     secret: read('PARLEY_SECRET'),
     previousSecret: read('PARLEY_SECRET_PREVIOUS'),
     logLevel: parseLogLevel(read('LOG_LEVEL'), read('NODE_ENV')),

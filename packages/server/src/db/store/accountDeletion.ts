@@ -26,6 +26,7 @@ import type { Db } from '../inTransaction';
 import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { HeldReason } from '../schema';
 import { withdrawSpamLessons } from './spamModel';
+import { forgetAkismetChecks } from './akismetChecks';
 
 /** What deleting one account removed. */
 /** The domain of an erased account's address (`deleted-…@deleted.invalid`): it reaches nobody. */
@@ -104,6 +105,7 @@ export function deleteAccount(
     const erasedAt = isoTime(now);
     // What their texts taught the spam filter goes with them (folded out by the next fold).
     await withdrawSpamLessons(trx, { authorId: userId });
+    await forgetAkismetChecks(trx, { authorId: userId });
     await trx
       .deleteFrom('comment_revisions')
       .where('comment_id', 'in', (eb) =>

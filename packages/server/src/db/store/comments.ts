@@ -15,6 +15,7 @@ import type { Db } from '../inTransaction';
 import { isVisibleStatus } from '../schema';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import { recordSpamLesson, withdrawSpamLessons } from './spamModel';
+import { forgetAkismetChecks } from './akismetChecks';
 import type { StoryCountChange } from './storyCounts';
 import type {
   CommentRevisionsTable,
@@ -91,6 +92,8 @@ export interface CreateCommentInput {
   heldBecause?: HeldReason[] | null;
   /** The local spam score and the text's fingerprint (store/spamModel.ts); none when omitted. */
   spam?: { score: number; fingerprint: string | null };
+  /** What Akismet said, and the address and browser it judged (store/akismetChecks.ts). */
+  akismet?: { verdict: 'ham' | 'spam' | 'discard'; userIp: string; userAgent: string };
   tags?: CommentTag[];
   /** The client's id for this mutation; a repeat returns the first comment. */
   clientMutationId?: string | null;
@@ -157,6 +160,18 @@ export async function createComment(
       return raced;
     }
     await addRevision(trx, row.id, input.bodySource, input.bodyHtml, createdAt);
+    if (input.akismet !== undefined) {
+      await trx
+        .insertInto('akismet_checks')
+        .values({
+          comment_id: row.id,
+          verdict: input.akismet.verdict,
+          user_ip: input.akismet.userIp,
+          user_agent: input.akismet.userAgent,
+          created_at: createdAt,
+        })
+        .execute();
+    }
     if (row.parent_id !== null && isVisibleStatus(status)) {
       await adjustReplyCount(trx, row.parent_id, 1);
     }
@@ -276,6 +291,8 @@ export function editComment(db: Db, input: EditCommentInput): Promise<Comment> {
     // A delete that committed since the caller looked: nothing to edit (the text stays erased).
     const before = await requireLockedLiveComment(trx, input.commentId);
     await withdrawSpamLessons(trx, { commentIds: [input.commentId] });
+    // Akismet judged the text that is going: a decision on the new one is not its to learn from.
+    await forgetAkismetChecks(trx, { commentIds: [input.commentId] });
     const row = await trx
       .updateTable('comments')
       .set({
@@ -334,6 +351,7 @@ export function deleteOwnComment(
     await trx.deleteFrom('comment_revisions').where('comment_id', '=', commentId).execute();
     // What its text taught the spam filter goes with it (folded out by the next fold).
     await withdrawSpamLessons(trx, { commentIds: [commentId] });
+    await forgetAkismetChecks(trx, { commentIds: [commentId] });
     const row = await trx
       .updateTable('comments')
       .set({ body_source: '', body_html: '', held_because: null, deleted_at: isoTime(now) })

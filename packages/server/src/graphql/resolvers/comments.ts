@@ -22,6 +22,9 @@ import { reportWeight } from '../../moderation/reportWeight';
 import { neutralizeBidi } from '../../validation/lookalikes';
 import { recordGuestAddress } from '../../db/store/guests';
 import { scoreComment } from '../../db/store/spamModel';
+import { withAkismetVerdict } from '../../moderation/spam';
+import { akismetComment } from '../../moderation/akismet';
+import type { AkismetVerdict } from '../../moderation/akismet';
 import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
@@ -48,8 +51,13 @@ async function moderate(
   author: User,
   storyId: string,
   body: string,
+  /** A new comment (Akismet is asked of new comments only): its parent, if a reply. */
+  created?: { parentId: string | null },
 ): Promise<
-  CommentModerationResult & { spam: { score: number; fingerprint: string | null } | null }
+  CommentModerationResult & {
+    spam: { score: number; fingerprint: string | null } | null;
+    akismet: AkismetRecord | undefined;
+  }
 > {
   const story = await ctx.loaders.story.load(storyId);
   if (!story) throw new ParleyError('NOT_FOUND', 'There is no such story.', { field: 'storyId' });
@@ -73,19 +81,52 @@ async function moderate(
     },
     now,
   });
-  if (!settings.spamFilter || author.role !== 'COMMENTER') return { ...verdict, spam: null };
+  if (!settings.spamFilter || author.role !== 'COMMENTER') {
+    return { ...verdict, spam: null, akismet: undefined };
+  }
+  let spam;
   try {
-    const spam = await scoreComment(ctx.db, {
+    spam = await scoreComment(ctx.db, {
       source: body,
       storyId,
       authorCreatedAt: author.createdAt,
       modelStamp: (await ctx.organization())?.spamModelStamp ?? '',
       now,
     });
-    return { ...withSpamScore(verdict, spam.score, settings), spam };
   } catch (error) {
     ctx.logger.error({ err: error, storyId }, 'Spam scoring failed; the comment goes on unscored');
-    return { ...verdict, spam: null };
+    return { ...verdict, spam: null, akismet: undefined };
+  }
+  const akismet = created && (await askAkismet(ctx, author, story.url, body, created.parentId));
+  if (akismet !== undefined) spam.score = withAkismetVerdict(spam.score, akismet.verdict);
+  return { ...withSpamScore(verdict, spam.score, settings), spam, akismet };
+}
+
+/** What Akismet said of a new comment, and the address and browser it judged. */
+type AkismetRecord = { verdict: AkismetVerdict; userIp: string; userAgent: string };
+
+/**
+ * Akismet's verdict on a new comment, when it is configured and the caller's address is known
+ * (Akismet requires it); undefined otherwise, and when Akismet fails or is slow (logged: the
+ * local score stands alone then).
+ */
+async function askAkismet(
+  ctx: ParleyContext,
+  author: User,
+  permalink: string,
+  body: string,
+  parentId: string | null,
+): Promise<AkismetRecord | undefined> {
+  if (ctx.akismet === undefined || ctx.ip === undefined) return undefined;
+  const userAgent = ctx.userAgent ?? '';
+  try {
+    const verdict = await ctx.akismet.check(
+      akismetComment(author, permalink, body, parentId, ctx.ip, userAgent, ctx.now()),
+    );
+    return { verdict, userIp: ctx.ip, userAgent };
+  } catch (error) {
+    ctx.logger.warn({ err: error }, 'Akismet did not answer; the local spam score stands alone');
+    return undefined;
   }
 }
 
@@ -181,7 +222,9 @@ export const commentsResolvers = {
         }
       }
       const body = commentSource(input.body);
-      const verdict = await moderate(ctx, author, input.storyId, body);
+      const verdict = await moderate(ctx, author, input.storyId, body, {
+        parentId: input.parentId ?? null,
+      });
       const rendered = await renderCommentBody(ctx, author.id, body);
       const { comment, created } = await createComment(ctx.db, {
         storyId: input.storyId,
@@ -192,6 +235,7 @@ export const commentsResolvers = {
         status: verdict.status,
         heldBecause: verdict.heldBecause.length ? verdict.heldBecause : null,
         spam: verdict.spam ?? undefined,
+        ...(verdict.akismet === undefined ? {} : { akismet: verdict.akismet }),
         tags: hasRole(author, 'STAFF') ? ['STAFF'] : [],
         clientMutationId,
         createdAt: ctx.now().toISOString(),

@@ -3,6 +3,10 @@ import { foldSpamLessons, spamLessons } from '../../db/store/spamModel';
 import { SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api } from '../testing/useApi';
 import { codeOf } from './account/accountTestKit';
+import { createAkismetClient } from '../../moderation/akismet';
+import { AKISMET_TEST_KEY, startAkismetStandIn } from '../../moderation/testing/akismetStandIn';
+import type { AkismetStandIn } from '../../moderation/testing/akismetStandIn';
+import { forgetOldAkismetChecks } from '../../db/store/akismetChecks';
 
 const SETTINGS = `mutation ($input: UpdateSettingsInput!) {
   updateSettings(input: $input) { settings { spamFilter spamThreshold } }
@@ -13,6 +17,7 @@ const POST = `mutation ($input: CreateCommentInput!) {
 const EDIT = `mutation ($input: EditCommentInput!) {
   editComment(input: $input) { comment { id status heldBecause spamScore } }
 }`;
+const DELETE = `mutation ($input: CommentIdInput!) { deleteComment(input: $input) { comment { id } } }`;
 const COMMENT = `query ($id: ID!) { comment(id: $id) { id spamScore heldBecause } }`;
 const REJECT = `mutation ($id: ID!, $reason: RejectionReason) {
   rejectComment(input: { commentId: $id, reason: $reason }) { comment { id status } }
@@ -173,5 +178,146 @@ describe.each(testDialects())('the spam filter through the API on %s', (dialect)
     const { adminToken, post } = await setup(api);
     const comment = (await post(adminToken, SPAM)).data!.createComment.comment;
     expect(comment).toMatchObject({ status: 'NONE', spamScore: null });
+  });
+});
+
+describe.each(testDialects())('Akismet beside the spam filter on %s', (dialect) => {
+  const api = useApi(dialect);
+  let standIn: AkismetStandIn;
+  beforeAll(async () => {
+    standIn = await startAkismetStandIn();
+  });
+  afterAll(() => standIn.close());
+  beforeEach(() => {
+    standIn.requests.length = 0;
+    standIn.delay(0);
+    api.deps.akismet = createAkismetClient({
+      apiKey: AKISMET_TEST_KEY,
+      url: standIn.url,
+      blog: 'https://parley.example',
+      timeoutMs: 200,
+    });
+  });
+  const IP = '203.0.113.9';
+  const checks = () =>
+    api.db.selectFrom('akismet_checks').select(['comment_id', 'verdict', 'user_ip']).execute();
+  const paths = () => standIn.requests.map((r) => r.path);
+  /** Reports go in the background: wait for `count` requests (or give up after 2 s). */
+  const requestsArrive = async (count: number) => {
+    const until = Date.now() + 2000;
+    while (standIn.requests.length < count && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return paths();
+  };
+
+  async function established(api: Api) {
+    const setup = await (async () => {
+      const admin = await api.install();
+      const { story } = await api.ok(`query ($url: String!) { story(url: $url) { id } }`, {
+        url: `${SITE_ORIGIN}/akismet`,
+      });
+      return { ...admin, storyId: story.id as string };
+    })();
+    const { token, userId } = await api.signUp('regular');
+    await api.establish(userId);
+    /** Posts from {@link IP}, or from no known address (`{ ip: null }`: in process). */
+    const post = async (body: string, from: { ip: string | null } = { ip: IP }) => {
+      const answer = await api.request(
+        POST,
+        { input: { storyId: setup.storyId, body } },
+        token,
+        from.ip ?? undefined,
+      );
+      return answer.data!.createComment.comment as { id: string; status: string };
+    };
+    return { ...setup, post, token };
+  }
+
+  it('joins its verdict to the score: what it calls blatant is held, what it calls spam weighs', async () => {
+    const { adminToken, post } = await established(api);
+    const fine = await post('A fair point about the budget vote.');
+    const spam = await post('viagra for sale');
+    const blatant = await post('blatant viagra for sale');
+    expect([fine.status, spam.status, blatant.status]).toEqual(['NONE', 'NONE', 'PREMOD']);
+    const scoreOf = async (id: string) =>
+      (await api.ok(COMMENT, { id }, adminToken)).comment.spamScore as number;
+    // The same words without Akismet's say: the local score alone.
+    expect(await scoreOf(spam.id)).toBeGreaterThan(0.5);
+    expect(await scoreOf(fine.id)).toBeLessThan(0.05);
+    expect((await api.ok(COMMENT, { id: blatant.id }, adminToken)).comment.heldBecause).toEqual([
+      'SPAM',
+    ]);
+    expect(standIn.requests[1]?.fields).toMatchObject({
+      user_ip: IP,
+      comment_author: 'regular',
+      comment_content: 'viagra for sale',
+      permalink: `${SITE_ORIGIN}/akismet`,
+    });
+    expect(await checks()).toEqual(
+      expect.arrayContaining([
+        { comment_id: fine.id, verdict: 'ham', user_ip: IP },
+        { comment_id: spam.id, verdict: 'spam', user_ip: IP },
+        { comment_id: blatant.id, verdict: 'discard', user_ip: IP },
+      ]),
+    );
+    // No address (a request from inside the process): Akismet is not asked.
+    await post('another fair point about the vote', { ip: null });
+    expect(standIn.requests).toHaveLength(3);
+  });
+
+  it('is told of decisions it judged otherwise, once', async () => {
+    const { adminToken, post } = await established(api);
+    const missed = await post('A fair point about the budget vote.');
+    const wrong = await post('blatant viagra, or so it seems');
+    await api.ok(REJECT, { id: missed.id, reason: 'SPAM' }, adminToken);
+    await api.ok(APPROVE, { id: wrong.id }, adminToken);
+    expect(await requestsArrive(4)).toEqual([
+      '/1.1/comment-check',
+      '/1.1/comment-check',
+      '/1.1/submit-spam',
+      '/1.1/submit-ham',
+    ]);
+    expect(standIn.requests[2]?.fields).toMatchObject({
+      user_ip: IP,
+      comment_content: 'A fair point about the budget vote.',
+    });
+    // Approving again, or rejecting plainly: nothing more to tell it.
+    await api.ok(APPROVE, { id: wrong.id }, adminToken);
+    await api.ok(REJECT, { id: missed.id }, adminToken);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(standIn.requests).toHaveLength(4);
+  });
+
+  it('never stops a post when it is slow, and forgets what it was told with the text', async () => {
+    const { post, adminToken, token } = await established(api);
+    const logged = jest.spyOn(api.deps.logger, 'warn');
+    standIn.delay(1000);
+    const slow = await post('A fair point about the budget vote.');
+    expect(slow.status).toBe('NONE');
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.anything() }),
+      'Akismet did not answer; the local spam score stands alone',
+    );
+    // The local score alone: an established reader's plain words, at the prior.
+    expect((await api.ok(COMMENT, { id: slow.id }, adminToken)).comment.spamScore).toBeCloseTo(
+      0.05,
+      5,
+    );
+    expect(await checks()).toEqual([]);
+    standIn.delay(0);
+    const kept = await post('Another fair point about the vote.');
+    const gone = await post('Yet another fair point about the vote.');
+    const old = await post('An old point about the vote.');
+    // The author deletes one: what Akismet judged goes with its text.
+    await api.ok(DELETE, { input: { commentId: gone.id } }, token);
+    // Another is older than the address retention (30 days): the hourly sweep forgets it.
+    await api.db
+      .updateTable('akismet_checks')
+      .set({ created_at: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+      .where('comment_id', '=', old.id)
+      .execute();
+    expect(await forgetOldAkismetChecks(api.db, new Date(), 30)).toBe(1);
+    expect((await checks()).map((c) => c.comment_id)).toEqual([kept.id]);
   });
 });

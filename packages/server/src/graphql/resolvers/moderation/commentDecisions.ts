@@ -19,6 +19,8 @@ import {
 import type { Comment } from '../../../db/store/comments';
 import type { CommentStatus, CommentTag } from '../../../db/schema';
 import { foldSpamLessonsSoon } from '../../../db/store/spamModel';
+import { findAkismetCheck, setAkismetVerdict } from '../../../db/store/akismetChecks';
+import { akismetComment } from '../../../moderation/akismet';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
 import { requireRole } from '../../permissions';
@@ -31,6 +33,56 @@ import { isRemoved } from '../types';
 
 /** The tag that puts a comment in the story's featured tab. */
 const FEATURED: CommentTag = 'FEATURED';
+
+/**
+ * Tells Akismet (when configured) of a decision it judged otherwise: an approval of what it
+ * called spam, a rejection as spam of what it let through. In the background; what it was told
+ * is kept, so a repeated decision is not reported again and a reversed one is.
+ */
+function reportToAkismet(
+  ctx: ParleyContext,
+  comment: Comment,
+  status: CommentStatus,
+  reason: RejectionReason | null,
+): void {
+  const akismet = ctx.akismet;
+  if (akismet === undefined) return;
+  const work = async () => {
+    const check = await findAkismetCheck(ctx.db, comment.id);
+    if (check === undefined) return;
+    const kind =
+      status === 'APPROVED' && check.verdict !== 'ham'
+        ? 'ham'
+        : status === 'REJECTED' && reason === 'SPAM' && check.verdict === 'ham'
+          ? 'spam'
+          : undefined;
+    if (kind === undefined) return;
+    const [author, story] = await Promise.all([
+      ctx.loaders.user.load(comment.authorId),
+      ctx.loaders.story.load(comment.storyId),
+    ]);
+    if (!author || !story) return;
+    await akismet.submit(
+      kind,
+      akismetComment(
+        author,
+        story.url,
+        comment.bodySource,
+        comment.parentId,
+        check.user_ip,
+        check.user_agent,
+        new Date(comment.createdAt),
+      ),
+    );
+    await setAkismetVerdict(ctx.db, comment.id, kind);
+  };
+  work().catch((error: unknown) =>
+    ctx.logger.warn(
+      { err: error, commentId: comment.id },
+      'Reporting a decision to Akismet failed',
+    ),
+  );
+}
 
 /** Folds the decisions' lessons into the spam model, in the background (store/spamModel.ts). */
 export function foldSpamLessonsLater(ctx: ParleyContext): void {
@@ -59,6 +111,7 @@ async function decide(
   // approved comment from the REPORTED queue records the review and clears it from there.
   if (current.status === status && current.reportCount <= current.reviewedReportCount) {
     if (await teachSpamDecision(ctx.db, commentId, { status, reason })) foldSpamLessonsLater(ctx);
+    reportToAkismet(ctx, current, status, reason);
     return current;
   }
   const { comment, previousStatus } = await setCommentStatus(ctx.db, {
@@ -69,6 +122,7 @@ async function decide(
     teachSpam: true,
   });
   foldSpamLessonsLater(ctx);
+  reportToAkismet(ctx, comment, status, reason);
   // A held comment that becomes visible is new to readers: it arrives like any new comment.
   if (!isVisibleStatus(previousStatus) && isVisibleStatus(comment.status)) {
     publishCommentCreated(ctx, comment);

@@ -1,0 +1,67 @@
+/**
+ * What Akismet said of comments (moderation/akismet.ts), kept to report a moderator's different
+ * decision back to it with the address and browser it judged. Erased with the comment's text (an
+ * edit, a deletion, an erased account) and `ipRetentionDays` after the check.
+ */
+import { isoTime } from '../inTransaction';
+import type { Db } from '../inTransaction';
+import type { AkismetChecksTable } from '../schema';
+
+/** One check, as stored. */
+export type AkismetCheck = AkismetChecksTable;
+
+/** The check of a comment, if one is kept. */
+export function findAkismetCheck(db: Db, commentId: string): Promise<AkismetCheck | undefined> {
+  return db
+    .selectFrom('akismet_checks')
+    .selectAll()
+    .where('comment_id', '=', commentId)
+    .executeTakeFirst();
+}
+
+/** Forgets the checks of comments whose text is going: `commentIds`, or every one by `authorId`. */
+export async function forgetAkismetChecks(
+  trx: Db,
+  which: { commentIds: readonly string[] } | { authorId: string },
+): Promise<void> {
+  if ('commentIds' in which && which.commentIds.length === 0) return;
+  await trx
+    .deleteFrom('akismet_checks')
+    .where((eb) =>
+      'commentIds' in which
+        ? eb('comment_id', 'in', which.commentIds)
+        : eb(
+            'comment_id',
+            'in',
+            eb.selectFrom('comments').select('id').where('author_id', '=', which.authorId),
+          ),
+    )
+    .execute();
+}
+
+/** Forgets the checks older than `retentionDays` (hourly housekeeping); returns how many. */
+export async function forgetOldAkismetChecks(
+  db: Db,
+  now: Date,
+  retentionDays: number,
+): Promise<number> {
+  const cutoff = isoTime(new Date(now.getTime() - retentionDays * 86_400_000));
+  const result = await db
+    .deleteFrom('akismet_checks')
+    .where('created_at', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Records what Akismet was told since (a decision reported to it): reported once, not again. */
+export async function setAkismetVerdict(
+  db: Db,
+  commentId: string,
+  verdict: AkismetCheck['verdict'],
+): Promise<void> {
+  await db
+    .updateTable('akismet_checks')
+    .set({ verdict })
+    .where('comment_id', '=', commentId)
+    .execute();
+}
