@@ -99,35 +99,61 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       }
     }
     // The same sweep keeps the audit log to its retention, the sessions list to live sessions and
-    // the planners' statistics fresh (they have no job of their own).
-    try {
-      const settings = (await getOrganization(db))?.settings ?? DEFAULT_SETTINGS;
-      const retention = settings.auditRetentionDays;
-      const pruned = await pruneAuditLog(db, retention, at);
-      if (pruned > 0) logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
-      // And the signed-in devices list to the sessions that can still be used.
-      await pruneSessions(db, at);
-      // And the comment images nobody used within their week, and image files no row names (a
-      // crash between a file and its row): here, in the background, not before the server starts.
-      const unusedBefore = new Date(at.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
-      await removeImageFiles(
-        { dataDir: options.dataDir, logger },
-        await deleteUnusedImages(db, unusedBefore),
-      );
-      await sweepOrphanImages({ dataDir: options.dataDir, db, logger });
-      // And guests' addresses past their time (store/guests.ts).
-      const forgotten = await forgetOldGuestAddresses(db, at, settings.ipRetentionDays);
-      if (forgotten > 0) logger.info({ forgotten }, "Guests' old addresses forgotten");
-      // And the spam model to its lessons: those of the accounts erased above, and any fold
-      // after a decision that failed (store/spamModel.ts).
-      await foldSpamLessons(db);
-      // And what Akismet was told of comments past the address retention (store/akismetChecks.ts).
-      await forgetOldAkismetChecks(db, at, settings.ipRetentionDays);
-      // And the query planners' statistics to what the tables hold now.
-      await refreshPlannerStatistics(db);
-    } catch (error) {
-      logger.error({ err: error }, 'Housekeeping failed; retrying next sweep');
-      failures += 1;
+    // the planners' statistics fresh (they have no job of their own). Each step on its own: the
+    // addresses' retention first, and none waits for another that keeps failing.
+    const settings = await getOrganization(db)
+      .then((organization) => organization?.settings ?? DEFAULT_SETTINGS)
+      .catch(() => DEFAULT_SETTINGS);
+    const steps: [string, () => Promise<void>][] = [
+      [
+        "guests' and Akismet's addresses",
+        async () => {
+          // Guests' addresses past their time (store/guests.ts), and what Akismet was told of
+          // comments with them (store/akismetChecks.ts).
+          const forgotten = await forgetOldGuestAddresses(db, at, settings.ipRetentionDays);
+          if (forgotten > 0) logger.info({ forgotten }, "Guests' old addresses forgotten");
+          await forgetOldAkismetChecks(db, at, settings.ipRetentionDays);
+        },
+      ],
+      [
+        'the audit log and sessions',
+        async () => {
+          const retention = settings.auditRetentionDays;
+          const pruned = await pruneAuditLog(db, retention, at);
+          if (pruned > 0) {
+            logger.info({ pruned, retention }, 'Audit log entries past retention pruned');
+          }
+          // And the signed-in devices list to the sessions that can still be used.
+          await pruneSessions(db, at);
+        },
+      ],
+      [
+        'comment images',
+        async () => {
+          // The comment images nobody used within their week, and image files no row names (a
+          // crash between a file and its row): here, in the background, not before the server
+          // starts.
+          const unusedBefore = new Date(at.getTime() - UNUSED_IMAGE_GRACE_MS).toISOString();
+          await removeImageFiles(
+            { dataDir: options.dataDir, logger },
+            await deleteUnusedImages(db, unusedBefore),
+          );
+          await sweepOrphanImages({ dataDir: options.dataDir, db, logger });
+        },
+      ],
+      // The spam model to its lessons: those of the accounts erased above, and any fold after a
+      // decision that failed (store/spamModel.ts).
+      ['the spam model', async () => void (await foldSpamLessons(db))],
+      // The query planners' statistics to what the tables hold now.
+      ['planner statistics', () => refreshPlannerStatistics(db)],
+    ];
+    for (const [step, run] of steps) {
+      try {
+        await run();
+      } catch (error) {
+        logger.error({ err: error, step }, 'Housekeeping failed; retrying next sweep');
+        failures += 1;
+      }
     }
     options.onRun?.(failures > 0 ? 'failed' : 'ok');
     return done;

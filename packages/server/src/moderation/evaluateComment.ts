@@ -171,6 +171,6 @@ export function withSpamScore(
   score: number,
   settings: Pick<CommentModerationSettings, 'spamThreshold'>,
 ): CommentModerationResult {
-  if (score * 100 < settings.spamThreshold) return verdict;
+  if (!Number.isFinite(score) || score * 100 < settings.spamThreshold) return verdict;
   return { ...verdict, status: 'PREMOD', heldBecause: [...verdict.heldBecause, 'SPAM'] };
 }

@@ -19,15 +19,15 @@ describe('reading a comment for the spam filter', () => {
       'Win **BIG** at [our site](https://www.Casino.example/x?ref=1) — $500 bonus, 24 hours',
     );
     expect(text.tokens).toEqual([
-      'win',
-      'big',
-      'at',
-      'our',
-      'site',
+      'w:win',
+      'w:big',
+      'w:at',
+      'w:our',
+      'w:site',
       '#money',
-      'bonus',
+      'w:bonus',
       '#num',
-      'hours',
+      'w:hours',
       'link:casino.example',
       'tld:example',
     ]);
@@ -60,6 +60,20 @@ describe('reading a comment for the spam filter', () => {
     expect(a.fingerprint).toBe(b.fingerprint);
     expect(readSpamText('Great deals on watches, visit today').fingerprint).not.toBe(a.fingerprint);
     expect(readSpamText('Thanks, great piece!').fingerprint).toBeNull();
+  });
+});
+
+describe('words that are also names of every object', () => {
+  it('are words like any other: "constructor" neither breaks a score nor the model', () => {
+    const model = newSpamModel();
+    for (let i = 0; i < MIN_LESSONS; i += 1) {
+      model.learn(modelText(readSpamText(`cheap pills ${i}`).tokens), 'spam');
+      model.learn(modelText(readSpamText(`the constructor of the bridge ${i}`).tokens), 'ham');
+    }
+    const score = spamScore(readSpamText('the constructor toString hasOwnProperty'), OLD, model);
+    expect(Number.isFinite(score)).toBe(true);
+    expect(score).toBeLessThan(0.1);
+    expect(storedSpamModel(model.toJson()).vocabulary['w:constructor']).toBe(MIN_LESSONS);
   });
 });
 

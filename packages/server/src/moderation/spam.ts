@@ -106,7 +106,7 @@ const phraseMatcher = createWordMatcher(SPAM_PHRASES);
 
 /** What a comment's text says, read once: its tokens, words, links and fingerprint. */
 export interface SpamText {
-  /** The model's tokens: folded words, `link:<host>` and `tld:<tld>` per link, `#num`, `#money`. */
+  /** The model's tokens: `w:` and a folded word, `link:<host>` and `tld:<tld>` per link, `#num`, `#money`. */
   tokens: string[];
   /** Words a reader sees. */
   words: number;
@@ -128,7 +128,9 @@ export function readSpamText(source: string): SpamText {
   for (const word of words) {
     if (/^[$€£]\d|^\d+[$€£]$/u.test(word)) tokens.push('#money');
     else if (/^\d+$/u.test(word)) tokens.push('#num');
-    else if (word.length >= 2 && word.length <= 30) tokens.push(word.replace(/[$€£]/gu, ''));
+    // Prefixed: a bare word such as "constructor" would find Object.prototype's in the model's
+    // plain-object counts.
+    else if (word.length >= 2 && word.length <= 30) tokens.push(`w:${word.replace(/[$€£]/gu, '')}`);
   }
   for (const target of targets) {
     const host = linkHost(target);

@@ -103,9 +103,6 @@ export function deleteAccount(
     // that UPDATE waits for, and then sees, a status change committed meanwhile, so the counts
     // below are of exactly what it erased (a separate SELECT before could miss it).
     const erasedAt = isoTime(now);
-    // What their texts taught the spam filter goes with them (folded out by the next fold).
-    await withdrawSpamLessons(trx, { authorId: userId });
-    await forgetAkismetChecks(trx, { authorId: userId });
     await trx
       .deleteFrom('comment_revisions')
       .where('comment_id', 'in', (eb) =>
@@ -134,6 +131,10 @@ export function deleteAccount(
         'held_because',
       ])
       .execute();
+    // What their texts taught the spam filter, and what Akismet judged, go with them — after the
+    // comments' rows are locked by the erasure above, the order every decision and edit takes.
+    await withdrawSpamLessons(trx, { authorId: userId });
+    await forgetAkismetChecks(trx, { authorId: userId });
     await trx
       .updateTable('comments')
       .set({ held_because: null })

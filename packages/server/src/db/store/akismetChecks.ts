@@ -53,15 +53,22 @@ export async function forgetOldAkismetChecks(
   return Number(result.numDeletedRows);
 }
 
-/** Records what Akismet was told since (a decision reported to it): reported once, not again. */
-export async function setAkismetVerdict(
+/**
+ * Claims the report of a decision before it is sent: the check's verdict moves from `from` to
+ * `to` only if it still says `from`, so of two processes (or a double click) one reports, and a
+ * decision reversed since is reported again. Returns whether this caller won the claim.
+ */
+export async function claimAkismetReport(
   db: Db,
   commentId: string,
-  verdict: AkismetCheck['verdict'],
-): Promise<void> {
-  await db
+  from: AkismetCheck['verdict'],
+  to: AkismetCheck['verdict'],
+): Promise<boolean> {
+  const result = await db
     .updateTable('akismet_checks')
-    .set({ verdict })
+    .set({ verdict: to })
     .where('comment_id', '=', commentId)
-    .execute();
+    .where('verdict', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

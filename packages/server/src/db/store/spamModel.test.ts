@@ -176,12 +176,28 @@ describe.each(testDialects())('the spam model on %s', (dialect) => {
   });
 
   it('takes a lesson back when the text that taught it goes: an edit, a deletion, an erasure', async () => {
+    const other = (
+      await createUser(t.db, { username: 'other', email: 'o@news.example', passwordHash: 'hash' })
+    ).id;
     const edited = await post(PILLS);
     const deleted = await post(BUDGET);
-    const erased = await post('an erased account wrote these words once');
-    for (const id of [edited, deleted, erased]) await decide(id, 'APPROVED', null);
+    const erasedText = 'an erased account wrote these words once';
+    const { comment: erased } = await createComment(t.db, {
+      storyId: storyIds[0]!,
+      authorId: other,
+      bodySource: erasedText,
+      bodyHtml: erasedText,
+      status: 'PREMOD',
+    });
+    for (const id of [edited, deleted, erased.id]) await decide(id, 'APPROVED', null);
     await foldSpamLessons(t.db);
-    expect((await spamLessons(t.db)).ham).toBe(3);
+    expect(await model()).toEqual(
+      learnedFrom([
+        [PILLS, 'ham'],
+        [BUDGET, 'ham'],
+        [erasedText, 'ham'],
+      ]),
+    );
 
     const after = await editComment(t.db, {
       commentId: edited,
@@ -190,13 +206,24 @@ describe.each(testDialects())('the spam model on %s', (dialect) => {
       spam: { score: 0.2, fingerprint: null },
     });
     expect(after.spamScore).toBeCloseTo(0.2, 5);
+    await foldSpamLessons(t.db);
+    expect(await model()).toEqual(
+      learnedFrom([
+        [BUDGET, 'ham'],
+        [erasedText, 'ham'],
+      ]),
+    );
+
     await deleteOwnComment(t.db, deleted, authorId);
+    await foldSpamLessons(t.db);
+    expect(await model()).toEqual(learnedFrom([[erasedText, 'ham']]));
+
     await t.db
       .updateTable('users')
       .set({ deletion_requested_at: new Date(0).toISOString() })
-      .where('id', '=', authorId)
+      .where('id', '=', other)
       .execute();
-    await deleteAccount(t.db, authorId);
+    await deleteAccount(t.db, other);
     await foldSpamLessons(t.db);
     expect(await model()).toEqual(counts(''));
     expect(await lessonRows()).toEqual([]);
@@ -269,4 +296,40 @@ describe.each(testDialects())('the spam model on %s', (dialect) => {
       ),
     );
   });
+
+  if (dialect === 'postgres') {
+    it('skips a lesson being written while it folds, and the next fold takes it', async () => {
+      const busy = await post(PILLS);
+      const free = await post(BUDGET);
+      await decide(busy, 'REJECTED', 'SPAM');
+      await decide(free, 'APPROVED', null);
+      // A decision in flight holds the busy lesson's row while the fold runs.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const decision = t.db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('spam_lessons')
+          .select('comment_id')
+          .where('comment_id', '=', busy)
+          .forUpdate()
+          .execute();
+        locked();
+        await held;
+      });
+      await isLocked;
+      expect(await foldSpamLessons(t.db)).toBe(1);
+      expect(await model()).toEqual(learnedFrom([[BUDGET, 'ham']]));
+      release();
+      await decision;
+      expect(await foldSpamLessons(t.db)).toBe(1);
+      expect(await model()).toEqual(
+        learnedFrom([
+          [BUDGET, 'ham'],
+          [PILLS, 'spam'],
+        ]),
+      );
+    });
+  }
 });

@@ -78,10 +78,10 @@ export async function scoreComment(
     text.fingerprint === null ? 0 : storiesWithText(db, text.fingerprint, input.storyId, input.now),
   ]);
   const accountAgeMs = input.now.getTime() - new Date(input.authorCreatedAt).getTime();
-  return {
-    score: spamScore(text, { accountAgeMs, repeatedOnStories }, model),
-    fingerprint: text.fingerprint,
-  };
+  const score = spamScore(text, { accountAgeMs, repeatedOnStories }, model);
+  // A model whose counts went wrong must not hold every comment (NaN is not below a threshold).
+  if (!Number.isFinite(score)) throw new Error(`The spam score is not a number (${score})`);
+  return { score, fingerprint: text.fingerprint };
 }
 
 /** Other stories (two at most: that is all the signal asks) with the same text this week. */
@@ -125,11 +125,14 @@ export async function recordSpamLesson(
   comment: { id: string; bodySource: string },
   decision: SpamDecision,
 ): Promise<boolean> {
-  const current = await trx
+  // Locked (PostgreSQL): a fold deleting this row commits first and the row reads as gone, or
+  // waits for this decision and skips the row (SKIP LOCKED) — never an update of a deleted row.
+  let read = trx
     .selectFrom('spam_lessons')
     .select(['label', 'tokens'])
-    .where('comment_id', '=', comment.id)
-    .executeTakeFirst();
+    .where('comment_id', '=', comment.id);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) read = read.forUpdate();
+  const current = await read.executeTakeFirst();
   let label: SpamLabel | null;
   if (decision.status === 'APPROVED') label = 'ham';
   else if (decision.status === 'REJECTED' && decision.reason === 'SPAM') label = 'spam';
@@ -141,9 +144,11 @@ export async function recordSpamLesson(
   if (tokens === '') label = null;
   if (current === undefined) {
     if (label === null) return false;
+    const row = { label, tokens, pending: 1, updated_at: isoTime() };
     await trx
       .insertInto('spam_lessons')
-      .values({ comment_id: comment.id, label, tokens, pending: 1, updated_at: isoTime() })
+      .values({ comment_id: comment.id, ...row })
+      .onConflict((oc) => oc.column('comment_id').doUpdateSet(row))
       .execute();
     return true;
   }
@@ -218,7 +223,12 @@ export async function foldSpamLessons(db: Db): Promise<number> {
     if (rows.length === 0) return 0;
     const model = json === '' ? newSpamModel() : storedSpamModel(json);
     for (const row of rows) {
-      if (row.applied_label !== null && model.categories[row.applied_label]) {
+      if (row.applied_label !== null) {
+        // Every applied lesson is in the model: a class missing means its counts went wrong,
+        // which must be seen (the fold rolls back, and the error is logged), not skipped.
+        if (!model.categories[row.applied_label]) {
+          throw new Error(`The spam model has no ${row.applied_label} lesson to take back`);
+        }
         model.unlearn(row.applied_tokens, row.applied_label);
       }
       if (row.label !== null && row.tokens !== '') model.learn(row.tokens, row.label);

@@ -34,7 +34,7 @@ import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../p
 import type { Resolvers } from './resolverTypes.generated';
 import { effectiveStoryStatus } from './stories';
 import { renderCommentBody } from './commentImages';
-import { unpinHidden } from './moderation/commentDecisions';
+import { foldSpamLessonsLater, unpinHidden } from './moderation/commentDecisions';
 import { attachCommentImages, releaseImagesOfComment } from '../../db/store/commentImages';
 import { removeImageFiles } from '../../uploads/commentImages';
 import { canSeeComment, editableUntil } from './types';
@@ -283,6 +283,8 @@ export const commentsResolvers = {
         ...(!hold && verdict.reported ? { heldBecause: verdict.heldBecause } : {}),
       });
       await attachCommentImages(ctx.db, author.id, comment.id, rendered.imageNames);
+      // What the old text taught the spam filter is out of the model at once, not within the hour.
+      foldSpamLessonsLater(ctx);
       // Readers hear of an edit only to a comment they could see: a held comment's edits (its
       // author, status, parent) are for moderators, through the queue.
       if (isVisibleStatus(comment.status) || isVisibleStatus(edited.status)) {
@@ -317,6 +319,7 @@ export const commentsResolvers = {
         // Gone means gone: the images it showed go with its text, and its pin.
         await removeImageFiles(ctx, await releaseImagesOfComment(ctx.db, comment.id, author.id));
         await unpinHidden(ctx, deleted);
+        foldSpamLessonsLater(ctx);
         // Readers who could see it watch it go; a held one was only ever in the queues.
         if (isVisibleStatus(deleted.status)) publishCommentUpdated(ctx, deleted);
         await publishQueueUpdated(ctx, deleted);

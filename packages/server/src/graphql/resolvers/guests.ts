@@ -2,6 +2,7 @@
  * Guest comments (store/guests.ts, guestAccess.ts), claiming them later, and the address-range
  * bans moderators put on guests (store/ipBans.ts).
  */
+import { foldSpamLessonsLater } from './moderation/commentDecisions';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction } from '../../db/inTransaction';
 import {
@@ -121,6 +122,7 @@ export const guestResolvers = {
       });
       if (erased !== undefined) {
         await removeImageFiles(ctx, erased.imageNames);
+        foldSpamLessonsLater(ctx);
         invalidateEveryRead(ctx);
       }
       return { user: await findUserById(ctx.db, guest.id) };

@@ -19,7 +19,7 @@ import {
 import type { Comment } from '../../../db/store/comments';
 import type { CommentStatus, CommentTag } from '../../../db/schema';
 import { foldSpamLessonsSoon } from '../../../db/store/spamModel';
-import { findAkismetCheck, setAkismetVerdict } from '../../../db/store/akismetChecks';
+import { claimAkismetReport, findAkismetCheck } from '../../../db/store/akismetChecks';
 import { akismetComment } from '../../../moderation/akismet';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
@@ -36,8 +36,9 @@ const FEATURED: CommentTag = 'FEATURED';
 
 /**
  * Tells Akismet (when configured) of a decision it judged otherwise: an approval of what it
- * called spam, a rejection as spam of what it let through. In the background; what it was told
- * is kept, so a repeated decision is not reported again and a reversed one is.
+ * called spam, a rejection as spam of what it let through. In the background; the report is
+ * claimed first (claimAkismetReport), so it is sent once, and a reversed decision again; a
+ * report that fails gives its claim back (and is logged).
  */
 function reportToAkismet(
   ctx: ParleyContext,
@@ -62,19 +63,24 @@ function reportToAkismet(
       ctx.loaders.story.load(comment.storyId),
     ]);
     if (!author || !story) return;
-    await akismet.submit(
-      kind,
-      akismetComment(
-        author,
-        story.url,
-        comment.bodySource,
-        comment.parentId,
-        check.user_ip,
-        check.user_agent,
-        new Date(comment.createdAt),
-      ),
-    );
-    await setAkismetVerdict(ctx.db, comment.id, kind);
+    if (!(await claimAkismetReport(ctx.db, comment.id, check.verdict, kind))) return;
+    try {
+      await akismet.submit(
+        kind,
+        akismetComment(
+          author,
+          story.url,
+          comment.bodySource,
+          comment.parentId,
+          check.user_ip,
+          check.user_agent,
+          new Date(comment.createdAt),
+        ),
+      );
+    } catch (error) {
+      await claimAkismetReport(ctx.db, comment.id, kind, check.verdict);
+      throw error;
+    }
   };
   work().catch((error: unknown) =>
     ctx.logger.warn(
@@ -110,8 +116,12 @@ async function decide(
   // Deciding again what was decided is a no-op — unless reports came since: approving an
   // approved comment from the REPORTED queue records the review and clears it from there.
   if (current.status === status && current.reportCount <= current.reviewedReportCount) {
-    if (await teachSpamDecision(ctx.db, commentId, { status, reason })) foldSpamLessonsLater(ctx);
-    reportToAkismet(ctx, current, status, reason);
+    // Reported only when the decision was taken here: a stale click on a comment decided
+    // otherwise since tells neither the model nor Akismet anything.
+    if (await teachSpamDecision(ctx.db, commentId, { status, reason })) {
+      foldSpamLessonsLater(ctx);
+      reportToAkismet(ctx, current, status, reason);
+    }
     return current;
   }
   const { comment, previousStatus } = await setCommentStatus(ctx.db, {
