@@ -20,7 +20,8 @@ import { findOrCreateStory } from '../packages/server/src/db/store/stories';
 import { createUser } from '../packages/server/src/db/store/users';
 import { testBox } from '../packages/server/src/db/testFixtures';
 import { DEFAULT_SETTINGS } from '../packages/server/src/defaults';
-import { STORIES, generateCorpus, seededRandom } from './support/spamCorpus';
+import { STORIES, generateCorpus } from './support/spamCorpus';
+import { seededRandom } from './support/seededRandom';
 
 const COMMENTS = Number(process.env['BENCH_SPAM_COMMENTS'] ?? 3000);
 const TRAINING_SHARE = 0.7;

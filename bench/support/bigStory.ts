@@ -1,6 +1,7 @@
 // A story of any size, written straight into storage in batches (the API would take an hour for
 // 100,000 comments, and the bench measures reading): mixed depths, mixed statuses, reports, as a
 // long-running popular thread has them. Deterministic: the same size gives the same thread.
+import { seededRandom as random } from './seededRandom';
 import { randomUUID } from 'node:crypto';
 import type { ParleyServer } from '@parley/server';
 import type { CommentStatus } from '../../packages/server/src/db/schema';
@@ -13,17 +14,6 @@ export interface BigStory {
   ids: string[];
   /** A reply deep in the thread (depth 6 or more), for the permalink request. */
   deepId: string;
-}
-
-/** A small deterministic PRNG (mulberry32): the same thread for the same size on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const BATCH = 500;

@@ -4,6 +4,7 @@
 // fifty written before its parent (the importer must hold it), one post in a hundred spam. The
 // same arguments write the same file (a seeded generator). Streamed to disk: the file is never
 // whole in memory.
+import { seededRandom as random } from './seededRandom';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
@@ -14,18 +15,6 @@ export interface DisqusFileOptions {
   authors: number;
   origin: string;
   seed?: number;
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS =

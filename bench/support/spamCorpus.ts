@@ -8,6 +8,8 @@
  * on several stories, and some write with look-alike letters.
  */
 
+import { seededRandom } from './seededRandom';
+
 /** One comment of the corpus. */
 export interface CorpusComment {
   body: string;
@@ -20,18 +22,6 @@ export interface CorpusComment {
 
 /** Stories the comments are spread over. */
 export const STORIES = 40;
-
-/** A seeded random source (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOPICS: Record<string, { nouns: string[]; claims: string[] }> = {
   politics: {

@@ -6,6 +6,8 @@
 import { isoTime } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { AkismetChecksTable } from '../schema';
+import { commentIdsOf, isEmptyScope } from './commentScope';
+import type { CommentScope } from './commentScope';
 
 /** One check, as stored. */
 export type AkismetCheck = AkismetChecksTable;
@@ -20,22 +22,11 @@ export function findAkismetCheck(db: Db, commentId: string): Promise<AkismetChec
 }
 
 /** Forgets the checks of comments whose text is going: `commentIds`, or every one by `authorId`. */
-export async function forgetAkismetChecks(
-  trx: Db,
-  which: { commentIds: readonly string[] } | { authorId: string },
-): Promise<void> {
-  if ('commentIds' in which && which.commentIds.length === 0) return;
+export async function forgetAkismetChecks(trx: Db, which: CommentScope): Promise<void> {
+  if (isEmptyScope(which)) return;
   await trx
     .deleteFrom('akismet_checks')
-    .where((eb) =>
-      'commentIds' in which
-        ? eb('comment_id', 'in', which.commentIds)
-        : eb(
-            'comment_id',
-            'in',
-            eb.selectFrom('comments').select('id').where('author_id', '=', which.authorId),
-          ),
-    )
+    .where('comment_id', 'in', commentIdsOf(trx, which))
     .execute();
 }
 

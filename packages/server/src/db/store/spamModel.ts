@@ -22,6 +22,8 @@ import type { Naivebayes } from 'classificator';
 import { inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { CommentStatus, SpamLabel } from '../schema';
+import { commentIdsOf, isEmptyScope } from './commentScope';
+import type { CommentScope } from './commentScope';
 import {
   REPEAT_WINDOW_MS,
   modelText,
@@ -165,23 +167,12 @@ export async function recordSpamLesson(
  * Takes back the lessons of comments whose text is going (an edit, a deletion, an erased
  * account), in the caller's transaction: `commentIds`, or every comment by `authorId`.
  */
-export async function withdrawSpamLessons(
-  trx: Db,
-  which: { commentIds: readonly string[] } | { authorId: string },
-): Promise<void> {
-  if ('commentIds' in which && which.commentIds.length === 0) return;
+export async function withdrawSpamLessons(trx: Db, which: CommentScope): Promise<void> {
+  if (isEmptyScope(which)) return;
   await trx
     .updateTable('spam_lessons')
     .set({ label: null, tokens: '', pending: 1, updated_at: isoTime() })
-    .where((eb) =>
-      'commentIds' in which
-        ? eb('comment_id', 'in', which.commentIds)
-        : eb(
-            'comment_id',
-            'in',
-            eb.selectFrom('comments').select('id').where('author_id', '=', which.authorId),
-          ),
-    )
+    .where('comment_id', 'in', commentIdsOf(trx, which))
     .where((eb) => eb.or([eb('label', 'is not', null), eb('applied_label', 'is not', null)]))
     .execute();
 }
