@@ -213,29 +213,32 @@ export function modelSpamProbability(model: Naivebayes, tokens: string[]): numbe
   return 1 / (1 + Math.exp(ham - spam));
 }
 
-/** The score (0 to 1) from the model's opinion (undefined: untrained) and the signals. */
+/**
+ * The score (0 to 1) from the model's opinion (undefined: untrained), the signals and any other
+ * evidence in log-odds (`extraLogOdds`: Akismet's verdict, {@link AKISMET_WEIGHTS}).
+ */
 export function spamScore(
   text: SpamText,
   context: SpamContext,
   model: Naivebayes | undefined,
+  extraLogOdds = 0,
 ): number {
   const opinion = model && modelSpamProbability(model, text.tokens);
   const clamped =
     opinion === undefined ? undefined : Math.min(1 - MODEL_CLAMP, Math.max(MODEL_CLAMP, opinion));
-  let logOdds = clamped === undefined ? PRIOR : Math.log(clamped / (1 - clamped));
+  let logOdds = (clamped === undefined ? PRIOR : Math.log(clamped / (1 - clamped))) + extraLogOdds;
   for (const signal of spamSignals(text, context)) logOdds += signal.weight;
   return 1 / (1 + Math.exp(-logOdds));
 }
 
+/** `score` with `logOdds` more evidence. */
+export function withLogOdds(score: number, logOdds: number): number {
+  const p = Math.min(1 - 1e-9, Math.max(1e-9, score));
+  return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + logOdds)));
+}
+
 /** What Akismet's verdict adds to the log-odds, when it is asked (moderation/akismet.ts). */
 export const AKISMET_WEIGHTS = Object.freeze({ ham: -1, spam: 3, discard: 5 });
-
-/** `score` with Akismet's verdict joined to it, as one more signal. */
-export function withAkismetVerdict(score: number, verdict: keyof typeof AKISMET_WEIGHTS): number {
-  const p = Math.min(1 - 1e-9, Math.max(1e-9, score));
-  const logOdds = Math.log(p / (1 - p)) + AKISMET_WEIGHTS[verdict];
-  return 1 / (1 + Math.exp(-logOdds));
-}
 
 /** The tokens as the model's text: they hold no spaces, so its tokenizer splits on spaces. */
 export function modelText(tokens: readonly string[]): string {

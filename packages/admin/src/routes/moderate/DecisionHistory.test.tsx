@@ -20,6 +20,7 @@ test('lists my latest decisions with links to their stories', async () => {
             {
               id: 'd1',
               status: 'REJECTED',
+              reason: 'SPAM',
               createdAt: '2026-11-21T08:00:00.000Z',
               comment: {
                 id: 'c1',
@@ -28,7 +29,13 @@ test('lists my latest decisions with links to their stories', async () => {
                 author: { username: 'spammer' },
               },
             },
-            { id: 'd2', status: 'APPROVED', createdAt: '2026-11-21T07:00:00.000Z', comment: null },
+            {
+              id: 'd2',
+              status: 'APPROVED',
+              reason: null,
+              createdAt: '2026-11-21T07:00:00.000Z',
+              comment: null,
+            },
           ],
         },
       });
@@ -39,7 +46,8 @@ test('lists my latest decisions with links to their stories', async () => {
   const list = within(await screen.findByRole('list'));
   const items = list.getAllByRole('listitem');
   expect(items).toHaveLength(2);
-  expect(items[0]?.textContent).toContain('Rejected');
+  expect(items[0]?.querySelector('strong')?.textContent).toBe('Rejected as spam');
+  expect(items[1]?.querySelector('strong')?.textContent).toBe('Approved');
   expect(items[0]?.textContent).toContain('spammer');
   expect(list.getByRole('link', { name: 'A story' }).getAttribute('href')).toBe(
     'https://site.example/a',

@@ -14,6 +14,18 @@ const STATUS_TEXT: Partial<Record<CommentStatus, string>> = {
   REJECTED: 'Rejected',
 };
 
+/** Why a comment was rejected (`RejectionReason`). */
+type RejectionReason = NonNullable<
+  ResultOf<typeof MY_DECISIONS_QUERY>['myDecisions'][number]['reason']
+>;
+
+const REASON_TEXT: Record<RejectionReason, string> = {
+  SPAM: 'as spam',
+  ABUSIVE: 'as abusive',
+  OFF_TOPIC: 'as off topic',
+  OTHER: 'for another reason',
+};
+
 const EXCERPT_CHARS = 100;
 
 /** "My recent decisions": the viewer's latest approvals and rejections, with links. */
@@ -43,6 +55,7 @@ export function DecisionHistory() {
               <li key={d.id}>
                 <strong className={`status-${d.status.toLowerCase()}`}>
                   {STATUS_TEXT[d.status] ?? d.status.toLowerCase()}
+                  {d.reason && ` ${REASON_TEXT[d.reason]}`}
                 </strong>{' '}
                 <time dateTime={d.createdAt}>{new Date(d.createdAt).toLocaleString()}</time>
                 {d.comment ? (

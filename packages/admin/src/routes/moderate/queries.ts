@@ -106,7 +106,7 @@ export const USER_ACTION_MUTATIONS = {
 export const MY_DECISIONS_QUERY = graphql(`
   query MyDecisions($first: Int) {
     myDecisions(first: $first) {
-      id status createdAt
+      id status reason createdAt
       comment { id bodySource story { id title url } author { username } }
     }
   }

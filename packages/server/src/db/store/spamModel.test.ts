@@ -280,6 +280,34 @@ describe.each(testDialects())('the spam model on %s', (dialect) => {
     );
   });
 
+  it('looks for the same text elsewhere only when it could carry the score to the threshold', async () => {
+    const scoreAt = async (source: string, accountAgeMs: number, threshold?: number) =>
+      (
+        await scoreComment(t.db, {
+          source,
+          storyId: storyIds[0]!,
+          authorCreatedAt: new Date(Date.now() - accountAgeMs).toISOString(),
+          modelStamp: '',
+          now: new Date(),
+          ...(threshold === undefined ? {} : { threshold }),
+        })
+      ).score;
+    const plain = 'Visit our shop for the best prices in town';
+    const spammy = 'Visit my website for the best prices in town https://shop.com';
+    for (const text of [plain, spammy]) {
+      await post(text, storyIds[1]);
+      await post(text, storyIds[2]);
+    }
+    const old = 30 * NEW_ACCOUNT_MS;
+    // A reader's plain words: even repeated they stay far below 0.9, so no query; the full
+    // score (no threshold) counts the repeat.
+    expect(await scoreAt(plain, old, 0.9)).toBeCloseTo(0.05, 5);
+    expect(await scoreAt(plain, old)).toBeGreaterThan(0.4);
+    // A new account's link and phrase: the repeat could carry it over, so it is looked for.
+    expect(await scoreAt(spammy, 60_000, 0.9)).toBeGreaterThan(0.9);
+    expect(await scoreAt(spammy, 60_000, 0.9)).toBe(await scoreAt(spammy, 60_000));
+  });
+
   it('folds while decisions land, and ends with exactly the lessons decided', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i += 1) ids.push(await post(`${i % 2 ? PILLS : BUDGET} ${i}`));

@@ -26,11 +26,13 @@ import { commentIdsOf, isEmptyScope } from './commentScope';
 import type { CommentScope } from './commentScope';
 import {
   REPEAT_WINDOW_MS,
+  WEIGHTS,
   modelText,
   newSpamModel,
   readSpamText,
   spamScore,
   storedSpamModel,
+  withLogOdds,
 } from '../../moderation/spam';
 
 /** Each database's decoded model, by the stamp it has (one decode per process and stamp). */
@@ -67,6 +69,13 @@ export interface ScoreCommentInput {
   /** `organization.spam_model_stamp`. */
   modelStamp: string;
   now: Date;
+  /** Other evidence, in log-odds (Akismet's verdict). @default 0 */
+  extraLogOdds?: number;
+  /**
+   * The threshold (0 to 1) the score is for. The same text on other stories (a query) is looked
+   * for only when it could carry the score to it; omitted, always (the bench's full scores).
+   */
+  threshold?: number;
 }
 
 /** The comment's spam score (0 to 1) and the fingerprint to store with it. */
@@ -75,12 +84,21 @@ export async function scoreComment(
   input: ScoreCommentInput,
 ): Promise<{ score: number; fingerprint: string | null }> {
   const text = readSpamText(input.source);
-  const [model, repeatedOnStories] = await Promise.all([
-    spamModel(db, input.modelStamp),
-    text.fingerprint === null ? 0 : storiesWithText(db, text.fingerprint, input.storyId, input.now),
-  ]);
+  const model = await spamModel(db, input.modelStamp);
   const accountAgeMs = input.now.getTime() - new Date(input.authorCreatedAt).getTime();
-  const score = spamScore(text, { accountAgeMs, repeatedOnStories }, model);
+  const extra = input.extraLogOdds ?? 0;
+  let score = spamScore(text, { accountAgeMs, repeatedOnStories: 0 }, model, extra);
+  // The repeat signal adds at most WEIGHTS.repeatedMore: most comments are far enough below the
+  // threshold that it could not change the verdict, and are spared its query (issue 15's writes).
+  if (
+    text.fingerprint !== null &&
+    (input.threshold === undefined || withLogOdds(score, WEIGHTS.repeatedMore) >= input.threshold)
+  ) {
+    const repeatedOnStories = await storiesWithText(db, text.fingerprint, input.storyId, input.now);
+    if (repeatedOnStories > 0) {
+      score = spamScore(text, { accountAgeMs, repeatedOnStories }, model, extra);
+    }
+  }
   // A model whose counts went wrong must not hold every comment (NaN is not below a threshold).
   if (!Number.isFinite(score)) throw new Error(`The spam score is not a number (${score})`);
   return { score, fingerprint: text.fingerprint };

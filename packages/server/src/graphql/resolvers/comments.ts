@@ -22,7 +22,7 @@ import { reportWeight } from '../../moderation/reportWeight';
 import { neutralizeBidi } from '../../validation/lookalikes';
 import { recordGuestAddress } from '../../db/store/guests';
 import { scoreComment } from '../../db/store/spamModel';
-import { withAkismetVerdict } from '../../moderation/spam';
+import { AKISMET_WEIGHTS } from '../../moderation/spam';
 import { akismetComment } from '../../moderation/akismet';
 import type { AkismetVerdict } from '../../moderation/akismet';
 import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
@@ -84,22 +84,24 @@ async function moderate(
   if (!settings.spamFilter || author.role !== 'COMMENTER') {
     return { ...verdict, spam: null, akismet: undefined };
   }
-  let spam;
+  // Akismet first (a new comment, when configured): its verdict is evidence the local score
+  // weighs with the rest.
+  const akismet = created && (await askAkismet(ctx, author, story.url, body, created.parentId));
   try {
-    spam = await scoreComment(ctx.db, {
+    const spam = await scoreComment(ctx.db, {
       source: body,
       storyId,
       authorCreatedAt: author.createdAt,
       modelStamp: (await ctx.organization())?.spamModelStamp ?? '',
       now,
+      extraLogOdds: akismet === undefined ? 0 : AKISMET_WEIGHTS[akismet.verdict],
+      threshold: settings.spamThreshold / 100,
     });
+    return { ...withSpamScore(verdict, spam.score, settings), spam, akismet };
   } catch (error) {
     ctx.logger.error({ err: error, storyId }, 'Spam scoring failed; the comment goes on unscored');
-    return { ...verdict, spam: null, akismet: undefined };
+    return { ...verdict, spam: null, akismet };
   }
-  const akismet = created && (await askAkismet(ctx, author, story.url, body, created.parentId));
-  if (akismet !== undefined) spam.score = withAkismetVerdict(spam.score, akismet.verdict);
-  return { ...withSpamScore(verdict, spam.score, settings), spam, akismet };
 }
 
 /** What Akismet said of a new comment, and the address and browser it judged. */

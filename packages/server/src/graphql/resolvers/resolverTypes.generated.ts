@@ -605,6 +605,8 @@ export type ModerationDecision = {
   comment?: Maybe<Comment>;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
+  /** Why the comment was rejected, when the moderator said; null otherwise. */
+  reason?: Maybe<RejectionReason>;
   status: CommentStatus;
 };
 
@@ -2593,6 +2595,7 @@ export type ModerationDecisionResolvers<ContextType = ParleyContext, ParentType 
   comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['RejectionReason']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['CommentStatus'], ParentType, ContextType>;
 };
 

@@ -4,7 +4,7 @@
  */
 import { listUserHistory } from '../../../db/store/userModeration';
 import { isModerator, requireRole } from '../../permissions';
-import type { Resolvers } from '../resolverTypes.generated';
+import type { RejectionReason, Resolvers } from '../resolverTypes.generated';
 
 /** Most decisions `myDecisions` answers: the panel is a recent list, not an audit export. */
 const MAX_DECISIONS = 100;
@@ -45,6 +45,8 @@ export const userLookupResolvers = {
   },
 
   ModerationDecision: {
+    // Stored only from the RejectionReason the mutation took (commentDecisions.ts).
+    reason: (row) => row.reason as RejectionReason | null,
     comment: (row, _args, ctx) => ctx.loaders.comment.load(row.comment_id),
     createdAt: (row) => row.created_at,
   },
