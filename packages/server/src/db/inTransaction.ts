@@ -10,6 +10,11 @@ export function newId(): string {
   return randomUUID();
 }
 
+/** The stored timestamp `days` days before `now`: where a retention of that many days ends. */
+export function daysBefore(now: Date, days: number): string {
+  return isoTime(new Date(now.getTime() - days * 86_400_000));
+}
+
 /** Now, or `date`, as a stored timestamp: ISO-8601 UTC text (see schema.ts). */
 export function isoTime(date: Date = new Date()): string {
   return date.toISOString();

@@ -1,16 +1,7 @@
 import { AkismetError, akismetComment, createAkismetClient } from './akismet';
-import { AKISMET_TEST_KEY, startAkismetStandIn } from './testing/akismetStandIn';
-import type { AkismetStandIn } from './testing/akismetStandIn';
+import { AKISMET_TEST_KEY, useAkismetStandIn } from './testing/akismetStandIn';
 
-let standIn: AkismetStandIn;
-beforeAll(async () => {
-  standIn = await startAkismetStandIn();
-});
-afterAll(() => standIn.close());
-beforeEach(() => {
-  standIn.requests.length = 0;
-  standIn.delay(0);
-});
+const running = useAkismetStandIn();
 
 const comment = (body: string) =>
   akismetComment(
@@ -25,7 +16,7 @@ const comment = (body: string) =>
 const client = (apiKey = AKISMET_TEST_KEY, timeoutMs?: number) =>
   createAkismetClient({
     apiKey,
-    url: standIn.url,
+    url: running().url,
     blog: 'https://parley.example',
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
@@ -35,7 +26,7 @@ describe('the Akismet client', () => {
     expect(await client().check(comment('A fair point.'))).toBe('ham');
     expect(await client().check(comment('cheap viagra'))).toBe('spam');
     expect(await client().check(comment('blatant viagra'))).toBe('discard');
-    expect(standIn.requests[0]).toEqual({
+    expect(running().requests[0]).toEqual({
       path: '/1.1/comment-check',
       fields: {
         api_key: AKISMET_TEST_KEY,
@@ -55,7 +46,7 @@ describe('the Akismet client', () => {
   it('reports decisions back, and says what Akismet refused', async () => {
     await client().submit('spam', comment('x'));
     await client().submit('ham', comment('y'));
-    expect(standIn.requests.map((r) => r.path)).toEqual(['/1.1/submit-spam', '/1.1/submit-ham']);
+    expect(running().requests.map((r) => r.path)).toEqual(['/1.1/submit-spam', '/1.1/submit-ham']);
     await expect(client('wrong').check(comment('x'))).rejects.toThrow(
       new AkismetError('Akismet comment-check: Empty "api_key" or invalid key.'),
     );
@@ -63,7 +54,7 @@ describe('the Akismet client', () => {
   });
 
   it('gives up after its time-out', async () => {
-    standIn.delay(300);
+    running().delay(300);
     await expect(client(AKISMET_TEST_KEY, 50).check(comment('x'))).rejects.toThrow(
       /abort|timeout/i,
     );

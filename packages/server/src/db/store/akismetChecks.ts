@@ -3,7 +3,7 @@
  * decision back to it with the address and browser it judged. Erased with the comment's text (an
  * edit, a deletion, an erased account) and `ipRetentionDays` after the check.
  */
-import { isoTime } from '../inTransaction';
+import { daysBefore } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { AkismetChecksTable } from '../schema';
 import { commentIdsOf, isEmptyScope } from './commentScope';
@@ -36,7 +36,7 @@ export async function forgetOldAkismetChecks(
   now: Date,
   retentionDays: number,
 ): Promise<number> {
-  const cutoff = isoTime(new Date(now.getTime() - retentionDays * 86_400_000));
+  const cutoff = daysBefore(now, retentionDays);
   const result = await db
     .deleteFrom('akismet_checks')
     .where('created_at', '<', cutoff)

@@ -11,7 +11,7 @@
  * `auditRetentionDays` are pruned by the periodic sweep (jobs/startAccountDeletionJob.ts).
  */
 import type { Selectable } from 'kysely';
-import { isoTime, newId, parseJson } from '../inTransaction';
+import { daysBefore, isoTime, newId, parseJson } from '../inTransaction';
 import type { AuditLogTable } from '../schema';
 import type { Db } from '../inTransaction';
 import { paginate } from './paginate';
@@ -200,10 +200,9 @@ export function listAuditLog(
 
 /** Deletes the entries older than `retentionDays` before `now`; resolves how many went. */
 export async function pruneAuditLog(db: Db, retentionDays: number, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
   const result = await db
     .deleteFrom('audit_log')
-    .where('created_at', '<', isoTime(cutoff))
+    .where('created_at', '<', daysBefore(now, retentionDays))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

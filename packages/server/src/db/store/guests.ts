@@ -18,7 +18,7 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import { GUEST_NAME_MAX_LENGTH, GUEST_NAME_MIN_LENGTH, stripBidiControls } from '@parley/contract';
-import { inTransaction, isoTime, newId } from '../inTransaction';
+import { daysBefore, inTransaction, isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type { UsersTable } from '../schema';
 import { ParleyError } from '../../ParleyError';
@@ -290,7 +290,7 @@ export async function forgetOldGuestAddresses(
   now: Date,
   retentionDays: number,
 ): Promise<number> {
-  const cutoff = isoTime(new Date(now.getTime() - retentionDays * 86_400_000));
+  const cutoff = daysBefore(now, retentionDays);
   const result = await db
     .updateTable('users')
     .set({ ip_address: null })

@@ -5,7 +5,7 @@ import { SITE_ORIGIN, useApi } from '../testing/useApi';
 import type { Api } from '../testing/useApi';
 import { codeOf } from './account/accountTestKit';
 import { createAkismetClient } from '../../moderation/akismet';
-import { AKISMET_TEST_KEY, startAkismetStandIn } from '../../moderation/testing/akismetStandIn';
+import { AKISMET_TEST_KEY, useAkismetStandIn } from '../../moderation/testing/akismetStandIn';
 import type { AkismetStandIn } from '../../moderation/testing/akismetStandIn';
 import { forgetOldAkismetChecks } from '../../db/store/akismetChecks';
 
@@ -216,14 +216,10 @@ describe.each(testDialects())('the spam filter through the API on %s', (dialect)
 
 describe.each(testDialects())('Akismet beside the spam filter on %s', (dialect) => {
   const api = useApi(dialect);
+  const running = useAkismetStandIn();
   let standIn: AkismetStandIn;
-  beforeAll(async () => {
-    standIn = await startAkismetStandIn();
-  });
-  afterAll(() => standIn.close());
   beforeEach(() => {
-    standIn.requests.length = 0;
-    standIn.delay(0);
+    standIn = running();
     api.deps.akismet = createAkismetClient({
       apiKey: AKISMET_TEST_KEY,
       url: standIn.url,

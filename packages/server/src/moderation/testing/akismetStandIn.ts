@@ -66,3 +66,20 @@ export async function startAkismetStandIn(): Promise<AkismetStandIn> {
       }),
   };
 }
+
+/**
+ * Starts a stand-in for the test file (before all, closed after all) and forgets its requests
+ * and any delay before each test; the getter answers the running one.
+ */
+export function useAkismetStandIn(): () => AkismetStandIn {
+  let standIn: AkismetStandIn | undefined;
+  beforeAll(async () => {
+    standIn = await startAkismetStandIn();
+  });
+  afterAll(() => standIn?.close());
+  beforeEach(() => {
+    standIn!.requests.length = 0;
+    standIn!.delay(0);
+  });
+  return () => standIn!;
+}
