@@ -101,9 +101,18 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
     // The same sweep keeps the audit log to its retention, the sessions list to live sessions and
     // the planners' statistics fresh (they have no job of their own). Each step on its own: the
     // addresses' retention first, and none waits for another that keeps failing.
+    // Settings that cannot be read: the defaults this once (a retention of 30 days, not none),
+    // and the log says so.
     const settings = await getOrganization(db)
       .then((organization) => organization?.settings ?? DEFAULT_SETTINGS)
-      .catch(() => DEFAULT_SETTINGS);
+      .catch((error: unknown) => {
+        logger.error(
+          { err: error },
+          'Housekeeping could not read the settings; using the defaults',
+        );
+        failures += 1;
+        return DEFAULT_SETTINGS;
+      });
     const steps: [string, () => Promise<void>][] = [
       [
         "guests' and Akismet's addresses",

@@ -11,8 +11,17 @@
  * `submit-ham` answer a thank-you; anything else carries `X-akismet-debug-help`.
  */
 
+import { isPlaceholderAddress } from '../db/store/users';
+
 /** What Akismet said of a comment. */
 export type AkismetVerdict = 'ham' | 'spam' | 'discard';
+
+/** What Akismet said of a new comment, and the address and browser it judged (kept to report back). */
+export interface AkismetJudgement {
+  verdict: AkismetVerdict;
+  userIp: string;
+  userAgent: string;
+}
 
 /** The request Akismet judges, as it names its fields. */
 export interface AkismetComment {
@@ -107,8 +116,8 @@ export function akismetComment(
     permalink,
     comment_type: parentId === null ? 'comment' : 'reply',
     comment_author: author.username,
-    // A guest without an address has a placeholder (`.invalid`): no address, for Akismet.
-    ...(author.email.endsWith('.invalid') ? {} : { comment_author_email: author.email }),
+    // A guest without an address has a placeholder: no address, for Akismet.
+    ...(isPlaceholderAddress(author.email) ? {} : { comment_author_email: author.email }),
     comment_content: body,
     comment_date_gmt: at.toISOString(),
   };

@@ -28,8 +28,6 @@ export interface CommentModerationSettings {
   maxCommentLength: number;
   /** Whether guests' comments wait for a moderator. @default true */
   guestPremod: boolean;
-  /** The spam score, in percent, at or above which a comment is held. @default 90 */
-  spamThreshold: number;
 }
 
 /** Everything the decision needs about one comment being written. */
@@ -169,7 +167,8 @@ export function evaluateComment(input: EvaluateCommentInput): CommentModerationR
 export function withSpamScore(
   verdict: CommentModerationResult,
   score: number,
-  settings: Pick<CommentModerationSettings, 'spamThreshold'>,
+  /** `spamThreshold`: the score, in percent, at or above which a comment is held. */
+  settings: { spamThreshold: number },
 ): CommentModerationResult {
   if (!Number.isFinite(score) || score * 100 < settings.spamThreshold) return verdict;
   return { ...verdict, status: 'PREMOD', heldBecause: [...verdict.heldBecause, 'SPAM'] };

@@ -210,7 +210,18 @@ export function modelSpamProbability(model: Naivebayes, tokens: string[]): numbe
     spam += count * Math.log(model.tokenProbability(token, 'spam'));
     ham += count * Math.log(model.tokenProbability(token, 'ham'));
   }
-  return 1 / (1 + Math.exp(ham - spam));
+  return probability(spam - ham);
+}
+
+/** Log-odds as a probability. */
+function probability(logOdds: number): number {
+  return 1 / (1 + Math.exp(-logOdds));
+}
+
+/** A probability as log-odds, clamped to [`clamp`, 1 − `clamp`] so none is infinite. */
+function logOddsOf(p: number, clamp: number): number {
+  const clamped = Math.min(1 - clamp, Math.max(clamp, p));
+  return Math.log(clamped / (1 - clamped));
 }
 
 /**
@@ -224,17 +235,14 @@ export function spamScore(
   extraLogOdds = 0,
 ): number {
   const opinion = model && modelSpamProbability(model, text.tokens);
-  const clamped =
-    opinion === undefined ? undefined : Math.min(1 - MODEL_CLAMP, Math.max(MODEL_CLAMP, opinion));
-  let logOdds = (clamped === undefined ? PRIOR : Math.log(clamped / (1 - clamped))) + extraLogOdds;
+  let logOdds = (opinion === undefined ? PRIOR : logOddsOf(opinion, MODEL_CLAMP)) + extraLogOdds;
   for (const signal of spamSignals(text, context)) logOdds += signal.weight;
-  return 1 / (1 + Math.exp(-logOdds));
+  return probability(logOdds);
 }
 
 /** `score` with `logOdds` more evidence. */
 export function withLogOdds(score: number, logOdds: number): number {
-  const p = Math.min(1 - 1e-9, Math.max(1e-9, score));
-  return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + logOdds)));
+  return probability(logOddsOf(score, 1e-9) + logOdds);
 }
 
 /** What Akismet's verdict adds to the log-odds, when it is asked (moderation/akismet.ts). */

@@ -16,6 +16,7 @@ import { isVisibleStatus } from '../schema';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import { recordSpamLesson, withdrawSpamLessons } from './spamModel';
 import { forgetAkismetChecks } from './akismetChecks';
+import type { AkismetJudgement } from '../../moderation/akismet';
 import type { StoryCountChange } from './storyCounts';
 import type {
   CommentRevisionsTable,
@@ -93,7 +94,7 @@ export interface CreateCommentInput {
   /** The local spam score and the text's fingerprint (store/spamModel.ts); none when omitted. */
   spam?: { score: number; fingerprint: string | null };
   /** What Akismet said, and the address and browser it judged (store/akismetChecks.ts). */
-  akismet?: { verdict: 'ham' | 'spam' | 'discard'; userIp: string; userAgent: string };
+  akismet?: AkismetJudgement;
   tags?: CommentTag[];
   /** The client's id for this mutation; a repeat returns the first comment. */
   clientMutationId?: string | null;

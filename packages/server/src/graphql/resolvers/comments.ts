@@ -24,7 +24,7 @@ import { recordGuestAddress } from '../../db/store/guests';
 import { scoreComment } from '../../db/store/spamModel';
 import { AKISMET_WEIGHTS } from '../../moderation/spam';
 import { akismetComment } from '../../moderation/akismet';
-import type { AkismetVerdict } from '../../moderation/akismet';
+import type { AkismetJudgement } from '../../moderation/akismet';
 import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
@@ -56,7 +56,7 @@ async function moderate(
 ): Promise<
   CommentModerationResult & {
     spam: { score: number; fingerprint: string | null } | null;
-    akismet: AkismetRecord | undefined;
+    akismet: AkismetJudgement | undefined;
   }
 > {
   const story = await ctx.loaders.story.load(storyId);
@@ -104,9 +104,6 @@ async function moderate(
   }
 }
 
-/** What Akismet said of a new comment, and the address and browser it judged. */
-type AkismetRecord = { verdict: AkismetVerdict; userIp: string; userAgent: string };
-
 /**
  * Akismet's verdict on a new comment, when it is configured and the caller's address is known
  * (Akismet requires it); undefined otherwise, and when Akismet fails or is slow (logged: the
@@ -118,7 +115,7 @@ async function askAkismet(
   permalink: string,
   body: string,
   parentId: string | null,
-): Promise<AkismetRecord | undefined> {
+): Promise<AkismetJudgement | undefined> {
   if (ctx.akismet === undefined || ctx.ip === undefined) return undefined;
   const userAgent = ctx.userAgent ?? '';
   try {

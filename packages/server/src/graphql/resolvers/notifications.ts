@@ -104,7 +104,14 @@ export async function notifyFeatured(ctx: ParleyContext, comment: Comment): Prom
   );
 }
 
-/** Runs a notification without holding up the caller; anything unexpected is logged. */
-export function inBackground(ctx: ParleyContext, work: Promise<void>): void {
-  work.catch((error: unknown) => ctx.logger.error({ err: error }, 'A notification failed'));
+/**
+ * Runs work (a notification, by default) without holding up the caller; anything unexpected is
+ * logged as `failed`.
+ */
+export function inBackground(
+  ctx: ParleyContext,
+  work: Promise<void>,
+  failed = 'A notification failed',
+): void {
+  work.catch((error: unknown) => ctx.logger.error({ err: error }, failed));
 }

@@ -82,12 +82,7 @@ function reportToAkismet(
       throw error;
     }
   };
-  work().catch((error: unknown) =>
-    ctx.logger.warn(
-      { err: error, commentId: comment.id },
-      'Reporting a decision to Akismet failed',
-    ),
-  );
+  inBackground(ctx, work(), 'Reporting a decision to Akismet failed');
 }
 
 /** Folds the decisions' lessons into the spam model, in the background (store/spamModel.ts). */
