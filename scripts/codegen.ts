@@ -49,6 +49,8 @@ const RESOLVER_MAPPERS = {
   Story: '../../db/store/stories#Story',
   User: '../../db/store/users#User',
   UserHistoryEntry: '../../db/store/userModeration#UserHistoryRow',
+  Webhook: '../../db/store/webhooks#Webhook',
+  WebhookDelivery: '../../db/store/webhooks#WebhookDelivery',
 };
 
 /** Writes the resolver types to `output`, under a header saying where they come from. */

@@ -15,6 +15,7 @@ import { getSettings } from './db/store/organization';
 import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
 import { createMailQueue } from './email/createMailQueue';
+import { createWebhookDispatcher } from './webhooks/createWebhookDispatcher';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
 import { createContextFactory, viewerClassOf } from './graphql/context';
@@ -202,6 +203,18 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       }),
     });
     opened.push(() => mailer.close());
+    // Webhook deliveries: queued in the database, sent by whichever process claims each.
+    const webhooks = createWebhookDispatcher({
+      db: database.db,
+      box,
+      logger,
+      publicUrl: config.publicUrl,
+      allowPrivateAddresses: async () =>
+        (await getSettings(database.db)).webhooksAllowPrivateAddresses,
+      onResult: (result) => metrics.webhookDeliveries.inc({ result }),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    opened.push(() => webhooks.close());
     // Anonymous reads, shared through Redis when there is one (with the fail-fast client: a Redis
     // outage reads around the cache instead of waiting on it).
     const readCache = createReadCache({
@@ -237,6 +250,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       dataDir: config.dataDir,
       now: options.now ?? (() => new Date()),
       readCache,
+      webhooks,
       ...(config.akismetApiKey === undefined
         ? {}
         : {
@@ -344,6 +358,11 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
           mailer.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now()))),
         );
         mailer.close();
+        // Deliveries in flight: recorded, or attempted again after the next start.
+        webhooks.close();
+        await step('webhooks', () =>
+          webhooks.drain(Math.min(MAIL_DRAIN_MS, Math.max(0, deadline - Date.now()))),
+        );
         redis?.off('close', lostRedis);
         redis?.disconnect();
         await step('database', () => database.close());

@@ -112,6 +112,11 @@ export const DEFAULT_SETTINGS = Object.freeze({
    * ban a network that is writing now, not to know forever where someone wrote from.
    */
   ipRetentionDays: 30,
+  /**
+   * Whether webhook endpoints may be at loopback, private or link-local addresses
+   * (webhooks/postWebhook.ts): off, so a URL cannot make the server reach what only it can.
+   */
+  webhooksAllowPrivateAddresses: false,
 });
 
 /** Rate limits (DESIGN.md): attempts allowed per window. */

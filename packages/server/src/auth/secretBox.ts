@@ -23,7 +23,8 @@ export type SealPurpose =
   | `users.totp_secret:${string}`
   | 'settings.smtpPassword'
   | `mail_queue.message:${string}`
-  | `sign_in_providers.client_secret:${string}`;
+  | `sign_in_providers.client_secret:${string}`
+  | `webhooks.secret:${string}`;
 
 /** The purpose of the secret of SSO key `id`. */
 export function ssoKeyPurpose(id: string): SealPurpose {

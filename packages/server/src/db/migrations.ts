@@ -968,6 +968,67 @@ async function spamFilter(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0030: webhooks (webhooks/createWebhookDispatcher.ts). An endpoint's signing secret is sealed;
+ * each event becomes one delivery row per endpoint that takes it, retried until delivered or a
+ * day old, and kept as the console's log for WEBHOOK_RETRY.keepDays. `organization.webhook_events`
+ * is the events some enabled endpoint takes, read with the settings, so an event nobody takes
+ * costs no query.
+ */
+async function webhooks(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('webhooks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('events', 'text', (c) => c.notNull())
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('webhook_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('webhook_id', 'text', (c) =>
+      c.notNull().references('webhooks.id').onDelete('cascade'),
+    )
+    .addColumn('event', 'text', (c) => c.notNull())
+    .addColumn('event_id', 'text', (c) => c.notNull())
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', 'text')
+    .addColumn('claimed_until', 'text')
+    .addColumn('response_status', 'integer')
+    .addColumn('duration_ms', 'integer')
+    .addColumn('response_excerpt', 'text')
+    .addColumn('error', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('finished_at', 'text')
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .column('next_attempt_at')
+    .where(sql<SqlBool>`state = 'PENDING'`)
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_log')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_created')
+    .on('webhook_deliveries')
+    .column('created_at')
+    .execute();
+  await db.schema
+    .alterTable('organization')
+    .addColumn('webhook_events', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -998,6 +1059,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0027_import_jobs': { up: importJobs },
   '0028_guests': { up: guests },
   '0029_spam_filter': { up: spamFilter },
+  '0030_webhooks': { up: webhooks },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -93,6 +93,52 @@ export interface OrganizationTable {
   created_at: string;
   /** Its spam model's stamp (`spam_models.stamp`), new at every fold of lessons; '' before (0029). */
   spam_model_stamp: Generated<string>;
+  /** The events some enabled webhook takes, space-separated (store/webhooks.ts); '' for none (0030). */
+  webhook_events: Generated<string>;
+}
+
+/** A webhook endpoint (0030; webhooks/createWebhookDispatcher.ts). */
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  description: Generated<string>;
+  /** The events it takes (`comment.created` …), space-separated. */
+  events: string;
+  /** The signing secret (`whsec_…`), sealed (purpose `webhooks.secret:<id>`); '' once given up. */
+  secret: string;
+  enabled: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where a webhook delivery is: waiting (and retried), delivered, or given up. */
+export type WebhookDeliveryState = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+/** One event for one endpoint: its body as sent, its attempts' outcome (the console's log). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event: string;
+  /** The event's id (`webhook-id`): the same for every endpoint, attempt and redelivery. */
+  event_id: string;
+  /** The JSON body, exactly as every attempt sends it. */
+  payload: string;
+  state: WebhookDeliveryState;
+  attempts: Generated<number>;
+  /** PENDING: not tried again before this time. */
+  next_attempt_at: string | null;
+  /** A process is sending it until this time; null when nobody is. */
+  claimed_until: string | null;
+  /** The last attempt's HTTP status; null when it got no answer. */
+  response_status: number | null;
+  duration_ms: number | null;
+  /** The start of the last answer's body (read at most 64 KB). */
+  response_excerpt: string | null;
+  /** Why the last attempt failed. */
+  error: string | null;
+  created_at: string;
+  /** Delivered or given up at. */
+  finished_at: string | null;
 }
 
 /** An organization's spam model: classificator's naive Bayes state as JSON (store/spamModel.ts). */
@@ -665,6 +711,8 @@ export interface Database {
   job_leases: JobLeasesTable;
   api_tokens: ApiTokensTable;
   mail_queue: MailQueueTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   import_sources: ImportSourcesTable;
   sign_in_providers: SignInProvidersTable;
   sign_in_provider_sites: SignInProviderSitesTable;
@@ -725,4 +773,6 @@ export const TABLES: readonly (keyof Database)[] = [
   'spam_models',
   'spam_lessons',
   'akismet_checks',
+  'webhooks',
+  'webhook_deliveries',
 ];

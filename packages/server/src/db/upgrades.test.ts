@@ -20,6 +20,7 @@ import { createTestDatabase, testDialects } from './testDatabases';
 import type { TestDatabase } from './testDatabases';
 import { countRows, testBox } from './testFixtures';
 import { providerSecretPurpose } from './store/signInProviders';
+import { webhookSecretPurpose } from './store/webhooks';
 import { findAccountsDueForDeletion } from './store/accountDeletion';
 import { listUsableSsoKeysBySite } from './store/accountQueries';
 import {
@@ -120,6 +121,7 @@ const SEALED_CURRENT_KEY = testBox.seal('current-secret', ssoKeyPurpose('key-2-c
 const SEALED_REVOKED_KEY = testBox.seal('leaked-secret', ssoKeyPurpose('key-0-revoked'));
 const SEALED_TOTP_SECRET = testBox.seal('JBSWY3DPEHPK3PXP', totpPurpose('u-b-admin'));
 const SEALED_CLIENT_SECRET = testBox.seal('client-secret', providerSecretPurpose('sip-1'));
+const SEALED_WEBHOOK_SECRET = testBox.seal('whsec_c2VjcmV0', webhookSecretPurpose('wh-1'));
 
 const STORED_SETTINGS = {
   premod: 'LINKS',
@@ -150,6 +152,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         settings: JSON.stringify(STORED_SETTINGS),
         created_at: '2025-12-01T09:00:00.000Z',
         spam_model_stamp: added('0029_spam_filter', 'stamp-1', ''),
+        webhook_events: added('0030_webhooks', 'comment.created', ''),
       },
     ],
   },
@@ -1055,6 +1058,45 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  webhooks: {
+    since: '0030_webhooks',
+    key: ['id'],
+    rows: [
+      {
+        id: 'wh-1',
+        url: 'https://hooks.planet.example/parley',
+        description: 'Newsroom bot',
+        events: 'comment.created',
+        secret: SEALED_WEBHOOK_SECRET,
+        enabled: 1,
+        created_at: NOW,
+        updated_at: NOW,
+      },
+    ],
+  },
+  webhook_deliveries: {
+    since: '0030_webhooks',
+    key: ['id'],
+    rows: [
+      {
+        id: 'whd-1',
+        webhook_id: 'wh-1',
+        event: 'comment.created',
+        event_id: 'evt_1',
+        payload: '{"id":"evt_1","type":"comment.created"}',
+        state: 'DELIVERED',
+        attempts: 1,
+        next_attempt_at: null,
+        claimed_until: null,
+        response_status: 200,
+        duration_ms: 12,
+        response_excerpt: 'ok',
+        error: null,
+        created_at: NOW,
+        finished_at: NOW,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],
@@ -1254,7 +1296,9 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         locale: 'fr',
         settings: { ...DEFAULT_SETTINGS, ...STORED_SETTINGS },
         createdAt: '2025-12-01T09:00:00.000Z',
-        spamModelStamp: '',
+        spamModelStamp: has(version, '0029_spam_filter') ? 'stamp-1' : '',
+        // Written from 0030_webhooks on only; the webhooks table it sums is new there too.
+        webhookEvents: [],
       });
 
       expect(await findUserByEmail(db(), 'LOIS.LANE@planet.example')).toEqual({

@@ -102,7 +102,7 @@ describe.each(testDialects())('the mail queue on %s', (dialect) => {
   });
 
   it('waits longer after each failure, at most an hour', () => {
-    expect([1, 2, 3, 4, 8, 20].map(retryDelayMs)).toEqual([
+    expect([1, 2, 3, 4, 8, 20].map((n) => retryDelayMs(n))).toEqual([
       30_000, 60_000, 120_000, 240_000, 3_600_000, 3_600_000,
     ]);
   });

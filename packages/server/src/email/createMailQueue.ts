@@ -79,9 +79,15 @@ const purposeOf = (id: string): SealPurpose => `mail_queue.message:${id}`;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The delay before attempt `attempts + 1`, after `attempts` failures. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(MAIL_RETRY.maxDelayMs, MAIL_RETRY.firstDelayMs * 2 ** (attempts - 1));
+/**
+ * The delay before attempt `attempts + 1`, after `attempts` failures: the first delay, doubled
+ * after each further failure, at most the longest (the mail queue's, or `policy`'s: webhooks').
+ */
+export function retryDelayMs(
+  attempts: number,
+  policy: { firstDelayMs: number; maxDelayMs: number } = MAIL_RETRY,
+): number {
+  return Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempts - 1));
 }
 
 /** Creates the queue over `transport`; it starts looking for emails due at once. */

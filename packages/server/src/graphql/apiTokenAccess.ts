@@ -73,6 +73,8 @@ export const SESSION_ONLY_SETTINGS = [
   'auditRetentionDays',
   // A stylesheet in every reader's frame: no script, but tracking images and on-screen text.
   'customCssUrl',
+  // What the server may reach on its own network: the webhooks' guard.
+  'webhooksAllowPrivateAddresses',
 ] as const;
 
 /** Which mutations each scope may call. */

@@ -28,6 +28,7 @@ import type { ReadCache } from '../readCache/createReadCache';
 import type { ContextFactory, ContextInit } from '../runtime/createYogaApp';
 import type { Logger } from '../runtime/createLogger';
 import { DEFAULT_SETTINGS } from '../defaults';
+import type { WebhookDispatcher } from '../webhooks/createWebhookDispatcher';
 import type { AkismetClient } from '../moderation/akismet';
 
 /** What every operation shares: created once per server. */
@@ -56,6 +57,11 @@ export interface ServerDeps {
   readCache?: ReadCache;
   /** Akismet, when `AKISMET_API_KEY` is set (moderation/akismet.ts). */
   akismet?: AkismetClient;
+  /**
+   * Sends webhook deliveries (webhooks/createWebhookDispatcher.ts). Without one, deliveries are
+   * queued and wait for a process that has one (tests make their own).
+   */
+  webhooks?: WebhookDispatcher;
 }
 
 /** Per-request batching: one query for all the authors (stories, …) a page of comments needs. */

@@ -44,6 +44,18 @@ export function requireRole(ctx: ParleyContext, role: UserRole): User {
   return viewer;
 }
 
+/**
+ * An admin in a session of their own, never a request made with an API token: what only a person
+ * may do (make or revoke tokens, say where webhooks send the organization's data).
+ */
+export function requireSignedInAdmin(ctx: ParleyContext, what: string): User {
+  const admin = requireRole(ctx, 'ADMIN');
+  if (ctx.apiToken !== null) {
+    throw new ParleyError('FORBIDDEN', `${what} are managed by a signed-in admin only.`);
+  }
+  return admin;
+}
+
 /** Throws unless the viewer may act as staff in this session (see `StaffAccess`). */
 export function requireStaffAccess(ctx: ParleyContext): void {
   if (ctx.staffAccess === 'SECOND_FACTOR_NEEDED') {

@@ -4,7 +4,9 @@ import { forgetOldAkismetChecks } from '../db/store/akismetChecks';
 import { unlink } from 'node:fs/promises';
 import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDeletion';
 import type { DeletedAccount } from '../db/store/accountDeletion';
-import { newId } from '../db/inTransaction';
+import { daysBefore, newId } from '../db/inTransaction';
+import { forgetOldWebhookDeliveries } from '../db/store/webhooks';
+import { WEBHOOK_RETRY } from '../webhooks/createWebhookDispatcher';
 import type { Db } from '../db/inTransaction';
 import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
 import {
@@ -153,6 +155,12 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       // The spam model to its lessons: those of the accounts erased above, and any fold after a
       // decision that failed (store/spamModel.ts).
       ['the spam model', async () => void (await foldSpamLessons(db))],
+      // The webhooks' log to its month (webhooks/createWebhookDispatcher.ts).
+      [
+        'the webhook log',
+        async () =>
+          void (await forgetOldWebhookDeliveries(db, daysBefore(at, WEBHOOK_RETRY.keepDays))),
+      ],
       // The query planners' statistics to what the tables hold now.
       ['planner statistics', () => refreshPlannerStatistics(db)],
     ];

@@ -44,6 +44,11 @@ export interface Metrics {
    * or `failed` (given up).
    */
   emails: Counter<'result'>;
+  /**
+   * `parley_webhook_deliveries_total{result}`: attempts `delivered`, `retrying` (to try again) or
+   * `failed` (given up).
+   */
+  webhookDeliveries: Counter<'result'>;
   /** `parley_job_runs_total{job,result}`: runs of the background jobs, `ok` or `failed`. */
   jobRuns: Counter<'job' | 'result'>;
   /** `parley_graphql_subscriptions_active`: running operations on sockets, counted when scraped. */
@@ -120,6 +125,12 @@ export function createMetrics({ defaultMetrics = true }: CreateMetricsOptions = 
     emails: new Counter({
       name: `${METRICS_PREFIX}emails_total`,
       help: 'Emails, by result (sent over SMTP, filed in the outbox, failed).',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: `${METRICS_PREFIX}webhook_deliveries_total`,
+      help: 'Webhook delivery attempts, by result (delivered, retrying, failed).',
       labelNames: ['result'],
       registers: [registry],
     }),

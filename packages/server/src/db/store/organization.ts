@@ -39,6 +39,8 @@ export interface Organization {
   createdAt: string;
   /** Its spam model's stamp (store/spamModel.ts); '' before the first lesson. */
   spamModelStamp: string;
+  /** The events some enabled webhook takes (store/webhooks.ts): an event no endpoint takes costs nothing. */
+  webhookEvents: string[];
 }
 
 function toOrganization(row: Selectable<OrganizationTable>): Organization {
@@ -51,6 +53,7 @@ function toOrganization(row: Selectable<OrganizationTable>): Organization {
     settings: { ...DEFAULT_SETTINGS, ...parseJson<Partial<Settings>>(row.settings, {}) },
     createdAt: row.created_at,
     spamModelStamp: row.spam_model_stamp,
+    webhookEvents: row.webhook_events === '' ? [] : row.webhook_events.split(' '),
   };
 }
 

@@ -14,6 +14,7 @@ import { UnreadableSecretError, ssoKeyPurpose } from '../../auth/secretBox';
 import { totpPurpose } from '../../auth/twoFactor';
 import { disableTwoFactor } from './twoFactor';
 import { providerSecretPurpose } from './signInProviders';
+import { refreshWebhookEvents, webhookSecretPurpose } from './webhooks';
 import { recordAudit } from './auditLog';
 import type { SealPurpose, SecretBox } from '../../auth/secretBox';
 import { DEFAULT_SETTINGS } from '../../defaults';
@@ -187,6 +188,37 @@ async function visit(
           .set({ client_secret: secret })
           .where('id', '=', provider.id)
           .execute();
+      }
+    }
+    const webhooks = await trx
+      .selectFrom('webhooks')
+      .select(['id', 'url', 'secret'])
+      .where('secret', '!=', '')
+      .orderBy('id')
+      .execute();
+    for (const webhook of webhooks) {
+      const purpose = webhookSecretPurpose(webhook.id);
+      const needs = check(box, webhook.secret, purpose);
+      if (needs === undefined) {
+        const what = `the signing secret of webhook ${webhook.url} (${webhook.id})`;
+        survey.unreadable.push({ what: action === 'forget' ? `${what} (disabled)` : what });
+        // Cleared and disabled: an admin rolls a new secret, gives it to the receiver, enables it.
+        if (action === 'forget') {
+          await trx
+            .updateTable('webhooks')
+            .set({ secret: '', enabled: 0 })
+            .where('id', '=', webhook.id)
+            .execute();
+          await refreshWebhookEvents(trx);
+        }
+        continue;
+      }
+      survey.readable++;
+      if (!needs) continue;
+      survey.pending++;
+      if (action === 'seal') {
+        const secret = box.seal(box.open(webhook.secret, purpose), purpose);
+        await trx.updateTable('webhooks').set({ secret }).where('id', '=', webhook.id).execute();
       }
     }
     if (organization === undefined) {

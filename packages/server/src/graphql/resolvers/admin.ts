@@ -5,11 +5,12 @@ import { dashboardResolvers } from './admin/dashboard';
 import { siteAdminResolvers } from './admin/siteAdmin';
 import { storyAdminResolvers } from './admin/storyAdmin';
 import { updateSettingsResolvers } from './admin/updateSettings';
+import { webhookAdminResolvers } from './admin/webhookAdmin';
 import type { Resolvers } from './resolverTypes.generated';
 
 /**
  * Running the install: settings (ADMIN), sites and SSO keys (ADMIN; the list for moderators),
- * stories and the dashboard (MODERATOR and above), the audit log and API tokens (ADMIN). Every resolver checks
+ * stories and the dashboard (MODERATOR and above), the audit log, API tokens and webhooks (ADMIN). Every resolver checks
  * the role itself.
  */
 export const adminResolvers = {
@@ -19,6 +20,7 @@ export const adminResolvers = {
     ...dashboardResolvers.Query,
     ...auditLogResolvers.Query,
     ...apiTokenAdminResolvers.Query,
+    ...webhookAdminResolvers.Query,
   },
   Mutation: {
     ...updateSettingsResolvers.Mutation,
@@ -26,8 +28,10 @@ export const adminResolvers = {
     ...storyAdminResolvers.Mutation,
     ...consoleActionResolvers.Mutation,
     ...apiTokenAdminResolvers.Mutation,
+    ...webhookAdminResolvers.Mutation,
   },
   ApiToken: apiTokenAdminResolvers.ApiToken,
+  Webhook: webhookAdminResolvers.Webhook,
   SsoKey: siteAdminResolvers.SsoKey,
   Story: consoleActionResolvers.Story,
   AuditEntry: auditLogResolvers.AuditEntry,

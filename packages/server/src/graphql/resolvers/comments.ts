@@ -29,6 +29,7 @@ import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
 import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
+import { commentData, emitWebhookEvent } from '../webhookEvents';
 import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
@@ -245,6 +246,7 @@ export const commentsResolvers = {
         if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
         await publishQueueUpdated(ctx, comment);
         inBackground(ctx, notifyReply(ctx, comment));
+        await emitWebhookEvent(ctx, 'comment.created', () => commentData(ctx, comment));
       }
       return { comment };
     },
@@ -375,6 +377,10 @@ export const commentsResolvers = {
         publishCommentUpdated(ctx, current);
       }
       await publishQueueUpdated(ctx, current);
+      await emitWebhookEvent(ctx, 'comment.reported', async () => {
+        const data = await commentData(ctx, current);
+        return data && { ...data, report: { reason: input.reason, details: details || null } };
+      });
       return { comment: current };
     },
   },

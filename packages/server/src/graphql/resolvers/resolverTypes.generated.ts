@@ -13,6 +13,7 @@ import type { IpBan as IpBanModel } from '../../db/store/ipBans';
 import type { Story as StoryModel } from '../../db/store/stories';
 import type { User as UserModel } from '../../db/store/users';
 import type { UserHistoryRow as UserHistoryRowModel } from '../../db/store/userModeration';
+import type { Webhook as WebhookModel, WebhookDelivery as WebhookDeliveryModel } from '../../db/store/webhooks';
 import type { ParleyContext } from '../context';
 export type Maybe<T> = T | null | undefined;
 export type InputMaybe<T> = T | null | undefined;
@@ -104,7 +105,11 @@ export type AuditAction =
   | 'USER_PREMOD'
   | 'USER_ROLE'
   | 'USER_SUSPEND'
-  | 'USER_UNBAN';
+  | 'USER_UNBAN'
+  | 'WEBHOOK_CREATE'
+  | 'WEBHOOK_DELETE'
+  | 'WEBHOOK_SECRET_ROLL'
+  | 'WEBHOOK_UPDATE';
 
 /** One field an audited action changed. Values are JSON text; a secret reads "[redacted]". */
 export type AuditChange = {
@@ -384,6 +389,17 @@ export type CreateSiteInput = {
   url: Scalars['String']['input'];
 };
 
+export type CreateWebhookInput = {
+  /** What it is for: at most 200 characters. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Default true. */
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  /** At least one. */
+  events: Array<WebhookEvent>;
+  /** An absolute http(s) URL; a private or loopback address only when Settings.webhooksAllowPrivateAddresses. */
+  url: Scalars['String']['input'];
+};
+
 export type Dashboard = {
   __typename?: 'Dashboard';
   allTime: DashboardPeriod;
@@ -411,6 +427,12 @@ export type DeleteSignInProviderInput = {
 export type DeleteSignInProviderPayload = {
   __typename?: 'DeleteSignInProviderPayload';
   ok: Scalars['Boolean']['output'];
+};
+
+export type DeleteWebhookPayload = {
+  __typename?: 'DeleteWebhookPayload';
+  /** The deleted endpoint's id. */
+  webhookId: Scalars['ID']['output'];
 };
 
 export type DisconnectProviderInput = {
@@ -654,6 +676,8 @@ export type Mutation = {
   /** Admins only. */
   createSignInProvider: SignInProviderPayload;
   createSite: SitePayload;
+  /** Admins only, signed in: a new webhook endpoint; its signing secret is in this answer only. */
+  createWebhook: WebhookPayload;
   /**
    * The author deletes their own comment: its text and revisions are erased, and it leaves the
    * thread (a tombstone while it has replies), the queues and the counts. Deleting a comment already
@@ -662,6 +686,8 @@ export type Mutation = {
   deleteComment: CommentPayload;
   /** Admins only: refused while some account signs in with it alone. */
   deleteSignInProvider: DeleteSignInProviderPayload;
+  /** Admins only, signed in: deletes an endpoint and its log. */
+  deleteWebhook: DeleteWebhookPayload;
   /** Turns two-factor sign-in off, with the app's code or a recovery code; refused while the organization requires it. */
   disableTwoFactor: UserPayload;
   /** Disconnects one of the user's providers; refused when it is their last way to sign in. */
@@ -695,6 +721,8 @@ export type Mutation = {
   pinComment: CommentPayload;
   /** Redeems the code a provider sign-in ended with: a session, or (TWO_FACTOR_CODE_REQUIRED) a ticket, or SIGN_IN_LINK_REQUIRED. */
   redeemProviderSignIn: ProviderSignInPayload;
+  /** Admins only: sends a delivery's event again now; answers after the first attempt. */
+  redeliverWebhook: WebhookDeliveryPayload;
   /** New recovery codes (the old ones stop working), with the app's code. */
   regenerateRecoveryCodes: RecoveryCodesPayload;
   /**
@@ -714,11 +742,15 @@ export type Mutation = {
   revokeApiToken: ApiTokenPayload;
   /** Admins only: the key stops verifying at once (a leaked secret). */
   revokeSsoKey: SitePayload;
+  /** Admins only, signed in: a new signing secret, in this answer only; the old one stops at once. */
+  rollWebhookSecret: WebhookPayload;
   rotateSsoKey: SitePayload;
   /** Sends the signed-in reader the link that confirms their email address again (3 an hour per account and per address; the latest link is the one that works). An address already confirmed is sent nothing; an account without one, INVALID_INPUT. */
   sendEmailConfirmation: UserPayload;
   /** Admins only: emails the signed-in admin through the configured mail transport. */
   sendTestEmail: OkPayload;
+  /** Admins only: sends a `webhook.test` event to the endpoint now; answers after the first attempt. */
+  sendTestWebhook: WebhookDeliveryPayload;
   setUserPremod: UserPayload;
   setUserRole: UserPayload;
   signIn: AuthPayload;
@@ -763,6 +795,8 @@ export type Mutation = {
   updateSite: SitePayload;
   updateStory: StoryPayload;
   updateUsername: UserPayload;
+  /** Admins only, signed in: changes what is given of an endpoint. */
+  updateWebhook: WebhookPayload;
   uploadAvatar: UserPayload;
   /**
    * Uploads an image for a comment on the story, while Settings.commentImages is on (else
@@ -850,6 +884,11 @@ export type MutationCreateSiteArgs = {
 };
 
 
+export type MutationCreateWebhookArgs = {
+  input: CreateWebhookInput;
+};
+
+
 export type MutationDeleteCommentArgs = {
   input: CommentIdInput;
 };
@@ -857,6 +896,11 @@ export type MutationDeleteCommentArgs = {
 
 export type MutationDeleteSignInProviderArgs = {
   input: DeleteSignInProviderInput;
+};
+
+
+export type MutationDeleteWebhookArgs = {
+  input: WebhookIdInput;
 };
 
 
@@ -930,6 +974,11 @@ export type MutationRedeemProviderSignInArgs = {
 };
 
 
+export type MutationRedeliverWebhookArgs = {
+  input: RedeliverWebhookInput;
+};
+
+
 export type MutationRegenerateRecoveryCodesArgs = {
   input: TwoFactorCodeInput;
 };
@@ -970,8 +1019,18 @@ export type MutationRevokeSsoKeyArgs = {
 };
 
 
+export type MutationRollWebhookSecretArgs = {
+  input: WebhookIdInput;
+};
+
+
 export type MutationRotateSsoKeyArgs = {
   input: RotateSsoKeyInput;
+};
+
+
+export type MutationSendTestWebhookArgs = {
+  input: WebhookIdInput;
 };
 
 
@@ -1087,6 +1146,11 @@ export type MutationUpdateStoryArgs = {
 
 export type MutationUpdateUsernameArgs = {
   input: UpdateUsernameInput;
+};
+
+
+export type MutationUpdateWebhookArgs = {
+  input: UpdateWebhookInput;
 };
 
 
@@ -1217,6 +1281,8 @@ export type Query = {
   users: UserConnection;
   /** The signed-in user, or null. */
   viewer?: Maybe<User>;
+  /** Admins only: the webhook endpoints, oldest first. */
+  webhooks: Array<Webhook>;
 };
 
 
@@ -1346,6 +1412,11 @@ export type RecoveryCodesPayload = {
 export type RedeemProviderSignInInput = {
   /** The one-time code the provider's callback gave the popup (`provider_code`). */
   code: Scalars['String']['input'];
+};
+
+export type RedeliverWebhookInput = {
+  /** The delivery to send again, as a new delivery of the same event (same body and webhook-id). */
+  deliveryId: Scalars['ID']['input'];
 };
 
 export type RejectCommentInput = {
@@ -1515,6 +1586,8 @@ export type Settings = {
   suspectWords?: Maybe<Array<Scalars['String']['output']>>;
   /** Likes only (LIKE, the default) or up and down votes (UP_DOWN). */
   voting: VotingMode;
+  /** Whether webhook endpoints may be at loopback, private or link-local addresses (default false). Admins only. */
+  webhooksAllowPrivateAddresses?: Maybe<Scalars['Boolean']['output']>;
 };
 
 export type SettingsPayload = {
@@ -1826,6 +1899,8 @@ export type UpdateSettingsInput = {
   spamThreshold?: InputMaybe<Scalars['Int']['input']>;
   suspectWords?: InputMaybe<Array<Scalars['String']['input']>>;
   voting?: InputMaybe<VotingMode>;
+  /** Signed in only (not with an API token). */
+  webhooksAllowPrivateAddresses?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 export type UpdateSignInProviderInput = {
@@ -1856,6 +1931,14 @@ export type UpdateStoryInput = {
 
 export type UpdateUsernameInput = {
   username: Scalars['String']['input'];
+};
+
+export type UpdateWebhookInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<WebhookEvent>>;
+  url?: InputMaybe<Scalars['String']['input']>;
+  webhookId: Scalars['ID']['input'];
 };
 
 export type UploadCommentImageInput = {
@@ -1994,6 +2077,116 @@ export type VotingMode =
   /** Up and down votes with a score (up minus down), and the Best sort. */
   | 'UP_DOWN';
 
+/** An endpoint that receives signed JSON POSTs of the events it takes. Admins only. */
+export type Webhook = {
+  __typename?: 'Webhook';
+  createdAt: Scalars['DateTime']['output'];
+  /** Its deliveries, newest first (finished ones are kept 30 days). */
+  deliveries: WebhookDeliveryConnection;
+  /** What it is for, as the admin wrote it. */
+  description: Scalars['String']['output'];
+  /** A disabled endpoint is sent nothing; its pending deliveries are given up. */
+  enabled: Scalars['Boolean']['output'];
+  events: Array<WebhookEvent>;
+  id: Scalars['ID']['output'];
+  /** The signing secret (`whsec_…`): in the answer of createWebhook and rollWebhookSecret only. */
+  secret?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['DateTime']['output'];
+  url: Scalars['String']['output'];
+};
+
+
+/** An endpoint that receives signed JSON POSTs of the events it takes. Admins only. */
+export type WebhookDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** One event sent to one endpoint, with its last attempt's outcome. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  attempts: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  /** How long the last attempt took, in ms. */
+  durationMs?: Maybe<Scalars['Int']['output']>;
+  /** Why the last attempt failed. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** The event's type on the wire (`comment.created`, `webhook.test`…). */
+  event: Scalars['String']['output'];
+  /** The event's id (the `webhook-id` header): the same on every attempt and redelivery. */
+  eventId: Scalars['String']['output'];
+  /** When it was delivered or given up. */
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  /** PENDING: when it is tried again. */
+  nextAttemptAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The JSON body, exactly as sent. */
+  payload: Scalars['String']['output'];
+  /** The start of the last answer's body. */
+  responseExcerpt?: Maybe<Scalars['String']['output']>;
+  /** The last answer's HTTP status; null when there was none. */
+  responseStatus?: Maybe<Scalars['Int']['output']>;
+  state: WebhookDeliveryState;
+};
+
+export type WebhookDeliveryConnection = {
+  __typename?: 'WebhookDeliveryConnection';
+  edges: Array<WebhookDeliveryEdge>;
+  pageInfo: PageInfo;
+};
+
+export type WebhookDeliveryEdge = {
+  __typename?: 'WebhookDeliveryEdge';
+  cursor: Scalars['String']['output'];
+  node: WebhookDelivery;
+};
+
+export type WebhookDeliveryPayload = {
+  __typename?: 'WebhookDeliveryPayload';
+  /** The delivery as it stands after its first attempt. */
+  delivery: WebhookDelivery;
+};
+
+/** Where a webhook delivery is. */
+export type WebhookDeliveryState =
+  /** The endpoint answered 2xx. */
+  | 'DELIVERED'
+  /** Given up: still failing a day after its event, or its endpoint was disabled. */
+  | 'FAILED'
+  /** Not delivered yet: tried again at nextAttemptAt. */
+  | 'PENDING';
+
+/**
+ * An event a webhook endpoint may take; on the wire its `type` is the lower-case dotted name
+ * (COMMENT_CREATED is `comment.created`). A test event (`webhook.test`) goes to any endpoint.
+ */
+export type WebhookEvent =
+  /** A moderator approved a comment. */
+  | 'COMMENT_APPROVED'
+  /** A comment was posted (any status: `data.comment.status` says whether readers see it). */
+  | 'COMMENT_CREATED'
+  /** A moderator featured a comment. */
+  | 'COMMENT_FEATURED'
+  /** A moderator rejected a comment (`data.reason`: SPAM, ABUSIVE, OFF_TOPIC, OTHER or null). */
+  | 'COMMENT_REJECTED'
+  /** A reader reported a comment (`data.report`; `data.comment.status` says whether it is withheld now). */
+  | 'COMMENT_REPORTED'
+  /** A story was seen for the first time. */
+  | 'STORY_CREATED'
+  /** A moderator banned a user. */
+  | 'USER_BANNED'
+  /** A moderator suspended a user (`data.until`). */
+  | 'USER_SUSPENDED';
+
+export type WebhookIdInput = {
+  webhookId: Scalars['ID']['input'];
+};
+
+export type WebhookPayload = {
+  __typename?: 'WebhookPayload';
+  webhook: Webhook;
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -2103,11 +2296,13 @@ export type ResolversTypes = {
   CreateImportJobPayload: ResolverTypeWrapper<Omit<CreateImportJobPayload, 'importJob'> & { importJob: ResolversTypes['ImportJob'] }>;
   CreateSignInProviderInput: CreateSignInProviderInput;
   CreateSiteInput: CreateSiteInput;
+  CreateWebhookInput: CreateWebhookInput;
   Dashboard: ResolverTypeWrapper<Omit<Dashboard, 'topStoriesToday'> & { topStoriesToday: Array<ResolversTypes['StoryCount']> }>;
   DashboardPeriod: ResolverTypeWrapper<DashboardPeriod>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DeleteSignInProviderInput: DeleteSignInProviderInput;
   DeleteSignInProviderPayload: ResolverTypeWrapper<DeleteSignInProviderPayload>;
+  DeleteWebhookPayload: ResolverTypeWrapper<DeleteWebhookPayload>;
   DisconnectProviderInput: DisconnectProviderInput;
   DownloadedComment: ResolverTypeWrapper<DownloadedComment>;
   EditCommentInput: EditCommentInput;
@@ -2148,6 +2343,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecoveryCodesPayload: ResolverTypeWrapper<Omit<RecoveryCodesPayload, 'user'> & { user: ResolversTypes['User'] }>;
   RedeemProviderSignInInput: RedeemProviderSignInInput;
+  RedeliverWebhookInput: RedeliverWebhookInput;
   RejectCommentInput: RejectCommentInput;
   RejectionReason: RejectionReason;
   Report: ResolverTypeWrapper<ReportRowModel>;
@@ -2203,6 +2399,7 @@ export type ResolversTypes = {
   UpdateSiteInput: UpdateSiteInput;
   UpdateStoryInput: UpdateStoryInput;
   UpdateUsernameInput: UpdateUsernameInput;
+  UpdateWebhookInput: UpdateWebhookInput;
   UploadCommentImageInput: UploadCommentImageInput;
   User: ResolverTypeWrapper<UserModel>;
   UserConnection: ResolverTypeWrapper<Omit<UserConnection, 'edges'> & { edges: Array<ResolversTypes['UserEdge']> }>;
@@ -2215,6 +2412,15 @@ export type ResolversTypes = {
   Vote: Vote;
   VoteInput: VoteInput;
   VotingMode: VotingMode;
+  Webhook: ResolverTypeWrapper<WebhookModel>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryModel>;
+  WebhookDeliveryConnection: ResolverTypeWrapper<Omit<WebhookDeliveryConnection, 'edges'> & { edges: Array<ResolversTypes['WebhookDeliveryEdge']> }>;
+  WebhookDeliveryEdge: ResolverTypeWrapper<Omit<WebhookDeliveryEdge, 'node'> & { node: ResolversTypes['WebhookDelivery'] }>;
+  WebhookDeliveryPayload: ResolverTypeWrapper<Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversTypes['WebhookDelivery'] }>;
+  WebhookDeliveryState: WebhookDeliveryState;
+  WebhookEvent: WebhookEvent;
+  WebhookIdInput: WebhookIdInput;
+  WebhookPayload: ResolverTypeWrapper<Omit<WebhookPayload, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -2249,11 +2455,13 @@ export type ResolversParentTypes = {
   CreateImportJobPayload: Omit<CreateImportJobPayload, 'importJob'> & { importJob: ResolversParentTypes['ImportJob'] };
   CreateSignInProviderInput: CreateSignInProviderInput;
   CreateSiteInput: CreateSiteInput;
+  CreateWebhookInput: CreateWebhookInput;
   Dashboard: Omit<Dashboard, 'topStoriesToday'> & { topStoriesToday: Array<ResolversParentTypes['StoryCount']> };
   DashboardPeriod: DashboardPeriod;
   DateTime: Scalars['DateTime']['output'];
   DeleteSignInProviderInput: DeleteSignInProviderInput;
   DeleteSignInProviderPayload: DeleteSignInProviderPayload;
+  DeleteWebhookPayload: DeleteWebhookPayload;
   DisconnectProviderInput: DisconnectProviderInput;
   DownloadedComment: DownloadedComment;
   EditCommentInput: EditCommentInput;
@@ -2290,6 +2498,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RecoveryCodesPayload: Omit<RecoveryCodesPayload, 'user'> & { user: ResolversParentTypes['User'] };
   RedeemProviderSignInInput: RedeemProviderSignInInput;
+  RedeliverWebhookInput: RedeliverWebhookInput;
   RejectCommentInput: RejectCommentInput;
   Report: ReportRowModel;
   ReportCommentInput: ReportCommentInput;
@@ -2339,6 +2548,7 @@ export type ResolversParentTypes = {
   UpdateSiteInput: UpdateSiteInput;
   UpdateStoryInput: UpdateStoryInput;
   UpdateUsernameInput: UpdateUsernameInput;
+  UpdateWebhookInput: UpdateWebhookInput;
   UploadCommentImageInput: UploadCommentImageInput;
   User: UserModel;
   UserConnection: Omit<UserConnection, 'edges'> & { edges: Array<ResolversParentTypes['UserEdge']> };
@@ -2348,6 +2558,13 @@ export type ResolversParentTypes = {
   UserIdentity: UserIdentityModel;
   UserPayload: Omit<UserPayload, 'user'> & { user?: Maybe<ResolversParentTypes['User']> };
   VoteInput: VoteInput;
+  Webhook: WebhookModel;
+  WebhookDelivery: WebhookDeliveryModel;
+  WebhookDeliveryConnection: Omit<WebhookDeliveryConnection, 'edges'> & { edges: Array<ResolversParentTypes['WebhookDeliveryEdge']> };
+  WebhookDeliveryEdge: Omit<WebhookDeliveryEdge, 'node'> & { node: ResolversParentTypes['WebhookDelivery'] };
+  WebhookDeliveryPayload: Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversParentTypes['WebhookDelivery'] };
+  WebhookIdInput: WebhookIdInput;
+  WebhookPayload: Omit<WebhookPayload, 'webhook'> & { webhook: ResolversParentTypes['Webhook'] };
 };
 
 export type ApiTokenResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ApiToken'] = ResolversParentTypes['ApiToken']> = {
@@ -2496,6 +2713,10 @@ export type DeleteSignInProviderPayloadResolvers<ContextType = ParleyContext, Pa
   ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type DeleteWebhookPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['DeleteWebhookPayload'] = ResolversParentTypes['DeleteWebhookPayload']> = {
+  webhookId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type DownloadedCommentResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['DownloadedComment'] = ResolversParentTypes['DownloadedComment']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2622,8 +2843,10 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   createReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationCreateReactionArgs, 'input'>>;
   createSignInProvider?: Resolver<ResolversTypes['SignInProviderPayload'], ParentType, ContextType, RequireFields<MutationCreateSignInProviderArgs, 'input'>>;
   createSite?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationCreateSiteArgs, 'input'>>;
+  createWebhook?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<MutationCreateWebhookArgs, 'input'>>;
   deleteComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationDeleteCommentArgs, 'input'>>;
   deleteSignInProvider?: Resolver<ResolversTypes['DeleteSignInProviderPayload'], ParentType, ContextType, RequireFields<MutationDeleteSignInProviderArgs, 'input'>>;
+  deleteWebhook?: Resolver<ResolversTypes['DeleteWebhookPayload'], ParentType, ContextType, RequireFields<MutationDeleteWebhookArgs, 'input'>>;
   disableTwoFactor?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationDisableTwoFactorArgs, 'input'>>;
   disconnectProvider?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationDisconnectProviderArgs, 'input'>>;
   downloadCommentsData?: Resolver<ResolversTypes['CommentsDownloadPayload'], ParentType, ContextType, RequireFields<MutationDownloadCommentsDataArgs, 'input'>>;
@@ -2639,6 +2862,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   makeRepliesFeed?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
   pinComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationPinCommentArgs, 'input'>>;
   redeemProviderSignIn?: Resolver<ResolversTypes['ProviderSignInPayload'], ParentType, ContextType, RequireFields<MutationRedeemProviderSignInArgs, 'input'>>;
+  redeliverWebhook?: Resolver<ResolversTypes['WebhookDeliveryPayload'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'input'>>;
   regenerateRecoveryCodes?: Resolver<ResolversTypes['RecoveryCodesPayload'], ParentType, ContextType, RequireFields<MutationRegenerateRecoveryCodesArgs, 'input'>>;
   rejectComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRejectCommentArgs, 'input'>>;
   removeReaction?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationRemoveReactionArgs, 'input'>>;
@@ -2649,9 +2873,11 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   resetPassword?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'input'>>;
   revokeApiToken?: Resolver<ResolversTypes['ApiTokenPayload'], ParentType, ContextType, RequireFields<MutationRevokeApiTokenArgs, 'input'>>;
   revokeSsoKey?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationRevokeSsoKeyArgs, 'input'>>;
+  rollWebhookSecret?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<MutationRollWebhookSecretArgs, 'input'>>;
   rotateSsoKey?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationRotateSsoKeyArgs, 'input'>>;
   sendEmailConfirmation?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
   sendTestEmail?: Resolver<ResolversTypes['OkPayload'], ParentType, ContextType>;
+  sendTestWebhook?: Resolver<ResolversTypes['WebhookDeliveryPayload'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'input'>>;
   setUserPremod?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationSetUserPremodArgs, 'input'>>;
   setUserRole?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationSetUserRoleArgs, 'input'>>;
   signIn?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'input'>>;
@@ -2677,6 +2903,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   updateSite?: Resolver<ResolversTypes['SitePayload'], ParentType, ContextType, RequireFields<MutationUpdateSiteArgs, 'input'>>;
   updateStory?: Resolver<ResolversTypes['StoryPayload'], ParentType, ContextType, RequireFields<MutationUpdateStoryArgs, 'input'>>;
   updateUsername?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateUsernameArgs, 'input'>>;
+  updateWebhook?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'input'>>;
   uploadAvatar?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUploadAvatarArgs, 'file'>>;
   uploadCommentImage?: Resolver<ResolversTypes['CommentImagePayload'], ParentType, ContextType, RequireFields<MutationUploadCommentImageArgs, 'input'>>;
   vote?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationVoteArgs, 'input'>>;
@@ -2738,6 +2965,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   users?: Resolver<ResolversTypes['UserConnection'], ParentType, ContextType, Partial<QueryUsersArgs>>;
   viewer?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 
 export type RecoveryCodesPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['RecoveryCodesPayload'] = ResolversParentTypes['RecoveryCodesPayload']> = {
@@ -2801,6 +3029,7 @@ export type SettingsResolvers<ContextType = ParleyContext, ParentType extends Re
   spamThreshold?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   suspectWords?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   voting?: Resolver<ResolversTypes['VotingMode'], ParentType, ContextType>;
+  webhooksAllowPrivateAddresses?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
 };
 
 export type SettingsPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['SettingsPayload'] = ResolversParentTypes['SettingsPayload']> = {
@@ -2966,6 +3195,52 @@ export type UserPayloadResolvers<ContextType = ParleyContext, ParentType extends
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
 };
 
+export type WebhookResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['Webhook'] = ResolversParentTypes['Webhook']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deliveries?: Resolver<ResolversTypes['WebhookDeliveryConnection'], ParentType, ContextType, Partial<WebhookDeliveriesArgs>>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['WebhookEvent']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  durationMs?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  event?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  payload?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  responseExcerpt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  responseStatus?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['WebhookDeliveryState'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryConnectionResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['WebhookDeliveryConnection'] = ResolversParentTypes['WebhookDeliveryConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['WebhookDeliveryEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryEdgeResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['WebhookDeliveryEdge'] = ResolversParentTypes['WebhookDeliveryEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['WebhookDeliveryPayload'] = ResolversParentTypes['WebhookDeliveryPayload']> = {
+  delivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType>;
+};
+
+export type WebhookPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['WebhookPayload'] = ResolversParentTypes['WebhookPayload']> = {
+  webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = ParleyContext> = {
   ApiToken?: ApiTokenResolvers<ContextType>;
   ApiTokenPayload?: ApiTokenPayloadResolvers<ContextType>;
@@ -2988,6 +3263,7 @@ export type Resolvers<ContextType = ParleyContext> = {
   DashboardPeriod?: DashboardPeriodResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DeleteSignInProviderPayload?: DeleteSignInProviderPayloadResolvers<ContextType>;
+  DeleteWebhookPayload?: DeleteWebhookPayloadResolvers<ContextType>;
   DownloadedComment?: DownloadedCommentResolvers<ContextType>;
   EmailProviderLinkPayload?: EmailProviderLinkPayloadResolvers<ContextType>;
   ExportDownloadPayload?: ExportDownloadPayloadResolvers<ContextType>;
@@ -3037,5 +3313,11 @@ export type Resolvers<ContextType = ParleyContext> = {
   UserHistoryEntry?: UserHistoryEntryResolvers<ContextType>;
   UserIdentity?: UserIdentityResolvers<ContextType>;
   UserPayload?: UserPayloadResolvers<ContextType>;
+  Webhook?: WebhookResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryConnection?: WebhookDeliveryConnectionResolvers<ContextType>;
+  WebhookDeliveryEdge?: WebhookDeliveryEdgeResolvers<ContextType>;
+  WebhookDeliveryPayload?: WebhookDeliveryPayloadResolvers<ContextType>;
+  WebhookPayload?: WebhookPayloadResolvers<ContextType>;
 };
 

@@ -9,6 +9,7 @@ import {
 import type { Story } from '../../db/store/stories';
 import type { Settings } from '../../db/store/organization';
 import { STORY_URL_MAX_LENGTH } from '../../defaults';
+import { emitWebhookEvent, storyData } from '../webhookEvents';
 import { ParleyError } from '../../ParleyError';
 import { listCommentsSince, listRecentComments } from '../../db/store/commentQueries';
 import { listIgnoredIds } from '../../db/store/userModeration';
@@ -110,11 +111,13 @@ export const storiesResolvers = {
       if (ctx.readOnly) return null;
       // Only creating costs: reading an existing story is free, inventing URLs is limited.
       await ctx.rateLimiter.consume('storyCreate', ipKey(ctx));
-      const { story } = await findOrCreateStory(ctx.db, {
+      const { story, created } = await findOrCreateStory(ctx.db, {
         siteId: site.id,
         url: url.toString(),
         title: args.title?.trim().slice(0, 300) ?? '',
       });
+      if (created)
+        await emitWebhookEvent(ctx, 'story.created', () => ({ story: storyData(story) }));
       return story;
     },
 

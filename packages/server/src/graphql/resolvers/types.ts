@@ -39,6 +39,7 @@ const smtpResolvers = {
   requireStaffTwoFactor: adminOnly((s) => s.requireStaffTwoFactor),
   auditRetentionDays: adminOnly((s) => s.auditRetentionDays),
   ipRetentionDays: adminOnly((s) => s.ipRetentionDays),
+  webhooksAllowPrivateAddresses: adminOnly((s) => s.webhooksAllowPrivateAddresses),
 };
 
 /** A user's status as the API shows it; a suspension in the past is over. */

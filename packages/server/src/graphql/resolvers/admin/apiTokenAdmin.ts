@@ -16,9 +16,8 @@ import type { AuditTarget } from '../../../db/store/auditLog';
 import { ParleyError } from '../../../ParleyError';
 import { audit } from '../../audit';
 import type { ParleyContext } from '../../context';
-import { requireRole } from '../../permissions';
+import { requireRole, requireSignedInAdmin } from '../../permissions';
 import type { Resolvers } from '../resolverTypes.generated';
-import type { User } from '../../../db/store/users';
 
 /** Longest token name, in characters. */
 export const API_TOKEN_NAME_MAX_LENGTH = 80;
@@ -31,15 +30,6 @@ const freshSecrets = new WeakMap<ParleyContext, Map<string, string>>();
 
 function tokenTarget(token: ApiToken): AuditTarget {
   return { type: 'api_token', id: token.id, label: token.name };
-}
-
-/** An admin in a session of their own: never a request made with an API token. */
-function requireSignedInAdmin(ctx: ParleyContext): User {
-  const admin = requireRole(ctx, 'ADMIN');
-  if (ctx.apiToken !== null) {
-    throw new ParleyError('FORBIDDEN', 'API tokens are managed by a signed-in admin only.');
-  }
-  return admin;
 }
 
 /** The name trimmed; `INVALID_INPUT` (field `name`) when empty or too long. */
@@ -65,7 +55,7 @@ export const apiTokenAdminResolvers = {
 
   Mutation: {
     createApiToken: async (_root, { input }, ctx) => {
-      const admin = requireSignedInAdmin(ctx);
+      const admin = requireSignedInAdmin(ctx, 'API tokens');
       const name = tokenName(input.name);
       const { token, secret } = await inTransaction(ctx.db, async (trx) => {
         const active = (await listApiTokens(trx)).filter((t) => t.revokedAt === null);
@@ -98,7 +88,7 @@ export const apiTokenAdminResolvers = {
     },
 
     revokeApiToken: async (_root, { input }, ctx) => {
-      requireSignedInAdmin(ctx);
+      requireSignedInAdmin(ctx, 'API tokens');
       const apiToken = await inTransaction(ctx.db, async (trx) => {
         const before = await findApiToken(trx, input.tokenId);
         if (before === undefined) throw new ParleyError('NOT_FOUND', 'No such API token.');

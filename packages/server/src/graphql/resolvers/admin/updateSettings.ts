@@ -153,6 +153,7 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     'guestPremod',
     'spamFilter',
     'requireStaffTwoFactor',
+    'webhooksAllowPrivateAddresses',
   ] as const) {
     const value = input[field];
     if (value !== undefined && value !== null) patch[field] = value;

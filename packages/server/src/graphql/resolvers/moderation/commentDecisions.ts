@@ -23,6 +23,7 @@ import { claimAkismetReport, findAkismetCheck } from '../../../db/store/akismetC
 import { akismetComment } from '../../../moderation/akismet';
 import type { ParleyContext } from '../../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
+import { actorData, commentData, emitWebhookEvent } from '../../webhookEvents';
 import { requireRole } from '../../permissions';
 import { ParleyError } from '../../../ParleyError';
 import { releaseImagesOfComment } from '../../../db/store/commentImages';
@@ -143,6 +144,22 @@ async function decide(
   }
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
+  if (status === 'APPROVED' || status === 'REJECTED') {
+    await emitWebhookEvent(
+      ctx,
+      status === 'APPROVED' ? 'comment.approved' : 'comment.rejected',
+      async () => {
+        const data = await commentData(ctx, comment);
+        return (
+          data && {
+            ...data,
+            moderator: actorData(ctx),
+            ...(status === 'REJECTED' ? { reason } : {}),
+          }
+        );
+      },
+    );
+  }
   return comment;
 }
 
@@ -161,7 +178,13 @@ async function setFeatured(ctx: ParleyContext, commentId: string, featured: bool
   const tags = featured ? [...comment.tags, FEATURED] : comment.tags.filter((t) => t !== FEATURED);
   const updated = await setCommentTags(ctx.db, commentId, tags);
   publishCommentUpdated(ctx, updated);
-  if (featured) inBackground(ctx, notifyFeatured(ctx, updated));
+  if (featured) {
+    inBackground(ctx, notifyFeatured(ctx, updated));
+    await emitWebhookEvent(ctx, 'comment.featured', async () => {
+      const data = await commentData(ctx, updated);
+      return data && { ...data, moderator: actorData(ctx) };
+    });
+  }
   return updated;
 }
 

@@ -37,6 +37,16 @@ const byUser = (name: string, extra: string, least: Operation['least'] = 'MODERA
   query: `mutation ($id: ID!) { ${name}(input: { userId: $id ${extra} }) { user { id } } }`,
   variables: (c: Community) => ({ id: c.target.user.id }),
 });
+/** An endpoint to act on, made by the admin. */
+async function matrixWebhook(c: Community, api: Api): Promise<string> {
+  const data = await api.ok(
+    `mutation { createWebhook(input: { url: "https://hooks.example.com/in", events: [USER_BANNED] }) { webhook { id } } }`,
+    {},
+    c.admin.token,
+  );
+  return data.createWebhook.webhook.id as string;
+}
+
 const moderatorQuery = (query: string): Operation => ({
   least: 'MODERATOR',
   query,
@@ -144,6 +154,49 @@ const OPERATIONS: Record<string, Operation> = {
         c.admin.token,
       );
       return { id: data.createApiToken.apiToken.id };
+    },
+  },
+  webhooks: {
+    least: 'ADMIN',
+    query: `query { webhooks { id } }`,
+    variables: () => ({}),
+  },
+  createWebhook: {
+    least: 'ADMIN',
+    query: `mutation { createWebhook(input: { url: "https://hooks.example.com/in", events: [USER_BANNED] }) { webhook { id } } }`,
+    variables: () => ({}),
+  },
+  updateWebhook: {
+    least: 'ADMIN',
+    query: `mutation ($id: ID!) { updateWebhook(input: { webhookId: $id, description: "Matrix" }) { webhook { id } } }`,
+    variables: async (c, _comment, api) => ({ id: await matrixWebhook(c, api) }),
+  },
+  deleteWebhook: {
+    least: 'ADMIN',
+    query: `mutation ($id: ID!) { deleteWebhook(input: { webhookId: $id }) { webhookId } }`,
+    variables: async (c, _comment, api) => ({ id: await matrixWebhook(c, api) }),
+  },
+  rollWebhookSecret: {
+    least: 'ADMIN',
+    query: `mutation ($id: ID!) { rollWebhookSecret(input: { webhookId: $id }) { webhook { id } } }`,
+    variables: async (c, _comment, api) => ({ id: await matrixWebhook(c, api) }),
+  },
+  // No dispatcher in these tests: the delivery is queued, not sent.
+  sendTestWebhook: {
+    least: 'ADMIN',
+    query: `mutation ($id: ID!) { sendTestWebhook(input: { webhookId: $id }) { delivery { id } } }`,
+    variables: async (c, _comment, api) => ({ id: await matrixWebhook(c, api) }),
+  },
+  redeliverWebhook: {
+    least: 'ADMIN',
+    query: `mutation ($id: ID!) { redeliverWebhook(input: { deliveryId: $id }) { delivery { id } } }`,
+    variables: async (c, _comment, api) => {
+      const data = await api.ok(
+        `mutation ($id: ID!) { sendTestWebhook(input: { webhookId: $id }) { delivery { id } } }`,
+        { id: await matrixWebhook(c, api) },
+        c.admin.token,
+      );
+      return { id: data.sendTestWebhook.delivery.id };
     },
   },
   inviteModerator: {

@@ -22,6 +22,7 @@ import type { Resolvers } from '../resolverTypes.generated';
 import { diff } from '../../../db/store/auditLog';
 import type { AuditAction } from '../../../db/store/auditLog';
 import { audit, userTarget } from '../../audit';
+import { actorData, emitWebhookEvent, userData } from '../../webhookEvents';
 import { email } from '../../../email/templates';
 import type { AccountDecision } from '../../../email/templates';
 
@@ -59,25 +60,36 @@ async function act(
 ) {
   const { actor } = await actionable(ctx, userId);
   const message = change.message?.trim() ?? '';
+  let changed = false;
   const user = await inTransaction(ctx.db, async (trx) => {
     // Read in the transaction: what the change replaces, not what it was a moment ago.
     const before = await requireUser(trx, userId);
-    const changed = await moderateUser(trx, {
+    const after = await moderateUser(trx, {
       ...change,
       userId,
       actorId: actor.id,
       message: message === '' ? null : message,
     });
     // Banning the banned changes nothing: nothing to record.
-    const changes = diff(before, changed, ['banned', 'suspendedUntil', 'premod']);
+    const changes = diff(before, after, ['banned', 'suspendedUntil', 'premod']);
     if (changes.length > 0) {
-      await audit(ctx, trx, audited, userTarget(changed), [
+      changed = true;
+      await audit(ctx, trx, audited, userTarget(after), [
         ...changes,
         ...(message === '' ? [] : [{ field: 'message', before: null, after: message }]),
       ]);
     }
-    return changed;
+    return after;
   });
+  // Told only of what changed: banning the banned sends nothing.
+  if (changed && (audited === 'USER_BAN' || audited === 'USER_SUSPEND')) {
+    await emitWebhookEvent(ctx, audited === 'USER_BAN' ? 'user.banned' : 'user.suspended', () => ({
+      user: userData(user),
+      moderator: actorData(ctx),
+      message: message === '' ? null : message,
+      ...(audited === 'USER_SUSPEND' ? { until: user.suspendedUntil } : {}),
+    }));
+  }
   // Only a message a moderator wrote is sent: the change itself shows in the widget (a banned
   // user sees why they cannot post), and an email per click would spam someone being corrected.
   if (decision !== undefined && message !== '') await notify(ctx, user, decision, message);

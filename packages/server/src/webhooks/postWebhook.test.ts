@@ -1,0 +1,135 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkWebhookUrl, isPublicAddress, postWebhook, WEBHOOK_LIMITS } from './postWebhook';
+
+describe('isPublicAddress', () => {
+  it.each([
+    ['93.184.216.34', true],
+    ['2606:2800:220:1:248:1893:25c8:1946', true],
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['172.16.0.1', false],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false], // a cloud's metadata address
+    ['100.64.0.1', false], // carrier-grade NAT
+    ['0.0.0.0', false],
+    ['255.255.255.255', false],
+    ['224.0.0.1', false],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:10.0.0.1', false], // an IPv4 private address written as IPv6
+    ['::ffff:93.184.216.34', true],
+    ['not an address', false],
+  ])('%s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+});
+
+describe('checkWebhookUrl', () => {
+  it('takes http(s) URLs without credentials and drops the fragment', () => {
+    expect(checkWebhookUrl(' https://hooks.example.com/in?x=1#frag ', false).href).toBe(
+      'https://hooks.example.com/in?x=1',
+    );
+  });
+  it('refuses private IP literals unless allowed', () => {
+    expect(() => checkWebhookUrl('http://[::1]:8080/', false)).toThrow(/::1/);
+    expect(() => checkWebhookUrl('http://192.168.0.10/', false)).toThrow(/private/);
+    expect(checkWebhookUrl('http://192.168.0.10/', true).hostname).toBe('192.168.0.10');
+  });
+});
+
+describe('postWebhook', () => {
+  let server: Server;
+  let base: string;
+  let handler: Parameters<typeof createServer>[1];
+  beforeAll(async () => {
+    server = createServer((request, response) => handler!(request, response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('reads at most 64 KB of an answer and keeps its start', async () => {
+    handler = (_request, response) => {
+      response.writeHead(200);
+      // Far more than is read: the attempt does not wait for it.
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 64; i++) response.write(chunk);
+      response.end();
+    };
+    const answer = await postWebhook(`${base}/`, '{}', {}, { allowPrivate: true });
+    expect(answer).toMatchObject({ status: 200, error: null });
+    expect(answer.excerpt).toHaveLength(WEBHOOK_LIMITS.excerptChars);
+  });
+
+  it('gives up on an endpoint that does not answer in time', async () => {
+    handler = () => undefined; // never answers
+    const answer = await postWebhook(`${base}/`, '{}', {}, { allowPrivate: true, timeoutMs: 300 });
+    expect(answer).toMatchObject({ status: null, error: 'No answer within 0.3 s' });
+    expect(answer.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('follows a redirect with the same body, and refuses one to an address not allowed', async () => {
+    const bodies: string[] = [];
+    handler = (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        bodies.push(`${request.method} ${request.url} ${Buffer.concat(chunks).toString()}`);
+        if (request.url === '/old') {
+          response.writeHead(308, { location: '/new' });
+        } else if (request.url === '/away') {
+          // To another loopback address: not 127.0.0.1, which this test lets count as public.
+          response.writeHead(307, { location: `http://127.0.0.2:${new URL(base).port}/new` });
+        } else response.writeHead(202);
+        response.end();
+      });
+    };
+    const onlyThisOne = (address: string) => address === '127.0.0.1';
+    const moved = await postWebhook(
+      `${base}/old`,
+      '{"a":1}',
+      {},
+      {
+        allowPrivate: false,
+        isPublic: onlyThisOne,
+      },
+    );
+    expect(moved).toMatchObject({ status: 202, error: null });
+    expect(bodies).toEqual(['POST /old {"a":1}', 'POST /new {"a":1}']);
+
+    bodies.length = 0;
+    const away = await postWebhook(
+      `${base}/away`,
+      '{"a":1}',
+      {},
+      {
+        allowPrivate: false,
+        isPublic: onlyThisOne,
+      },
+    );
+    expect(away.status).toBeNull();
+    expect(away.error).toMatch(/127\.0\.0\.2.*private/);
+    expect(bodies).toEqual(['POST /away {"a":1}']);
+  });
+
+  it('refuses a name that resolves to a private address, on the connection itself', async () => {
+    handler = (_request, response) => response.end();
+    const answer = await postWebhook(
+      `http://localhost:${new URL(base).port}/`,
+      '{}',
+      {},
+      {
+        allowPrivate: false,
+      },
+    );
+    expect(answer.status).toBeNull();
+    expect(answer.error).toMatch(/localhost is at (127\.0\.0\.1|::1)/);
+  });
+});
