@@ -1,5 +1,5 @@
 import type { ConsoleSettings } from './configureQueries';
-import { FormFooter, TextField } from './SettingsFields';
+import { CheckboxField, FormFooter, TextField } from './SettingsFields';
 import { useSettingsForm, wholeNumber } from './useSettingsForm';
 
 /** The Advanced section's draft. */
@@ -7,22 +7,26 @@ export interface AdvancedValues {
   customCssUrl: string;
   auditRetentionDays: string;
   ipRetentionDays: string;
+  webhooksAllowPrivateAddresses: boolean;
 }
 
 const fromSettings = (s: ConsoleSettings): AdvancedValues => ({
   customCssUrl: s.customCssUrl,
   auditRetentionDays: String(s.auditRetentionDays ?? 365),
   ipRetentionDays: String(s.ipRetentionDays ?? 30),
+  webhooksAllowPrivateAddresses: s.webhooksAllowPrivateAddresses ?? false,
 });
 const toInput = (v: AdvancedValues) => ({
   customCssUrl: v.customCssUrl.trim(),
   auditRetentionDays: wholeNumber(v.auditRetentionDays, 'auditRetentionDays'),
   ipRetentionDays: wholeNumber(v.ipRetentionDays, 'ipRetentionDays'),
+  webhooksAllowPrivateAddresses: v.webhooksAllowPrivateAddresses,
 });
 
 /**
  * Configure › Advanced: a stylesheet the comment stream loads after its own, how long the audit
- * log keeps its entries and how long guests' IP addresses are kept.
+ * log keeps its entries, how long guests' IP addresses are kept, and whether webhooks may reach
+ * this server's own network.
  */
 export function AdvancedSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
@@ -53,6 +57,12 @@ export function AdvancedSettings({ settings }: { settings: ConsoleSettings }) {
         min={1}
         max={365}
         hint="Days after a guest's last comment (1 to 365), then the address is erased within the hour. Moderators ban address ranges from it; only admins see it."
+      />
+      <CheckboxField
+        form={form}
+        name="webhooksAllowPrivateAddresses"
+        label="Allow webhooks to private addresses"
+        hint="Lets webhook endpoints be on loopback, private or link-local addresses, such as a bot on this server's network. Off, a webhook URL cannot make the server reach what only it can."
       />
       <FormFooter form={form} />
     </form>

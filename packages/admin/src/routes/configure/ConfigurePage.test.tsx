@@ -48,6 +48,7 @@ const SETTINGS: ConsoleSettings = {
   requireStaffTwoFactor: false,
   auditRetentionDays: 365,
   ipRetentionDays: 30,
+  webhooksAllowPrivateAddresses: false,
   organization: {
     name: 'News',
     contactEmail: 'a@example.com',
@@ -185,9 +186,14 @@ test('Advanced sends the audit log’s and the guests’ addresses’ retention,
   const days = await screen.findByLabelText('Keep guests’ IP addresses for');
   expect((days as HTMLInputElement).value).toBe('30');
   fireEvent.change(days, { target: { value: '7' } });
+  fireEvent.click(screen.getByLabelText('Allow webhooks to private addresses'));
   fireEvent.click(screen.getByRole('button', { name: 'Save' }));
   await waitFor(() => expect(inputs).toHaveLength(1));
-  expect(inputs[0]).toMatchObject({ auditRetentionDays: 365, ipRetentionDays: 7 });
+  expect(inputs[0]).toMatchObject({
+    auditRetentionDays: 365,
+    ipRetentionDays: 7,
+    webhooksAllowPrivateAddresses: true,
+  });
 });
 
 test('unsaved changes: beforeunload is held and an in-app link asks first', async () => {

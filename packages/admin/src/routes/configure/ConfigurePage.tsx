@@ -13,6 +13,7 @@ import { GeneralSettings } from './GeneralSettings';
 import { ImportExportSettings } from './ImportExportSettings';
 import { ModerationSettings } from './ModerationSettings';
 import { OrganizationSettings } from './OrganizationSettings';
+import { WebhookSettings } from './WebhookSettings';
 
 /** The sections of Configure: path under `/configure`, title, and the form. */
 export const CONFIGURE_SECTIONS: readonly {
@@ -26,6 +27,7 @@ export const CONFIGURE_SECTIONS: readonly {
   { path: 'authentication', title: 'Authentication', Section: AuthenticationSettings },
   { path: 'email', title: 'Email', Section: EmailSettings },
   { path: 'api-tokens', title: 'API tokens', Section: ApiTokenSettings },
+  { path: 'webhooks', title: 'Webhooks', Section: WebhookSettings },
   { path: 'import-export', title: 'Import and export', Section: ImportExportSettings },
   { path: 'advanced', title: 'Advanced', Section: AdvancedSettings },
 ];

@@ -14,6 +14,7 @@ export const SettingsFields = graphql(`
     featuredTab voting commentImages guestComments guestPremod spamFilter spamThreshold locale premod newCommenterApprovals reportThreshold bannedWords suspectWords
     liveUpdates signUpOpen sessionSeconds customCssUrl smtpHost smtpPort smtpSecure smtpUser
     smtpPasswordSet smtpFrom smtpFromEnvironment requireStaffTwoFactor auditRetentionDays ipRetentionDays
+    webhooksAllowPrivateAddresses
     organization { name contactEmail url locale }
   }
 `);
