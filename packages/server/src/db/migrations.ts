@@ -970,6 +970,8 @@ async function spamFilter(db: AnyDb): Promise<void> {
 
 /**
  * 0030: webhooks (webhooks/createWebhookDispatcher.ts). An endpoint's signing secret is sealed;
+ * its format is STANDARD (signed JSON) or SLACK (an incoming-webhook message), for every site or
+ * one (`site_id`);
  * each event becomes one delivery row per endpoint that takes it, retried until delivered or a
  * day old, and kept as the console's log for WEBHOOK_RETRY.keepDays. `organization.webhook_events`
  * is the events some enabled endpoint takes, read with the settings, so an event nobody takes
@@ -984,6 +986,8 @@ async function webhooks(db: AnyDb): Promise<void> {
     .addColumn('events', 'text', (c) => c.notNull())
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('format', 'text', (c) => c.notNull().defaultTo('STANDARD'))
+    .addColumn('site_id', 'text', (c) => c.references('sites.id').onDelete('cascade'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
@@ -995,6 +999,8 @@ async function webhooks(db: AnyDb): Promise<void> {
     )
     .addColumn('event', 'text', (c) => c.notNull())
     .addColumn('event_id', 'text', (c) => c.notNull())
+    .addColumn('comment_id', 'text')
+    .addColumn('user_id', 'text')
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
@@ -1017,6 +1023,19 @@ async function webhooks(db: AnyDb): Promise<void> {
     .createIndex('webhook_deliveries_log')
     .on('webhook_deliveries')
     .columns(['webhook_id', 'created_at', 'id'])
+    .execute();
+  // A deleted comment's or an erased account's deliveries go with its text.
+  await db.schema
+    .createIndex('webhook_deliveries_comment')
+    .on('webhook_deliveries')
+    .column('comment_id')
+    .where(sql<SqlBool>`comment_id is not null`)
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_user')
+    .on('webhook_deliveries')
+    .column('user_id')
+    .where(sql<SqlBool>`user_id is not null`)
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_created')

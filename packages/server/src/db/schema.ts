@@ -107,9 +107,16 @@ export interface WebhooksTable {
   /** The signing secret (`whsec_…`), sealed (purpose `webhooks.secret:<id>`); '' once given up. */
   secret: string;
   enabled: Generated<number>;
+  /** What it is sent: the event as signed JSON, or a Slack-compatible message. */
+  format: Generated<WebhookFormat>;
+  /** Only this site's events (user events go to every endpoint); null for every site. */
+  site_id: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** What a webhook endpoint is sent (db/store/webhooks.ts). */
+export type WebhookFormat = 'STANDARD' | 'SLACK';
 
 /** Where a webhook delivery is: waiting (and retried), delivered, or given up. */
 export type WebhookDeliveryState = 'PENDING' | 'DELIVERED' | 'FAILED';
@@ -121,6 +128,10 @@ export interface WebhookDeliveriesTable {
   event: string;
   /** The event's id (`webhook-id`): the same for every endpoint, attempt and redelivery. */
   event_id: string;
+  /** The comment it tells of: its deliveries go when its text does (deletion, erasure). */
+  comment_id: string | null;
+  /** The person it tells of (a comment's author, a banned user): gone with their account. */
+  user_id: string | null;
   /** The JSON body, exactly as every attempt sends it. */
   payload: string;
   state: WebhookDeliveryState;

@@ -13,6 +13,8 @@ import type { Story } from '../db/store/stories';
 import type { User } from '../db/store/users';
 import { queueWebhookDeliveries } from '../db/store/webhooks';
 import type { WebhookEventName } from '../db/store/webhooks';
+import type { WebhookFormat } from '../db/schema';
+import { slackBody } from '../webhooks/slackMessage';
 import type { ParleyContext } from './context';
 import { permalink } from './resolvers/notifications';
 
@@ -63,9 +65,18 @@ export function actorData(ctx: ParleyContext) {
 /** A user acted on, as a body's `user`. */
 export const userData = personOf;
 
-/** Builds the event's body. */
-export function webhookBody(type: string, id: string, at: Date, data: unknown): string {
-  return JSON.stringify({ id, type, createdAt: at.toISOString(), data });
+/** The event's body in each format: signed JSON (`{ id, type, createdAt, data }`) and Slack's. */
+export function webhookPayloads(
+  type: string,
+  id: string,
+  at: Date,
+  data: unknown,
+  publicUrl: string,
+): Record<WebhookFormat, string> {
+  return {
+    STANDARD: JSON.stringify({ id, type, createdAt: at.toISOString(), data }),
+    SLACK: slackBody(type, data, publicUrl),
+  };
 }
 
 /**
@@ -84,9 +95,23 @@ export async function emitWebhookEvent(
     if (body === undefined) return;
     const at = ctx.now();
     const eventId = `evt_${newId()}`;
+    // A comment's or a story's event is its site's; a user's is every site's.
+    const about = body as {
+      story?: { siteId?: string };
+      comment?: { id: string; author: { id: string } | null };
+      user?: { id: string };
+    };
+    const site = about.story?.siteId;
     const queued = await queueWebhookDeliveries(
       ctx.db,
-      { event, eventId, payload: webhookBody(event, eventId, at, body) },
+      {
+        event,
+        eventId,
+        ...(site === undefined ? {} : { siteId: site }),
+        commentId: about.comment?.id ?? null,
+        userId: about.comment?.author?.id ?? about.user?.id ?? null,
+        payloads: webhookPayloads(event, eventId, at, body, ctx.publicUrl),
+      },
       at,
     );
     if (queued.length > 0) ctx.webhooks?.soon();

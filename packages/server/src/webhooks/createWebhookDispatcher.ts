@@ -9,8 +9,9 @@
  * - A delivery whose endpoint was disabled meanwhile is given up at its next attempt.
  * - Every attempt writes its outcome (status, duration, the answer's start, the error) under
  *   its own claim, so an attempt that outlived its claim cannot undo the next one's.
- * - At shutdown, `drain` waits for the attempts in flight; what is left is sent after the next
- *   start (an attempt cut short may be sent twice: receivers drop a `webhook-id` they have seen).
+ * - At shutdown, `close` cuts the attempts in flight short and `drain` waits while they are
+ *   recorded as failed attempts, to be made again after the next start (one the endpoint had
+ *   received may so come twice: receivers drop a `webhook-id` they have seen).
  */
 import type { SecretBox } from '../auth/secretBox';
 import type { Db } from '../db/inTransaction';
@@ -95,6 +96,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let flushing: Promise<number> | undefined;
   let again = false;
   let stopped = false;
+  // Aborted at close(): attempts in flight end at once and are recorded (to be tried again).
+  const stopping = new AbortController();
 
   /** Sends one claimed delivery and records what came of it; resolves whether it was delivered. */
   async function attempt(delivery: ClaimedDelivery): Promise<boolean> {
@@ -126,13 +129,16 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             {
               allowPrivate: await options.allowPrivateAddresses(),
               timeoutMs: options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs,
+              signal: stopping.signal,
             },
           );
     const delivered = response.status !== null && response.status >= 200 && response.status < 300;
     const after = now();
+    // Cut short by a stop: not the endpoint's failure, and never the one that gives it up.
     const expired =
-      !delivery.enabled ||
-      after.getTime() - Date.parse(delivery.createdAt) >= WEBHOOK_RETRY.giveUpAfterMs;
+      !stopping.signal.aborted &&
+      (!delivery.enabled ||
+        after.getTime() - Date.parse(delivery.createdAt) >= WEBHOOK_RETRY.giveUpAfterMs);
     const state = delivered ? 'DELIVERED' : expired ? 'FAILED' : 'PENDING';
     const error =
       response.error ??
@@ -245,6 +251,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     close() {
       stopped = true;
       if (timer) clearInterval(timer);
+      stopping.abort();
     },
   };
 }

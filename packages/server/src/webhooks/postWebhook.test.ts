@@ -22,6 +22,9 @@ describe('isPublicAddress', () => {
     ['fd00::1', false],
     ['::ffff:10.0.0.1', false], // an IPv4 private address written as IPv6
     ['::ffff:93.184.216.34', true],
+    ['::7f00:1', false], // IPv4-compatible 127.0.0.1
+    ['64:ff9b::5db8:d822', true], // NAT64 of 93.184.216.34
+    ['64:ff9b::a00:1', false], // NAT64 of 10.0.0.1
     ['not an address', false],
   ])('%s → %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
@@ -55,17 +58,35 @@ describe('postWebhook', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('reads at most 64 KB of an answer and keeps its start', async () => {
-    handler = (_request, response) => {
+  it('reads at most 64 KB of an answer, not waiting for the rest, and keeps its start', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    handler = (request, response) => {
       response.writeHead(200);
-      // Far more than is read: the attempt does not wait for it.
-      const chunk = 'x'.repeat(64 * 1024);
-      for (let i = 0; i < 64; i++) response.write(chunk);
-      response.end();
+      // An answer that never ends: the attempt stops reading at 64 KB, long before its limit.
+      const chunk = 'x'.repeat(16 * 1024);
+      timer = setInterval(() => response.write(chunk), 5);
+      request.socket.on('close', () => clearInterval(timer));
     };
-    const answer = await postWebhook(`${base}/`, '{}', {}, { allowPrivate: true });
+    const answer = await postWebhook(
+      `${base}/`,
+      '{}',
+      {},
+      { allowPrivate: true, timeoutMs: 5_000 },
+    );
+    clearInterval(timer);
     expect(answer).toMatchObject({ status: 200, error: null });
+    expect(answer.durationMs).toBeLessThan(2_000);
     expect(answer.excerpt).toHaveLength(WEBHOOK_LIMITS.excerptChars);
+  });
+
+  it('never reuses a connection: one kept alive would skip the address guard', async () => {
+    handler = (_request, response) => response.end('ok');
+    const url = `http://localhost:${new URL(base).port}/`;
+    expect(await postWebhook(url, '{}', {}, { allowPrivate: true })).toMatchObject({ status: 200 });
+    // At once, while a kept-alive socket would still be open: refused all the same.
+    const refused = await postWebhook(url, '{}', {}, { allowPrivate: false });
+    expect(refused.status).toBeNull();
+    expect(refused.error).toMatch(/localhost is at/);
   });
 
   it('gives up on an endpoint that does not answer in time', async () => {
@@ -84,6 +105,9 @@ describe('postWebhook', () => {
         bodies.push(`${request.method} ${request.url} ${Buffer.concat(chunks).toString()}`);
         if (request.url === '/old') {
           response.writeHead(308, { location: '/new' });
+        } else if (request.url === '/renamed') {
+          // A name this time: the guard is on the connection's lookup, redirect or not.
+          response.writeHead(302, { location: `http://localhost:${new URL(base).port}/new` });
         } else if (request.url === '/away') {
           // To another loopback address: not 127.0.0.1, which this test lets count as public.
           response.writeHead(307, { location: `http://127.0.0.2:${new URL(base).port}/new` });
@@ -117,6 +141,26 @@ describe('postWebhook', () => {
     expect(away.status).toBeNull();
     expect(away.error).toMatch(/127\.0\.0\.2.*private/);
     expect(bodies).toEqual(['POST /away {"a":1}']);
+
+    // To a name: the guard judges what it resolves to, on the redirect's own connection.
+    bodies.length = 0;
+    const judged: string[] = [];
+    const renamed = await postWebhook(
+      `${base}/renamed`,
+      '{"a":1}',
+      {},
+      {
+        allowPrivate: false,
+        isPublic: (address) => {
+          judged.push(address);
+          return onlyThisOne(address);
+        },
+      },
+    );
+    // The first hop's literal, then localhost's addresses (127.0.0.1 here, ::1 where it has it).
+    expect(judged[0]).toBe('127.0.0.1');
+    expect(judged.slice(1)).toContain('127.0.0.1');
+    expect(renamed.status).toBe(judged.includes('::1') ? null : 202);
   });
 
   it('refuses a name that resolves to a private address, on the connection itself', async () => {

@@ -36,7 +36,18 @@ export const WEBHOOK_LIMITS = Object.freeze({
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   // process(): an IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one.
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv6') {
+    const parts = (parsed as ipaddr.IPv6).parts;
+    // IPv4-compatible (::a.b.c.d, deprecated): where a tunnel routes it, it is that IPv4 address.
+    if (parts.slice(0, 6).every((part) => part === 0)) return false;
+    // NAT64 (64:ff9b::/96): judged as the IPv4 address it carries.
+    if (parsed.range() === 'rfc6052') {
+      const [hi = 0, lo = 0] = parts.slice(6);
+      return isPublicAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+    }
+  }
+  return parsed.range() === 'unicast';
 }
 
 function forbidden(host: string, address: string): ParleyError {
@@ -129,6 +140,9 @@ function postOnce(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         signal,
+        // A connection of its own, every time: a kept-alive one would skip the guarded lookup
+        // (made while private addresses were allowed, or to another name of the same host).
+        agent: false,
         ...(guard === undefined ? {} : { lookup: guardedLookup(guard) as never }),
       },
       (response) => {
@@ -170,6 +184,8 @@ export async function postWebhook(
   options: {
     allowPrivate: boolean;
     timeoutMs?: number;
+    /** Aborts the attempt (a server stopping): its outcome is an error, recorded as any other. */
+    signal?: AbortSignal;
     /** Which addresses count as public (tests narrow it). @default isPublicAddress */
     isPublic?: (address: string) => boolean;
   },
@@ -177,7 +193,8 @@ export async function postWebhook(
   const isPublic = options.isPublic ?? isPublicAddress;
   const guard = options.allowPrivate ? undefined : isPublic;
   const started = performance.now();
-  const signal = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const elapsed = () => Math.round(performance.now() - started);
   try {
     let url = checkWebhookUrl(target, options.allowPrivate, isPublic);
@@ -197,16 +214,18 @@ export async function postWebhook(
       };
     }
   } catch (error) {
-    const timedOut = signal.aborted;
+    const timedOut = timeout.aborted;
     return {
       status: null,
       durationMs: elapsed(),
       excerpt: null,
       error: timedOut
         ? `No answer within ${(options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs) / 1000} s`
-        : error instanceof Error
-          ? error.message
-          : String(error),
+        : options.signal?.aborted
+          ? 'Cut short: the server was stopping.'
+          : error instanceof Error
+            ? error.message
+            : String(error),
     };
   }
 }

@@ -1,6 +1,8 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { listAuditLog } from '../db/store/auditLog';
 import { getOrganization, updateSettings } from '../db/store/organization';
+import { createSite } from '../db/store/sites';
+import { findOrCreateStory } from '../db/store/stories';
 import { testDialects } from '../db/testDatabases';
 import { seedCommunity } from '../graphql/testing/seedCommunity';
 import type { Community } from '../graphql/testing/seedCommunity';
@@ -221,6 +223,101 @@ describe.each(testDialects())('webhooks on %s', (dialect) => {
         error: null,
       });
     }
+  });
+
+  it('sends a SLACK endpoint a channel message, for its own site’s comments only', async () => {
+    await allowLoopback();
+    await updateSettings(api.db, { premod: 'ALL' });
+    const data = await api.ok(
+      CREATE,
+      {
+        input: {
+          url: receiver.url,
+          events: ['COMMENT_CREATED', 'USER_BANNED'],
+          format: 'SLACK',
+          siteId: c.site.id,
+        },
+      },
+      c.admin.token,
+    );
+    await receiver.set({ secret: data.createWebhook.webhook.secret, status: 200, body: 'ok' });
+    const { site: other } = await createSite(
+      api.db,
+      { name: 'Other', url: 'https://other.example', allowedOrigins: ['https://other.example'] },
+      api.deps.box,
+    );
+    const { story: elsewhere } = await findOrCreateStory(api.db, {
+      siteId: other.id,
+      url: 'https://other.example/a',
+      title: 'Elsewhere',
+    });
+    const post = (storyId: string, body: string) =>
+      api.ok(
+        `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+        { input: { storyId, body } },
+        c.commenter.token,
+      );
+    await post(elsewhere.id, 'Not for this channel.');
+    await post(c.story.id, 'Is <this> *held*?\nSecond line & more.');
+    await api.ok(
+      `mutation ($id: ID!) { banUser(input: { userId: $id }) { user { id } } }`,
+      { id: c.target.user.id },
+      c.moderator.token,
+    );
+    await dispatcher.flush();
+    const received = await receiver.waitFor(2);
+    expect(received).toHaveLength(2);
+    const [held, banned] = received.map((r) => JSON.parse(r.body).text as string);
+    expect(held).toBe(
+      `New comment by *commenter* awaiting review on <${c.story.url}|${c.story.title}>:\n` +
+        '> Is &lt;this&gt; *held*?\n> Second line &amp; more.\n' +
+        `<http://127.0.0.1:3000/admin/moderate/pending?story=${c.story.id}|Moderate>`,
+    );
+    expect(banned).toBe(`*moderator* banned *${c.target.user.username}*.`);
+  });
+
+  it('tells a decision once, and forgets a comment’s deliveries when its author deletes it', async () => {
+    await allowLoopback();
+    await endpoint(['COMMENT_CREATED', 'COMMENT_APPROVED', 'COMMENT_REPORTED', 'USER_BANNED']);
+    api.deps.webhooks = undefined; // queued, not sent: the log is what is looked at
+    const posted = await api.ok(
+      `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`,
+      { input: { storyId: c.story.id, body: 'To be deleted.' } },
+      c.commenter.token,
+    );
+    const id = posted.createComment.comment.id as string;
+    const approve = () =>
+      api.ok(
+        `mutation ($id: ID!) { approveComment(input: { commentId: $id }) { comment { id } } }`,
+        { id },
+        c.moderator.token,
+      );
+    await approve();
+    await approve(); // a double click: nothing changes, nothing is told
+    await api.ok(
+      `mutation ($id: ID!) { reportComment(input: { commentId: $id, reason: OTHER }) { comment { id } } }`,
+      { id },
+      c.target.token,
+    );
+    await approve(); // reviews the report: still approved, not approved again
+    const events = async () =>
+      (await api.db.selectFrom('webhook_deliveries').select('event').execute())
+        .map((row) => row.event)
+        .sort();
+    expect(await events()).toEqual(['comment.approved', 'comment.created', 'comment.reported']);
+
+    await api.ok(
+      `mutation { banUser(input: { userId: "${c.target.user.id}" }) { user { id } } }`,
+      {},
+      c.moderator.token,
+    );
+    await api.ok(
+      `mutation ($id: ID!) { deleteComment(input: { commentId: $id }) { comment { id } } }`,
+      { id },
+      c.commenter.token,
+    );
+    // Its text is gone, and with it every delivery that carried it; the ban stays.
+    expect(await events()).toEqual(['user.banned']);
   });
 
   it('costs nothing when no endpoint takes an event, and a disabled endpoint gets none', async () => {

@@ -41,7 +41,15 @@ function webhookHandlers(inputs: [string, unknown][], refuse?: Record<string, un
   const view = (hook: Hook, secret: string | null = null) => ({ ...hook, secret });
   return [
     graphql.query('ConsoleWebhooks', () =>
-      HttpResponse.json({ data: { webhooks: hooks.map((h) => view(h)) } }),
+      HttpResponse.json({
+        data: {
+          webhooks: hooks.map((h) => view(h)),
+          sites: [
+            { __typename: 'Site', id: 'site-1', name: 'Daily News' },
+            { __typename: 'Site', id: 'site-2', name: 'Sports' },
+          ],
+        },
+      }),
     ),
     graphql.mutation('ConsoleCreateWebhook', ({ variables }) => {
       inputs.push(['create', variables.input]);
@@ -53,6 +61,7 @@ function webhookHandlers(inputs: [string, unknown][], refuse?: Record<string, un
         enabled: true,
         createdAt: '2026-11-27T12:00:00.000Z',
         ...input,
+        site: input['siteId'] ? { __typename: 'Site', id: input['siteId'], name: 'Sports' } : null,
         deliveries: {
           __typename: 'WebhookDeliveryConnection',
           edges: [{ __typename: 'WebhookDeliveryEdge', node: deliveryOf({}) }],
@@ -116,6 +125,8 @@ test('adds an endpoint with its events, shows its secret once, and lists its del
   fireEvent.change(screen.getByLabelText(/^Description/), { target: { value: 'Newsroom bot' } });
   fireEvent.click(screen.getByLabelText(/^comment\.created/));
   fireEvent.click(screen.getByLabelText(/^user\.banned/));
+  fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'SLACK' } });
+  fireEvent.change(screen.getByLabelText('Site'), { target: { value: 'site-2' } });
   fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
   expect((await screen.findByTestId('webhook-secret')).textContent).toBe(SECRET);
   expect(inputs).toEqual([
@@ -125,11 +136,15 @@ test('adds an endpoint with its events, shows its secret once, and lists its del
         url: 'https://hooks.example.com/in',
         description: 'Newsroom bot',
         events: ['COMMENT_CREATED', 'USER_BANNED'],
+        format: 'SLACK',
+        siteId: 'site-2',
       },
     ],
   ]);
   const endpoint = await screen.findByRole('region', { name: 'https://hooks.example.com/in' });
-  expect(within(endpoint).getByText('Events: comment.created, user.banned')).toBeTruthy();
+  expect(
+    within(endpoint).getByText(/^Slack message, Sports\. Events: comment\.created, user\.banned$/),
+  ).toBeTruthy();
   const row = within(endpoint).getByRole('rowheader', { name: 'comment.created' }).closest('tr')!;
   expect(within(row).getByText(/^Retrying, next/)).toBeTruthy();
   expect(within(row).getByText('500 in 41 ms')).toBeTruthy();

@@ -19,7 +19,7 @@ const WebhookDeliveryFields = graphql(`
 const WebhookFields = graphql(
   `
     fragment WebhookFields on Webhook {
-      id url description events enabled secret createdAt
+      id url description events enabled format secret createdAt site { id name }
       deliveries(first: 20) { edges { node { ...WebhookDeliveryFields } } }
     }
   `,
@@ -30,11 +30,19 @@ const WebhookFields = graphql(
 export type ConsoleWebhook = ResultOf<typeof WebhookFields>;
 type Delivery = ResultOf<typeof WebhookDeliveryFields>;
 type WebhookEvent = ConsoleWebhook['events'][number];
+type WebhookFormat = ConsoleWebhook['format'];
+
+/** Each format as the select says it, and its short name. */
+export const FORMAT_TEXT: Record<WebhookFormat, [string, string]> = {
+  STANDARD: ['Signed JSON, for your own code', 'Signed JSON'],
+  SLACK: ['Slack message (Slack, Mattermost, Rocket.Chat, Discord’s /slack)', 'Slack message'],
+};
 
 /** Every endpoint with its latest deliveries. */
-export const WEBHOOKS_QUERY = graphql(`query ConsoleWebhooks { webhooks { ...WebhookFields } }`, [
-  WebhookFields,
-]);
+export const WEBHOOKS_QUERY = graphql(
+  `query ConsoleWebhooks { webhooks { ...WebhookFields } sites { id name } }`,
+  [WebhookFields],
+);
 
 export const CREATE_WEBHOOK_MUTATION = graphql(
   `
@@ -117,8 +125,19 @@ interface Draft {
   url: string;
   description: string;
   events: WebhookEvent[];
+  /** Fixed once made, as the site is. */
+  format: WebhookFormat;
+  /** '' for every site. */
+  siteId: string;
 }
-const EMPTY: Draft = { id: null, url: '', description: '', events: [] };
+const EMPTY: Draft = {
+  id: null,
+  url: '',
+  description: '',
+  events: [],
+  format: 'STANDARD',
+  siteId: '',
+};
 
 /**
  * Configure › Webhooks: endpoints that receive signed JSON POSTs of the events they take (the
@@ -176,8 +195,13 @@ export function WebhookSettings() {
       events: draft.events,
     };
     if (draft.id === null) {
+      const input = {
+        ...fields,
+        format: draft.format,
+        ...(draft.siteId === '' ? {} : { siteId: draft.siteId }),
+      };
       // Sent once, never retried: a retry would make a second endpoint with a second secret.
-      const result = await create({ input: fields }, { clientMutationId: false });
+      const result = await create({ input }, { clientMutationId: false });
       if (failed(result)) return;
       const made = result.data?.createWebhook.webhook;
       if (made?.secret) setFresh({ id: made.id, secret: made.secret });
@@ -281,6 +305,41 @@ export function WebhookSettings() {
           error={fieldErrors.description}
           onChange={(event) => setDraft({ ...draft, description: event.target.value })}
         />
+        {draft.id === null && (
+          <>
+            <div className="field">
+              <label htmlFor="webhook-format">Format</label>
+              <select
+                id="webhook-format"
+                value={draft.format}
+                onChange={(event) =>
+                  setDraft({ ...draft, format: event.target.value as WebhookFormat })
+                }
+              >
+                {(Object.keys(FORMAT_TEXT) as WebhookFormat[]).map((format) => (
+                  <option key={format} value={format}>
+                    {FORMAT_TEXT[format][0]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="webhook-site">Site</label>
+              <select
+                id="webhook-site"
+                value={draft.siteId}
+                onChange={(event) => setDraft({ ...draft, siteId: event.target.value })}
+              >
+                <option value="">Every site</option>
+                {(data?.sites ?? []).map((site) => (
+                  <option key={site.id} value={site.id}>
+                    {site.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </>
+        )}
         <fieldset
           id="webhook-events"
           tabIndex={-1}
@@ -342,7 +401,10 @@ export function WebhookSettings() {
               {webhook.url} {!webhook.enabled && <span className="badge">Disabled</span>}
             </h3>
             {webhook.description && <p>{webhook.description}</p>}
-            <p>Events: {webhook.events.map((e) => EVENT_TEXT[e].split(':')[0]).join(', ')}</p>
+            <p>
+              {FORMAT_TEXT[webhook.format][1]}, {webhook.site ? webhook.site.name : 'every site'}.
+              Events: {webhook.events.map((e) => EVENT_TEXT[e].split(':')[0]).join(', ')}
+            </p>
             <div className="action-row">
               <button
                 type="button"
@@ -360,6 +422,8 @@ export function WebhookSettings() {
                     url: webhook.url,
                     description: webhook.description,
                     events: [...webhook.events],
+                    format: webhook.format,
+                    siteId: webhook.site?.id ?? '',
                   })
                 }
               >

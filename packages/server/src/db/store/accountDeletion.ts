@@ -27,6 +27,7 @@ import { VISIBLE_COMMENT_STATUSES } from '../schema';
 import type { HeldReason } from '../schema';
 import { withdrawSpamLessons } from './spamModel';
 import { forgetAkismetChecks } from './akismetChecks';
+import { forgetWebhookDeliveries } from './webhooks';
 
 /** What deleting one account removed. */
 /** The domain of an erased account's address (`deleted-…@deleted.invalid`): it reaches nobody. */
@@ -135,6 +136,7 @@ export function deleteAccount(
     // comments' rows are locked by the erasure above, the order every decision and edit takes.
     await withdrawSpamLessons(trx, { authorId: userId });
     await forgetAkismetChecks(trx, { authorId: userId });
+    await forgetWebhookDeliveries(trx, { authorId: userId });
     await trx
       .updateTable('comments')
       .set({ held_because: null })

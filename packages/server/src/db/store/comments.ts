@@ -16,6 +16,7 @@ import { isVisibleStatus } from '../schema';
 import { adjustStoryCounts, reportedCountChange } from './storyCounts';
 import { recordSpamLesson, withdrawSpamLessons } from './spamModel';
 import { forgetAkismetChecks } from './akismetChecks';
+import { forgetWebhookDeliveries } from './webhooks';
 import type { AkismetJudgement } from '../../moderation/akismet';
 import type { StoryCountChange } from './storyCounts';
 import type {
@@ -353,6 +354,7 @@ export function deleteOwnComment(
     // What its text taught the spam filter goes with it (folded out by the next fold).
     await withdrawSpamLessons(trx, { commentIds: [commentId] });
     await forgetAkismetChecks(trx, { commentIds: [commentId] });
+    await forgetWebhookDeliveries(trx, { commentIds: [commentId] });
     const row = await trx
       .updateTable('comments')
       .set({ body_source: '', body_html: '', held_because: null, deleted_at: isoTime(now) })

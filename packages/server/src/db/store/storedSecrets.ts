@@ -192,7 +192,7 @@ async function visit(
     }
     const webhooks = await trx
       .selectFrom('webhooks')
-      .select(['id', 'url', 'secret'])
+      .select(['id', 'url', 'secret', 'enabled'])
       .where('secret', '!=', '')
       .orderBy('id')
       .execute();
@@ -200,7 +200,10 @@ async function visit(
       const purpose = webhookSecretPurpose(webhook.id);
       const needs = check(box, webhook.secret, purpose);
       if (needs === undefined) {
-        const what = `the signing secret of webhook ${webhook.url} (${webhook.id})`;
+        // A disabled endpoint is sent nothing: not one to stop for (it cannot be enabled without
+        // a new secret once given up).
+        if (webhook.enabled === 0 && action !== 'forget') continue;
+        const what = `the signing secret of webhook ${new URL(webhook.url).origin} (${webhook.id})`;
         survey.unreadable.push({ what: action === 'forget' ? `${what} (disabled)` : what });
         // Cleared and disabled: an admin rolls a new secret, gives it to the receiver, enables it.
         if (action === 'forget') {

@@ -9,7 +9,14 @@ import type { Selectable } from 'kysely';
 import type { SealPurpose } from '../../auth/secretBox';
 import { isoTime, newId } from '../inTransaction';
 import type { Db } from '../inTransaction';
-import type { WebhookDeliveriesTable, WebhookDeliveryState, WebhooksTable } from '../schema';
+import type {
+  WebhookDeliveriesTable,
+  WebhookDeliveryState,
+  WebhookFormat,
+  WebhooksTable,
+} from '../schema';
+import { commentIdsOf, isEmptyScope } from './commentScope';
+import type { CommentScope } from './commentScope';
 import { paginate } from './paginate';
 import type { Connection, PageArgs } from './paginate';
 
@@ -42,6 +49,9 @@ export interface Webhook {
   description: string;
   events: WebhookEventName[];
   enabled: boolean;
+  format: WebhookFormat;
+  /** Only this site's events (and every user event); null for every site. */
+  siteId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -74,6 +84,8 @@ function toWebhook(row: Selectable<WebhooksTable>): Webhook {
     description: row.description,
     events: eventsOf(row.events),
     enabled: row.enabled === 1,
+    format: row.format,
+    siteId: row.site_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -144,6 +156,8 @@ export interface WebhookInput {
   description: string;
   events: readonly WebhookEventName[];
   enabled: boolean;
+  format: WebhookFormat;
+  siteId: string | null;
 }
 
 /** Makes an endpoint; `sealSecret(id)` seals its secret for the new row. */
@@ -163,6 +177,8 @@ export async function createWebhook(
       events: input.events.join(' '),
       secret: sealSecret(id),
       enabled: input.enabled ? 1 : 0,
+      format: input.format,
+      site_id: input.siteId,
       created_at: isoTime(now),
       updated_at: isoTime(now),
     })
@@ -174,6 +190,8 @@ export async function createWebhook(
     description: input.description,
     events: [...input.events],
     enabled: input.enabled,
+    format: input.format,
+    siteId: input.siteId,
     createdAt: isoTime(now),
     updatedAt: isoTime(now),
   };
@@ -183,7 +201,7 @@ export async function createWebhook(
 export async function updateWebhook(
   db: Db,
   id: string,
-  patch: Partial<WebhookInput> & { secret?: string },
+  patch: Partial<Omit<WebhookInput, 'format' | 'siteId'>> & { secret?: string },
   now: Date,
 ): Promise<Webhook | undefined> {
   const result = await db
@@ -211,16 +229,22 @@ export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** The body every delivery of an event sends, and the ids it is known by. */
+/** An event to queue: its ids, its site (none for user events), and its body in each format. */
 export interface WebhookEventRecord {
   event: string;
   eventId: string;
-  payload: string;
+  /** The site it happened on; undefined for what is not a site's (a ban). */
+  siteId?: string;
+  /** The comment and the person it tells of (what deleting or erasing them takes away). */
+  commentId?: string | null;
+  userId?: string | null;
+  payloads: Readonly<Record<WebhookFormat, string>>;
 }
 
 /**
- * Queues `record` for every enabled endpoint that takes its event (`webhookId`: for that one
- * only, whatever it takes: a test event, a redelivery); resolves the deliveries' ids, due now.
+ * Queues `record` for every enabled endpoint that takes its event and its site (`webhookId`: for
+ * that one only, whatever it takes: a test event, a redelivery); resolves the deliveries' ids,
+ * due now.
  */
 export async function queueWebhookDeliveries(
   db: Db,
@@ -228,10 +252,16 @@ export async function queueWebhookDeliveries(
   now: Date,
   webhookId?: string,
 ): Promise<string[]> {
-  let query = db.selectFrom('webhooks').select(['id', 'events']).where('enabled', '=', 1);
+  let query = db
+    .selectFrom('webhooks')
+    .select(['id', 'events', 'format', 'site_id'])
+    .where('enabled', '=', 1);
   if (webhookId !== undefined) query = query.where('id', '=', webhookId);
   const endpoints = (await query.execute()).filter(
-    (row) => webhookId !== undefined || row.events.split(' ').includes(record.event),
+    (row) =>
+      webhookId !== undefined ||
+      (row.events.split(' ').includes(record.event) &&
+        (row.site_id === null || record.siteId === undefined || row.site_id === record.siteId)),
   );
   if (endpoints.length === 0) return [];
   const rows = endpoints.map((endpoint) => ({
@@ -239,7 +269,9 @@ export async function queueWebhookDeliveries(
     webhook_id: endpoint.id,
     event: record.event,
     event_id: record.eventId,
-    payload: record.payload,
+    comment_id: record.commentId ?? null,
+    user_id: record.userId ?? null,
+    payload: record.payloads[endpoint.format],
     state: 'PENDING' as const,
     attempts: 0,
     next_attempt_at: isoTime(now),
@@ -397,6 +429,22 @@ export async function recordWebhookAttempt(
     .where('claimed_until', '=', delivery.claim)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Deletes the deliveries that tell of these comments (or, with `authorId`, of that person and
+ * their comments), sent or not: what is deleted or erased leaves no copy in the log, nor goes out
+ * after.
+ */
+export async function forgetWebhookDeliveries(trx: Db, which: CommentScope): Promise<void> {
+  if (isEmptyScope(which)) return;
+  await trx
+    .deleteFrom('webhook_deliveries')
+    .where('comment_id', 'in', commentIdsOf(trx, which))
+    .execute();
+  if ('authorId' in which) {
+    await trx.deleteFrom('webhook_deliveries').where('user_id', '=', which.authorId).execute();
+  }
 }
 
 /** Deletes the finished deliveries older than `days`; resolves how many went. */

@@ -396,6 +396,10 @@ export type CreateWebhookInput = {
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   /** At least one. */
   events: Array<WebhookEvent>;
+  /** Default STANDARD. */
+  format?: InputMaybe<WebhookFormat>;
+  /** Only this site's comment and story events; none for every site. Fixed once made. */
+  siteId?: InputMaybe<Scalars['ID']['input']>;
   /** An absolute http(s) URL; a private or loopback address only when Settings.webhooksAllowPrivateAddresses. */
   url: Scalars['String']['input'];
 };
@@ -2088,9 +2092,12 @@ export type Webhook = {
   /** A disabled endpoint is sent nothing; its pending deliveries are given up. */
   enabled: Scalars['Boolean']['output'];
   events: Array<WebhookEvent>;
+  format: WebhookFormat;
   id: Scalars['ID']['output'];
   /** The signing secret (`whsec_…`): in the answer of createWebhook and rollWebhookSecret only. */
   secret?: Maybe<Scalars['String']['output']>;
+  /** Only this site's comment and story events (user events are every site's); null for every site. */
+  site?: Maybe<Site>;
   updatedAt: Scalars['DateTime']['output'];
   url: Scalars['String']['output'];
 };
@@ -2177,6 +2184,13 @@ export type WebhookEvent =
   | 'USER_BANNED'
   /** A moderator suspended a user (`data.until`). */
   | 'USER_SUSPENDED';
+
+/** What a webhook endpoint is sent. */
+export type WebhookFormat =
+  /** A Slack-compatible incoming-webhook message (`{ "text": … }`): Slack, Mattermost, Rocket.Chat, Discord's /slack. */
+  | 'SLACK'
+  /** The event as JSON, signed (Standard Webhooks): for your own code. */
+  | 'STANDARD';
 
 export type WebhookIdInput = {
   webhookId: Scalars['ID']['input'];
@@ -2419,6 +2433,7 @@ export type ResolversTypes = {
   WebhookDeliveryPayload: ResolverTypeWrapper<Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversTypes['WebhookDelivery'] }>;
   WebhookDeliveryState: WebhookDeliveryState;
   WebhookEvent: WebhookEvent;
+  WebhookFormat: WebhookFormat;
   WebhookIdInput: WebhookIdInput;
   WebhookPayload: ResolverTypeWrapper<Omit<WebhookPayload, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
 };
@@ -3201,8 +3216,10 @@ export type WebhookResolvers<ContextType = ParleyContext, ParentType extends Res
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   events?: Resolver<Array<ResolversTypes['WebhookEvent']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['WebhookFormat'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  site?: Resolver<Maybe<ResolversTypes['Site']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };

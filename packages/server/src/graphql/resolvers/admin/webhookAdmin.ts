@@ -14,6 +14,7 @@ import {
   listWebhookDeliveries,
   listWebhooks,
   queueWebhookDeliveries,
+  sealedWebhookSecret,
   updateWebhook,
   WEBHOOK_EVENTS,
   WEBHOOK_TEST_EVENT,
@@ -26,7 +27,8 @@ import { newWebhookSecret } from '../../../webhooks/signWebhook';
 import { audit } from '../../audit';
 import type { ParleyContext } from '../../context';
 import { requireRole, requireSignedInAdmin } from '../../permissions';
-import { webhookBody } from '../../webhookEvents';
+import { webhookPayloads } from '../../webhookEvents';
+import { findSiteById } from '../../../db/store/sites';
 import type { Resolvers, WebhookEvent } from '../resolverTypes.generated';
 
 /** Longest description, in characters. */
@@ -49,8 +51,17 @@ function rememberSecret(ctx: ParleyContext, id: string, secret: string): void {
 const wireName = (event: WebhookEvent) => event.toLowerCase().replace('_', '.') as WebhookEventName;
 const enumName = (event: WebhookEventName) => event.toUpperCase().replace('.', '_') as WebhookEvent;
 
+/**
+ * An endpoint's URL as the audit log says it: its origin only. For Slack and its kind the path is
+ * the credential, and the audit log is read by every admin (and READ tokens).
+ */
+export function urlLabel(url: string): string {
+  const { origin, pathname, search } = new URL(url);
+  return pathname === '/' && search === '' ? origin : `${origin}/…`;
+}
+
 function target(webhook: Webhook): AuditTarget {
-  return { type: 'webhook', id: webhook.id, label: webhook.url };
+  return { type: 'webhook', id: webhook.id, label: urlLabel(webhook.url) };
 }
 
 function eventsOf(events: readonly WebhookEvent[]): WebhookEventName[] {
@@ -129,7 +140,12 @@ export const webhookAdminResolvers = {
         description: descriptionOf(input.description),
         events: eventsOf(input.events),
         enabled: input.enabled ?? true,
+        format: input.format ?? 'STANDARD',
+        siteId: input.siteId ?? null,
       };
+      if (values.siteId !== null && !(await findSiteById(ctx.db, values.siteId))) {
+        throw new ParleyError('NOT_FOUND', 'No such site.', { field: 'siteId' });
+      }
       const secret = newWebhookSecret();
       const webhook = await inTransaction(ctx.db, async (trx) => {
         if ((await listWebhooks(trx)).length >= WEBHOOKS_MAX) {
@@ -162,13 +178,23 @@ export const webhookAdminResolvers = {
         ...(input.events == null ? {} : { events: eventsOf(input.events) }),
         ...(input.enabled == null ? {} : { enabled: input.enabled }),
       };
+      if (patch.enabled === true && (await sealedWebhookSecret(ctx.db, input.webhookId)) === '') {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          'This endpoint lost its signing secret (PARLEY_SECRET changed): roll a new one first.',
+          { field: 'enabled' },
+        );
+      }
       const webhook = await inTransaction(ctx.db, async (trx) => {
         const before = await findWebhook(trx, input.webhookId);
         if (!before) throw new ParleyError('NOT_FOUND', 'No such webhook.', { field: 'webhookId' });
         const after = (await updateWebhook(trx, before.id, patch, ctx.now())) ?? before;
-        const changes: AuditChange[] = (['url', 'description', 'enabled'] as const)
+        const changes: AuditChange[] = (['description', 'enabled'] as const)
           .filter((field) => before[field] !== after[field])
           .map((field) => ({ field, before: before[field], after: after[field] }));
+        if (before.url !== after.url) {
+          changes.push({ field: 'url', before: urlLabel(before.url), after: urlLabel(after.url) });
+        }
         const [was, is] = [before.events.join(' '), after.events.join(' ')];
         if (was !== is) changes.push({ field: 'events', before: was, after: is });
         if (changes.length > 0) await audit(ctx, trx, 'WEBHOOK_UPDATE', target(after), changes);
@@ -220,7 +246,7 @@ export const webhookAdminResolvers = {
         {
           event: WEBHOOK_TEST_EVENT,
           eventId,
-          payload: webhookBody(WEBHOOK_TEST_EVENT, eventId, at, data),
+          payloads: webhookPayloads(WEBHOOK_TEST_EVENT, eventId, at, data, ctx.publicUrl),
         },
         at,
         webhook.id,
@@ -235,7 +261,14 @@ export const webhookAdminResolvers = {
         throw new ParleyError('NOT_FOUND', 'No such delivery.', { field: 'deliveryId' });
       }
       requireEnabled(await requireWebhook(ctx, delivery.webhookId));
-      const [id] = await queueWebhookDeliveries(ctx.db, delivery, ctx.now(), delivery.webhookId);
+      // The same body: it was made for this endpoint's format.
+      const payloads = { STANDARD: delivery.payload, SLACK: delivery.payload };
+      const [id] = await queueWebhookDeliveries(
+        ctx.db,
+        { ...delivery, payloads },
+        ctx.now(),
+        delivery.webhookId,
+      );
       return deliverNow(ctx, id);
     },
   },
@@ -244,5 +277,7 @@ export const webhookAdminResolvers = {
     events: (webhook) => webhook.events.map(enumName),
     secret: (webhook, _args, ctx) => freshSecrets.get(ctx)?.get(webhook.id) ?? null,
     deliveries: (webhook, args, ctx) => listWebhookDeliveries(ctx.db, webhook.id, args),
+    site: (webhook, _args, ctx) =>
+      webhook.siteId === null ? null : findSiteById(ctx.db, webhook.siteId),
   },
 } satisfies Resolvers;

@@ -144,7 +144,9 @@ async function decide(
   }
   publishCommentUpdated(ctx, comment);
   await publishQueueUpdated(ctx, comment);
-  if (status === 'APPROVED' || status === 'REJECTED') {
+  // Told once per change: two moderators approving at once, or a review of reports on an
+  // approved comment, leave the status as it was.
+  if (previousStatus !== comment.status && (status === 'APPROVED' || status === 'REJECTED')) {
     await emitWebhookEvent(
       ctx,
       status === 'APPROVED' ? 'comment.approved' : 'comment.rejected',
