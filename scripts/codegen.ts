@@ -49,6 +49,8 @@ const RESOLVER_MAPPERS = {
   Story: '../../db/store/stories#Story',
   User: '../../db/store/users#User',
   UserHistoryEntry: '../../db/store/userModeration#UserHistoryRow',
+  ModerationAlert: '../../db/store/moderationAlerts#ModerationAlertRow',
+  ModerationLink: '../../moderation/moderationAlerts#ModerationLinkView',
   Webhook: '../../db/store/webhooks#Webhook',
   WebhookDelivery: '../../db/store/webhooks#WebhookDelivery',
 };

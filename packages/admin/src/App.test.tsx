@@ -65,11 +65,12 @@ test('a commenter who signs in is told why the console is closed to them', async
   );
 });
 
-test('a moderator gets the navigation, without Configure (admins only)', async () => {
+test('a moderator gets the navigation, with Alerts, without Configure (admins only)', async () => {
   server.use(installed(true), moderatorWith('GRANTED'));
   await renderAt('/admin/dashboard', 'token');
   expect(await screen.findByRole('link', { name: 'Moderate' })).toBeTruthy();
   expect(screen.queryByRole('link', { name: 'Configure' })).toBeNull();
+  expect(screen.getByRole('link', { name: 'Alerts' }).getAttribute('href')).toBe('/admin/alerts');
 });
 
 test('a moderator who must set up two-factor sign-in is taken to Security, and nowhere else', async () => {

@@ -19,6 +19,7 @@ const ConfigurePage = lazyRoute(() => import('./routes/configure/ConfigurePage')
 const DashboardPage = lazyRoute(() => import('./routes/dashboard/DashboardPage'), 'DashboardPage');
 const SecurityPage = lazyRoute(() => import('./routes/security/SecurityPage'), 'SecurityPage');
 const AuditLogPage = lazyRoute(() => import('./routes/audit/AuditLogPage'), 'AuditLogPage');
+const AlertsPage = lazyRoute(() => import('./routes/alerts/AlertsPage'), 'AlertsPage');
 
 /** The signed-in user, as the console needs them. */
 export const CONSOLE_VIEWER_QUERY = graphql(
@@ -132,6 +133,8 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
         ...(admin ? [['/configure', 'Configure'] as [string, string]] : []),
         ['/dashboard', 'Dashboard'],
         ...(admin ? [['/audit', 'Audit log'] as [string, string]] : []),
+        // Everyone here may moderate (moderators and admins): each chooses their own emails.
+        ['/alerts', 'Alerts'],
         ['/security', 'Security'],
       ];
   return (
@@ -181,6 +184,9 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
           </Route>
           <Route path="/security">
             <SecurityPage />
+          </Route>
+          <Route path="/alerts">
+            <AlertsPage />
           </Route>
           <Route path="/audit">
             {admin ? <AuditLogPage /> : <Redirect to="/moderate" replace />}

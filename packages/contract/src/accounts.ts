@@ -35,6 +35,8 @@ export const ACCOUNT_PATHS = Object.freeze({
   download: '/account/download',
   unsubscribe: '/account/unsubscribe',
   acceptInvite: '/account/accept-invite',
+  /** A moderation email's Approve or Reject link: the comment, and a button that decides. */
+  moderate: '/account/moderate',
   settings: '/account',
 });
 

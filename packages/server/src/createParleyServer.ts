@@ -16,6 +16,7 @@ import { listSites } from './db/store/sites';
 import { createMailer } from './email/createMailer';
 import { createMailQueue } from './email/createMailQueue';
 import { createWebhookDispatcher } from './webhooks/createWebhookDispatcher';
+import { startModerationDigests } from './moderation/moderationAlerts';
 import { smtpSettingsOf } from './email/smtpSettingsOf';
 import { sealStoredSecrets, surveyStoredSecrets } from './db/store/storedSecrets';
 import { createContextFactory, viewerClassOf } from './graphql/context';
@@ -322,6 +323,9 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
 
     opened.push(() => sitesChanged.return?.());
     await sweepOrphanAvatars({ ...deps, logger });
+    // Moderators' hourly and daily digests (each claimed in the database: sent once).
+    const digests = startModerationDigests(deps);
+    opened.push(() => digests.stop());
     const accountDeletion = startAccountDeletionJob({
       db: database.db,
       logger,
@@ -349,6 +353,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         await step('jobs', async () => {
           importRunner.close();
           await accountDeletion.stop();
+          await digests.stop();
           await sitesChanged.return?.();
         });
         await step('http', () => http.close());

@@ -155,6 +155,11 @@ export const RATE_LIMITS = Object.freeze({
   signUpPerEmail: { limit: 3, windowSeconds: 3600 },
   /** Sign-up codes tried per IP: 20 per 10 minutes. */
   signUpConfirm: { limit: 20, windowSeconds: 600 },
+  /**
+   * Moderation alert emails (one per comment, moderation/moderationAlerts.ts): 30 per hour per
+   * moderator. A spam wave past that is not mailed comment by comment; the queues count it.
+   */
+  moderationAlert: { limit: 30, windowSeconds: 3600 },
   /** Posting: 10 per minute per user. */
   post: { limit: 10, windowSeconds: 60 },
   /** Guest sessions started (each a new guest): 10 per hour per IP. */

@@ -1048,6 +1048,46 @@ async function webhooks(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0031: moderators' email alerts (moderation/moderationAlerts.ts). A row per moderator and site
+ * they are alerted about (none: not alerted), with when their last digest went; and the one-time
+ * Approve / Reject links those emails carry, kept as their SHA-256.
+ */
+async function moderationAlerts(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('moderation_alerts')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('site_id', 'text', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+    .addColumn('frequency', 'text', (c) => c.notNull())
+    .addColumn('last_digest_at', 'text')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('moderation_alerts_pk', ['user_id', 'site_id'])
+    .execute();
+  await db.schema
+    .createIndex('moderation_alerts_site')
+    .on('moderation_alerts')
+    .columns(['site_id', 'frequency'])
+    .execute();
+  await db.schema
+    .createTable('moderation_links')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('comment_id', 'text', (c) =>
+      c.notNull().references('comments.id').onDelete('cascade'),
+    )
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('epoch', 'integer', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('moderation_links_expires')
+    .on('moderation_links')
+    .column('expires_at')
+    .execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -1079,6 +1119,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0028_guests': { up: guests },
   '0029_spam_filter': { up: spamFilter },
   '0030_webhooks': { up: webhooks },
+  '0031_moderation_alerts': { up: moderationAlerts },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

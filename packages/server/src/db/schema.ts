@@ -115,6 +115,33 @@ export interface WebhooksTable {
   updated_at: string;
 }
 
+/** How often a moderator is emailed about a site's queues (store/moderationAlerts.ts). */
+export type ModerationAlertFrequency = 'EACH' | 'HOURLY' | 'DAILY';
+
+/** A moderator's alerts for one site (0031); no row: none. */
+export interface ModerationAlertsTable {
+  user_id: string;
+  site_id: string;
+  frequency: ModerationAlertFrequency;
+  /** HOURLY, DAILY: when their last digest was made (sent or, with nothing in it, skipped). */
+  last_digest_at: string | null;
+  updated_at: string;
+}
+
+/** A moderation email's one-time Approve or Reject link (0031), kept as its SHA-256. */
+export interface ModerationLinksTable {
+  token_hash: string;
+  /** The moderator it acts as. */
+  user_id: string;
+  comment_id: string;
+  action: 'APPROVE' | 'REJECT';
+  /** Their session epoch when it was made: signing out everywhere ends their links too. */
+  epoch: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 /** What a webhook endpoint is sent (db/store/webhooks.ts). */
 export type WebhookFormat = 'STANDARD' | 'SLACK';
 
@@ -724,6 +751,8 @@ export interface Database {
   mail_queue: MailQueueTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  moderation_alerts: ModerationAlertsTable;
+  moderation_links: ModerationLinksTable;
   import_sources: ImportSourcesTable;
   sign_in_providers: SignInProvidersTable;
   sign_in_provider_sites: SignInProviderSitesTable;
@@ -786,4 +815,6 @@ export const TABLES: readonly (keyof Database)[] = [
   'akismet_checks',
   'webhooks',
   'webhook_deliveries',
+  'moderation_alerts',
+  'moderation_links',
 ];

@@ -1101,6 +1101,35 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
       },
     ],
   },
+  moderation_alerts: {
+    since: '0031_moderation_alerts',
+    key: ['user_id', 'site_id'],
+    rows: [
+      {
+        user_id: 'u-b-admin',
+        site_id: 'site-news',
+        frequency: 'HOURLY',
+        last_digest_at: NOW,
+        updated_at: NOW,
+      },
+    ],
+  },
+  moderation_links: {
+    since: '0031_moderation_alerts',
+    key: ['token_hash'],
+    rows: [
+      {
+        token_hash: sha256('approve-token'),
+        user_id: 'u-b-admin',
+        comment_id: 'c-5-rejected',
+        action: 'APPROVE',
+        epoch: 0,
+        expires_at: FAR,
+        used_at: null,
+        created_at: NOW,
+      },
+    ],
+  },
   job_leases: {
     since: '0015_job_leases',
     key: ['name'],
@@ -1301,8 +1330,8 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         settings: { ...DEFAULT_SETTINGS, ...STORED_SETTINGS },
         createdAt: '2025-12-01T09:00:00.000Z',
         spamModelStamp: has(version, '0029_spam_filter') ? 'stamp-1' : '',
-        // Written from 0030_webhooks on only; the webhooks table it sums is new there too.
-        webhookEvents: [],
+        // What the fixture's endpoint takes, from 0030_webhooks on (its table is new there).
+        webhookEvents: has(version, '0030_webhooks') ? ['comment.created'] : [],
       });
 
       expect(await findUserByEmail(db(), 'LOIS.LANE@planet.example')).toEqual({
@@ -1397,7 +1426,8 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         pending: 1,
         readable:
           (writtenAfter('0012_two_factor_and_sessions') ? 5 : 4) +
-          (writtenAfter('0026_sign_in_providers') ? 1 : 0),
+          (writtenAfter('0026_sign_in_providers') ? 1 : 0) +
+          (writtenAfter('0030_webhooks') ? 1 : 0),
       });
       expect(await listUsableSsoKeysBySite(db(), testBox, NOW)).toEqual(usable);
 

@@ -253,6 +253,102 @@ export const EMAIL_TEMPLATES = {
     ],
   }),
 
+  /** A comment entered a queue of a site the moderator is alerted about (EACH). */
+  moderationAlert: (d: {
+    username: string;
+    site: string;
+    queue: 'PENDING' | 'REPORTED';
+    author: string;
+    story: string;
+    excerpt: string;
+    moderate: string;
+    /** None for who signs in with a second factor (moderation/moderationAlerts.ts). */
+    approve?: string | undefined;
+    reject?: string | undefined;
+    linkDays: string;
+    alerts: string;
+    unsubscribe: string;
+  }): EmailContent => ({
+    subject:
+      d.queue === 'PENDING'
+        ? `Awaiting review on ${d.site}: a comment by ${d.author}`
+        : `Reported on ${d.site}: a comment by ${d.author}`,
+    body: [
+      hello(d.username),
+      d.queue === 'PENDING'
+        ? `a comment by ${d.author} on “${d.story}” awaits review:`
+        : `a comment by ${d.author} on “${d.story}” was reported:`,
+      { quote: d.excerpt },
+      { text: 'Open it in the console: ', link: d.moderate, label: 'moderate' },
+      ...(d.approve && d.reject
+        ? [
+            {
+              text: 'Or decide from here (you confirm on the page): ',
+              link: d.approve,
+              label: 'approve',
+            },
+            { text: 'or ', link: d.reject, label: 'reject' },
+            `These two links work once, for ${d.linkDays}, and only while the comment waits.`,
+          ]
+        : []),
+      {
+        text: 'Choose which sites alert you, and how often: ',
+        link: d.alerts,
+        label: 'your alerts',
+      },
+      notificationFooter(d.unsubscribe),
+    ],
+  }),
+
+  /** What entered a site's queues since the moderator's last digest (HOURLY, DAILY). */
+  moderationDigest: (d: {
+    username: string;
+    site: string;
+    period: string;
+    total: number;
+    items: {
+      queue: 'PENDING' | 'REPORTED';
+      author: string;
+      story: string;
+      excerpt: string;
+      moderate: string;
+      approve?: string | undefined;
+      reject?: string | undefined;
+    }[];
+    waiting: { pending: number; reported: number };
+    queues: string;
+    linkDays: string;
+    alerts: string;
+    unsubscribe: string;
+  }): EmailContent => ({
+    subject: `${d.total} ${d.total === 1 ? 'comment' : 'comments'} to moderate on ${d.site}`,
+    body: [
+      hello(d.username),
+      `in the last ${d.period}, ${d.total} ${d.total === 1 ? 'comment' : 'comments'} entered the queues of ${d.site}${d.total > d.items.length ? ` (the ${d.items.length} newest below)` : ''}. Waiting now: ${d.waiting.pending} pending, ${d.waiting.reported} reported.`,
+      ...d.items.flatMap((item): Block[] => [
+        `${item.queue === 'PENDING' ? 'Awaiting review' : 'Reported'}: ${item.author} on “${item.story}”`,
+        { quote: item.excerpt },
+        { text: 'Moderate: ', link: item.moderate, label: 'moderate' },
+        ...(item.approve && item.reject
+          ? [
+              { text: 'Approve: ', link: item.approve, label: 'approve' },
+              { text: 'Reject: ', link: item.reject, label: 'reject' },
+            ]
+          : []),
+      ]),
+      { text: 'All of them in the console: ', link: d.queues, label: 'open the queues' },
+      ...(d.items.some((item) => item.approve)
+        ? [`Approve and reject work once each, for ${d.linkDays}, after you confirm on the page.`]
+        : []),
+      {
+        text: 'Choose which sites alert you, and how often: ',
+        link: d.alerts,
+        label: 'your alerts',
+      },
+      notificationFooter(d.unsubscribe),
+    ],
+  }),
+
   /** A moderation decision about the reader's account, in the moderator's own words. */
   moderationDecision: (d: {
     username: string;
@@ -292,7 +388,8 @@ const htmlText = (value: string) => escapeHtml(value).replaceAll('\n', '<br>');
 function textOf(block: Block): string {
   if (typeof block === 'string') return block;
   if ('code' in block) return `    ${block.code}`;
-  if ('quote' in block) return `> ${block.quote}`;
+  // Every line quoted: a line of the comment never passes for the email's own text.
+  if ('quote' in block) return block.quote.replace(/^/gm, '> ');
   return `${block.text ?? ''}${block.link}`;
 }
 

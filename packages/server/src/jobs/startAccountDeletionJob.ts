@@ -6,6 +6,7 @@ import { deleteAccount, findAccountsDueForDeletion } from '../db/store/accountDe
 import type { DeletedAccount } from '../db/store/accountDeletion';
 import { daysBefore, newId } from '../db/inTransaction';
 import { forgetOldWebhookDeliveries } from '../db/store/webhooks';
+import { pruneModerationLinks } from '../db/store/moderationAlerts';
 import { WEBHOOK_RETRY } from '../webhooks/createWebhookDispatcher';
 import type { Db } from '../db/inTransaction';
 import { releaseJobLease, takeJobLease } from '../db/store/jobLeases';
@@ -155,6 +156,8 @@ export function startAccountDeletionJob(options: AccountDeletionJobOptions): Acc
       // The spam model to its lessons: those of the accounts erased above, and any fold after a
       // decision that failed (store/spamModel.ts).
       ['the spam model', async () => void (await foldSpamLessons(db))],
+      // Moderation emails' links past their time (moderation/moderationAlerts.ts).
+      ['moderation links', async () => void (await pruneModerationLinks(db, at))],
       // The webhooks' log to its month (webhooks/createWebhookDispatcher.ts).
       [
         'the webhook log',

@@ -63,6 +63,7 @@ export interface RateLimiter {
 /** Readable names for the error message. */
 const ACTION_NAMES: Record<RateLimitedAction, string> = {
   signIn: 'sign-in attempts',
+  moderationAlert: 'moderation alert emails',
   signInFailures: 'failed sign-ins',
   signInDevice: 'sign-in attempts from this device',
   signInChallengeUse: 'uses of this challenge',

@@ -4,6 +4,7 @@ import { AccountFrame } from './AccountFrame';
 import { ConfirmEmailPage } from './ConfirmEmailPage';
 import { DeletionPage } from './DeletionPage';
 import { DownloadPage } from './DownloadPage';
+import { ModerationLinkPage } from './ModerationLinkPage';
 import { AcceptInvitePage, ResetPasswordPage } from './ResetPasswordPage';
 import { UnsubscribePage } from './UnsubscribePage';
 
@@ -28,6 +29,9 @@ export function AccountPage() {
       </Route>
       <Route path={ACCOUNT_PATHS.unsubscribe}>
         <UnsubscribePage />
+      </Route>
+      <Route path={ACCOUNT_PATHS.moderate}>
+        <ModerationLinkPage />
       </Route>
       <Route path={ACCOUNT_PATHS.settings}>
         <DeletionPage />

@@ -132,6 +132,40 @@ test.each([
   },
 );
 
+test('?comment= shows only that comment, until "Show the whole queue" (other filters kept)', async () => {
+  // c2 alone when asked for it (it is in the queue), else the whole queue.
+  const { queueVariables } = serve({
+    queue: () =>
+      queueVariables.at(-1)?.commentId === 'c2'
+        ? [makeQueueComment(2)]
+        : [makeQueueComment(3), makeQueueComment(2), makeQueueComment(1)],
+  });
+  const { location } = await renderPage('/moderate/reported?site=site1&comment=c2&order=oldest');
+  expect(await screen.findByRole('article', { name: 'Comment by user2' })).toBeTruthy();
+  expect(screen.getAllByRole('article')).toHaveLength(1);
+  expect(queueVariables.at(-1)).toMatchObject({
+    queue: 'REPORTED',
+    siteId: 'site1',
+    commentId: 'c2',
+    orderBy: 'CREATED_AT_ASC',
+  });
+  expect(screen.getByText(/^Showing one comment\./)).toBeTruthy();
+
+  fireEvent.click(screen.getByRole('link', { name: 'Show the whole queue' }));
+  expect(location.history.at(-1)).toBe('/moderate/reported?site=site1&order=oldest');
+  await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(3));
+  expect(queueVariables.at(-1)).toMatchObject({ siteId: 'site1', commentId: null });
+  expect(screen.queryByText(/Showing one comment/)).toBeNull();
+});
+
+test('?comment= of a comment not in the queue shows the empty queue', async () => {
+  const { queueVariables } = serve({ queue: () => [] });
+  await renderPage('/moderate/pending?comment=c9');
+  expect(await screen.findByText('Nothing to review here.')).toBeTruthy();
+  expect(screen.getByText(/^Showing one comment\./)).toBeTruthy();
+  expect(queueVariables.at(-1)).toMatchObject({ queue: 'PENDING', commentId: 'c9' });
+});
+
 test('a card says why it is here: the banned word marked in the source, reports counted', async () => {
   serve({
     queue: () => [

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
-import { Redirect, useLocation, useSearch } from 'wouter';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { toTransportError } from '@parley/transport';
 import { Loading } from '../../Loading';
 import { errorText } from '../../errorText';
@@ -40,6 +40,8 @@ export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProp
   const params = new URLSearchParams(search);
   const siteId = params.get('site');
   const storyId = params.get('story');
+  // An email's Moderate link: only this comment, when it is in the queue.
+  const commentId = params.get('comment');
   const order = params.get('order') === 'oldest' ? 'oldest' : 'newest';
   const slug = location.split('/')[2] ?? '';
   const [userId, setUserId] = useState<string | null>(null);
@@ -65,6 +67,14 @@ export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProp
     const to = `/moderate/${defaultQueueSlug(setup.settings.premod)}${search ? `?${search}` : ''}`;
     return <Redirect to={to} replace />;
   }
+
+  /** The queue with the same filters, without `comment`. */
+  const wholeQueue = () => {
+    const next = new URLSearchParams(search);
+    next.delete('comment');
+    const query = next.toString();
+    return `/moderate/${slug}${query ? `?${query}` : ''}`;
+  };
 
   const setFilter = (name: 'site' | 'story' | 'order', value: string | null) => {
     const next = new URLSearchParams(search);
@@ -97,9 +107,14 @@ export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProp
             onChange={setFilter}
           />
           <h2 className="visually-hidden">{queue.label}</h2>
+          {commentId !== null && (
+            <p className="mod-one">
+              Showing one comment. <Link href={wholeQueue()}>Show the whole queue</Link>
+            </p>
+          )}
           <QueueList
-            key={`${queue.slug}|${siteId}|${storyId}|${order}`}
-            filter={{ queue: queue.name, siteId, storyId, order }}
+            key={`${queue.slug}|${siteId}|${storyId}|${commentId}|${order}`}
+            filter={{ queue: queue.name, siteId, storyId, commentId, order }}
             words={{
               banned: setup.settings.bannedWords ?? [],
               suspect: setup.settings.suspectWords ?? [],

@@ -14,11 +14,11 @@ import {
 import { ModerationCardFields } from './ModerationCard';
 import { QueueFiltersFields } from './QueueFilters';
 
-/** One page of a queue. */
+/** One page of a queue (with `commentId`, only that comment, when it is in the queue). */
 export const QUEUE_QUERY = graphql(
   `
-    query ModerationQueue($queue: ModerationQueue!, $siteId: ID, $storyId: ID, $first: Int, $after: String, $orderBy: CommentSort) {
-      moderationQueue(queue: $queue, siteId: $siteId, storyId: $storyId, first: $first, after: $after, orderBy: $orderBy) {
+    query ModerationQueue($queue: ModerationQueue!, $siteId: ID, $storyId: ID, $commentId: ID, $first: Int, $after: String, $orderBy: CommentSort) {
+      moderationQueue(queue: $queue, siteId: $siteId, storyId: $storyId, commentId: $commentId, first: $first, after: $after, orderBy: $orderBy) {
         edges { cursor node { ...ModerationCardFields } }
         pageInfo { hasNextPage endCursor }
       }

@@ -13,6 +13,8 @@ export interface QueueFilter {
   queue: QueueName;
   siteId: string | null;
   storyId: string | null;
+  /** Only this comment (an email's Moderate link), when it is in the queue. */
+  commentId: string | null;
   order: 'newest' | 'oldest';
 }
 
@@ -29,6 +31,7 @@ export function useQueueData(filter: QueueFilter, liveTick: number) {
     queue: filter.queue,
     siteId: filter.siteId,
     storyId: filter.storyId,
+    commentId: filter.commentId,
     first: QUEUE_PAGE_SIZE,
     orderBy: filter.order === 'newest' ? 'CREATED_AT_DESC' : 'CREATED_AT_ASC',
   };
@@ -70,7 +73,15 @@ export function useQueueData(filter: QueueFilter, liveTick: number) {
       pageInfo: result.data.moderationQueue.pageInfo,
     });
     // `variables` is rebuilt per render from `filter`: depend on the filter's parts instead.
-  }, [client, state.pageInfo.endCursor, filter.queue, filter.siteId, filter.storyId, filter.order]);
+  }, [
+    client,
+    state.pageInfo.endCursor,
+    filter.queue,
+    filter.siteId,
+    filter.storyId,
+    filter.commentId,
+    filter.order,
+  ]);
 
   const loadError = error && !data ? errorText(toTransportError(error).code) : null;
   return { state, dispatch, loadError, fetching, loadMore, moreError };

@@ -267,8 +267,11 @@ export function moderationQueue(
   filter: QueueFilter,
   page: PageArgs,
   orderBy: CommentSort = 'CREATED_AT_DESC',
+  /** Only this comment (an email's Moderate link), when it is in the queue. */
+  commentId?: string | null,
 ): Promise<Connection<Comment>> {
-  const q = scoped(db, filter).selectAll('comments').where(QUEUE_SQL[queue]);
+  let q = scoped(db, filter).selectAll('comments').where(QUEUE_SQL[queue]);
+  if (commentId != null) q = q.where('comments.id', '=', commentId);
   return paginate(q, SORT_KEYS[orderBy], page, toComment);
 }
 

@@ -30,6 +30,7 @@ import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
 import { commentData, emitWebhookEvent } from '../webhookEvents';
+import { alertModerators, isWaiting } from '../../moderation/moderationAlerts';
 import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
@@ -246,6 +247,12 @@ export const commentsResolvers = {
         if (comment.status === 'NONE') publishCommentCreated(ctx, comment);
         await publishQueueUpdated(ctx, comment);
         inBackground(ctx, notifyReply(ctx, comment));
+        // Held, or in Reported for a suspect word: the moderators who asked to hear of each one
+        // do (moderation/moderationAlerts.ts).
+        if (isWaiting(comment)) {
+          const queue = isVisibleStatus(comment.status) ? 'REPORTED' : 'PENDING';
+          inBackground(ctx, alertModerators(ctx, comment, queue), 'A moderation alert failed');
+        }
         await emitWebhookEvent(ctx, 'comment.created', () => commentData(ctx, comment));
       }
       return { comment };
@@ -377,6 +384,10 @@ export const commentsResolvers = {
         publishCommentUpdated(ctx, current);
       }
       await publishQueueUpdated(ctx, current);
+      // Told when this report puts it in a queue, not at every report of a comment waiting there.
+      if (!isWaiting(comment) && isWaiting(current)) {
+        inBackground(ctx, alertModerators(ctx, current, 'REPORTED'), 'A moderation alert failed');
+      }
       await emitWebhookEvent(ctx, 'comment.reported', async () => {
         const data = await commentData(ctx, current);
         return data && { ...data, report: { reason: input.reason, details: details || null } };

@@ -6,6 +6,7 @@ import { commentImageResolvers } from './commentImages';
 import { commentsResolvers } from './comments';
 import { guestResolvers } from './guests';
 import { moderationResolvers } from './moderation';
+import { moderationLinkResolvers } from './moderation/moderationAlertResolvers';
 import type { Resolvers } from './resolverTypes.generated';
 import { portabilityResolvers } from './portability';
 import { signInProviderResolvers } from './signInProviders';
@@ -24,6 +25,7 @@ export const RESOLVER_MAPS = [
   storiesResolvers,
   subscriptionsResolvers,
   moderationResolvers,
+  moderationLinkResolvers,
   adminResolvers,
   signInProviderResolvers,
   portabilityResolvers,

@@ -13,6 +13,8 @@ import type { IpBan as IpBanModel } from '../../db/store/ipBans';
 import type { Story as StoryModel } from '../../db/store/stories';
 import type { User as UserModel } from '../../db/store/users';
 import type { UserHistoryRow as UserHistoryRowModel } from '../../db/store/userModeration';
+import type { ModerationAlertRow as ModerationAlertRowModel } from '../../db/store/moderationAlerts';
+import type { ModerationLinkView as ModerationLinkViewModel } from '../../moderation/moderationAlerts';
 import type { Webhook as WebhookModel, WebhookDelivery as WebhookDeliveryModel } from '../../db/store/webhooks';
 import type { ParleyContext } from '../context';
 export type Maybe<T> = T | null | undefined;
@@ -615,6 +617,27 @@ export type IpBanPayload = {
   ipBan: IpBan;
 };
 
+export type ModerationAlert = {
+  __typename?: 'ModerationAlert';
+  frequency: ModerationAlertFrequency;
+  site: Site;
+};
+
+/** How often a moderator is emailed about a site's comments entering the Pending or Reported queue. */
+export type ModerationAlertFrequency =
+  /** At most one email a day, listing what entered the queues since the last. */
+  | 'DAILY'
+  /** An email for each comment, as it enters the queue. */
+  | 'EACH'
+  /** At most one email an hour, listing what entered the queues since the last. */
+  | 'HOURLY'
+  | 'OFF';
+
+export type ModerationAlertPayload = {
+  __typename?: 'ModerationAlertPayload';
+  alert: ModerationAlert;
+};
+
 export type ModerationCounts = {
   __typename?: 'ModerationCounts';
   approved: Scalars['Int']['output'];
@@ -634,6 +657,39 @@ export type ModerationDecision = {
   /** Why the comment was rejected, when the moderator said; null otherwise. */
   reason?: Maybe<RejectionReason>;
   status: CommentStatus;
+};
+
+/**
+ * A moderation email's one-time link, as its confirmation page shows it before anything is done (a
+ * mail scanner that opens the page decides nothing: only the page's button does).
+ */
+export type ModerationLink = {
+  __typename?: 'ModerationLink';
+  action: ModerationLinkAction;
+  /** The comment's author, as shown in the stream. */
+  author: Scalars['String']['output'];
+  commentId: Scalars['ID']['output'];
+  /** Whether the button would do something: false once decided (by this link, another or the console). */
+  decidable: Scalars['Boolean']['output'];
+  /** The comment's text (its Markdown source), at most 2,000 characters. */
+  excerpt: Scalars['String']['output'];
+  expiresAt: Scalars['DateTime']['output'];
+  /** The moderator it acts as. */
+  moderator: Scalars['String']['output'];
+  status: CommentStatus;
+  storyTitle: Scalars['String']['output'];
+  storyUrl: Scalars['String']['output'];
+};
+
+/** What a moderation email's link does. */
+export type ModerationLinkAction =
+  | 'APPROVE'
+  | 'REJECT';
+
+export type ModerationLinkPayload = {
+  __typename?: 'ModerationLinkPayload';
+  /** The link's comment as it stands after the decision. */
+  link: ModerationLink;
 };
 
 export type ModerationQueue =
@@ -755,6 +811,8 @@ export type Mutation = {
   sendTestEmail: OkPayload;
   /** Admins only: sends a `webhook.test` event to the endpoint now; answers after the first attempt. */
   sendTestWebhook: WebhookDeliveryPayload;
+  /** Moderators only, signed in: how this site's new Pending and Reported comments are emailed to the viewer (OFF: not at all). */
+  setModerationAlert: ModerationAlertPayload;
   setUserPremod: UserPayload;
   setUserRole: UserPayload;
   signIn: AuthPayload;
@@ -808,6 +866,8 @@ export type Mutation = {
    * An upload none of the uploader's comments uses is deleted after a week. 30 an hour.
    */
   uploadCommentImage: CommentImagePayload;
+  /** A moderation email's link, used: approves or rejects its comment as its moderator, once, if it is still in its queue. Needs no session. */
+  useModerationLink: ModerationLinkPayload;
   /** Casts, changes or takes back the viewer's vote. DOWN is FORBIDDEN while Settings.voting is LIKE. Rate-limited with reactions. */
   vote: CommentPayload;
 };
@@ -1038,6 +1098,11 @@ export type MutationSendTestWebhookArgs = {
 };
 
 
+export type MutationSetModerationAlertArgs = {
+  input: SetModerationAlertInput;
+};
+
+
 export type MutationSetUserPremodArgs = {
   input: SetUserPremodInput;
 };
@@ -1168,6 +1233,11 @@ export type MutationUploadCommentImageArgs = {
 };
 
 
+export type MutationUseModerationLinkArgs = {
+  input: UseModerationLinkInput;
+};
+
+
 export type MutationVoteArgs = {
   input: VoteInput;
 };
@@ -1258,6 +1328,8 @@ export type Query = {
   ipBans: IpBanConnection;
   /** Moderators only. */
   moderationCounts: ModerationCounts;
+  /** A moderation email's link, by its token (TOKEN_INVALID, TOKEN_EXPIRED): what it would do. Needs no session. */
+  moderationLink: ModerationLink;
   /** Moderators only. */
   moderationQueue: CommentConnection;
   /** Moderators only: the viewer's own latest decisions, newest first (at most 100). */
@@ -1340,8 +1412,14 @@ export type QueryModerationCountsArgs = {
 };
 
 
+export type QueryModerationLinkArgs = {
+  token: Scalars['String']['input'];
+};
+
+
 export type QueryModerationQueueArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  commentId?: InputMaybe<Scalars['ID']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   orderBy?: InputMaybe<CommentSort>;
   queue: ModerationQueue;
@@ -1512,6 +1590,11 @@ export type Session = {
 
 export type SessionIdInput = {
   id: Scalars['ID']['input'];
+};
+
+export type SetModerationAlertInput = {
+  frequency: ModerationAlertFrequency;
+  siteId: Scalars['ID']['input'];
 };
 
 export type SetUserPremodInput = {
@@ -1951,6 +2034,10 @@ export type UploadCommentImageInput = {
   storyId: Scalars['ID']['input'];
 };
 
+export type UseModerationLinkInput = {
+  token: Scalars['String']['input'];
+};
+
 export type User = {
   __typename?: 'User';
   avatarUrl?: Maybe<Scalars['String']['output']>;
@@ -1978,6 +2065,8 @@ export type User = {
   ipAddress?: Maybe<Scalars['String']['output']>;
   /** A guest comments with a name and an optional email, without an account or a password. */
   isGuest: Scalars['Boolean']['output'];
+  /** The viewer's own, when a moderator: how each site's new Pending and Reported comments are emailed to them. Null otherwise. */
+  moderationAlerts?: Maybe<Array<ModerationAlert>>;
   /** The user themself only. */
   notificationSettings?: Maybe<NotificationSettings>;
   /** Recovery codes not used yet (the user themself only). */
@@ -2340,8 +2429,14 @@ export type ResolversTypes = {
   IpBanEdge: ResolverTypeWrapper<Omit<IpBanEdge, 'node'> & { node: ResolversTypes['IpBan'] }>;
   IpBanIdInput: IpBanIdInput;
   IpBanPayload: ResolverTypeWrapper<Omit<IpBanPayload, 'ipBan'> & { ipBan: ResolversTypes['IpBan'] }>;
+  ModerationAlert: ResolverTypeWrapper<ModerationAlertRowModel>;
+  ModerationAlertFrequency: ModerationAlertFrequency;
+  ModerationAlertPayload: ResolverTypeWrapper<Omit<ModerationAlertPayload, 'alert'> & { alert: ResolversTypes['ModerationAlert'] }>;
   ModerationCounts: ResolverTypeWrapper<ModerationCounts>;
   ModerationDecision: ResolverTypeWrapper<ModerationDecisionRowModel>;
+  ModerationLink: ResolverTypeWrapper<ModerationLinkViewModel>;
+  ModerationLinkAction: ModerationLinkAction;
+  ModerationLinkPayload: ResolverTypeWrapper<Omit<ModerationLinkPayload, 'link'> & { link: ResolversTypes['ModerationLink'] }>;
   ModerationQueue: ModerationQueue;
   ModerationQueueEvent: ResolverTypeWrapper<Omit<ModerationQueueEvent, 'comment'> & { comment: ResolversTypes['Comment'] }>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2372,6 +2467,7 @@ export type ResolversTypes = {
   SecondFactorInput: SecondFactorInput;
   Session: ResolverTypeWrapper<Session>;
   SessionIdInput: SessionIdInput;
+  SetModerationAlertInput: SetModerationAlertInput;
   SetUserPremodInput: SetUserPremodInput;
   SetUserRoleInput: SetUserRoleInput;
   Settings: ResolverTypeWrapper<SettingsViewModel>;
@@ -2415,6 +2511,7 @@ export type ResolversTypes = {
   UpdateUsernameInput: UpdateUsernameInput;
   UpdateWebhookInput: UpdateWebhookInput;
   UploadCommentImageInput: UploadCommentImageInput;
+  UseModerationLinkInput: UseModerationLinkInput;
   User: ResolverTypeWrapper<UserModel>;
   UserConnection: ResolverTypeWrapper<Omit<UserConnection, 'edges'> & { edges: Array<ResolversTypes['UserEdge']> }>;
   UserEdge: ResolverTypeWrapper<Omit<UserEdge, 'node'> & { node: ResolversTypes['User'] }>;
@@ -2498,8 +2595,12 @@ export type ResolversParentTypes = {
   IpBanEdge: Omit<IpBanEdge, 'node'> & { node: ResolversParentTypes['IpBan'] };
   IpBanIdInput: IpBanIdInput;
   IpBanPayload: Omit<IpBanPayload, 'ipBan'> & { ipBan: ResolversParentTypes['IpBan'] };
+  ModerationAlert: ModerationAlertRowModel;
+  ModerationAlertPayload: Omit<ModerationAlertPayload, 'alert'> & { alert: ResolversParentTypes['ModerationAlert'] };
   ModerationCounts: ModerationCounts;
   ModerationDecision: ModerationDecisionRowModel;
+  ModerationLink: ModerationLinkViewModel;
+  ModerationLinkPayload: Omit<ModerationLinkPayload, 'link'> & { link: ResolversParentTypes['ModerationLink'] };
   ModerationQueueEvent: Omit<ModerationQueueEvent, 'comment'> & { comment: ResolversParentTypes['Comment'] };
   Mutation: Record<PropertyKey, never>;
   NotificationSettings: NotificationSettings;
@@ -2525,6 +2626,7 @@ export type ResolversParentTypes = {
   SecondFactorInput: SecondFactorInput;
   Session: Session;
   SessionIdInput: SessionIdInput;
+  SetModerationAlertInput: SetModerationAlertInput;
   SetUserPremodInput: SetUserPremodInput;
   SetUserRoleInput: SetUserRoleInput;
   Settings: SettingsViewModel;
@@ -2565,6 +2667,7 @@ export type ResolversParentTypes = {
   UpdateUsernameInput: UpdateUsernameInput;
   UpdateWebhookInput: UpdateWebhookInput;
   UploadCommentImageInput: UploadCommentImageInput;
+  UseModerationLinkInput: UseModerationLinkInput;
   User: UserModel;
   UserConnection: Omit<UserConnection, 'edges'> & { edges: Array<ResolversParentTypes['UserEdge']> };
   UserEdge: Omit<UserEdge, 'node'> & { node: ResolversParentTypes['User'] };
@@ -2819,6 +2922,15 @@ export type IpBanPayloadResolvers<ContextType = ParleyContext, ParentType extend
   ipBan?: Resolver<ResolversTypes['IpBan'], ParentType, ContextType>;
 };
 
+export type ModerationAlertResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationAlert'] = ResolversParentTypes['ModerationAlert']> = {
+  frequency?: Resolver<ResolversTypes['ModerationAlertFrequency'], ParentType, ContextType>;
+  site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+};
+
+export type ModerationAlertPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationAlertPayload'] = ResolversParentTypes['ModerationAlertPayload']> = {
+  alert?: Resolver<ResolversTypes['ModerationAlert'], ParentType, ContextType>;
+};
+
 export type ModerationCountsResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationCounts'] = ResolversParentTypes['ModerationCounts']> = {
   approved?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   pending?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2833,6 +2945,23 @@ export type ModerationDecisionResolvers<ContextType = ParleyContext, ParentType 
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reason?: Resolver<Maybe<ResolversTypes['RejectionReason']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['CommentStatus'], ParentType, ContextType>;
+};
+
+export type ModerationLinkResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationLink'] = ResolversParentTypes['ModerationLink']> = {
+  action?: Resolver<ResolversTypes['ModerationLinkAction'], ParentType, ContextType>;
+  author?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  commentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  decidable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  moderator?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['CommentStatus'], ParentType, ContextType>;
+  storyTitle?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  storyUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ModerationLinkPayloadResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationLinkPayload'] = ResolversParentTypes['ModerationLinkPayload']> = {
+  link?: Resolver<ResolversTypes['ModerationLink'], ParentType, ContextType>;
 };
 
 export type ModerationQueueEventResolvers<ContextType = ParleyContext, ParentType extends ResolversParentTypes['ModerationQueueEvent'] = ResolversParentTypes['ModerationQueueEvent']> = {
@@ -2893,6 +3022,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   sendEmailConfirmation?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType>;
   sendTestEmail?: Resolver<ResolversTypes['OkPayload'], ParentType, ContextType>;
   sendTestWebhook?: Resolver<ResolversTypes['WebhookDeliveryPayload'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'input'>>;
+  setModerationAlert?: Resolver<ResolversTypes['ModerationAlertPayload'], ParentType, ContextType, RequireFields<MutationSetModerationAlertArgs, 'input'>>;
   setUserPremod?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationSetUserPremodArgs, 'input'>>;
   setUserRole?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationSetUserRoleArgs, 'input'>>;
   signIn?: Resolver<ResolversTypes['AuthPayload'], ParentType, ContextType, RequireFields<MutationSignInArgs, 'input'>>;
@@ -2921,6 +3051,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   updateWebhook?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'input'>>;
   uploadAvatar?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUploadAvatarArgs, 'file'>>;
   uploadCommentImage?: Resolver<ResolversTypes['CommentImagePayload'], ParentType, ContextType, RequireFields<MutationUploadCommentImageArgs, 'input'>>;
+  useModerationLink?: Resolver<ResolversTypes['ModerationLinkPayload'], ParentType, ContextType, RequireFields<MutationUseModerationLinkArgs, 'input'>>;
   vote?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationVoteArgs, 'input'>>;
 };
 
@@ -2968,6 +3099,7 @@ export type QueryResolvers<ContextType = ParleyContext, ParentType extends Resol
   importJobs?: Resolver<Array<ResolversTypes['ImportJob']>, ParentType, ContextType, RequireFields<QueryImportJobsArgs, 'first'>>;
   ipBans?: Resolver<ResolversTypes['IpBanConnection'], ParentType, ContextType, Partial<QueryIpBansArgs>>;
   moderationCounts?: Resolver<ResolversTypes['ModerationCounts'], ParentType, ContextType, Partial<QueryModerationCountsArgs>>;
+  moderationLink?: Resolver<ResolversTypes['ModerationLink'], ParentType, ContextType, RequireFields<QueryModerationLinkArgs, 'token'>>;
   moderationQueue?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, RequireFields<QueryModerationQueueArgs, 'orderBy' | 'queue'>>;
   myDecisions?: Resolver<Array<ResolversTypes['ModerationDecision']>, ParentType, ContextType, RequireFields<QueryMyDecisionsArgs, 'first'>>;
   recentComments?: Resolver<Array<ResolversTypes['Comment']>, ParentType, ContextType, Partial<QueryRecentCommentsArgs>>;
@@ -3167,6 +3299,7 @@ export type UserResolvers<ContextType = ParleyContext, ParentType extends Resolv
   ignoredUsers?: Resolver<Maybe<Array<ResolversTypes['User']>>, ParentType, ContextType>;
   ipAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   isGuest?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  moderationAlerts?: Resolver<Maybe<Array<ResolversTypes['ModerationAlert']>>, ParentType, ContextType>;
   notificationSettings?: Resolver<Maybe<ResolversTypes['NotificationSettings']>, ParentType, ContextType>;
   recoveryCodesLeft?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   repliesFeedUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3293,8 +3426,12 @@ export type Resolvers<ContextType = ParleyContext> = {
   IpBanConnection?: IpBanConnectionResolvers<ContextType>;
   IpBanEdge?: IpBanEdgeResolvers<ContextType>;
   IpBanPayload?: IpBanPayloadResolvers<ContextType>;
+  ModerationAlert?: ModerationAlertResolvers<ContextType>;
+  ModerationAlertPayload?: ModerationAlertPayloadResolvers<ContextType>;
   ModerationCounts?: ModerationCountsResolvers<ContextType>;
   ModerationDecision?: ModerationDecisionResolvers<ContextType>;
+  ModerationLink?: ModerationLinkResolvers<ContextType>;
+  ModerationLinkPayload?: ModerationLinkPayloadResolvers<ContextType>;
   ModerationQueueEvent?: ModerationQueueEventResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   NotificationSettings?: NotificationSettingsResolvers<ContextType>;

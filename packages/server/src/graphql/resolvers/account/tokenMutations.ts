@@ -1,4 +1,5 @@
 import { hashPassword } from '../../../auth/passwords';
+import { clearAlerts } from '../../../db/store/moderationAlerts';
 import { SsoKeyMismatchError, verifySsoToken } from '../../../auth/verifySsoToken';
 import type { SsoPayload } from '../../../auth/verifySsoToken';
 import type { TokenPurpose } from '../../../db/schema';
@@ -261,6 +262,8 @@ export const tokenMutations = {
       ...found.notificationPrefs,
       ...Object.fromEntries(NOTIFICATION_KEYS.map((key) => [key, false])),
     };
+    // A moderator's alerts are notifications too (moderation/moderationAlerts.ts): all of them.
+    await clearAlerts(ctx.db, found.id);
     return { user: await updateUser(ctx.db, found.id, { notificationPrefs }) };
   },
 } satisfies MutationResolvers;

@@ -99,7 +99,7 @@ export function foldSpamLessonsLater(ctx: ParleyContext): void {
  * nothing, so the decision history and the dashboard's rejection rate count each judgement once —
  * but a rejected comment rejected again as spam still teaches the spam filter so.
  */
-async function decide(
+export async function decide(
   ctx: ParleyContext,
   commentId: string,
   status: CommentStatus,

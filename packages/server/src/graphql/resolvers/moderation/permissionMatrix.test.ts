@@ -156,6 +156,11 @@ const OPERATIONS: Record<string, Operation> = {
       return { id: data.createApiToken.apiToken.id };
     },
   },
+  setModerationAlert: {
+    least: 'MODERATOR',
+    query: `mutation ($id: ID!) { setModerationAlert(input: { siteId: $id, frequency: DAILY }) { alert { frequency } } }`,
+    variables: (c) => ({ id: c.site.id }),
+  },
   webhooks: {
     least: 'ADMIN',
     query: `query { webhooks { id } }`,

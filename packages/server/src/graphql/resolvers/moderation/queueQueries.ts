@@ -31,6 +31,7 @@ export const queueQueryResolvers = {
         // The generated type says non-null (the argument has a default), but a client's explicit
         // null arrives as null.
         args.orderBy ?? 'CREATED_AT_DESC',
+        args.commentId,
       );
     },
 
