@@ -26,6 +26,7 @@ import {
 } from '@parley/server';
 import type { ParleyServer } from '@parley/server';
 import {
+  answerChallenges,
   createComment,
   createUser,
   findOrCreateStory,
@@ -327,9 +328,19 @@ export async function startHarness({ install = true, smtp = false }: HarnessOpti
       browser,
       graphql,
       async signUp(account: NewAccount) {
-        await graphql('mutation ($input: SignUpInput!) { signUp(input: $input) { email } }', {
-          input: account,
+        // The sign-up's proof of work (auth/botCheck.ts), answered as the popup does.
+        const answered = await answerChallenges(async (answer) => {
+          const response = await fetch(`${parleyUrl}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              query: 'mutation ($input: SignUpInput!) { signUp(input: $input) { email } }',
+              variables: { input: { ...account, ...answer } },
+            }),
+          });
+          return (await response.json()) as { errors?: { extensions?: Record<string, unknown> }[] };
         });
+        if (answered.errors) throw new Error(`signUp: ${JSON.stringify(answered.errors)}`);
         const code = await signUpCode(account.email);
         const { confirmSignUp } = await graphql<{ confirmSignUp: { token: string } }>(
           'mutation ($input: ConfirmSignUpInput!) { confirmSignUp(input: $input) { token } }',

@@ -3,6 +3,7 @@ import { pipe, subscribe } from 'wonka';
 import { WebSocket } from 'ws';
 import { createTransport } from '@parley/transport';
 import type { Transport } from '@parley/transport';
+import { answeringChallenges } from '@parley/transport/sign-in';
 import { createParleyServer } from '../src/createParleyServer';
 import type { ParleyServer } from '../src/createParleyServer';
 import { createTestDatabase, testDialects } from '../src/db/testDatabases';
@@ -114,11 +115,19 @@ describe.each(testDialects())('the server on %s', (dialect) => {
       })
       .toPromise();
     expect(installed.error).toBeUndefined();
-    const started = await anonymous.client
-      .mutation(SignUp, {
-        input: { email: 'writer@example.com', username: 'writer', password: 'correct horse' },
-      })
-      .toPromise();
+    // The sign-up's proof of work, answered by the transport as the popup does.
+    const started = await answeringChallenges((answer) =>
+      anonymous.client
+        .mutation(SignUp, {
+          input: {
+            email: 'writer@example.com',
+            username: 'writer',
+            password: 'correct horse',
+            ...answer,
+          },
+        })
+        .toPromise(),
+    );
     expect(started.data.signUp.email).toBe('writer@example.com');
     // The code, from the outbox this server files its mail in.
     const code = await signUpCodeFromOutbox(database.dataDir, 'writer@example.com');

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { answerChallenges } from '../src/auth/testing/answerChallenges';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { solveChallenge } from '@parley/transport/sign-in';
@@ -71,16 +72,18 @@ describe('an account under password guessing', () => {
       password: PASSWORD,
       headers: { 'x-forwarded-for': '198.51.100.1' },
     });
-    await graphql(
-      '198.51.100.2',
-      `
-        mutation ($input: SignUpInput!) {
-          signUp(input: $input) {
-            email
+    await answerChallenges((answer) =>
+      graphql(
+        '198.51.100.2',
+        `
+          mutation ($input: SignUpInput!) {
+            signUp(input: $input) {
+              email
+            }
           }
-        }
-      `,
-      { input: { email: EMAIL, username: 'owner', password: PASSWORD } },
+        `,
+        { input: { email: EMAIL, username: 'owner', password: PASSWORD, ...answer } },
+      ),
     );
     const signedUp = await graphql(
       '198.51.100.2',

@@ -223,6 +223,12 @@ export const SECOND_FACTOR_TICKET_SECONDS = 300;
  * zero bits (a few seconds of a browser's work at most), valid only after a delay that doubles
  * with each failure.
  */
+/** The proof of work of a sign-up or a new guest session (auth/botCheck.ts). */
+export const DEFAULT_BOT_CHECK = Object.freeze({
+  /** Zero bits asked: about 16,000 hashes, a fraction of a second in a browser. */
+  bits: 14,
+});
+
 export const SIGN_IN_CHALLENGE = Object.freeze({
   /** Zero bits asked at the first challenged attempt (about 16,000 hashes). */
   baseBits: 14,

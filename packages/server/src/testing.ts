@@ -21,5 +21,6 @@ export {
   signUpCodeFromOutbox,
 } from './runtime/testing/readOutbox';
 export { freePort } from './runtime/testing/freePort';
+export { answerChallenges, solveChallengeSync } from './auth/testing/answerChallenges';
 export { parleyNodeFlags, startParley } from './runtime/testing/postingClients';
 export type { RunningParley } from './runtime/testing/postingClients';

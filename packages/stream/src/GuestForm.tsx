@@ -2,6 +2,8 @@ import { useClient } from '@urql/preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { GUEST_NAME_MAX_LENGTH, GUEST_NAME_MIN_LENGTH } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
+import { answeringChallenges } from '@parley/transport/sign-in';
+import { Trap } from './auth/AuthFieldsForm';
 import { openAuthPopup } from './auth/openAuthPopup';
 import { GUEST_SESSION_WAIT_MS } from './Composer';
 import { useStreamEnv } from './StreamContext';
@@ -74,6 +76,7 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
   const [email, setEmail] = useState('');
   const [missing, setMissing] = useState(false);
   const first = useRef<HTMLInputElement>(null);
+  const trap = useRef<HTMLInputElement>(null);
   // Keyboard and screen-reader users land in the form that appeared.
   useEffect(() => first.current?.focus(), []);
 
@@ -83,10 +86,16 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
     const short = [...trimmed].length < GUEST_NAME_MIN_LENGTH;
     setMissing(short);
     if (short) return first.current?.focus();
+    const website = trap.current?.value ?? '';
+    // A new guest's proof of work (auth/botCheck.ts on the server), solved here unseen.
     const data = await action.run(() =>
-      client
-        .mutation(START_GUEST_SESSION, { input: { name: trimmed, email: email.trim() || null } })
-        .toPromise(),
+      answeringChallenges((answer) =>
+        client
+          .mutation(START_GUEST_SESSION, {
+            input: { name: trimmed, email: email.trim() || null, website, ...answer },
+          })
+          .toPromise(),
+      ),
     );
     if (data) {
       pending = { draftKey, until: Date.now() + GUEST_SESSION_WAIT_MS };
@@ -147,6 +156,7 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
       <p id={`${id}-hint`} class="parley-hint">
         {t('guest.emailHint')}
       </p>
+      <Trap field={trap} />
       <div class="parley-composer-foot">
         <button type="button" onClick={onCancel}>
           {t('guest.cancel')}

@@ -147,7 +147,8 @@ test('signs up with the emailed code, hands the token to the opener at our exact
     'We sent an email to ann@example.com. Enter the code it holds to finish creating your account (it works for 30 minutes).',
   );
   expect(variables).toEqual({
-    input: { email: 'ann@example.com', username: 'ann', password: ' my pass phrase ' },
+    // The honeypot goes empty, as people leave it.
+    input: { email: 'ann@example.com', username: 'ann', password: ' my pass phrase ', website: '' },
   });
   expect(win.close).not.toHaveBeenCalled();
   type('Code', '12345');

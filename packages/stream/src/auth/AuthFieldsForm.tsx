@@ -1,4 +1,6 @@
 import type { OperationResult } from '@urql/core';
+import { useRef } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import { AuthForm } from './AuthForm';
 import { Field } from './Field';
 import type { FieldProps } from './Field';
@@ -23,8 +25,13 @@ export interface AuthFieldsFormProps<N extends string, T> {
   fields: Record<N, AuthFieldSpec>;
   /** Values the fields start with. @default every field empty */
   initial?: Partial<Record<N, string>>;
-  /** Sends the form's mutation, once every field passes its check. */
-  request(values: Record<N, string>): Promise<OperationResult<T>>;
+  /**
+   * Sends the form's mutation, once every field passes its check; `website` is the honeypot's
+   * value (with `trap`).
+   */
+  request(values: Record<N, string>, website: string): Promise<OperationResult<T>>;
+  /** Adds the honeypot field scripts fill and people never see (auth/botCheck.ts on the server). */
+  trap?: boolean;
   /** Called with the answer's data (and the values sent) when the mutation succeeded. */
   onData(data: T, values: Record<N, string>): void;
 }
@@ -37,15 +44,17 @@ export function AuthFieldsForm<N extends string, T>({
   initial,
   request,
   onData,
+  trap,
 }: AuthFieldsFormProps<N, T>) {
   const names = Object.keys(fields) as N[];
   const form = useAuthFields(env.window, env.t, fields, initial);
   const submit = useAuthSubmit();
+  const trapField = useRef<HTMLInputElement>(null);
   const send = () => {
     if (!form.check()) return;
     const { values } = form;
     void submit.run(
-      () => request(values),
+      () => request(values, trapField.current?.value ?? ''),
       (data) => onData(data, values),
     );
   };
@@ -70,6 +79,19 @@ export function AuthFieldsForm<N extends string, T>({
           />
         );
       })}
+      {trap && <Trap field={trapField} />}
     </AuthForm>
+  );
+}
+
+/**
+ * The honeypot: a field out of sight, out of the tab order and hidden from screen readers, so
+ * people leave it empty and scripts that fill in every field do not. Also used by the guest form.
+ */
+export function Trap({ field }: { field: RefObject<HTMLInputElement | null> }) {
+  return (
+    <div class="parley-visually-hidden" aria-hidden="true">
+      <input ref={field} name="website" tabIndex={-1} autoComplete="off" />
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { graphql } from '@parley/transport/graphql';
 import { useEffect, useState } from 'preact/hooks';
-import { rememberDevice } from '@parley/transport/sign-in';
+import { answeringChallenges, rememberDevice } from '@parley/transport/sign-in';
 import { AuthFieldsForm } from './AuthFieldsForm';
 import type { AuthFormProps } from './PopupEnv';
 import { openChannel } from './signUpLink';
@@ -111,13 +111,23 @@ export function SignUpForm({ env, onToken }: AuthFormProps) {
           rule: newPasswordProblem,
         },
       }}
-      request={({ email, username, password }) =>
-        client
-          .mutation(SIGN_UP, {
-            // The password goes as typed: spaces are legitimate in a passphrase.
-            input: { email: email.trim(), username: username.trim(), password },
-          })
-          .toPromise()
+      trap
+      request={({ email, username, password }, website) =>
+        // The proof of work every sign-up pays (auth/botCheck.ts), solved here unseen.
+        answeringChallenges((answer) =>
+          client
+            .mutation(SIGN_UP, {
+              // The password goes as typed: spaces are legitimate in a passphrase.
+              input: {
+                email: email.trim(),
+                username: username.trim(),
+                password,
+                website,
+                ...answer,
+              },
+            })
+            .toPromise(),
+        )
       }
       onData={(data, { username }) =>
         setSent({ email: data.signUp.email, username: username.trim() })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { challengeCost, checkAnswer, issueChallenge } from '../../auth/signInChallenge';
+import { refuseHoneypot, requireBotCheck } from '../../auth/botCheck';
 import { DEVICE_TOKEN_SECONDS, RATE_LIMITS } from '../../defaults';
 import { alreadyInstalled, getOrganization, install } from '../../db/store/organization';
 import { createUser, findUserByEmail, findUserById, isUsernameFree } from '../../db/store/users';
@@ -128,6 +129,9 @@ export const authResolvers = {
       const email = validateEmail(input.email);
       const username = validateUsername(input.username);
       validatePassword(input.password);
+      // Bots before content (auth/botCheck.ts): the trap, then the work, made for this address.
+      refuseHoneypot(input);
+      await requireBotCheck(ctx, `signUp:${email.key}`, input);
       await ctx.rateLimiter.consume('signUpPerEmail', `email:${email.key}`);
       // Hashed whether or not the address has an account: the time taken tells nothing either.
       const passwordHash = await hashPassword(input.password);

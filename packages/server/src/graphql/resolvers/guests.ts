@@ -2,6 +2,7 @@
  * Guest comments (store/guests.ts, guestAccess.ts), claiming them later, and the address-range
  * bans moderators put on guests (store/ipBans.ts).
  */
+import { refuseHoneypot, requireBotCheck } from '../../auth/botCheck';
 import { foldSpamLessonsLater } from './moderation/commentDecisions';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction } from '../../db/inTransaction';
@@ -64,6 +65,9 @@ export const guestResolvers = {
       const name = validateGuestName(input.name);
       const typed = input.email?.trim() ?? '';
       const email = typed === '' ? null : validateEmail(typed);
+      // Bots before content (auth/botCheck.ts): the trap, then the work, made for this address.
+      refuseHoneypot(input);
+      await requireBotCheck(ctx, `guest:${ipKey(ctx)}`, input);
       await ctx.rateLimiter.consume('guestSession', ipKey(ctx));
       if (!(await isGuestNameFree(ctx.db, name))) {
         throw new ParleyError(

@@ -1727,9 +1727,14 @@ export type SignOutPayload = {
 };
 
 export type SignUpInput = {
+  /** After CHALLENGE_REQUIRED: its extensions.challenge, and a solution (as SignInInput's): proof of work asked of every new account and guest session. */
+  challenge?: InputMaybe<Scalars['String']['input']>;
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+  solution?: InputMaybe<Scalars['String']['input']>;
   username: Scalars['String']['input'];
+  /** Left empty by people: a field they never see, which scripts that fill in every field fill (INVALID_INPUT). */
+  website?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type SignUpPayload = {
@@ -1790,10 +1795,15 @@ export type StaffAccess =
   | 'SECOND_FACTOR_NEEDED';
 
 export type StartGuestSessionInput = {
+  /** After CHALLENGE_REQUIRED: its extensions.challenge, and a solution (as SignInInput's): proof of work asked of every new account and guest session. */
+  challenge?: InputMaybe<Scalars['String']['input']>;
   /** Optional: reply emails go there once its owner follows the confirmation link. */
   email?: InputMaybe<Scalars['String']['input']>;
   /** 2 to 30 characters: letters, digits, spaces and _ . - '. */
   name: Scalars['String']['input'];
+  solution?: InputMaybe<Scalars['String']['input']>;
+  /** Left empty by people: a field they never see, which scripts that fill in every field fill (INVALID_INPUT). */
+  website?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type StartProviderConnectionInput = {
