@@ -21,6 +21,7 @@
  *   never lost).
  */
 import { newId } from '../db/inTransaction';
+import { createInFlight } from '../runtime/inFlight';
 import type { Db } from '../db/inTransaction';
 import {
   claimMail,
@@ -95,7 +96,8 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
   const { db, box, transport, logger, onResult = () => undefined } = options;
   const now = options.now ?? (() => new Date());
   const tickMs = options.tickMs ?? MAIL_RETRY.tickMs;
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = createInFlight();
+  const tracked = inFlight.track;
   let flushing: Promise<number> | undefined;
   let stopped = false;
 
@@ -142,17 +144,6 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
       logger.error({ err: error, id }, 'A sent email could not be taken off the mail queue'),
     );
     return delivery;
-  }
-
-  /** Runs `work`, known to drain() while it runs. */
-  function tracked<T>(work: Promise<T>): Promise<T> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    inFlight.add(settled);
-    void settled.then(() => inFlight.delete(settled));
-    return work;
   }
 
   async function flushOnce(): Promise<number> {
@@ -244,15 +235,8 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     async drain(timeoutMs) {
       stopped = true;
       clearInterval(timer);
-      let wait: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        // A flush failing (the database away) must not fail the shutdown.
-        Promise.all([...inFlight, flushing?.catch(() => undefined)]),
-        new Promise((resolve) => (wait = setTimeout(resolve, timeoutMs))),
-      ]);
-      clearTimeout(wait);
       // Still in flight: queued, claimed for a while, sent by the next start.
-      return inFlight.size;
+      return inFlight.settled(timeoutMs, flushing);
     },
     close: () => {
       stopped = true;

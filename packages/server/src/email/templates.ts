@@ -71,6 +71,12 @@ const notificationFooter = (unsubscribe: string): Block => ({
   label: 'unsubscribe',
 });
 
+/** The end of a moderation alert: where to choose them, and the way out of every notification. */
+const alertsFooter = (d: { alerts: string; unsubscribe: string }): Block[] => [
+  { text: 'Choose which sites alert you, and how often: ', link: d.alerts, label: 'your alerts' },
+  notificationFooter(d.unsubscribe),
+];
+
 /** Every template, by name: what each email says. */
 export const EMAIL_TEMPLATES = {
   /** Asks the owner of a new address to confirm it. */
@@ -291,12 +297,7 @@ export const EMAIL_TEMPLATES = {
             `These two links work once, for ${d.linkDays}, and only while the comment waits.`,
           ]
         : []),
-      {
-        text: 'Choose which sites alert you, and how often: ',
-        link: d.alerts,
-        label: 'your alerts',
-      },
-      notificationFooter(d.unsubscribe),
+      ...alertsFooter(d),
     ],
   }),
 
@@ -340,12 +341,7 @@ export const EMAIL_TEMPLATES = {
       ...(d.items.some((item) => item.approve)
         ? [`Approve and reject work once each, for ${d.linkDays}, after you confirm on the page.`]
         : []),
-      {
-        text: 'Choose which sites alert you, and how often: ',
-        link: d.alerts,
-        label: 'your alerts',
-      },
-      notificationFooter(d.unsubscribe),
+      ...alertsFooter(d),
     ],
   }),
 

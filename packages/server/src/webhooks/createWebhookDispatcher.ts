@@ -25,6 +25,7 @@ import {
 } from '../db/store/webhooks';
 import type { ClaimedDelivery, WebhookDelivery } from '../db/store/webhooks';
 import { retryDelayMs } from '../email/createMailQueue';
+import { createInFlight } from '../runtime/inFlight';
 import type { Logger } from '../runtime/createLogger';
 import { postWebhook, WEBHOOK_LIMITS } from './postWebhook';
 import { signatureHeaders } from './signWebhook';
@@ -92,7 +93,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const now = options.now ?? (() => new Date());
   const tickMs = options.tickMs ?? WEBHOOK_RETRY.tickMs;
   const userAgent = `Parley-Webhooks/1 (+${options.publicUrl})`;
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = createInFlight();
+  const tracked = inFlight.track;
   let flushing: Promise<number> | undefined;
   let again = false;
   let stopped = false;
@@ -169,17 +171,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     return delivered;
   }
 
-  /** Runs `work`, known to drain() while it runs. */
-  function tracked<T>(work: Promise<T>): Promise<T> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    inFlight.add(settled);
-    void settled.then(() => inFlight.delete(settled));
-    return work;
-  }
-
   async function claimAndAttempt(id: string, at: Date): Promise<boolean> {
     const claimed = await claimWebhookDelivery(
       db,
@@ -242,11 +233,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return findWebhookDelivery(db, id);
     },
     async drain(ms) {
-      if (inFlight.size === 0) return;
-      await Promise.race([
-        Promise.all(inFlight),
-        new Promise((resolve) => setTimeout(resolve, ms).unref()),
-      ]);
+      await inFlight.settled(ms);
     },
     close() {
       stopped = true;
