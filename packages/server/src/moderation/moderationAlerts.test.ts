@@ -202,6 +202,23 @@ describe.each(testDialects())('moderators’ email alerts on %s', (dialect) => {
     expect(await listDecisions(api.db, id)).toHaveLength(1);
   });
 
+  it('tells of a comment an edit puts on hold', async () => {
+    await updateSettings(api.db, { premod: 'LINKS' });
+    await alert(c.moderator, 'EACH');
+    const id = (await post('Plain words.')).createComment.comment.id as string;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(mailTo(c.moderator)).toEqual([]);
+    const edited = await api.ok(
+      `mutation ($id: ID!) { editComment(input: { commentId: $id, body: "Now with https://spam.example" }) { comment { status } } }`,
+      { id },
+      c.commenter.token,
+    );
+    expect(edited.editComment.comment.status).toBe('PREMOD');
+    const [mail] = await alertsTo(c.moderator, 1);
+    expect(mail!.subject).toBe('Awaiting review on Example: a comment by commenter');
+    expect(mail!.text).toContain('> Now with https://spam.example');
+  });
+
   it('tells of a comment when a report puts it in a queue, not at every report', async () => {
     await alert(c.moderator, 'EACH');
     const comment = await c.comment();

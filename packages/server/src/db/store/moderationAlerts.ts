@@ -221,8 +221,13 @@ export async function digestItems(
       ]),
     )
     .where('comments.deleted_at', 'is', null)
-    .where('comments.created_at', '>', since)
-    .where('comments.created_at', '<=', until)
+    // Posted in the period, or edited in it (an edit that added a link is held then).
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('comments.created_at', '>', since), eb('comments.created_at', '<=', until)]),
+        eb.and([eb('comments.edited_at', '>', since), eb('comments.edited_at', '<=', until)]),
+      ]),
+    )
     .execute();
   const reported = await db
     .selectFrom('comments')

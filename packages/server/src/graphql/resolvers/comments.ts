@@ -301,6 +301,11 @@ export const commentsResolvers = {
       if (hold || verdict.reported || !isVisibleStatus(edited.status)) {
         await publishQueueUpdated(ctx, edited);
       }
+      // An edit that puts it in a queue (a link added, a suspect word) is told as a post would be.
+      if (!isWaiting(comment) && isWaiting(edited)) {
+        const queue = isVisibleStatus(edited.status) ? 'REPORTED' : 'PENDING';
+        inBackground(ctx, alertModerators(ctx, edited, queue), 'A moderation alert failed');
+      }
       return { comment: edited };
     },
 
