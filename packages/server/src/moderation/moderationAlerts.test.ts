@@ -190,6 +190,25 @@ describe.each(testDialects())('moderators’ email alerts on %s', (dialect) => {
     expect(after!.text).not.toContain('/account/moderate#token=');
   });
 
+  it('ends a moderator’s links when their role changes, even back again', async () => {
+    await updateSettings(api.db, { premod: 'ALL' });
+    await alert(c.moderator, 'EACH');
+    await post('Role change.');
+    const [mail] = await alertsTo(c.moderator, 1);
+    const approve = linkToken(mail!.text, 'approve');
+    const setRole = (role: string) =>
+      api.ok(
+        `mutation ($id: ID!, $role: Role!) { setUserRole(input: { userId: $id, role: $role }) { user { id } } }`,
+        { id: c.moderator.user.id, role },
+        c.admin.token,
+      );
+    await setRole('COMMENTER');
+    await setRole('MODERATOR');
+    expect((await api.request(USE, { token: approve })).errors?.[0]?.extensions?.['code']).toBe(
+      'TOKEN_INVALID',
+    );
+  });
+
   it('decides once when Approve and Reject are used at the same time', async () => {
     await updateSettings(api.db, { premod: 'ALL' });
     await alert(c.moderator, 'EACH');

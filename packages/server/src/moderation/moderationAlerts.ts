@@ -28,6 +28,7 @@ import {
   createModerationLink,
   digestItems,
   dueDigests,
+  roleChangedSince,
 } from '../db/store/moderationAlerts';
 import type { DigestItem, StoredModerationLink } from '../db/store/moderationAlerts';
 import { findSiteById } from '../db/store/sites';
@@ -298,18 +299,25 @@ export interface ModerationLinkView {
   expiresAt: string;
 }
 
-/** Whether a link's moderator may still use it (role, standing, epoch). */
-export function linkHolderValid(
+/**
+ * Whether a link's moderator may still use it: staff in good standing, the same session epoch,
+ * no role change since it was made (demoted and promoted again, their old links stay dead), and
+ * links allowed them (no second factor).
+ */
+export async function linkHolderValid(
+  db: Db,
   link: StoredModerationLink,
   moderator: User | undefined,
   now: Date,
-) {
+): Promise<boolean> {
   return (
     moderator !== undefined &&
     moderator.sessionEpoch === link.epoch &&
     (moderator.role === 'MODERATOR' || moderator.role === 'ADMIN') &&
     !moderator.banned &&
-    (moderator.suspendedUntil === null || new Date(moderator.suspendedUntil) <= now)
+    (moderator.suspendedUntil === null || new Date(moderator.suspendedUntil) <= now) &&
+    !(await roleChangedSince(db, moderator.id, link.createdAt)) &&
+    (await mayUseLinks(db, moderator))
   );
 }
 
@@ -333,9 +341,7 @@ export async function moderationLinkView(
   const live =
     link.usedAt === null &&
     link.expiresAt > now.toISOString() &&
-    moderator !== undefined &&
-    linkHolderValid(link, moderator, now) &&
-    (await mayUseLinks(db, moderator));
+    (await linkHolderValid(db, link, moderator, now));
   return {
     action: link.action,
     moderator: moderator?.username ?? '',

@@ -303,6 +303,7 @@ export interface StoredModerationLink {
   epoch: number;
   expiresAt: string;
   usedAt: string | null;
+  createdAt: string;
 }
 
 /** The link `token` opens, or undefined. */
@@ -324,6 +325,7 @@ export async function findModerationLink(
       epoch: row.epoch,
       expiresAt: row.expires_at,
       usedAt: row.used_at,
+      createdAt: row.created_at,
     }
   );
 }
@@ -353,6 +355,18 @@ export async function spendModerationLink(
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** Whether `userId`'s role changed after `since` (a moderator's links made before then end). */
+export async function roleChangedSince(db: Db, userId: string, since: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_history')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('action', '=', 'ROLE')
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Deletes the links past their time (hourly housekeeping); resolves how many went. */

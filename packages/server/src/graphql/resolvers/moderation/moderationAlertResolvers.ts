@@ -15,7 +15,6 @@ import { findUserById } from '../../../db/store/users';
 import {
   isWaiting,
   linkHolderValid,
-  mayUseLinks,
   moderationLinkView,
 } from '../../../moderation/moderationAlerts';
 import type { ModerationLinkView } from '../../../moderation/moderationAlerts';
@@ -56,11 +55,7 @@ export const moderationLinkResolvers = {
       const link = await requireLink(ctx, input.token);
       const moderator = await findUserById(ctx.db, link.userId);
       const now = ctx.now();
-      if (
-        !moderator ||
-        !linkHolderValid(link, moderator, now) ||
-        !(await mayUseLinks(ctx.db, moderator))
-      ) {
+      if (!moderator || !(await linkHolderValid(ctx.db, link, moderator, now))) {
         throw new ParleyError(
           'TOKEN_INVALID',
           'This link no longer works: its moderator signed out everywhere or may not moderate now.',
