@@ -125,13 +125,14 @@ export const authResolvers = {
       }
       if (!settings.signUpOpen) throw new ParleyError('FORBIDDEN', 'Sign-up is closed.');
       await requireAddressNotBanned(ctx);
-      await ctx.rateLimiter.consume('signUp', ipKey(ctx));
       const email = validateEmail(input.email);
       const username = validateUsername(input.username);
       validatePassword(input.password);
-      // Bots before content (auth/botCheck.ts): the trap, then the work, made for this address.
+      // Bots before content (auth/botCheck.ts): the trap, then the work, made for this address;
+      // before the limits, so that a sign-up and its answer count once.
       refuseHoneypot(input);
       await requireBotCheck(ctx, `signUp:${email.key}`, input);
+      await ctx.rateLimiter.consume('signUp', ipKey(ctx));
       await ctx.rateLimiter.consume('signUpPerEmail', `email:${email.key}`);
       // Hashed whether or not the address has an account: the time taken tells nothing either.
       const passwordHash = await hashPassword(input.password);
