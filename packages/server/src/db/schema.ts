@@ -523,6 +523,9 @@ export interface SessionsTable {
  */
 export const PENDING_SQL = `status in ('PREMOD', 'SYSTEM_WITHHELD')`;
 
+/** The statuses of the Pending queue (PENDING_SQL's list): held, readers do not see it yet. */
+export const HELD_COMMENT_STATUSES: readonly CommentStatus[] = ['PREMOD', 'SYSTEM_WITHHELD'];
+
 /**
  * What the Reported queue can hold: comments with unreviewed reports, or flagged with a suspect
  * word. The condition of the partial index 0014_big_stories builds, and a term of the queue's

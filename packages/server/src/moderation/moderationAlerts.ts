@@ -34,7 +34,7 @@ import type { DigestItem, StoredModerationLink } from '../db/store/moderationAle
 import { findSiteById } from '../db/store/sites';
 import { findStoryById } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
-import { isInReportedQueue } from '../db/store/storyCounts';
+import { waitingQueue } from '../db/store/storyCounts';
 import { findUserById } from '../db/store/users';
 import type { User } from '../db/store/users';
 import { duration, email } from '../email/templates';
@@ -82,21 +82,16 @@ export function mayBeAlerted(user: User, now: Date): boolean {
   );
 }
 
-/** Whether `moderator` may be sent Approve / Reject links (see the file comment). */
-export async function mayUseLinks(db: Db, moderator: User): Promise<boolean> {
-  if (moderator.twoFactorEnabled) return false;
-  return !(await getSettings(db)).requireStaffTwoFactor;
+/**
+ * Whether `moderator` may be sent Approve / Reject links (see the file comment), under the
+ * organization's `requireStaffTwoFactor`.
+ */
+export function mayUseLinks(moderator: User, requireStaffTwoFactor: boolean): boolean {
+  return !moderator.twoFactorEnabled && !requireStaffTwoFactor;
 }
 
-/** Whether a comment waits in a queue: Pending (held) or Reported. */
-export function isWaiting(comment: Comment): boolean {
-  if (comment.deletedAt !== null) return false;
-  return (
-    comment.status === 'PREMOD' ||
-    comment.status === 'SYSTEM_WITHHELD' ||
-    isInReportedQueue(comment)
-  );
-}
+/** The organization's rule on staff's second factor, read once per email sent or link used. */
+const staffTwoFactorRule = async (db: Db) => (await getSettings(db)).requireStaffTwoFactor;
 
 const excerptOf = (text: string) => {
   const flat = text.trim();
@@ -112,8 +107,7 @@ async function commentLinks(
 ) {
   const at = deps.now();
   // To the queue it waits in now: a comment withheld by reports is in Pending.
-  const where =
-    comment.status === 'PREMOD' || comment.status === 'SYSTEM_WITHHELD' ? 'pending' : 'reported';
+  const where = waitingQueue(comment) === 'PENDING' ? 'pending' : 'reported';
   const link = async (action: 'APPROVE' | 'REJECT') => {
     const token = await createModerationLink(
       deps.db,
@@ -158,6 +152,7 @@ export async function alertModerators(
     .map((row) => row.user)
     .filter((user) => user.id !== comment.authorId && mayBeAlerted(user, now));
   if (moderators.length === 0) return;
+  const requireStaffTwoFactor = await staffTwoFactorRule(deps.db);
   const [site, author] = await Promise.all([
     findSiteById(deps.db, story.siteId),
     authorName(deps.db, comment),
@@ -177,7 +172,12 @@ export async function alertModerators(
           author,
           story: storyName(story),
           excerpt: excerptOf(comment.bodySource),
-          ...(await commentLinks(deps, moderator, comment, await mayUseLinks(deps.db, moderator))),
+          ...(await commentLinks(
+            deps,
+            moderator,
+            comment,
+            mayUseLinks(moderator, requireStaffTwoFactor),
+          )),
           ...(await footerLinks(deps, moderator)),
         }),
       );
@@ -193,7 +193,10 @@ export async function alertModerators(
  */
 export async function sendDueDigests(deps: AlertDeps): Promise<number> {
   let sent = 0;
-  for (const due of await dueDigests(deps.db, deps.now())) {
+  const dueNow = await dueDigests(deps.db, deps.now());
+  if (dueNow.length === 0) return 0;
+  const requireStaffTwoFactor = await staffTwoFactorRule(deps.db);
+  for (const due of dueNow) {
     try {
       const now = deps.now();
       const until = new Date(now.getTime() - DIGEST_GRACE_MS);
@@ -213,7 +216,7 @@ export async function sendDueDigests(deps: AlertDeps): Promise<number> {
       const items = found.items.filter((item) => item.comment.authorId !== moderator.id);
       const total = found.total - (found.items.length - items.length);
       if (total <= 0) continue;
-      const withDecisions = await mayUseLinks(deps.db, moderator);
+      const withDecisions = mayUseLinks(moderator, requireStaffTwoFactor);
       const [site, waiting] = await Promise.all([
         findSiteById(deps.db, due.siteId),
         queueCounts(deps.db, { siteId: due.siteId }),
@@ -317,7 +320,7 @@ export async function linkHolderValid(
     !moderator.banned &&
     (moderator.suspendedUntil === null || new Date(moderator.suspendedUntil) <= now) &&
     !(await roleChangedSince(db, moderator.id, link.createdAt)) &&
-    (await mayUseLinks(db, moderator))
+    mayUseLinks(moderator, await staffTwoFactorRule(db))
   );
 }
 
@@ -351,7 +354,7 @@ export async function moderationLinkView(
     storyTitle: story?.title ?? '',
     storyUrl: story?.url ?? '',
     status: comment.status,
-    decidable: live && isWaiting(comment),
+    decidable: live && waitingQueue(comment) !== null,
     expiresAt: link.expiresAt,
   };
 }

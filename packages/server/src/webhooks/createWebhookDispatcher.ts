@@ -27,7 +27,7 @@ import type { ClaimedDelivery, WebhookDelivery } from '../db/store/webhooks';
 import { retryDelayMs } from '../email/createMailQueue';
 import { createInFlight } from '../runtime/inFlight';
 import type { Logger } from '../runtime/createLogger';
-import { postWebhook, WEBHOOK_LIMITS } from './postWebhook';
+import { postWebhook } from './postWebhook';
 import { signatureHeaders } from './signWebhook';
 
 /** How deliveries are retried and kept (see the file comment). */
@@ -130,7 +130,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             },
             {
               allowPrivate: await options.allowPrivateAddresses(),
-              timeoutMs: options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs,
+              ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
               signal: stopping.signal,
             },
           );

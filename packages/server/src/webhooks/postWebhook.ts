@@ -193,7 +193,8 @@ export async function postWebhook(
   const isPublic = options.isPublic ?? isPublicAddress;
   const guard = options.allowPrivate ? undefined : isPublic;
   const started = performance.now();
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs);
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const elapsed = () => Math.round(performance.now() - started);
   try {
@@ -220,7 +221,7 @@ export async function postWebhook(
       durationMs: elapsed(),
       excerpt: null,
       error: timedOut
-        ? `No answer within ${(options.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs) / 1000} s`
+        ? `No answer within ${timeoutMs / 1000} s`
         : options.signal?.aborted
           ? 'Cut short: the server was stopping.'
           : error instanceof Error

@@ -3,6 +3,8 @@
  * mrkdwn), which Slack, Mattermost, Rocket.Chat and Discord's `/slack` endpoints all take. Built
  * from the same `data` as the signed JSON, so both formats say the same thing.
  */
+import { HELD_COMMENT_STATUSES } from '../db/schema';
+import type { CommentStatus } from '../db/schema';
 
 /** Escapes what mrkdwn reads as markup (Slack's own rule: only these three). */
 const escape = (text: string) =>
@@ -28,7 +30,7 @@ interface CommentData {
   comment: {
     id: string;
     url: string;
-    status: string;
+    status: CommentStatus;
     bodySource: string;
     author: Person | null;
   };
@@ -37,9 +39,6 @@ interface CommentData {
   reason?: string | null;
   report?: { reason: string; details: string | null };
 }
-
-/** Statuses of a comment readers do not see yet (the Pending queue). */
-const HELD = new Set(['PREMOD', 'SYSTEM_WITHHELD']);
 
 const REASONS: Record<string, string> = {
   SPAM: 'as spam',
@@ -62,7 +61,7 @@ export function slackText(event: string, data: unknown, publicUrl: string): stri
     const body = `\n${quote(d.comment.bodySource)}`;
     switch (event) {
       case 'comment.created':
-        return HELD.has(d.comment.status)
+        return HELD_COMMENT_STATUSES.includes(d.comment.status)
           ? `New comment by ${author} awaiting review ${where}:${body}\n${queue('pending', d.story.id)}`
           : `New ${link(d.comment.url, 'comment')} by ${author} ${where}:${body}`;
       case 'comment.reported': {

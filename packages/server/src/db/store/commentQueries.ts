@@ -249,7 +249,7 @@ function scoped(db: Db, filter: QueueFilter) {
  * reports no moderator has reviewed yet, or unreviewed with a suspect word: "published but
  * queued as reported", with no reporter).
  */
-const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
+export const QUEUE_SQL: Record<ModerationQueue, ReturnType<typeof sql<boolean>>> = {
   // Word for word the partial index's condition (0014_big_stories), so the planners use it.
   PENDING: sql<boolean>`${sql.raw(PENDING_SQL)}`,
   // The first term is the partial index's condition (0014_big_stories): implied by the rest, but

@@ -11,14 +11,14 @@ import type { Selectable } from 'kysely';
 import { isoTime } from '../inTransaction';
 import type { Db } from '../inTransaction';
 import type {
-  CommentStatus,
   ModerationAlertFrequency,
   ModerationAlertsTable,
   ModerationLinksTable,
 } from '../schema';
 import { toComment } from './comments';
 import type { Comment } from './comments';
-import { isInReportedQueue } from './storyCounts';
+import { QUEUE_SQL } from './commentQueries';
+import { waitingQueue } from './storyCounts';
 import { toUser } from './users';
 import type { User } from './users';
 
@@ -191,12 +191,10 @@ export interface DigestItem {
   queue: 'PENDING' | 'REPORTED';
 }
 
-const HELD: CommentStatus[] = ['PREMOD', 'SYSTEM_WITHHELD'];
-
 /**
- * What entered `siteId`'s queues in (`since`, `until`] and still waits there, newest first: comments
- * held when posted, and comments reported in the period (withheld, or in the Reported queue).
- * At most `limit`; `total` counts them all.
+ * What entered `siteId`'s queues in (`since`, `until`] and still waits there, newest first:
+ * comments posted or edited in the period (held, or in Reported for a suspect word), and
+ * comments reported in it. At most `limit`; `total` counts them all.
  */
 export async function digestItems(
   db: Db,
@@ -205,57 +203,36 @@ export async function digestItems(
   until: string,
   limit: number,
 ): Promise<{ items: DigestItem[]; total: number }> {
-  const held = await db
+  const within = (column: 'comments.created_at' | 'comments.edited_at' | 'reports.created_at') =>
+    sql<boolean>`(${sql.ref(column)} > ${since} and ${sql.ref(column)} <= ${until})`;
+  const rows = await db
     .selectFrom('comments')
-    .innerJoin('stories', 'stories.id', 'comments.story_id')
     .selectAll('comments')
-    .where('stories.site_id', '=', siteId)
-    // Held, or in Reported from the start for a suspect word (no report row says when).
-    .where((eb) =>
-      eb.or([
-        eb('comments.status', 'in', HELD),
-        eb.and([
-          eb('comments.status', '=', 'NONE'),
-          eb('comments.held_because', 'like', '%"SUSPECT_WORD"%'),
-        ]),
-      ]),
+    .where('comments.story_id', 'in', (eb) =>
+      eb.selectFrom('stories').select('stories.id').where('stories.site_id', '=', siteId),
     )
     .where('comments.deleted_at', 'is', null)
-    // Posted in the period, or edited in it (an edit that added a link is held then).
+    // In a queue now, by the queues' own conditions (commentQueries.ts).
+    .where((eb) => eb.or([QUEUE_SQL.PENDING, QUEUE_SQL.REPORTED]))
     .where((eb) =>
       eb.or([
-        eb.and([eb('comments.created_at', '>', since), eb('comments.created_at', '<=', until)]),
-        eb.and([eb('comments.edited_at', '>', since), eb('comments.edited_at', '<=', until)]),
+        within('comments.created_at'),
+        within('comments.edited_at'),
+        eb.exists(
+          eb
+            .selectFrom('reports')
+            .select('reports.comment_id')
+            .whereRef('reports.comment_id', '=', 'comments.id')
+            .where(within('reports.created_at')),
+        ),
       ]),
-    )
-    .execute();
-  const reported = await db
-    .selectFrom('comments')
-    .innerJoin('stories', 'stories.id', 'comments.story_id')
-    .selectAll('comments')
-    .where('stories.site_id', '=', siteId)
-    .where('comments.deleted_at', 'is', null)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('reports')
-          .select('reports.comment_id')
-          .whereRef('reports.comment_id', '=', 'comments.id')
-          .where('reports.created_at', '>', since)
-          .where('reports.created_at', '<=', until),
-      ),
     )
     .execute();
   const byId = new Map<string, DigestItem>();
-  for (const row of held) {
+  for (const row of rows) {
     const comment = toComment(row);
-    if (HELD.includes(comment.status)) byId.set(comment.id, { comment, queue: 'PENDING' });
-    else if (isInReportedQueue(comment)) byId.set(comment.id, { comment, queue: 'REPORTED' });
-  }
-  for (const row of reported) {
-    const comment = toComment(row);
-    if (byId.has(comment.id)) continue;
-    if (HELD.includes(comment.status)) byId.set(comment.id, { comment, queue: 'PENDING' });
-    else if (isInReportedQueue(comment)) byId.set(comment.id, { comment, queue: 'REPORTED' });
+    const queue = waitingQueue(comment);
+    if (queue !== null) byId.set(comment.id, { comment, queue });
   }
   const items = [...byId.values()].sort((a, b) =>
     b.comment.createdAt.localeCompare(a.comment.createdAt),

@@ -19,7 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../inTransaction';
-import { isVisibleStatus } from '../schema';
+import { HELD_COMMENT_STATUSES, isVisibleStatus } from '../schema';
 import type { CommentStatus, HeldReason, StoryCommentCountsTable } from '../schema';
 
 /** The counter of the comments in the console's Reported queue, next to the statuses'. */
@@ -53,6 +53,16 @@ export function isInReportedQueue(comment: ReportedQueueFields): boolean {
     Array.isArray(comment.heldBecause) &&
     comment.heldBecause.includes('SUSPECT_WORD');
   return unreviewed || suspect;
+}
+
+/**
+ * The console queue a comment waits in: PENDING (held), REPORTED ({@link isInReportedQueue}), or
+ * null when it waits in none (decided, published without reports, deleted).
+ */
+export function waitingQueue(comment: ReportedQueueFields): 'PENDING' | 'REPORTED' | null {
+  if (comment.deletedAt !== null) return null;
+  if (HELD_COMMENT_STATUSES.includes(comment.status)) return 'PENDING';
+  return isInReportedQueue(comment) ? 'REPORTED' : null;
 }
 
 /** The change to a story's Reported counter when a comment goes from `before` to `after`. */

@@ -30,7 +30,8 @@ import { ParleyError } from '../../ParleyError';
 import type { ParleyContext } from '../context';
 import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../events';
 import { commentData, emitWebhookEvent } from '../webhookEvents';
-import { alertModerators, isWaiting } from '../../moderation/moderationAlerts';
+import { alertModerators } from '../../moderation/moderationAlerts';
+import { waitingQueue } from '../../db/store/storyCounts';
 import { inBackground, notifyReply } from './notifications';
 import { hasRole, requireActiveUser, requireHomeSite, requireViewer } from '../permissions';
 import type { Resolvers } from './resolverTypes.generated';
@@ -249,8 +250,8 @@ export const commentsResolvers = {
         inBackground(ctx, notifyReply(ctx, comment));
         // Held, or in Reported for a suspect word: the moderators who asked to hear of each one
         // do (moderation/moderationAlerts.ts).
-        if (isWaiting(comment)) {
-          const queue = isVisibleStatus(comment.status) ? 'REPORTED' : 'PENDING';
+        const queue = waitingQueue(comment);
+        if (queue !== null) {
           inBackground(ctx, alertModerators(ctx, comment, queue), 'A moderation alert failed');
         }
         await emitWebhookEvent(ctx, 'comment.created', () => commentData(ctx, comment));
@@ -302,8 +303,8 @@ export const commentsResolvers = {
         await publishQueueUpdated(ctx, edited);
       }
       // An edit that puts it in a queue (a link added, a suspect word) is told as a post would be.
-      if (!isWaiting(comment) && isWaiting(edited)) {
-        const queue = isVisibleStatus(edited.status) ? 'REPORTED' : 'PENDING';
+      const queue = waitingQueue(edited);
+      if (waitingQueue(comment) === null && queue !== null) {
         inBackground(ctx, alertModerators(ctx, edited, queue), 'A moderation alert failed');
       }
       return { comment: edited };
@@ -390,7 +391,7 @@ export const commentsResolvers = {
       }
       await publishQueueUpdated(ctx, current);
       // Told when this report puts it in a queue, not at every report of a comment waiting there.
-      if (!isWaiting(comment) && isWaiting(current)) {
+      if (waitingQueue(comment) === null && waitingQueue(current) !== null) {
         inBackground(ctx, alertModerators(ctx, current, 'REPORTED'), 'A moderation alert failed');
       }
       await emitWebhookEvent(ctx, 'comment.reported', async () => {

@@ -2,6 +2,7 @@
  * Moderators' email alerts in the API (moderation/moderationAlerts.ts): the viewer's choice per
  * site, and the emails' one-time Approve / Reject links, read by their page and used by its button.
  */
+import { waitingQueue } from '../../../db/store/storyCounts';
 import {
   findModerationLink,
   alertsOf,
@@ -12,11 +13,7 @@ import type { StoredModerationLink } from '../../../db/store/moderationAlerts';
 import { findCommentById } from '../../../db/store/comments';
 import { findSiteById, listSites } from '../../../db/store/sites';
 import { findUserById } from '../../../db/store/users';
-import {
-  isWaiting,
-  linkHolderValid,
-  moderationLinkView,
-} from '../../../moderation/moderationAlerts';
+import { linkHolderValid, moderationLinkView } from '../../../moderation/moderationAlerts';
 import type { ModerationLinkView } from '../../../moderation/moderationAlerts';
 import { ParleyError } from '../../../ParleyError';
 import type { ParleyContext } from '../../context';
@@ -62,7 +59,11 @@ export const moderationLinkResolvers = {
         );
       }
       const comment = await findCommentById(ctx.db, link.commentId);
-      if (comment && isWaiting(comment) && (await spendModerationLink(ctx.db, link, now))) {
+      if (
+        comment &&
+        waitingQueue(comment) !== null &&
+        (await spendModerationLink(ctx.db, link, now))
+      ) {
         // As the moderator the link was made for: their decision, in their history.
         const asModerator: ParleyContext = {
           ...ctx,
