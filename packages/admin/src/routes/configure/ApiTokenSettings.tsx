@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatWhen } from '../../formatWhen';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
@@ -56,10 +57,7 @@ export const SCOPE_TEXT: Record<Scope, string> = {
 /** Longest name the server takes (apiTokenAdmin.ts). */
 const NAME_MAX_LENGTH = 80;
 
-function when(iso: string | null | undefined, never = 'Never'): string {
-  if (!iso) return never;
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+const when = (iso: string | null | undefined) => (iso ? formatWhen(iso) : 'Never');
 
 /**
  * Configure › API tokens: make a named, scoped token for a script or another server (its secret

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatWhen } from '../../formatWhen';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
@@ -17,10 +18,6 @@ export interface FreshSecret {
 export function freshSecretOf(site: AdminSite | null | undefined): FreshSecret | null {
   const key = site?.ssoKeys?.find((k) => k.secret !== null);
   return key?.secret ? { keyId: key.id, secret: key.secret } : null;
-}
-
-function when(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**
@@ -92,13 +89,16 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
             <tbody>
               {keys.map((key) => (
                 <tr key={key.id}>
-                  <th scope="row">{when(key.createdAt)}</th>
+                  <th scope="row">{formatWhen(key.createdAt)}</th>
                   <td>
-                    {key.expiresAt === null ? 'Current' : `Valid until ${when(key.expiresAt)}`}
+                    {key.expiresAt === null
+                      ? 'Current'
+                      : `Valid until ${formatWhen(key.expiresAt)}`}
                   </td>
                   <td>
                     <button type="button" disabled={busy} onClick={() => void onRevoke(key)}>
-                      Revoke<span className="visually-hidden"> key of {when(key.createdAt)}</span>
+                      Revoke
+                      <span className="visually-hidden"> key of {formatWhen(key.createdAt)}</span>
                     </button>
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatWhen } from '../../formatWhen';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
@@ -114,10 +115,7 @@ const STATE_TEXT: Record<Delivery['state'], string> = {
   FAILED: 'Given up',
 };
 
-function when(iso: string | null | undefined): string {
-  if (!iso) return '';
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-}
+const when = (iso: string) => formatWhen(iso, { seconds: true });
 
 /** The form's draft: a new endpoint, or the one being edited. */
 interface Draft {
