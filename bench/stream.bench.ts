@@ -141,7 +141,13 @@ async function measure(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-stream-bench-'));
   const port = await freePort();
   const parleyUrl = `http://127.0.0.1:${port}`;
-  const example = createExampleServer({ parleyUrl, pagesDir: join(ROOT, 'examples/host') });
+  // Without the comments' HTML in the article: the bench times the frame's thread, as the
+  // peers' host pages have no server include either.
+  const example = createExampleServer({
+    parleyUrl,
+    pagesDir: join(ROOT, 'examples/host'),
+    commentsHtml: false,
+  });
   await new Promise<void>((resolve) => example.listen(0, '127.0.0.1', resolve));
   const exampleUrl = `http://127.0.0.1:${(example.address() as AddressInfo).port}`;
   const config = loadConfig({

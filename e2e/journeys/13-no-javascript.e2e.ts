@@ -1,4 +1,4 @@
-import { journey, track, useHarness } from '../harness';
+import { STREAM_FRAME, journey, track, useHarness } from '../harness';
 import { describeViolations, failingViolations, runAxe } from '../support/axe';
 
 // Journey 13: a reader whose browser runs no JavaScript. The loader cannot run either, so this is
@@ -98,4 +98,36 @@ it('continues a deep thread on a page of its own, and comes back, with JavaScrip
     await page.getByRole('link', { name: 'All comments', exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('thread'));
     expect(await levels()).toEqual(['0', '1', '2']);
+  }));
+
+it('reads the comments on the article itself, as HTML its server included; with scripts the frame takes their place', () =>
+  journey('13-no-javascript-included', async (pages) => {
+    const article = '/articles/included-comments';
+    await h.seedComments(article, ['First, in the article’s own HTML', 'A reply to it'], {
+      chain: true,
+    });
+    // No JavaScript (a crawler that runs none, a reader who turned it off): the host page, not
+    // Parley's frame, holds the thread.
+    const context = await h.browser.newContext({ javaScriptEnabled: false });
+    const plain = await context.newPage();
+    pages.push({ page: plain, context, log: track(context) });
+    await plain.goto(h.storyUrl(article));
+    const included = plain.locator('#parley-thread > section.parley-comments');
+    await included.getByText('First, in the article’s own HTML').waitFor();
+    // Threaded: the reply is an article inside the first one.
+    await included.locator('article article').getByText('A reply to it').waitFor();
+    const ld = JSON.parse(
+      (await included.locator('script[type="application/ld+json"]').textContent()) ?? '{}',
+    );
+    expect(ld['@type']).toBe('DiscussionForumPosting');
+    expect(ld.comment[0].comment[0].text).toBe('A reply to it');
+    expect(await plain.locator('iframe').count()).toBe(0);
+
+    // With scripts: the live frame, and the included HTML gone (one thread, not two).
+    const live = await h.open(article);
+    pages.push(live);
+    const frame = live.page.frameLocator(STREAM_FRAME);
+    await frame.getByText('First, in the article’s own HTML').waitFor();
+    expect(await live.page.locator('#parley-thread > section.parley-comments').count()).toBe(0);
+    expect(await live.page.getByText('A reply to it').count()).toBe(0);
   }));

@@ -70,6 +70,11 @@ export interface ExampleServerOptions {
   ssoUser?: ExampleSsoUser;
   /** Articles listed on `/list`. @default EXAMPLE_ARTICLES */
   articles?: readonly ExampleArticle[];
+  /**
+   * Whether article pages include the story's comments as HTML from Parley's server (what a
+   * site does for search engines; embed.js replaces them with the frame). @default true
+   */
+  commentsHtml?: boolean;
   /** Clock, for token times. @default () => new Date() */
   now?: () => Date;
 }
@@ -94,6 +99,9 @@ export async function signSsoToken(
       .sign(new TextEncoder().encode(secret))
   );
 }
+
+/** How long an article page waits for its comments' HTML, in ms. */
+const COMMENTS_HTML_TIMEOUT_MS = 2000;
 
 const HTML = 'text/html; charset=utf-8';
 const SLUG = /^\/articles\/([a-z0-9-]{1,64})\/?$/;
@@ -127,6 +135,7 @@ export function createExampleServer(options: ExampleServerOptions): Server {
     ssoUser = EXAMPLE_SSO_USER,
     articles = EXAMPLE_ARTICLES,
     now = () => new Date(),
+    commentsHtml: includeComments = true,
   } = options;
 
   const template = async (name: string, values: Record<string, string>) => {
@@ -135,6 +144,23 @@ export function createExampleServer(options: ExampleServerOptions): Server {
       html = html.replaceAll(`%${key}%`, value);
     }
     return html;
+  };
+  /**
+   * The story's comments as HTML, included in the page as a site's server would, for search
+   * engines and readers without JavaScript (embed.js replaces them with the frame). Nothing when
+   * Parley does not answer in time: the page never waits long on its comments.
+   */
+  const commentsHtml = async (storyUrl: string) => {
+    if (!includeComments) return '';
+    try {
+      const answer = await fetch(
+        `${parleyUrl}/api/stories/comments.html?url=${encodeURIComponent(storyUrl)}`,
+        { signal: AbortSignal.timeout(COMMENTS_HTML_TIMEOUT_MS) },
+      );
+      return answer.ok ? await answer.text() : '';
+    } catch {
+      return '';
+    }
   };
   const secret = async () => (typeof ssoSecret === 'function' ? ssoSecret() : ssoSecret);
 
@@ -161,7 +187,11 @@ export function createExampleServer(options: ExampleServerOptions): Server {
       return send(
         200,
         HTML,
-        await template('index.html', { TITLE: escapeHtml(title), CANONICAL: canonical }),
+        await template('index.html', {
+          TITLE: escapeHtml(title),
+          CANONICAL: canonical,
+          COMMENTS_HTML: await commentsHtml(`${origin}${url.pathname}`),
+        }),
       );
     }
     if (url.pathname === '/list' || url.pathname === '/list.html') {

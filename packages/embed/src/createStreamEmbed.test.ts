@@ -138,6 +138,22 @@ describe('the iframe', () => {
   });
 });
 
+describe('the comments as HTML a host included', () => {
+  it('stay until the frame renders, then the frame takes their place', () => {
+    container().innerHTML =
+      '<section class="parley-comments"><article id="parley-comment-1"><p>Hi</p></article>' +
+      '<script type="application/ld+json">{}</script></section>';
+    window.IntersectionObserver =
+      FakeIntersectionObserver as unknown as typeof IntersectionObserver;
+    create();
+    // Crawlers and readers without JavaScript keep them while the reader is far above.
+    expect(container().querySelector('.parley-comments article')).not.toBeNull();
+    FakeIntersectionObserver.last!.intersect(true);
+    // One thread on the page, never two.
+    expect([...container().children].map((child) => child.tagName)).toEqual(['IFRAME']);
+  });
+});
+
 describe('messages from the frame', () => {
   it('set the frame height', () => {
     create();

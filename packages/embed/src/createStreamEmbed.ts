@@ -227,7 +227,9 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
       // The src before insertion: a frame navigated once it is in the page can add an entry to
       // the host's history, and the back button would then step through the frame.
       frame.src = `${options.rootURL.replace(/\/+$/, '')}${STREAM_PATH}?${query}`;
-      el.append(frame);
+      // In place of what the container held: the comments' HTML a host included for crawlers
+      // (/api/stories/comments.html), a "loading" line. One thread on the page, never two.
+      el.replaceChildren(frame);
     },
     remove() {
       observer?.disconnect();

@@ -8,6 +8,7 @@ import { createDatabase } from './db/createDatabase';
 import type { ParleyDatabase } from './db/createDatabase';
 import { pendingMigrations } from './db/migrations';
 import { createFeeds } from './feeds/atomFeeds';
+import { createCommentsHtml } from './feeds/commentsHtml';
 import { createProviderRoutes } from './auth/providers/providerRoutes';
 import { createPortabilityRoutes, startImportRunner } from './portability/importJobs';
 import type { ImportRunner } from './portability/importJobs';
@@ -289,6 +290,13 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
         db: database.db,
         publicUrl: config.publicUrl,
         settings: () => getSettings(database.db),
+      }),
+      commentsHtml: createCommentsHtml({
+        db: database.db,
+        publicUrl: config.publicUrl,
+        settings: () => getSettings(database.db),
+        cache: readCache.store,
+        cacheTtlMs: READ_CACHE.ttlMs,
       }),
       providerRoutes: createProviderRoutes(deps),
       portabilityRoutes: createPortabilityRoutes(deps, importRunner),

@@ -28,20 +28,20 @@ import { ParleyError } from '../ParleyError';
 import { requireAnonymousReading } from '../graphql/permissions';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
 import { DOCUMENT_HEADERS } from '../runtime/documentSecurity';
-import { escapeHtml } from '../markdown/renderComment';
+import { escapeHtml, textOfHtml } from '../markdown/renderComment';
 
 /** Where the feeds are served. */
 export const FEEDS_PREFIX = '/feeds/';
 /** Comments a feed holds, newest first. */
 export const FEED_ENTRIES = 20;
-/** How long a reader or a proxy may keep a feed, in seconds. */
-const FEED_MAX_AGE_SECONDS = 60;
+/** How long a reader or a proxy may keep a feed (or the comments' HTML), in seconds. */
+export const FEED_MAX_AGE_SECONDS = 60;
 
 /**
  * On every answer: a document of Parley's origin that runs nothing and is read as what it says
  * (as the static files and pages go out), and open to other sites' scripts (a feed is public).
  */
-const FEED_HEADERS = {
+export const FEED_HEADERS = {
   ...DOCUMENT_HEADERS,
   'content-security-policy': "default-src 'none'; sandbox",
   'access-control-allow-origin': '*',
@@ -90,21 +90,8 @@ const xmlText = (value: string) => value.replace(NOT_XML, '');
 // What goes out as CDATA (an entry's title and content, as HTML): never the section's end, which
 // the `feed` package (xml-js) would leave in place. In HTML, `&gt;` reads as `>`.
 const cdataHtml = (value: string) => xmlText(value).replaceAll(']]>', ']]&gt;');
-/**
- * The text of a comment's sanitized HTML (what a signed-out reader is shown: never the Markdown
- * source, which is the author's and moderators'), on one line. markdown-it and sanitize-html
- * write only these entities.
- */
-const textOf = (html: string) =>
-  xmlText(html)
-    .replace(/<[^>]*>/g, ' ')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+/** The text of a comment's sanitized HTML, on one line, without what XML cannot hold. */
+const textOf = (html: string) => textOfHtml(xmlText(html));
 
 /** The feeds' handler. */
 export function createFeeds(deps: FeedDeps): FeedHandler {
@@ -117,19 +104,24 @@ export function createFeeds(deps: FeedDeps): FeedHandler {
       if (key !== undefined) return await repliesFeed(deps, key);
       return undefined;
     } catch (error) {
-      if (!(error instanceof ParleyError)) throw error;
-      const status =
-        { INVALID_INPUT: 400, UNAUTHENTICATED: 401, NOT_FOUND: 404 }[error.code as string] ?? 500;
-      return {
-        status,
-        headers: {
-          ...FEED_HEADERS,
-          'content-type': 'text/plain; charset=utf-8',
-          'cache-control': 'no-store',
-        },
-        body: `${error.code}: ${error.message}\n`,
-      };
+      if (error instanceof ParleyError) return plainTextError(error);
+      throw error;
     }
+  };
+}
+
+/** A refused request's answer: `CODE: what went wrong`, in plain text, with the status that fits. */
+export function plainTextError(error: ParleyError): FeedAnswer {
+  const status =
+    { INVALID_INPUT: 400, UNAUTHENTICATED: 401, NOT_FOUND: 404 }[error.code as string] ?? 500;
+  return {
+    status,
+    headers: {
+      ...FEED_HEADERS,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+    },
+    body: `${error.code}: ${error.message}\n`,
   };
 }
 

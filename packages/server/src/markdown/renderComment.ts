@@ -99,6 +99,23 @@ export function escapeHtml(text: string): string {
   return getParser().utils.escapeHtml(text);
 }
 
+/**
+ * The text of a comment's sanitized HTML (what a signed-out reader is shown: never the Markdown
+ * source, which is the author's and moderators'), on one line. markdown-it and sanitize-html
+ * write only these entities.
+ */
+export function textOfHtml(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function createParser(images: boolean): MarkdownIt {
   const md = new MarkdownIt('default', {
     html: false,

@@ -11,7 +11,8 @@ import type { ContextFactory, ParleyYoga } from './createYogaApp';
 import { attachGraphQLWebSocket } from './attachGraphQLWebSocket';
 import { trustedDocumentsFor } from './plugins/trustedDocuments';
 import { FEEDS_PREFIX } from '../feeds/atomFeeds';
-import type { FeedHandler } from '../feeds/atomFeeds';
+import type { FeedAnswer, FeedHandler } from '../feeds/atomFeeds';
+import { COMMENTS_HTML_PATH } from '../feeds/commentsHtml';
 import { STREAM_PAGE_PATH, createStreamPage } from './streamPage';
 import type { StreamPageFiles, StreamPageHandler } from './streamPage';
 import type { TrustedDocumentsOptions } from './plugins/trustedDocuments';
@@ -75,6 +76,8 @@ export interface CreateHttpServerOptions {
   streamPage?: StreamPageFiles;
   /** The Atom feeds under `/feeds/` (feeds/atomFeeds.ts); without it those paths are 404. */
   feeds?: FeedHandler;
+  /** A story's comments as crawlable HTML (feeds/commentsHtml.ts); without it that path is 404. */
+  commentsHtml?: FeedHandler;
   /** Provider sign-in under `/auth/providers/` (auth/providers/providerRoutes.ts); else 404. */
   providerRoutes?: ProviderRoutes;
   /** Import uploads and export downloads under `/api/` (portability/importJobs.ts); else 404. */
@@ -133,6 +136,7 @@ type RouteLabel =
   | 'readyz'
   | 'metrics'
   | 'feed'
+  | 'comments_html'
   | 'auth'
   | 'portability'
   | 'static'
@@ -163,6 +167,7 @@ export function createHttpServer({
   readCache,
   streamPage: streamPageFiles,
   feeds,
+  commentsHtml,
   providerRoutes,
   portabilityRoutes,
 }: CreateHttpServerOptions): HttpServer {
@@ -260,23 +265,17 @@ export function createHttpServer({
       res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(body);
       return;
     }
-    if (
-      feeds &&
-      pathname.startsWith(FEEDS_PREFIX) &&
-      (req.method === 'GET' || req.method === 'HEAD')
-    ) {
-      // Labelled before the answer: a feed that fails is counted as a feed's failure.
+    const reading = req.method === 'GET' || req.method === 'HEAD';
+    // Labelled before the answer: a feed that fails is counted as a feed's failure.
+    if (feeds && reading && pathname.startsWith(FEEDS_PREFIX)) {
       label('feed');
-      const answer = await feeds(new URL(req.url ?? pathname, 'http://feeds'));
-      if (answer) {
-        const held =
-          answer.headers['etag'] !== undefined &&
-          req.headers['if-none-match'] === answer.headers['etag'];
-        res
-          .writeHead(held ? 304 : answer.status, answer.headers)
-          .end(held || req.method === 'HEAD' ? undefined : answer.body);
+      if (sendFeedAnswer(req, res, await feeds(new URL(req.url ?? pathname, 'http://feeds'))))
         return;
-      }
+    }
+    if (commentsHtml && reading && pathname === COMMENTS_HTML_PATH) {
+      label('comments_html');
+      if (sendFeedAnswer(req, res, await commentsHtml(new URL(req.url ?? pathname, 'http://x'))))
+        return;
     }
     if (
       portabilityRoutes &&
@@ -429,4 +428,22 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 /** A request's path as the log keeps it: a private feed's key left out. */
 export function loggedPath(pathname: string): string {
   return pathname.startsWith('/feeds/replies/') ? '/feeds/replies/[key].atom' : pathname;
+}
+
+/**
+ * Writes a feed's (or the comments' HTML) answer: 304 to a client holding its ETag, no body to a
+ * HEAD. False when there was none (the path named nothing), so routing goes on.
+ */
+function sendFeedAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: FeedAnswer | undefined,
+): boolean {
+  if (!answer) return false;
+  const held =
+    answer.headers['etag'] !== undefined && req.headers['if-none-match'] === answer.headers['etag'];
+  res
+    .writeHead(held ? 304 : answer.status, answer.headers)
+    .end(held || req.method === 'HEAD' ? undefined : answer.body);
+  return true;
 }
