@@ -109,6 +109,21 @@ const config: Config = {
       testMatch: ['<rootDir>/packages/embed/**/*.test.ts'],
     },
     {
+      // The site-builder snippets of examples/static-sites, run through the real loader. The
+      // Docusaurus component names React itself (`@jsxImportSource react`).
+      ...preact,
+      displayName: 'examples',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/examples/static-sites/**/*.test.ts'],
+    },
+    {
+      // @parley/react on React itself (never aliased to Preact): what host apps run.
+      ...shared,
+      displayName: 'react',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/packages/react/**/*.test.{ts,tsx}'],
+    },
+    {
       ...preact,
       displayName: 'stream',
       testEnvironment: 'jest-fixed-jsdom',

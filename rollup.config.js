@@ -56,6 +56,7 @@ for (const dir of process.env.PARLEY_KEEP_DIST
       'packages/transport/dist',
       'examples/transport-demo/dist',
       'examples/host/dist',
+      'examples/react-app/dist',
       'packages/embed/dist',
       'packages/stream/dist',
       'packages/admin/dist',
@@ -262,6 +263,17 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
     },
     plugins: plugins(),
+  },
+  // The React example app (@parley/react on React itself), served by the example host at /app.
+  {
+    input: { app: here('examples/react-app/main.tsx') },
+    output: {
+      dir: here('examples/react-app/dist'),
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+    },
+    plugins: plugins({ ui: 'react' }),
   },
   // The transport demo (its browser test and the bench use it).
   {

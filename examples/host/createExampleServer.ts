@@ -71,6 +71,11 @@ export interface ExampleServerOptions {
   /** Articles listed on `/list`. @default EXAMPLE_ARTICLES */
   articles?: readonly ExampleArticle[];
   /**
+   * The React example app's folder (`index.html`, and `dist/` once built), served under `/app`.
+   * @default `../react-app` beside `pagesDir`
+   */
+  reactAppDir?: string;
+  /**
    * Whether article pages include the story's comments as HTML from Parley's server (what a
    * site does for search engines; embed.js replaces them with the frame). @default true
    */
@@ -105,6 +110,8 @@ const COMMENTS_HTML_TIMEOUT_MS = 2000;
 
 const HTML = 'text/html; charset=utf-8';
 const SLUG = /^\/articles\/([a-z0-9-]{1,64})\/?$/;
+/** The React example's built files: `app.js` and its chunks (names rollup gives). */
+const REACT_APP_FILE = /^\/app\/((?:chunks\/)?[\w-]+\.js)$/;
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -136,6 +143,7 @@ export function createExampleServer(options: ExampleServerOptions): Server {
     articles = EXAMPLE_ARTICLES,
     now = () => new Date(),
     commentsHtml: includeComments = true,
+    reactAppDir = join(pagesDir, '..', 'react-app'),
   } = options;
 
   const template = async (name: string, values: Record<string, string>) => {
@@ -193,6 +201,18 @@ export function createExampleServer(options: ExampleServerOptions): Server {
           COMMENTS_HTML: await commentsHtml(`${origin}${url.pathname}`),
         }),
       );
+    }
+    // The React example: its script (and chunks) from the build; every other path under /app is
+    // one of its routes, the same page (the app routes in the browser).
+    if (url.pathname === '/app' || url.pathname.startsWith('/app/')) {
+      const file = REACT_APP_FILE.exec(url.pathname)?.[1];
+      if (file !== undefined) {
+        const source = await readFile(join(reactAppDir, 'dist', file), 'utf8').catch(() => null);
+        if (source === null) return send(404, 'text/plain', 'Not built: run `npm run build`');
+        return send(200, 'text/javascript; charset=utf-8', source);
+      }
+      const page = await readFile(join(reactAppDir, 'index.html'), 'utf8');
+      return send(200, HTML, page.replaceAll('%PARLEY_URL%', escapeHtml(parleyUrl)));
     }
     if (url.pathname === '/list' || url.pathname === '/list.html') {
       const items = articles

@@ -24,3 +24,6 @@ export const COMMENT_IMAGE_MAX_BYTES = 2.5 * 1024 * 1024;
 
 /** Widest a comment image is kept, in pixels: a wider upload is scaled down to it. */
 export const COMMENT_IMAGE_MAX_WIDTH = 1600;
+
+/** Most story URLs one `commentCounts` asks for (count.js and `<ParleyCount>` batch up to it). */
+export const COMMENT_COUNTS_MAX_URLS = 100;

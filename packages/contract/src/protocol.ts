@@ -75,7 +75,17 @@ export interface HostToFrame {
   logout: Record<string, never>;
   /** Back/forward changed the host URL's `commentID` (`null`: none). */
   showComment: { commentId: string | null };
+  /**
+   * A single-page host went to another article: the frame shows that story's thread in place
+   * (same frame, same connection and session), as `storyURL`, `storyID`, `storyTitle` and
+   * `commentID` would at load.
+   */
+  story: StoryParams;
 }
+
+/** The story part of the stream's parameters: what a `story` message switches. */
+export type StoryParams = Required<Pick<StreamParams, 'storyURL'>> &
+  Pick<StreamParams, 'storyID' | 'storyTitle' | 'commentID'>;
 
 /** Messages the sign-in popup sends to the frame that opened it. */
 export interface PopupToFrame {
@@ -115,6 +125,8 @@ export const HOST_TO_FRAME: PayloadGuards<HostToFrame> = {
   login: (p) => isString(p.token) && p.token !== '',
   logout: always,
   showComment: (p) => isStringOrNull(p.commentId),
+  // The frame reads the optional ones with `String()`: a guard for each would weigh on its first render.
+  story: (p) => isString(p.storyURL) && p.storyURL !== '',
 };
 
 /** Shapes of the popup's messages. */

@@ -138,6 +138,27 @@ describe('the iframe', () => {
   });
 });
 
+describe('setStory', () => {
+  it('sends another story to the same frame, at the server’s origin', () => {
+    create();
+    const iframe = frame();
+    const posted = postsTo(iframe);
+    embed!.setStory({ storyURL: 'https://news.example/two', storyID: 'two', storyTitle: 'Two' });
+    expect(posted.mock.calls).toEqual([
+      [
+        toFrame('story', {
+          storyURL: 'https://news.example/two',
+          storyID: 'two',
+          storyTitle: 'Two',
+        }),
+        ROOT,
+      ],
+    ]);
+    expect(container().querySelectorAll('iframe')).toHaveLength(1);
+    expect(frame()).toBe(iframe);
+  });
+});
+
 describe('the comments as HTML a host included', () => {
   it('stay until the frame renders, then the frame takes their place', () => {
     container().innerHTML =

@@ -16,6 +16,7 @@ import type {
   FrameToHost,
   HostToFrame,
   ResolvedTheme,
+  StoryParams,
   StreamParams,
   Theme,
 } from '@parley/contract';
@@ -77,6 +78,11 @@ export interface StreamEmbed {
   logout(): void;
   /** Switches the theme at run time (`light`, `dark` or `auto`). */
   setTheme(theme: Theme): void;
+  /**
+   * Shows another story's thread in the same frame (a single-page site went to another article):
+   * its `storyURL`, and its `storyID`, title and permalinked `commentID` when it has them.
+   */
+  setStory(story: StoryParams): void;
   /** Listens to one stream event by name (`commentPosted`, `signedIn`, …). */
   on(name: string, listener: (data: unknown) => void): void;
   /** Stops listening. */
@@ -247,6 +253,7 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
       theme = value;
       sendTheme();
     },
+    setStory: (next) => post('story', next),
     on(name, listener) {
       (listeners[name] ??= new Set()).add(listener);
     },

@@ -1,5 +1,6 @@
 export { createStreamEmbed } from './createStreamEmbed';
 export type { StreamEmbed, StreamEmbedOptions, StreamEventHandler } from './createStreamEmbed';
-export { loadCounts } from './loadCounts';
+export type { StoryParams, Theme } from '@parley/contract';
+export { fetchCommentCounts, loadCounts } from './loadCounts';
 export type { LoadCountsOptions } from './loadCounts';
 export type { ParleyGlobal } from './parleyGlobal';

@@ -18,16 +18,9 @@ export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> 
       (element) => element.dataset.storyUrl,
     );
     if (!elements.length) return;
-    // One number per URL, in the order asked.
-    const counts = await queryTrusted<number[]>(
+    const counts = await fetchCommentCounts(
       rootURL,
-      COUNTS_DOCUMENT_ID,
-      {
-        urls: elements.map(
-          (element) => new URL(element.dataset.storyUrl as string, document.baseURI).href,
-        ),
-      },
-      'commentCounts',
+      elements.map((element) => new URL(element.dataset.storyUrl as string, document.baseURI).href),
     );
     elements.forEach((element, index) => {
       const count = counts[index];
@@ -39,4 +32,13 @@ export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> 
     // A code from the server (RATE_LIMITED, INVALID_INPUT…), an HTTP status, or a network error.
     console.error(`${LOG_PREFIX} Could not load comment counts:`, error);
   }
+}
+
+/**
+ * The number of comments readers see on each story of `urls` (0 for a story nobody opened), in
+ * the order asked: one `commentCounts` request. Rejects with the server's error code, or the
+ * HTTP status when there is none.
+ */
+export function fetchCommentCounts(rootURL: string, urls: readonly string[]): Promise<number[]> {
+  return queryTrusted<number[]>(rootURL, COUNTS_DOCUMENT_ID, { urls }, 'commentCounts');
 }

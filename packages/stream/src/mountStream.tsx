@@ -87,6 +87,23 @@ export function mountStream({ window: win, root, transport: options }: MountStre
     stopSso = listenForHostSso(env);
     (rendered ? hydrate : render)(<App env={env} />, root);
     root.inert = false;
+    // A single-page host went to another article: its thread, in this frame (the connection,
+    // the session and the loaded code stay), as a fresh App with nothing of the last story. Its
+    // listener goes with the bridge's (dispose).
+    bridge.on('story', (story) =>
+      render(
+        <App
+          key={story.storyURL + story.storyID}
+          env={{
+            ...env,
+            params: { ...params, ...story },
+            thread: createThreadStore(),
+            initial: undefined,
+          }}
+        />,
+        root,
+      ),
+    );
     bridge.send('ready', {});
   });
 

@@ -1,3 +1,4 @@
+import { COMMENT_COUNTS_MAX_URLS } from '@parley/contract';
 import { findSiteById, findSiteByOrigin } from '../../db/store/sites';
 import {
   findOrCreateStory,
@@ -18,8 +19,8 @@ import type { Resolvers } from './resolverTypes.generated';
 import { canSeeComment } from './types';
 import { ipKey } from '../context';
 
-/** Most URLs count.js may ask about in one request. */
-export const COMMENT_COUNTS_MAX_URLS = 100;
+/** Most URLs one `commentCounts` takes (written once, in @parley/contract). */
+export { COMMENT_COUNTS_MAX_URLS };
 /**
  * Most comments `commentsSince` answers. A reader away long enough to miss more than this gets
  * the oldest ones; the thread's next load has the rest.
