@@ -149,7 +149,8 @@ export function createExampleServer(options: ExampleServerOptions): Server {
   const template = async (name: string, values: Record<string, string>) => {
     let html = await readFile(join(pagesDir, name), 'utf8');
     for (const [key, value] of Object.entries({ PARLEY_URL: parleyUrl, ...values })) {
-      html = html.replaceAll(`%${key}%`, value);
+      // A function, not the text: `$'` or `$&` in a value (a comment's text) would be patterns.
+      html = html.replaceAll(`%${key}%`, () => value);
     }
     return html;
   };

@@ -125,7 +125,8 @@ export const HOST_TO_FRAME: PayloadGuards<HostToFrame> = {
   login: (p) => isString(p.token) && p.token !== '',
   logout: always,
   showComment: (p) => isStringOrNull(p.commentId),
-  // The frame reads the optional ones with `String()`: a guard for each would weigh on its first render.
+  // Only the URL is checked, to keep the frame's first render small: the others go to the server
+  // as query variables, which refuses a non-string (the frame then says the thread could not load).
   story: (p) => isString(p.storyURL) && p.storyURL !== '',
 };
 

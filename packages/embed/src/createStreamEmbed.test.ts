@@ -157,6 +157,43 @@ describe('setStory', () => {
     expect(container().querySelectorAll('iframe')).toHaveLength(1);
     expect(frame()).toBe(iframe);
   });
+
+  it('loads the frame on a story set before it was made', () => {
+    window.IntersectionObserver =
+      FakeIntersectionObserver as unknown as typeof IntersectionObserver;
+    create({ storyURL: 'https://news.example/one', storyID: 'one' });
+    embed!.setStory({ storyURL: 'https://news.example/two' });
+    FakeIntersectionObserver.last!.intersect(true);
+    const params = new URL(frame().src).searchParams;
+    // The new story's parameters, none of the last one's.
+    expect([params.get('storyURL'), params.get('storyID')]).toEqual([
+      'https://news.example/two',
+      null,
+    ]);
+    // Already loaded on it: `ready` does not send it again.
+    const posted = postsTo(frame());
+    fromFrame('ready', {});
+    expect(posted.mock.calls.map(([message]) => (message as { type: string }).type)).toEqual([
+      'theme',
+    ]);
+  });
+
+  it('sends a story set while the frame was loading again when it is ready, and on a reload', () => {
+    create();
+    const posted = postsTo(frame());
+    // Still loading: the frame does not listen yet, and the browser drops what is posted.
+    embed!.setStory({ storyURL: 'https://news.example/two' });
+    fromFrame('ready', {});
+    fromFrame('ready', {});
+    const stories = posted.mock.calls
+      .map(([message]) => message as { type: string; payload: unknown })
+      .filter((message) => message.type === 'story');
+    expect(stories.map((message) => message.payload)).toEqual([
+      { storyURL: 'https://news.example/two' },
+      { storyURL: 'https://news.example/two' },
+      { storyURL: 'https://news.example/two' },
+    ]);
+  });
 });
 
 describe('the comments as HTML a host included', () => {

@@ -134,6 +134,8 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
   const listeners: Record<string, Set<(data: unknown) => void>> = {};
   let theme = opt('theme') ?? DEFAULT_THEME;
   let token = opt('accessToken');
+  // The story `setStory` last gave: sent again each time the frame says it is ready.
+  let next: StoryParams | undefined;
   // undefined: not rendered yet; null: removed, never to render again.
   let frame: HTMLIFrameElement | null | undefined;
   let observer: IntersectionObserver | undefined;
@@ -158,6 +160,8 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
     ready() {
       sendTheme();
       if (token) login(token);
+      // A story set since the frame was made (its load, or a reload, would show the one before).
+      if (next) post('story', next);
     },
     height({ height }) {
       if (frame) frame.style.height = `${height}px`;
@@ -206,14 +210,18 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
       observer?.disconnect();
       if (frame !== undefined) return;
       const params: StreamParams = {
-        storyURL:
-          opt('storyURL') ??
-          document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href ??
-          story.href,
-        storyID: opt('storyID'),
         // Moderators see stories by title; the server keeps the first one it is given.
         storyTitle: document.title,
-        commentID,
+        // A story set before the frame was made is the one it loads (and need not send again),
+        // with none of the options' story parameters.
+        ...(next || {
+          storyURL:
+            opt('storyURL') ??
+            document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href ??
+            story.href,
+          storyID: opt('storyID'),
+          commentID,
+        }),
         origin: location.origin,
         theme: resolved(),
         locale: opt('locale'),
@@ -222,6 +230,7 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
         accentColor: opt('accentColor'),
         sort: opt('sort'),
       };
+      next = undefined;
       const query = new URLSearchParams();
       for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
       frame = document.createElement('iframe');
@@ -253,7 +262,9 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
       theme = value;
       sendTheme();
     },
-    setStory: (next) => post('story', next),
+    setStory(value) {
+      post('story', (next = value));
+    },
     on(name, listener) {
       (listeners[name] ??= new Set()).add(listener);
     },

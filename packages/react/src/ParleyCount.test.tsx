@@ -63,6 +63,19 @@ it('shows each story’s count, all of them from one request', async () => {
   expect(asked).toEqual([[url(2), url(1), url(0)]]);
 });
 
+it('reads a relative story URL against the page, and a server with its trailing slash', async () => {
+  const asked = serve(() => 4);
+  await act(async () =>
+    root.render(
+      <li>
+        <ParleyCount rootURL={`${ROOT}/`} storyURL="/articles/relative" />
+      </li>,
+    ),
+  );
+  expect(texts()).toEqual(['4 comments']);
+  expect(asked).toEqual([[new URL('/articles/relative', document.baseURI).href]]);
+});
+
 it('asks at most 100 URLs a request, the server’s limit', async () => {
   const asked = serve(() => 3);
   await act(async () =>

@@ -26,7 +26,8 @@ export function ParleyCount({ rootURL, storyURL, children }: ParleyCountProps) {
   useEffect(() => {
     let current = true;
     setCount(undefined);
-    countOf(rootURL, storyURL).then(
+    // As count.js reads them: a story URL relative to the page, a server with or without its `/`.
+    countOf(rootURL.replace(/\/+$/, ''), new URL(storyURL, document.baseURI).href).then(
       (value) => current && setCount(value),
       (error: unknown) => console.error('[parley] Could not load the comment count:', error),
     );

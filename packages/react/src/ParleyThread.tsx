@@ -9,11 +9,15 @@ export interface ParleyThreadProps extends Omit<StreamEmbedOptions, 'id' | 'stor
   /** The article's URL: the story whose thread shows. Changing it switches the thread in place. */
   storyURL: string;
   /**
-   * The article's title, for a story created on its first visit (the loader takes the page's
-   * `document.title` when the frame first loads). @default document.title
+   * The article's title, for a story created on its first visit, sent when the thread switches
+   * to this story (the first frame takes the page's `document.title`, as embed.js does).
+   * @default document.title
    */
   storyTitle?: string;
-  /** Id of the container element. @default one of React's `useId` */
+  /**
+   * Id of the container element. Give one when a page has several React roots with a thread
+   * each: `useId` is unique within one root only. @default one of React's `useId`
+   */
   id?: string;
   /** Class of the container element. @default none */
   className?: string;
@@ -42,50 +46,39 @@ export function ParleyThread(props: ParleyThreadProps) {
   const shown = useRef<string | undefined>(undefined);
   const storyKey = `${props.storyURL}\0${props.storyID ?? ''}\0${props.commentID ?? ''}`;
 
-  /** Embeds the thread with the props of now; returns what removes it. */
-  const create = () => {
+  const { rootURL, locale, sort, customCSSURL, accentColor, autoRender } = props;
+  // The frame's own parameters: a change loads a new frame. The story, the theme and the token
+  // follow below without one. (The props are read through `latest`: always the current ones.)
+  useEffect(() => {
     const { className: _c, onEmbed: _e, storyTitle: _t, ...options } = latest.current;
-    embed.current = createStreamEmbed({
+    const made = createStreamEmbed({
       ...options,
       id,
       onEvent: (name, data) => latest.current.onEvent?.(name, data),
       refreshAccessToken: () => latest.current.refreshAccessToken?.(),
     });
+    embed.current = made;
     shown.current = storyKey;
-    latest.current.onEmbed?.(embed.current);
+    latest.current.onEmbed?.(made);
     return () => {
-      embed.current?.remove();
+      made?.remove();
       embed.current = undefined;
       latest.current.onEmbed?.(undefined);
     };
-  };
-  const removeRef = useRef<() => void>(() => {});
-
-  const { rootURL, locale, sort, customCSSURL, accentColor, autoRender } = props;
-  useEffect(() => {
-    removeRef.current = create();
-    return () => removeRef.current();
-    // The frame's own parameters: a change loads a new frame. The story, the theme and the token
-    // follow below without one. (`create` reads the latest props through `latest`.)
   }, [id, rootURL, locale, sort, customCSSURL, accentColor, `${autoRender}`]);
 
   useEffect(() => {
     if (!embed.current || shown.current === storyKey) return;
+    shown.current = storyKey;
     const { storyURL, storyID, commentID, storyTitle } = latest.current;
-    if (document.getElementById(id)?.querySelector('iframe')) {
-      shown.current = storyKey;
-      embed.current.setStory({
-        storyURL,
-        storyID,
-        commentID,
-        storyTitle: storyTitle ?? document.title,
-      });
-    } else {
-      // Not rendered yet (still far below the screen): a new embed with the new story costs
-      // nothing, and renders when it comes near.
-      removeRef.current();
-      removeRef.current = create();
-    }
+    // Rendered or not yet (far below the screen): the loader keeps it, and the frame shows it
+    // once it is ready.
+    embed.current.setStory({
+      storyURL,
+      storyID,
+      commentID,
+      storyTitle: storyTitle ?? document.title,
+    });
   }, [storyKey]);
 
   const { theme, accessToken } = props;

@@ -4,7 +4,7 @@ import type { ParleyServer } from '../src/createParleyServer';
 import { createComment } from '../src/db/store/comments';
 import { createTestDatabase, testDialects } from '../src/db/testDatabases';
 import type { TestDatabase } from '../src/db/testDatabases';
-import { COMMENTS_HTML_PAGE } from '../src/feeds/commentsHtml';
+import { COMMENTS_HTML_PAGE, COMMENTS_HTML_REPLIES_EACH } from '../src/feeds/commentsHtml';
 import { schemaOrgProblems } from '../src/feeds/testing/schemaOrgProblems';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
@@ -135,14 +135,17 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
       'parley-comments',
       STORY_URL,
     ]);
-    expect(treeOf(section)).toEqual([
-      [ids['first'], [[ids['reply'], [[ids['deep'], []]]]]],
-      [ids['tricky'], []],
-    ]);
-    // Never what readers cannot see: rejected (with the reply under it), held.
-    for (const hidden of ['Rejected later', 'A reply to what was rejected', 'Held']) {
-      expect(page.body).not.toContain(hidden);
-    }
+    const thread: Tree[] = [
+      [ids['first']!, [[ids['reply']!, [[ids['deep']!, []]]]]],
+      [ids['tricky']!, []],
+    ];
+    // The rejected comment keeps its place for the reply readers still see, as in the frame.
+    expect(treeOf(section)).toEqual([...thread, [ids['removed']!, [[ids['orphan']!, []]]]]);
+    const removed = page.root.querySelector(`#parley-comment-${ids['removed']}`)!;
+    expect(removed.querySelector(':scope > p')?.textContent).toBe('This comment was removed.');
+    expect(removed.querySelector(':scope > header')).toBeNull();
+    // Never what readers cannot see: the rejected text, the held comment.
+    for (const hidden of ['Rejected later', 'Held']) expect(page.body).not.toContain(hidden);
     const first = page.root.querySelector(`#parley-comment-${ids['first']}`)!;
     expect(first.querySelector(':scope > header strong')?.textContent).toBe('admin');
     expect(first.querySelector(':scope > p')?.innerHTML).toBe('The <strong>first</strong> one');
@@ -159,7 +162,8 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
     expect(tricky.textContent).toContain('</script><script>alert(1)</script>');
 
     expect(schemaOrgProblems(page.ld)).toEqual([]);
-    expect(ldTreeOf(page.ld!)).toEqual(treeOf(section));
+    // The removed comment is no schema.org Comment: it is left out there, with its reply.
+    expect(ldTreeOf(page.ld!)).toEqual(thread);
     expect(page.ld).toMatchObject({
       '@type': 'DiscussionForumPosting',
       url: STORY_URL,
@@ -189,6 +193,8 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
       'access-control-allow-origin': '*',
       'cache-control': 'public, max-age=60',
     });
+    // Indexed as the article's, where it is included, not at this address.
+    expect(page.headers.get('x-robots-tag')).toBe('noindex');
     const etag = page.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"[\w-]{22}"$/);
     const held = await get(of(STORY_URL), { headers: { 'if-none-match': etag } });
@@ -253,6 +259,41 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
     expect(treeOf(second.root.firstElementChild!)).toEqual([[made.at(-1), []]]);
     expect(second.root.querySelector('nav')).toBeNull();
     expect(schemaOrgProblems(second.ld)).toEqual([]);
+  });
+
+  it('shows a comment’s first 20 replies, and links to it in the article for the rest', async () => {
+    const busy = `${SITE}/busy`;
+    const story = await storyOf(busy);
+    const { comment: root } = await createComment(database.db, {
+      storyId: story,
+      authorId,
+      bodySource: 'root',
+      bodyHtml: '<p>root</p>',
+    });
+    for (let i = 0; i <= COMMENTS_HTML_REPLIES_EACH; i++) {
+      await createComment(database.db, {
+        storyId: story,
+        authorId,
+        parentId: root.id,
+        bodySource: `r${i}`,
+        bodyHtml: `<p>r${i}</p>`,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const page = await get(of(busy));
+    const article = page.root.querySelector(`#parley-comment-${root.id}`)!;
+    const replies = [...article.querySelectorAll(':scope > article > p')].map((p) => p.textContent);
+    expect(replies).toEqual(Array.from({ length: COMMENTS_HTML_REPLIES_EACH }, (_, i) => `r${i}`));
+    const more = article.querySelector<HTMLAnchorElement>(':scope > p > a')!;
+    expect([more.textContent, more.href]).toEqual(['More replies', `${busy}?commentID=${root.id}`]);
+  });
+
+  it('keeps no answer for a story nobody opened: once opened, its comments show', async () => {
+    const fresh = `${SITE}/opened-later`;
+    expect(treeOf((await get(of(fresh))).root.firstElementChild!)).toEqual([]);
+    const story = await storyOf(fresh);
+    const id = await post('fresh', 'The first word', undefined, story);
+    expect(treeOf((await get(of(fresh))).root.firstElementChild!)).toEqual([[id, []]]);
   });
 
   it('answers what it cannot serve with a coded error, and never creates a story', async () => {

@@ -90,13 +90,14 @@ export function mountStream({ window: win, root, transport: options }: MountStre
     // A single-page host went to another article: its thread, in this frame (the connection,
     // the session and the loaded code stay), as a fresh App with nothing of the last story. Its
     // listener goes with the bridge's (dispose).
-    bridge.on('story', (story) =>
+    // Exactly the story's four parameters: one left out is none (never the last story's).
+    bridge.on('story', ({ storyURL, storyID, storyTitle, commentID }) =>
       render(
         <App
-          key={story.storyURL + story.storyID}
+          key={storyURL + storyID + commentID}
           env={{
             ...env,
-            params: { ...params, ...story },
+            params: { ...params, storyURL, storyID, storyTitle, commentID },
             thread: createThreadStore(),
             initial: undefined,
           }}

@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import type { Cache } from '@graphql-yoga/plugin-response-cache';
 import type { Comment as SchemaComment, DiscussionForumPosting, WithContext } from 'schema-dts';
 import type { Db } from '../db/inTransaction';
-import { listComments } from '../db/store/commentQueries';
+import { listComments, readerVisible } from '../db/store/commentQueries';
 import { toComment } from '../db/store/comments';
 import type { Comment } from '../db/store/comments';
 import type { Settings } from '../db/store/organization';
@@ -36,7 +36,7 @@ import { findSiteById } from '../db/store/sites';
 import { countStoryComments, findStoryByUrl } from '../db/store/stories';
 import type { Story } from '../db/store/stories';
 import { findUsersByIds } from '../db/store/users';
-import { VISIBLE_COMMENT_STATUSES } from '../db/schema';
+import { isVisibleStatus } from '../db/schema';
 import { requireAnonymousReading } from '../graphql/permissions';
 import { canonicalStoryUrl } from '../graphql/resolvers/stories';
 import { escapeHtml, textOfHtml } from '../markdown/renderComment';
@@ -52,6 +52,8 @@ export const COMMENTS_HTML_PATH = '/api/stories/comments.html';
 export const COMMENTS_HTML_PAGE = 50;
 /** Most replies a page holds, all levels together (the first ones, breadth first). */
 export const COMMENTS_HTML_REPLIES = 200;
+/** Most replies shown under one comment; one with more links to itself in the article. */
+export const COMMENTS_HTML_REPLIES_EACH = 20;
 /** Most levels of replies under a top-level comment (the frame nests three, then links on). */
 export const COMMENTS_HTML_DEPTH = 8;
 /** Class of the fragment's root element; also what a host's stylesheet can aim at. */
@@ -98,11 +100,16 @@ async function answer(
   requireAnonymousReading(await deps.settings());
   if (!value) throw new ParleyError('INVALID_INPUT', 'Name the story: ?url=<its URL>.');
   const key = canonicalStoryUrl(value).toString();
-  // No `.` in it: the read cache reads one as the start of an ETag's version.
-  const cacheKey = `comments-html:${createHash('sha256')
-    .update(`${key}\0${after ?? ''}`)
-    .digest('base64url')}`;
-  const kept = (await deps.cache?.get(cacheKey))?.data as { html?: string } | undefined;
+  // Only first pages are kept: what a host includes. A cursor can be written many ways (and made
+  // up), so keeping later pages would let anyone fill the cache with copies.
+  // No `.` in the key: the read cache reads one as the start of an ETag's version.
+  const cacheKey =
+    after === null
+      ? `comments-html:${createHash('sha256').update(key).digest('base64url')}`
+      : undefined;
+  const kept = cacheKey
+    ? ((await deps.cache?.get(cacheKey))?.data as { html?: string } | undefined)
+    : undefined;
   const html = kept?.html ?? (await render(deps, key, after, cacheKey));
   return {
     status: 200,
@@ -110,6 +117,8 @@ async function answer(
       ...FEED_HEADERS,
       'content-type': 'text/html; charset=utf-8',
       'cache-control': `public, max-age=${FEED_MAX_AGE_SECONDS}`,
+      // The comments belong to the article that includes them, not to this address.
+      'x-robots-tag': 'noindex',
       etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
     },
     body: html,
@@ -120,103 +129,116 @@ async function render(
   deps: CommentsHtmlDeps,
   key: string,
   after: string | null,
-  cacheKey: string,
+  cacheKey: string | undefined,
 ): Promise<string> {
-  // Never created here: a story exists once a reader opened it.
+  // Never created here: a story exists once a reader opened it. An unknown one is not kept: it
+  // may be opened any moment, and nothing would drop the empty answer then.
   const story = await findStoryByUrl(deps.db, key);
-  const entities: CacheEntityRecord[] = [...EVERY_READ];
-  let html: string;
-  if (!story) {
-    html = container(key, '');
-  } else {
-    entities.push({ typename: 'Story', id: story.id });
-    const page = await listComments(
-      deps.db,
-      {
-        storyId: story.id,
-        parentId: null,
-        statuses: VISIBLE_COMMENT_STATUSES,
-        orderBy: 'CREATED_AT_ASC',
-      },
-      { first: COMMENTS_HTML_PAGE, after },
-    );
-    const roots = await withReplies(
-      deps.db,
-      story.id,
-      page.edges.map((edge) => edge.node),
-    );
-    const comments = flatten(roots);
-    const authors = new Map(
-      (await findUsersByIds(deps.db, [...new Set(comments.map((c) => c.authorId))])).map((u) => [
-        u.id,
-        u.username,
-      ]),
-    );
-    for (const comment of comments) {
-      entities.push(
+  if (!story) return container(key, '');
+  // What readers see: visible comments, and removed ones that still have visible replies.
+  const page = await listComments(
+    deps.db,
+    { storyId: story.id, parentId: null, orderBy: 'CREATED_AT_ASC' },
+    { first: COMMENTS_HTML_PAGE, after },
+  );
+  const roots = await withReplies(
+    deps.db,
+    page.edges.map((edge) => edge.node),
+  );
+  const comments = flatten(roots);
+  const authors = new Map(
+    (await findUsersByIds(deps.db, [...new Set(comments.map((c) => c.authorId))])).map((u) => [
+      u.id,
+      u.username,
+    ]),
+  );
+  const site = await findSiteById(deps.db, story.siteId);
+  const nameOf = (comment: Comment) => authors.get(comment.authorId) ?? 'Deleted user';
+  const next = page.pageInfo.hasNextPage
+    ? `${deps.publicUrl}${COMMENTS_HTML_PATH}?${new URLSearchParams({
+        url: story.url,
+        after: page.pageInfo.endCursor ?? '',
+      })}`
+    : undefined;
+  const html = container(
+    story.url,
+    roots.map((node) => articleOf(story, node, nameOf)).join('') +
+      (next ? `<nav><a rel="next" href="${escapeHtml(next)}">More comments</a></nav>` : '') +
+      jsonLd(
+        discussion(
+          story,
+          site?.name,
+          site?.url,
+          roots,
+          nameOf,
+          (await countStoryComments(deps.db, [story.id])).get(story.id) ?? comments.length,
+        ),
+      ),
+  );
+  if (cacheKey) {
+    const entities: CacheEntityRecord[] = [
+      ...EVERY_READ,
+      { typename: 'Story', id: story.id },
+      ...comments.flatMap((comment) => [
         { typename: 'Comment', id: comment.id },
         { typename: 'User', id: comment.authorId },
-      );
-    }
-    const site = await findSiteById(deps.db, story.siteId);
-    const nameOf = (comment: Comment) => authors.get(comment.authorId) ?? 'Deleted user';
-    const next = page.pageInfo.hasNextPage
-      ? `${deps.publicUrl}${COMMENTS_HTML_PATH}?${new URLSearchParams({
-          url: story.url,
-          after: page.pageInfo.endCursor ?? '',
-        })}`
-      : undefined;
-    html = container(
-      story.url,
-      roots.map((node) => articleOf(story, node, nameOf)).join('') +
-        (next ? `<nav><a rel="next" href="${escapeHtml(next)}">More comments</a></nav>` : '') +
-        jsonLd(
-          discussion(
-            story,
-            site?.name,
-            site?.url,
-            roots,
-            nameOf,
-            (await countStoryComments(deps.db, [story.id])).get(story.id) ?? comments.length,
-          ),
-        ),
-    );
+      ]),
+    ];
+    await deps.cache?.set(cacheKey, { data: { html } }, entities, deps.cacheTtlMs ?? 60_000);
   }
-  await deps.cache?.set(cacheKey, { data: { html } }, entities, deps.cacheTtlMs ?? 60_000);
   return html;
 }
 
+/** Whether readers see `comment` itself, or only its place (removed, with replies they see). */
+const shown = (comment: Comment) => isVisibleStatus(comment.status) && comment.deletedAt === null;
+
 /**
- * Under each of `roots`, its visible replies, level by level (one query per level, on the
- * `(parent_id, created_at)` index), oldest first, until {@link COMMENTS_HTML_REPLIES} replies or
+ * Under each of `roots`, its replies as readers see them (removed ones kept while they have
+ * visible replies), level by level: one query a level, each parent's first
+ * {@link COMMENTS_HTML_REPLIES_EACH} oldest read down the `(parent_id, created_at)` index (never
+ * every reply of a comment that has thousands), until {@link COMMENTS_HTML_REPLIES} replies or
  * {@link COMMENTS_HTML_DEPTH} levels.
  */
-async function withReplies(db: Db, storyId: string, roots: Comment[]): Promise<Node[]> {
+async function withReplies(db: Db, roots: Comment[]): Promise<Node[]> {
   const nodes = roots.map((comment) => ({ comment, replies: [] as Node[] }));
   let level = nodes;
   let room = COMMENTS_HTML_REPLIES;
-  for (let depth = 0; depth < COMMENTS_HTML_DEPTH && room > 0 && level.length > 0; depth++) {
+  for (let depth = 0; depth < COMMENTS_HTML_DEPTH && room > 0; depth++) {
     const parents = new Map(level.map((node) => [node.comment.id, node]));
     const ids = level.filter((node) => node.comment.replyCount > 0).map((n) => n.comment.id);
-    if (ids.length === 0) break;
-    const rows = await db
-      .selectFrom('comments')
-      .selectAll()
-      .where('story_id', '=', storyId)
-      .where('parent_id', 'in', ids)
-      .where('status', 'in', VISIBLE_COMMENT_STATUSES)
-      .where('deleted_at', 'is', null)
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .limit(room)
-      .execute();
+    const firstReplies = (id: string) =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('comments')
+            .selectAll()
+            .where('parent_id', '=', id)
+            .where(readerVisible)
+            .orderBy('created_at', 'asc')
+            .orderBy('id', 'asc')
+            .limit(COMMENTS_HTML_REPLIES_EACH)
+            .as('reply'),
+        )
+        .selectAll();
+    const [first, ...others] = ids.map(firstReplies);
+    if (!first) break;
+    const rows = await others.reduce((q, part) => q.unionAll(part), first).execute();
     level = [];
     for (const row of rows) {
+      const parent = parents.get(row.parent_id ?? '');
+      if (!parent || room === 0) continue;
       const node = { comment: toComment(row), replies: [] };
-      parents.get(row.parent_id ?? '')?.replies.push(node);
+      parent.replies.push(node);
       level.push(node);
+      room -= 1;
     }
-    room -= rows.length;
+    // Each parent's replies oldest first (a union keeps no order across its parts).
+    for (const node of parents.values())
+      node.replies.sort(
+        (a, b) =>
+          a.comment.createdAt.localeCompare(b.comment.createdAt) ||
+          a.comment.id.localeCompare(b.comment.id),
+      );
   }
   return nodes;
 }
@@ -238,14 +260,18 @@ function permalinkOf(story: Story, comment: Comment): string {
 }
 
 function articleOf(story: Story, node: Node, nameOf: (comment: Comment) => string): string {
-  const { comment } = node;
-  const date = comment.createdAt.slice(0, 10);
+  const { comment, replies } = node;
+  const permalink = escapeHtml(permalinkOf(story, comment));
   return (
     `<article id="parley-comment-${escapeHtml(comment.id)}">` +
-    `<header><strong>${escapeHtml(nameOf(comment))}</strong> ` +
-    `<a href="${escapeHtml(permalinkOf(story, comment))}"><time datetime="${escapeHtml(comment.createdAt)}">${date}</time></a></header>` +
-    comment.bodyHtml +
-    node.replies.map((reply) => articleOf(story, reply, nameOf)).join('') +
+    (shown(comment)
+      ? `<header><strong>${escapeHtml(nameOf(comment))}</strong> ` +
+        `<a href="${permalink}"><time datetime="${escapeHtml(comment.createdAt)}">${comment.createdAt.slice(0, 10)}</time></a></header>` +
+        comment.bodyHtml
+      : `<p>${comment.deletedAt ? 'This comment was deleted.' : 'This comment was removed.'}</p>`) +
+    replies.map((reply) => articleOf(story, reply, nameOf)).join('') +
+    // More replies than the page holds: the rest are in the live thread, at this comment.
+    (replies.length < comment.replyCount ? `<p><a href="${permalink}">More replies</a></p>` : '') +
     `</article>`
   );
 }
@@ -268,7 +294,9 @@ function discussion(
     datePublished: node.comment.createdAt,
     ...(node.comment.editedAt ? { dateModified: node.comment.editedAt } : {}),
     text: textOfHtml(node.comment.bodyHtml),
-    ...(node.replies.length > 0 ? { comment: node.replies.map(commentOf) } : {}),
+    ...(node.replies.some((reply) => shown(reply.comment))
+      ? { comment: node.replies.filter((reply) => shown(reply.comment)).map(commentOf) }
+      : {}),
   });
   return {
     '@context': 'https://schema.org',
@@ -287,7 +315,8 @@ function discussion(
       ...(siteUrl ? { url: siteUrl } : {}),
     },
     commentCount: count,
-    comment: roots.map(commentOf),
+    // A removed comment is no schema.org Comment: it and the replies under it are left out here.
+    comment: roots.filter((node) => shown(node.comment)).map(commentOf),
   };
 }
 

@@ -177,6 +177,26 @@ describe.each(testDialects())('big stories on %s', (dialect) => {
       { sorts: false },
     ],
     [
+      // feeds/commentsHtml.ts: readerVisible, oldest first.
+      'the crawlable HTML’s page of top-level comments',
+      sql`select * from comments where story_id = ${STORY} and parent_id is null
+          and ((status in ('NONE', 'APPROVED') and deleted_at is null) or reply_count > 0)
+          order by created_at asc, id asc limit 51`,
+      { sorts: false },
+    ],
+    [
+      // feeds/commentsHtml.ts withReplies: each parent's first replies, one query a level.
+      'the crawlable HTML’s replies, a few of each parent',
+      sql`select * from (select * from comments where parent_id = ${'c-1'}
+            and ((status in ('NONE', 'APPROVED') and deleted_at is null) or reply_count > 0)
+            order by created_at asc, id asc limit 20) as reply
+          union all
+          select * from (select * from comments where parent_id = ${'c-2'}
+            and ((status in ('NONE', 'APPROVED') and deleted_at is null) or reply_count > 0)
+            order by created_at asc, id asc limit 20) as reply`,
+      { sorts: false },
+    ],
+    [
       'the story counters',
       sql`select * from story_comment_counts where story_id = ${STORY}`,
       { sorts: false },
