@@ -24,7 +24,7 @@ export type Theme = ResolvedTheme | 'auto';
 export interface StreamParams {
   /** Story URL (canonical link, else the location without hash). */
   storyURL?: string;
-  /** Story id, when the host knows it. */
+  /** Parley's id of the story (not the host's own id for the article): found by it, not by URL. */
   storyID?: string;
   /** The article's title (the page's), so a story created on first use has one. */
   storyTitle?: string;

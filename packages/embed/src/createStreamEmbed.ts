@@ -32,7 +32,11 @@ export interface StreamEmbedOptions {
   rootURL: string;
   /** The article's URL. @default the canonical link, else the page URL without hash and `commentID` */
   storyURL?: string;
-  /** The host's own id for the article, when it has one. @default undefined */
+  /**
+   * Parley's id of the story (the console shows it), to keep a thread whose article moved to
+   * another URL: the story is then found by it, not by the URL. Not the host's own id for the
+   * article: an id Parley does not know shows no thread. @default undefined
+   */
   storyID?: string;
   /** A comment to open (permalink). @default the page URL's `?commentID=` */
   commentID?: string;
