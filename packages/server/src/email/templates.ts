@@ -78,6 +78,18 @@ const alertsFooter = (d: { alerts: string; unsubscribe: string }): Block[] => [
 ];
 
 /** Every template, by name: what each email says. */
+/** A comment in a moderator's alert or digest, with the links to it. */
+interface AlertedComment {
+  queue: 'PENDING' | 'REPORTED';
+  author: string;
+  story: string;
+  excerpt: string;
+  moderate: string;
+  /** None for who signs in with a second factor (moderation/moderationAlerts.ts). */
+  approve?: string | undefined;
+  reject?: string | undefined;
+}
+
 export const EMAIL_TEMPLATES = {
   /** Asks the owner of a new address to confirm it. */
   confirmEmail: (d: { username: string; link: string }): EmailContent => ({
@@ -260,21 +272,15 @@ export const EMAIL_TEMPLATES = {
   }),
 
   /** A comment entered a queue of a site the moderator is alerted about (EACH). */
-  moderationAlert: (d: {
-    username: string;
-    site: string;
-    queue: 'PENDING' | 'REPORTED';
-    author: string;
-    story: string;
-    excerpt: string;
-    moderate: string;
-    /** None for who signs in with a second factor (moderation/moderationAlerts.ts). */
-    approve?: string | undefined;
-    reject?: string | undefined;
-    linkDays: string;
-    alerts: string;
-    unsubscribe: string;
-  }): EmailContent => ({
+  moderationAlert: (
+    d: AlertedComment & {
+      username: string;
+      site: string;
+      linkDays: string;
+      alerts: string;
+      unsubscribe: string;
+    },
+  ): EmailContent => ({
     subject:
       d.queue === 'PENDING'
         ? `Awaiting review on ${d.site}: a comment by ${d.author}`
@@ -307,15 +313,7 @@ export const EMAIL_TEMPLATES = {
     site: string;
     period: string;
     total: number;
-    items: {
-      queue: 'PENDING' | 'REPORTED';
-      author: string;
-      story: string;
-      excerpt: string;
-      moderate: string;
-      approve?: string | undefined;
-      reject?: string | undefined;
-    }[];
+    items: AlertedComment[];
     waiting: { pending: number; reported: number };
     queues: string;
     linkDays: string;
