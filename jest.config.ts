@@ -33,6 +33,7 @@ const ESM_ONLY = [
   'arctic',
   '@oslojs',
   'oidc-provider',
+  '@formatjs',
 ];
 
 const transform: Config['transform'] = {
@@ -95,6 +96,13 @@ const config: Config = {
       displayName: 'transport (jsdom)',
       testEnvironment: 'jest-fixed-jsdom',
       testMatch: ['<rootDir>/packages/transport/src/createTransport.test.ts'],
+    },
+    {
+      // The message catalogs (locales/*/*.json) against English, and their compiler.
+      ...shared,
+      displayName: 'locales',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/locales/**/*.test.ts'],
     },
     {
       ...shared,

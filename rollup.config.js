@@ -6,6 +6,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,17 +31,18 @@ const plugins = ({ ui = 'preact' } = {}) => [
   nodeResolve({ browser: true, extensions: ['.ts', '.tsx', '.mjs', '.js'] }),
   commonjs(),
   esbuild({
-    target: 'es2020',
+    target: 'es2021',
     tsconfig: here('tsconfig.base.json'),
     jsx: 'automatic',
     jsxImportSource: ui,
   }),
-  // Every output is ES2020 (a module, or an IIFE of modern syntax); `pure_getters`: no property
+  // Every output is ES2021 (a module, or an IIFE of modern syntax: `??=` is shorter than its
+  // ES2020 spelling; every browser with the ES2022 `Object.hasOwn` the protocol checks use has it); `pure_getters`: no property
   // read of ours has an effect (nothing reads `offsetHeight` to force a layout); `unsafe_arrows`:
   // no function expression is called with `new`. The three gave the stream's first render 120 B,
   // which the trusted documents' ids and their error text needed (the e2e journeys run on this).
   terser({
-    ecma: 2020,
+    ecma: 2021,
     module: true,
     compress: { passes: 3, pure_getters: true, unsafe_arrows: true },
     format: { comments: false },
@@ -205,6 +207,20 @@ const precompress = {
   },
 };
 
+/**
+ * The catalogs' folder name: a hash of every compiled catalog (packages/stream/src/messages/
+ * locales/, data only), so each locale's chunk is `assets/catalogs-<hash>/<locale>.js`. The
+ * first render's table of loaders then repeats one prefix and differs by the locale alone, which
+ * compresses to a few bytes a locale (a hash a chunk cost 20), and a changed catalog is still a
+ * new name browsers never had.
+ */
+const CATALOGS_DIR = (() => {
+  const dir = here('packages/stream/src/messages/locales/');
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(dir + file));
+  return `assets/catalogs-${hash.digest('hex').slice(0, 10)}`;
+})();
+
 /** The stream's own rollup builds: one per page, so they share no chunk (each budget is exact). */
 const streamBuild = (name, extra = []) => ({
   input: { [name]: here(`packages/stream/src/${name}.tsx`) },
@@ -214,7 +230,10 @@ const streamBuild = (name, extra = []) => ({
     // Every name carries a hash of its content, so the server can let browsers and CDNs keep
     // them for a year (serveStatic.ts): a new build is new names, which the pages name.
     entryFileNames: 'assets/[name]-[hash].js',
-    chunkFileNames: `assets/chunks/${name}-[name]-[hash].js`,
+    chunkFileNames: (chunk) =>
+      chunk.facadeModuleId?.includes('/messages/locales/')
+        ? `${CATALOGS_DIR}/[name].js`
+        : `assets/chunks/${name}-[name]-[hash].js`,
     assetFileNames: 'assets/[name]-[hash][extname]',
   },
   plugins: [...plugins(), ...extra, precompress],

@@ -3,10 +3,11 @@
 // and fails when a committed one differs, so a schema or document change cannot land without what
 // derives from it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { generate as graphqlCodegen } from '@graphql-codegen/cli';
+import { generatedCatalogFiles } from '../locales/generate';
 
 interface Generated {
   /** The committed file. */
@@ -99,6 +100,12 @@ async function generateResolverTypes(output: string): Promise<void> {
 }
 
 const GENERATED: Generated[] = [
+  // The message catalogs (locales/*/*.json, ICU MessageFormat) compiled for the widgets (first: the
+  // persisted documents read the stream's modules, which import them).
+  ...generatedCatalogFiles().map(({ file, content }) => ({
+    file,
+    generate: (output: string) => writeFileSync(output, content),
+  })),
   {
     // The schema as types, for gql.tada's typed documents in the stream and the console.
     file: 'packages/transport/src/graphql-env.d.ts',
@@ -129,8 +136,10 @@ try {
     const output = join(scratch, `${index}-${basename(file)}`);
     await generate(output);
     const fresh = readFileSync(output, 'utf8');
-    if (!check) writeFileSync(file, fresh);
-    else if (readFileSync(file, 'utf8') !== fresh) stale.push(file);
+    if (!check) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, fresh);
+    } else if (!existsSync(file) || readFileSync(file, 'utf8') !== fresh) stale.push(file);
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -188,6 +188,12 @@ export function createExampleServer(options: ExampleServerOptions): Server {
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'GET only');
 
+    // `?lang=ar`: the page in another language, as a site's own would say it (`<html lang>`):
+    // the thread and the counts follow it (the site's setting aside). Right to left for Arabic and
+    // Hebrew, as such a site would be.
+    const langTag = url.searchParams.get('lang') ?? '';
+    const lang = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(langTag) ? langTag : 'en';
+    const dir = /^(ar|he|fa|ur)\b/i.test(lang) ? 'rtl' : 'ltr';
     const slug = SLUG.exec(url.pathname)?.[1];
     if (url.pathname === '/' || slug !== undefined) {
       const title =
@@ -198,6 +204,8 @@ export function createExampleServer(options: ExampleServerOptions): Server {
         HTML,
         await template('index.html', {
           TITLE: escapeHtml(title),
+          LANG: lang,
+          DIR: dir,
           CANONICAL: canonical,
           COMMENTS_HTML: await commentsHtml(`${origin}${url.pathname}`),
         }),
@@ -229,7 +237,11 @@ export function createExampleServer(options: ExampleServerOptions): Server {
         ? `<h2>Latest comments</h2>\n    <div class="parley-recent" data-site="${escapeHtml(site)}" data-count="5">` +
           `<p>No comments yet.</p></div>\n    <script src="${escapeHtml(parleyUrl)}/recent.js" async></script>`
         : '';
-      return send(200, HTML, await template('list.html', { ARTICLES: items, RECENT: recent }));
+      return send(
+        200,
+        HTML,
+        await template('list.html', { ARTICLES: items, RECENT: recent, LANG: lang, DIR: dir }),
+      );
     }
     if (url.pathname === '/sso' || url.pathname === '/sso/token') {
       const key = await secret();

@@ -12,3 +12,4 @@ export * from './comments';
 export * from './validation';
 export * from './moderation';
 export * from './limits';
+export * from './locales.generated';

@@ -34,8 +34,17 @@ export interface StreamParams {
   origin: string;
   /** Initial theme (already resolved). */
   theme?: ResolvedTheme;
-  /** Message catalog (`en`, `es`). */
+  /**
+   * The language the site owner chose for the thread (the loader's `locale` option): a tag such as
+   * `fr` or `pt-BR`. Before the site's setting and `lang`.
+   */
   locale?: string;
+  /**
+   * The language the host page says it is in, where the thread is (the container's nearest
+   * `lang`, usually `<html lang>`): the frame's language when neither the `locale` option nor the
+   * site's setting names one.
+   */
+  lang?: string;
   /** Stylesheet the site owner adds to the stream. */
   customCSSURL?: string;
   /**

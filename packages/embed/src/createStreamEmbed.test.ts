@@ -117,6 +117,18 @@ describe('the iframe', () => {
     expect(params.get('commentID')).toBe('c-42');
   });
 
+  it("passes the page's language, which the frame takes when no locale option or site setting names one", () => {
+    document.documentElement.lang = 'pt-PT';
+    try {
+      create();
+      const params = new URL(frame().src).searchParams;
+      expect(params.get('lang')).toBe('pt-PT');
+      expect(params.has('locale')).toBe(false);
+    } finally {
+      document.documentElement.lang = '';
+    }
+  });
+
   it('passes the page title, so a story created on first use is named', () => {
     document.title = 'Budget day';
     try {
@@ -479,5 +491,7 @@ describe('autoRender', () => {
 it('says which element is missing', () => {
   const error = jest.spyOn(console, 'error').mockImplementation(() => {});
   expect(create({ id: 'comments' })).toBeUndefined();
-  expect(error).toHaveBeenCalledWith(expect.stringMatching(/^\[parley\] No element #comments /));
+  expect(error).toHaveBeenCalledWith(
+    expect.stringMatching(/^\[parley\] Found no element #comments$/),
+  );
 });

@@ -62,7 +62,10 @@ export interface StreamEmbedOptions {
    * it. @default `CREATED_AT_DESC`
    */
   sort?: string;
-  /** Language of the stream (`en`, `es`). @default the organization's locale */
+  /**
+   * Language of the stream: a tag such as `fr` or `pt-BR` (README, "Languages").
+   * @default the site's setting, else the language of the page around the thread (`lang`)
+   */
   locale?: string;
   /** A stylesheet (http/https URL) the stream loads after its own. @default undefined */
   customCSSURL?: string;
@@ -109,7 +112,7 @@ type FrameHandlers = { [K in keyof FrameToHost]: (payload: FrameToHost[K]) => vo
 export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | undefined {
   const id = options.id ?? DEFAULT_CONTAINER_ID;
   const el: Container | null = document.getElementById(id);
-  if (!el) return void console.error(`${LOG_PREFIX} No element #${id} on this page`);
+  if (!el) return void console.error(`${LOG_PREFIX} Found no element #${id}`);
   el.parleyEmbed?.remove();
 
   // `data-story-url` arrives as `storyUrl`; lower-casing both sides matches `storyURL` without a
@@ -149,12 +152,13 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
   // Always to the server's exact origin: a frame navigated elsewhere never gets a token.
   const post = <K extends keyof HostToFrame>(type: K, payload: HostToFrame[K]) =>
     frame?.contentWindow?.postMessage(createMessage<HostToFrame, K>(type, payload), origin);
-  const sendTheme = () =>
-    post('theme', {
-      theme: resolved(),
-      fontFamily: getComputedStyle(el).fontFamily,
-      accentColor: opt('accentColor'),
-    });
+  // The host's look, as the `theme` message says it and as the frame's first parameters do.
+  const looks = () => ({
+    theme: resolved(),
+    fontFamily: getComputedStyle(el).fontFamily,
+    accentColor: opt('accentColor'),
+  });
+  const sendTheme = () => post('theme', looks());
   const login = (value: string) => post('login', { token: (token = value) });
   const onScheme = () => theme === 'auto' && sendTheme();
   // Back/forward: the frame shows the comment now in the host URL (or none).
@@ -216,6 +220,8 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
       const params: StreamParams = {
         // Moderators see stories by title; the server keeps the first one it is given.
         storyTitle: document.title,
+        // The page's language: the frame's when neither the option nor the site's setting names one.
+        lang: document.documentElement.lang,
         // A story set before the frame was made is the one it loads (and need not send again),
         // with none of the options' story parameters.
         ...(next || {
@@ -227,11 +233,9 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
           commentID,
         }),
         origin: location.origin,
-        theme: resolved(),
+        ...looks(),
         locale: opt('locale'),
         customCSSURL: opt('customCSSURL'),
-        fontFamily: getComputedStyle(el).fontFamily,
-        accentColor: opt('accentColor'),
         sort: opt('sort'),
       };
       next = undefined;

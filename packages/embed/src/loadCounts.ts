@@ -1,4 +1,5 @@
 import { COUNT_SELECTOR, COUNTS_DOCUMENT_ID, LOG_PREFIX } from './defaults';
+import { countText } from './countText';
 import { queryTrusted } from './queryTrusted';
 
 /** Options of {@link loadCounts}. */
@@ -8,8 +9,9 @@ export interface LoadCountsOptions {
 }
 
 /**
- * Fills every `.parley-count[data-story-url]` with "1 comment" / "N comments" (the number only
- * with `data-parley-notext`) from one `commentCounts` request for all of them. Relative story
+ * Fills every `.parley-count[data-story-url]` with "1 comment" / "N comments" in the element's
+ * language (its own `lang` or its nearest ancestor's, the page's `<html lang>`: see countText;
+ * the number only with `data-parley-notext`) from one `commentCounts` request for all of them. Relative story
  * URLs are read against the page, as links are. Failures are logged; the elements keep their text.
  */
 export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> {
@@ -24,9 +26,9 @@ export async function loadCounts({ rootURL }: LoadCountsOptions): Promise<void> 
     );
     elements.forEach((element, index) => {
       const count = counts[index];
-      element.textContent =
-        count +
-        (element.hasAttribute('data-parley-notext') ? '' : count === 1 ? ' comment' : ' comments');
+      element.textContent = element.hasAttribute('data-parley-notext')
+        ? String(count)
+        : countText(count ?? 0, element.closest('[lang]')?.getAttribute('lang') ?? '');
     });
   } catch (error) {
     // A code from the server (RATE_LIMITED, INVALID_INPUT…), an HTTP status, or a network error.

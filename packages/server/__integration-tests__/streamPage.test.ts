@@ -74,7 +74,7 @@ describe('the stream page, rendered on the server', () => {
     // The newest first, as the frame sorts; in the reader's language and theme.
     const bodies = [...html.matchAll(/<strong>(\d)<\/strong>/g)].map((m) => m[1]);
     expect(bodies).toEqual(['2', '1', '0']);
-    expect(html).toMatch(/^<!doctype html><html lang="es" data-theme="dark"/i);
+    expect(html).toMatch(/^<!doctype html><html lang="es" dir="ltr" data-theme="dark"/i);
     expect(html).toContain('<style>');
     expect(html).toContain("document.getElementById('parley-root').inert=true");
     const data = JSON.parse(
@@ -162,6 +162,47 @@ describe('the stream page, rendered on the server', () => {
     expect(csp).not.toContain(hashSource(planted.attribute));
     expect(directive('default-src')).toEqual(["'none'"]);
     expect(directive('frame-ancestors')).toEqual(["'self'", expect.any(String), SITE]);
+  });
+
+  it("renders in the option's language, else the site's setting, else the page's (right to left for Arabic)", async () => {
+    const signIn = await graphqlAt(
+      url,
+      'mutation { signIn(input: { email: "admin@example.com", password: "correct horse battery" }) { token } }',
+    );
+    const asAdmin = { authorization: `Bearer ${signIn.data.signIn.token as string}` };
+    const setLocale = (locale: string) =>
+      graphqlAt(
+        url,
+        'mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { locale } } }',
+        { input: { locale } },
+        asAdmin,
+      );
+    const page = (query: string) =>
+      fetch(
+        `${url}/embed/stream?storyURL=${encodeURIComponent(STORY)}&origin=${encodeURIComponent(SITE)}${query}`,
+      ).then((r) => r.text());
+    const opening = (html: string) =>
+      /^<!doctype html><html lang="([^"]*)" dir="([^"]*)"/i.exec(html)?.slice(1);
+
+    // The default setting is empty: each page's own language (the loader's `lang`).
+    const arabic = await page('&lang=ar');
+    expect(opening(arabic)).toEqual(['ar', 'rtl']);
+    expect(arabic).toContain('كتابة تعليق'); // the composer's label
+    // The text only a page without JavaScript shows, in the page's language too.
+    expect(arabic).toContain('<noscript><p class="parley-notice">');
+    expect(arabic).not.toContain('Posting a comment needs JavaScript.');
+    expect(opening(await page('&lang=xx'))).toEqual(['en', 'ltr']);
+
+    expect((await setLocale('fr')).errors).toBeUndefined();
+    try {
+      const french = await page('&lang=ar');
+      expect(opening(french)).toEqual(['fr', 'ltr']);
+      expect(french).toContain('Écrire un commentaire');
+      // The option comes before the setting.
+      expect(opening(await page('&lang=ar&locale=he'))).toEqual(['he', 'rtl']);
+    } finally {
+      await setLocale('');
+    }
   });
 
   it('allows the custom stylesheet’s origin on the stream’s pages, and only there', async () => {

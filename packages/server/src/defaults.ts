@@ -62,8 +62,11 @@ export const DEFAULT_SETTINGS = Object.freeze({
   closeAfterDays: 0,
   /** Session (token) length in seconds: 30 days. */
   sessionSeconds: 2_592_000,
-  /** Locale of the organization. */
-  locale: 'en' as string,
+  /**
+   * The widget's language for the whole site (a tag such as `fr`); empty: each thread follows
+   * the language of its page (`<html lang>`). A thread's `locale` option comes before either.
+   */
+  locale: '' as string,
   /**
    * Text of the reaction button in the stream; empty: the stream's own words, in the reader's
    * language (Like / Liked).

@@ -12,10 +12,7 @@ import { messages as en } from './messages/en/delete';
 // A separate chunk: deleting is rare (CommentView imports it on first use).
 
 /** The confirmation's text, added to the catalog before it opens (CommentView). */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () => import('./messages/es/delete'),
-};
+export const messages: MessagesPart<keyof typeof en> = en;
 
 /** Deletes the viewer's own comment. */
 export const DELETE_COMMENT = graphql(

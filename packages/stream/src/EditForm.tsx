@@ -11,10 +11,7 @@ import { messages as en } from './messages/en/edit';
 import type { CommentData } from './CommentView';
 
 /** The edit form's text, added to the catalog before the form opens (CommentView). */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () => import('./messages/es/edit'),
-};
+export const messages: MessagesPart<keyof typeof en> = en;
 
 /** Saves an edit. */
 export const EDIT_COMMENT = graphql(

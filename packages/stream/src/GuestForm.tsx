@@ -10,7 +10,7 @@ import { useStreamEnv } from './StreamContext';
 import type { StreamEnv } from './StreamContext';
 import { loadStylesheet, PANELS_STYLESHEET } from './loadStylesheet';
 import { withMessages } from './messages';
-import { withAccountErrors } from './messages/en/accountErrors';
+import { withAccountErrors } from './messages/withAccountErrors';
 import { messages as guest } from './messages/en/guest';
 import { ActionStatus } from './panels/ActionStatus';
 import { useAction } from './panels/useAction';
@@ -18,7 +18,7 @@ import { useAction } from './panels/useAction';
 // A chunk of its own: only a signed-out reader who presses Post where guests may comment needs it.
 
 /** The form's text, with the account forms' errors (GUEST_NAME_TAKEN among them). */
-export const messages = withAccountErrors(guest, () => import('./messages/es/guest'));
+export const messages = withAccountErrors(guest);
 
 /**
  * Readies the chunk's text in the reader's language (the guests' refusals too) and, to show the

@@ -18,8 +18,9 @@ export interface Selection {
 const MARKS: Record<Exclude<MarkdownFormat, 'quote'>, [string, string, string]> = {
   bold: ['**', '**', 'B'],
   italic: ['_', '_', 'I'],
-  // Text, not an emoji: systems without an emoji font (many Linux desktops) draw a blank box.
-  link: ['[', '](https://)', 'Link'],
+  // Its glyph is the word, in the reader's language (composer.link): text, not an emoji, which
+  // systems without an emoji font (many Linux desktops) draw as a blank box.
+  link: ['[', '](https://)', ''],
   code: ['`', '`', '</>'],
 };
 const FORMATS: MarkdownFormat[] = ['bold', 'italic', 'quote', 'link', 'code'];
@@ -90,7 +91,7 @@ export function MarkdownToolbar({
           disabled={disabled}
           onClick={() => format(name)}
         >
-          {name === 'quote' ? '❝' : MARKS[name][2]}
+          {name === 'quote' ? '❝' : MARKS[name][2] || t('composer.link')}
         </button>
       ))}
       {children}

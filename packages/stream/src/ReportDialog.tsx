@@ -11,10 +11,7 @@ import type { VariablesOf } from '@parley/transport/graphql';
 import type { CommentData } from './CommentView';
 
 /** The report form's text, added to the catalog before the form opens (CommentView). */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () => import('./messages/es/report'),
-};
+export const messages: MessagesPart<keyof typeof en> = en;
 
 // A separate chunk: most readers never report anything (CommentView imports it on first use).
 

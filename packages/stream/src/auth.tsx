@@ -9,13 +9,14 @@ import { AuthApp, toAuthMode } from './auth/AuthApp';
 import { loadPopupCatalog } from './auth/popupCatalog';
 import { signUpLinkOf } from './auth/signUpLink';
 import { createTranslator } from './i18n/createTranslator';
+import { setLanguage } from './i18n/setLanguage';
 import { toLocale } from './params';
 
 const root = document.getElementById('parley-root');
 if (root) {
   const query = new URLSearchParams(location.search);
-  const locale = toLocale(query.get('locale'));
-  document.documentElement.lang = locale;
+  const locale = toLocale(query.get('locale')) ?? 'en';
+  setLanguage(document, locale);
   applyTheme(document, { theme: query.get('theme') === 'dark' ? 'dark' : 'light' });
   const transport = createTransport({ url: `${location.origin}/graphql`, persisted: true });
   const theme = query.get('theme') === 'dark' ? 'dark' : 'light';

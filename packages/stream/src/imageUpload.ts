@@ -12,10 +12,7 @@ import type { StreamEnv } from './StreamContext';
 // reader adds an image, so the thread's first render does not carry it.
 
 /** The upload's refusals (UPLOAD_TOO_LARGE, UPLOAD_TYPE_NOT_ALLOWED) travel with this chunk. */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () => import('./messages/es/accountErrors'),
-};
+export const messages: MessagesPart<keyof typeof en> = en;
 
 /** Uploads one image for a comment on the story; the transport sends the File as multipart. */
 export const UPLOAD_COMMENT_IMAGE = graphql(

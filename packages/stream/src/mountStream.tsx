@@ -11,6 +11,7 @@ import type { FirstMessageKey, LazyMessageKey } from './messages';
 import { readStreamParams } from './params';
 import type { StreamEnv } from './StreamContext';
 import { applyTheme } from './applyTheme';
+import { setLanguage } from './i18n/setLanguage';
 import { listenForHostSso } from './auth/listenForHostSso';
 
 /** Options of {@link mountStream}. */
@@ -29,14 +30,18 @@ export interface MountStreamOptions {
  * Returns the disposer, which undoes everything the mount did.
  */
 export function mountStream({ window: win, root, transport: options }: MountStreamOptions) {
-  const params = readStreamParams(win.location.search);
+  const doc = win.document;
+  // The server rendered the thread (ssr.tsx) with this answer: hydrate what is on the page. Its
+  // settings name the site's locale, which the page was rendered in.
+  const rendered = doc.getElementById('parley-data')?.textContent;
+  const initial: StreamEnv['initial'] = rendered ? JSON.parse(rendered) : undefined;
+  const params = readStreamParams(win.location.search, initial?.settings?.locale);
   const { transport, session } = createSessionTransport(
     { url: `${win.location.origin}/graphql`, persisted: true, ...options },
     TOKEN_STORAGE_KEY,
   );
   const bridge = createHostBridge({ window: win, origin: params.origin });
-  const doc = win.document;
-  doc.documentElement.lang = params.locale;
+  setLanguage(doc, params.locale);
   applyTheme(doc, { theme: params.theme });
   const offTheme = bridge.on('theme', (theme) => applyTheme(doc, theme));
 
@@ -72,8 +77,6 @@ export function mountStream({ window: win, root, transport: options }: MountStre
   void loadCatalog(params.locale).then((catalog) => {
     if (disposed) return;
     const t = createTranslator<FirstMessageKey, LazyMessageKey>(params.locale, catalog);
-    // The server rendered the thread (ssr.tsx) with this answer: hydrate what is on the page.
-    const rendered = doc.getElementById('parley-data')?.textContent;
     const env: StreamEnv = {
       transport,
       params,
@@ -82,10 +85,10 @@ export function mountStream({ window: win, root, transport: options }: MountStre
       t,
       window: win,
       thread: createThreadStore(),
-      initial: rendered ? JSON.parse(rendered) : undefined,
+      initial,
     };
     stopSso = listenForHostSso(env);
-    (rendered ? hydrate : render)(<App env={env} />, root);
+    (initial ? hydrate : render)(<App env={env} />, root);
     root.inert = false;
     // A single-page host went to another article: its thread, in this frame (the connection,
     // the session and the loaded code stay), as a fresh App with nothing of the last story. Its

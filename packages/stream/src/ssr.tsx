@@ -16,9 +16,9 @@ import type { Message } from './i18n/createTranslator';
 import { loadCatalog } from './messages';
 import type { FirstMessageKey, LazyMessageKey } from './messages';
 import { readStreamParams } from './params';
-import type { Locale } from './params';
 import { messages as noScriptEn } from './messages/en/noScript';
-import { messages as noScriptEs } from './messages/es/noScript';
+import { RTL_LOCALES } from './messages/locales';
+import type { Locale } from './messages/locales';
 import type { StreamEnv } from './StreamContext';
 import { PERMALINK_QUERY } from './usePermalink';
 import type { FocusedComment } from './usePermalink';
@@ -104,18 +104,14 @@ export function withPage(
   return comment ? { ...paged, permalink: comment } : paged;
 }
 
-/** Text only a page without JavaScript shows, by locale. */
-const NO_SCRIPT: Record<Locale, Readonly<Record<keyof typeof noScriptEn, Message>>> = {
-  en: noScriptEn,
-  es: noScriptEs,
-};
-
 /** The rendered thread, and the root element's attributes the frame would set itself. */
 export interface RenderedStream {
   /** The markup of `#parley-root`. */
   html: string;
-  /** `lang` of the document. */
-  lang: string;
+  /** `lang` of the document (its `dir` follows). */
+  lang: Locale;
+  /** The catalog with the text only a page without JavaScript shows. */
+  noScript: Readonly<Record<string, Message>>;
   /** `data-theme` of the document (and its `color-scheme`). */
   theme: 'light' | 'dark';
   /** The answer the markup was rendered from, for the frame to hydrate from. */
@@ -141,7 +137,7 @@ async function renderOnce(
   search: string,
   data: StreamQueryData,
 ): Promise<Omit<RenderedStream, 'data'>> {
-  const params = readStreamParams(search);
+  const params = readStreamParams(search, data.settings?.locale);
   const catalog = await loadCatalog(params.locale);
   const memory: Transport['storage'] = {
     backend: 'memory',
@@ -172,7 +168,13 @@ async function renderOnce(
     thread: createThreadStore(),
     initial: data,
   };
-  return { html: renderToString(<App env={env} />), lang: params.locale, theme: params.theme };
+  return {
+    html: renderToString(<App env={env} />),
+    lang: params.locale,
+    theme: params.theme,
+    // The text a page without JavaScript shows (English's is not in the first render's catalog).
+    noScript: { ...noScriptEn, ...catalog },
+  };
 }
 
 /** The static page's files (`dist/stream.html`, `dist/assets/stream-<hash>.css`). */
@@ -233,11 +235,11 @@ export async function renderStreamDocument(
   { template, css, preload = [] }: StreamPageParts,
 ): Promise<{ html: string; inline: InlineSources }> {
   const rendered = await renderStream(search, data);
-  const { lang, theme } = rendered;
+  const { lang, theme, noScript } = rendered;
   // Without JavaScript: the composer gives way to a note, and "Load more" and "Continue this
   // thread" are links to other pages of this same frame, which the server renders as it rendered
   // this one: the next page (`after`), and a deep comment with its replies (`thread`).
-  const t = createTranslator(lang, NO_SCRIPT[lang as Locale] ?? noScriptEn);
+  const t = createTranslator(lang, noScript as Readonly<Record<keyof typeof noScriptEn, Message>>);
   const link = (change: Record<string, string | undefined>) => {
     const query = new URLSearchParams(search);
     for (const [name, value] of Object.entries(change)) {
@@ -274,7 +276,8 @@ export async function renderStreamDocument(
     })
     .replace(
       /<html lang="[^"]*">/,
-      () => `<html lang="${lang}" data-theme="${theme}" style="${escapeAttribute(style)}">`,
+      () =>
+        `<html lang="${lang}" dir="${RTL_LOCALES.includes(lang) ? 'rtl' : 'ltr'}" data-theme="${theme}" style="${escapeAttribute(style)}">`,
     )
     // The link stays for what reads it (the panels' stylesheet is its `data-panels`): loaded
     // after the paint, never applied.

@@ -54,7 +54,8 @@ export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * name per upload, `-256.webp` or `-64.webp`) or a comment image (uploads/commentImages.ts:
  * `<16 hex>-<width>x<height>.webp`).
  */
-const HASHED_NAME = /(?:-[\w-]{8}\.(?:js|css)|[0-9a-f]{16}-\d+(?:x\d+)?\.webp)$/;
+const HASHED_NAME =
+  /(?:-[\w-]{8}\.(?:js|css)|\/catalogs-[0-9a-f]{10}\/[\w-]+\.js|[0-9a-f]{16}-\d+(?:x\d+)?\.webp)$/;
 
 /** The Cache-Control of a static file by its path and type. */
 export function cacheControlFor(path: string, type: string): string {

@@ -47,10 +47,14 @@ export function createTranslator<K extends string, L extends string = never>(
   return t;
 }
 
-/** Adds `messages` (the text a lazy chunk brings for its area) to the catalog behind `t`. */
+/**
+ * Adds `messages` (the text a lazy chunk brings for its area) to the catalog behind `t`, for the
+ * keys it has no text for: a catalog that has the area in its own language keeps it.
+ */
 export function extendCatalog<K extends string>(
   t: Translate<K>,
   messages: Readonly<Partial<Record<K, Message>>>,
 ): void {
-  Object.assign(catalogs.get(t) ?? {}, messages);
+  const catalog = catalogs.get(t) ?? {};
+  Object.assign(catalog, { ...messages, ...catalog });
 }

@@ -1,6 +1,7 @@
 import { extendCatalog } from '../i18n/createTranslator';
 import type { Message } from '../i18n/createTranslator';
-import type { Locale } from '../params';
+import { LOCALE_CATALOGS } from './locales';
+import type { Locale } from './locales';
 import type { StreamEnv } from '../StreamContext';
 import { en } from './en';
 import type { FirstMessageKey } from './en';
@@ -36,47 +37,36 @@ export type MessageKey = FirstMessageKey | LazyMessageKey;
 export type Catalog = Readonly<Record<FirstMessageKey, Message>>;
 
 /**
- * The catalog of `locale`. English is bundled; other locales are chunks fetched on demand, so a
- * reader downloads only their own language. A chunk that fails to load falls back to English.
+ * The catalog of `locale`. English is bundled; every other locale is one chunk with all its
+ * areas, fetched on demand, so a reader downloads only their own language. A chunk that fails to
+ * load falls back to English (the lazy areas then add their English: {@link withMessages}).
  */
 export function loadCatalog(locale: Locale): Promise<Catalog> {
-  if (locale === 'es')
-    return import('./es').then(
-      (module) => module.catalog,
-      () => en,
-    );
-  return Promise.resolve(en);
+  return locale === 'en'
+    ? Promise.resolve(en)
+    : LOCALE_CATALOGS[locale]().then(
+        (module) => module.catalog,
+        () => en,
+      );
 }
 
 /**
- * The text of one lazy area: its English (imported by the area's chunk, so it travels with it) and
- * a loader for every other locale. Each locale's file is typed against the English one, so a
- * missing key fails to compile there, as in the first render's catalog.
+ * The English text of one lazy area, imported by the area's chunk so it travels with it. Other
+ * locales' chunks hold every area already.
  */
-export type MessagesPart<K extends LazyMessageKey> = {
-  en: Readonly<Record<K, Message>>;
-} & {
-  [L in Exclude<Locale, 'en'>]: () => Promise<{ messages: Readonly<Record<K, Message>> }>;
-};
+export type MessagesPart<K extends LazyMessageKey> = Readonly<Record<K, Message>>;
 
 /** Some lazy area's text, whichever area (what the loaders of lazy chunks take). */
 export type AnyMessagesPart = MessagesPart<never>;
 
 /**
- * Adds a lazy area's text, in the reader's locale, to the frame's catalog; resolves once it is
- * there (a chunk renders after this). A locale chunk that fails to load falls back to English.
+ * Adds a lazy area's English to the frame's catalog where it has no text for a key: an English
+ * reader's catalog gets the area, another locale's (which has every area) keeps its own.
  */
 export function withMessages<K extends LazyMessageKey>(
-  env: Pick<StreamEnv, 't' | 'params'>,
+  env: Pick<StreamEnv, 't'>,
   part: MessagesPart<K>,
 ): Promise<void> {
-  const { locale } = env.params;
-  const text =
-    locale === 'en'
-      ? Promise.resolve(part.en)
-      : part[locale]().then(
-          (module) => module.messages,
-          () => part.en,
-        );
-  return text.then((messages) => extendCatalog(env.t, messages));
+  extendCatalog(env.t, part);
+  return Promise.resolve();
 }

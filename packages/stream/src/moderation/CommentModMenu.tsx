@@ -11,10 +11,7 @@ import type { CommentData } from '../CommentView';
 import { BanForm } from './BanForm';
 
 /** The moderation area's text, added to the catalog before the thread shows the menu. */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () => import('../messages/es/moderation'),
-};
+export const messages: MessagesPart<keyof typeof en> = en;
 
 export const APPROVE_COMMENT = graphql(
   `mutation ApproveComment($input:CommentIdInput!){approveComment(input:$input){comment{...CommentFields}}}`,

@@ -10,10 +10,7 @@ import { messages as en } from '../messages/en/moderation';
 import type { MessageKey, MessagesPart } from '../messages';
 
 /** The moderation area's text, added to the catalog before the panel renders (LazyPanel). */
-export const messages: MessagesPart<keyof typeof en> = {
-  en,
-  es: () => import('../messages/es/moderation'),
-};
+export const messages: MessagesPart<keyof typeof en> = en;
 
 /** Changes a story's status or its overrides of the organization's settings. */
 export const UPDATE_STORY_MUTATION = graphql(`

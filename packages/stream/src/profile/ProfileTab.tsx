@@ -3,7 +3,7 @@ import type { ResultOf } from '@parley/transport/graphql';
 import { useQuery } from '@urql/preact';
 import { toTransportError } from '@parley/transport';
 import { useStreamEnv } from '../StreamContext';
-import { withAccountErrors } from '../messages/en/accountErrors';
+import { withAccountErrors } from '../messages/withAccountErrors';
 import { messages as profile } from '../messages/en/profile';
 import { AvatarForm } from './AvatarForm';
 import { EmailForm, PasswordForm, UsernameForm } from './AccountForms';
@@ -23,7 +23,7 @@ import { NotificationsForm } from './NotificationsForm';
  * The profile area's text, with the errors only account forms meet; added to the catalog before
  * the panel renders (LazyPanel).
  */
-export const messages = withAccountErrors(profile, () => import('../messages/es/profile'));
+export const messages = withAccountErrors(profile);
 
 /** What the profile tab shows of the viewer beyond the root query's fields. */
 export const PROFILE_QUERY = graphql(`

@@ -199,7 +199,7 @@ test('Advanced sends the audit log’s and the guests’ addresses’ retention,
 test('unsaved changes: beforeunload is held and an in-app link asks first', async () => {
   server.use(...settingsHandlers([]));
   const { location } = await renderAt('/configure/general');
-  const field = await screen.findByLabelText('Locale');
+  const field = await screen.findByLabelText('Language of the comments');
   const unload = () => {
     const event = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(event);
@@ -213,7 +213,7 @@ test('unsaved changes: beforeunload is held and an in-app link asks first', asyn
   fireEvent.click(screen.getByRole('link', { name: 'Moderation' }));
   expect(confirm).toHaveBeenCalledWith(LEAVE_UNSAVED_TEXT);
   expect(location.history.at(-1)).toBe('/configure/general');
-  expect((screen.getByLabelText('Locale') as HTMLInputElement).value).toBe('es');
+  expect((screen.getByLabelText('Language of the comments') as HTMLSelectElement).value).toBe('es');
 
   confirm.mockReturnValue(true);
   fireEvent.click(screen.getByRole('link', { name: 'Moderation' }));

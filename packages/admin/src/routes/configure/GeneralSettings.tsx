@@ -1,7 +1,7 @@
-import { REACTION_LABEL_MAX_LENGTH } from '@parley/contract';
+import { REACTION_LABEL_MAX_LENGTH, SUPPORTED_LOCALES } from '@parley/contract';
 import type { ConsoleSettings } from './configureQueries';
 import { GuidelinesField } from './GuidelinesField';
-import { CheckboxField, FormFooter, TextField } from './SettingsFields';
+import { CheckboxField, FormFooter, SelectField, TextField } from './SettingsFields';
 import { useSettingsForm, wholeNumber } from './useSettingsForm';
 
 /** The General section's draft; numbers are kept as the text typed. */
@@ -106,14 +106,34 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
           label="Images in comments"
           hint="Signed-in readers add images to their comments (Image button, paste or drop): PNG, JPEG, WebP or GIF up to 2.5 MB, stored here re-encoded as WebP at most 1600 px wide, without camera or location data. Only images uploaded here are shown; a link to another site's image stays a link. Off: image syntax stays text."
         />
-        <TextField
+        <SelectField
           form={form}
           name="locale"
-          label="Locale"
-          hint="A language tag such as en, es or pt-BR."
+          label="Language of the comments"
+          hint="The language of the comment threads on every page. Each page's own: the language its lang attribute names (<html lang=…>), English when Parley has none for it. A thread's data-locale option comes first."
+          options={localeOptions(form.values.locale)}
         />
       </fieldset>
       <FormFooter form={form} />
     </form>
   );
+}
+
+/**
+ * The widget's languages, each named in itself ("Français (fr)"), after "each page's own" (empty);
+ * a tag saved before (`fr-CA`, which the widget shows in French) stays choosable as it is.
+ */
+export function localeOptions(current: string): { value: string; label: string }[] {
+  const named = (tag: string) => {
+    let name: string | undefined;
+    try {
+      name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag);
+    } catch {
+      // A tag this browser cannot name: the tag alone.
+    }
+    return { value: tag, label: name && name !== tag ? `${name} (${tag})` : tag };
+  };
+  const tags: string[] = [...SUPPORTED_LOCALES];
+  if (current !== '' && !tags.includes(current)) tags.push(current);
+  return [{ value: '', label: "Each page's own language" }, ...tags.map(named)];
 }

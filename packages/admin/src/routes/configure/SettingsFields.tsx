@@ -94,6 +94,36 @@ export function TextAreaField<T>({
   );
 }
 
+/** A choice among `options` (value and label) of a settings form. */
+export function SelectField<T>({
+  form,
+  name,
+  label,
+  hint,
+  options,
+}: FieldProps<T, string> & { options: readonly { value: string; label: string }[] }) {
+  const { id, aria, messages } = useDescription(form, name, hint);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        {...aria}
+        value={form.values[name] as string}
+        onChange={(e) => form.set(name, e.target.value as T[typeof name])}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {messages}
+    </div>
+  );
+}
+
 /** An on/off setting. */
 export function CheckboxField<T>({ form, name, label, hint }: FieldProps<T, boolean>) {
   const { id, aria, messages } = useDescription(form, name, hint);

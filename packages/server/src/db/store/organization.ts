@@ -100,7 +100,7 @@ export async function install(db: Db, input: InstallInput, box: SecretBox): Prom
           name: input.organization.name,
           contact_email: input.organization.contactEmail,
           url: input.organization.url,
-          locale: input.organization.locale ?? DEFAULT_SETTINGS.locale,
+          locale: input.organization.locale ?? 'en',
           settings: '{}',
           created_at: isoTime(),
         })

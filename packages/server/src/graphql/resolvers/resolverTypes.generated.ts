@@ -1639,6 +1639,7 @@ export type Settings = {
   /** Days a guest's IP address is kept after their last comment, then erased (default 30). Admins only. */
   ipRetentionDays?: Maybe<Scalars['Int']['output']>;
   liveUpdates: Scalars['Boolean']['output'];
+  /** The widget's language for the whole site (a tag such as fr or pt-BR); empty: each thread follows its page's language (its lang attribute). A thread's locale option comes first. */
   locale: Scalars['String']['output'];
   maxCommentLength: Scalars['Int']['output'];
   newCommenterApprovals: Scalars['Int']['output'];

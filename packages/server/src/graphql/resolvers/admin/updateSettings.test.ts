@@ -71,6 +71,14 @@ describe.each(testDialects())('updateSettings on %s', (dialect) => {
     });
   });
 
+  it("takes an empty locale: each thread follows its page's language (the default)", async () => {
+    const before = await api.ok(`{ settings { locale } }`, {}, c.admin.token);
+    expect(before.settings.locale).toBe('');
+    await api.ok(UPDATE, { input: { locale: 'fr' } }, c.admin.token);
+    const data = await api.ok(UPDATE, { input: { locale: '  ' } }, c.admin.token);
+    expect(data.updateSettings.settings.locale).toBe('');
+  });
+
   it('leaves fields not sent as they were', async () => {
     await api.ok(UPDATE, { input: { reportThreshold: 7 } }, c.admin.token);
     const data = await api.ok(UPDATE, { input: { editWindowSeconds: 60 } }, c.admin.token);

@@ -188,7 +188,8 @@ export function settingsPatch(input: UpdateSettingsInput): Partial<Settings> {
     patch.customCssUrl = stylesheetUrl(input.customCssUrl);
   }
   if (input.locale !== undefined && input.locale !== null) {
-    patch.locale = locale(input.locale, 'locale');
+    // Empty: no language for the whole site; each thread follows its page's `lang`.
+    patch.locale = input.locale.trim() === '' ? '' : locale(input.locale, 'locale');
   }
   return patch;
 }

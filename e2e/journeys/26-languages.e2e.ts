@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { journey, screenshot, streamFrame, useHarness } from '../harness';
+import { streamFrameOf } from '../support/commenter';
+
+// Journey 26: the thread in the reader's language. The example site's pages say their language
+// (`?lang=` writes `<html lang>`, as a site's own template would); with no `locale` option and the
+// site's setting left at "each page's own", the frame, its sign-in popup and count.js follow it.
+// Arabic and Hebrew lay out right to left: the frame's and the popup's documents are `dir="rtl"`,
+// and replies are indented from the right (the styles' logical properties). Screenshots of each
+// are in test-output/e2e/26-*.png.
+
+const h = useHarness();
+
+/** The text of `key` in `locale` (locales/<locale>/*.json), as translators wrote it. */
+function catalog(locale: string): (key: string) => string {
+  const dir = join(__dirname, '..', '..', 'locales', locale);
+  const messages: Record<string, string> = Object.assign(
+    {},
+    ...readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8'))),
+  );
+  return (key) => {
+    const text = messages[key];
+    if (text === undefined) throw new Error(`${locale} has no message ${key}`);
+    return text;
+  };
+}
+
+it('shows the thread in Arabic, right to left, on a page that says it is Arabic', () =>
+  journey('26-arabic', async (pages) => {
+    const ar = catalog('ar');
+    await h.seedComments('/articles/arabic', ['مرحبا بالجميع', 'أهلا وسهلا'], { chain: true });
+    const article = await h.open('/articles/arabic?lang=ar');
+    pages.push(article);
+    const frame = streamFrame(article.page);
+    await frame.getByRole('textbox', { name: ar('composer.label'), exact: true }).waitFor();
+    await frame.getByRole('button', { name: ar('auth.signIn'), exact: true }).waitFor();
+    const inside = await streamFrameOf(article.page);
+    const layout = await inside.evaluate(() => {
+      const reply = document.querySelector('.parley-replies')!.getBoundingClientRect();
+      const thread = document.querySelector('.parley-comment')!.getBoundingClientRect();
+      return {
+        lang: document.documentElement.lang,
+        dir: document.documentElement.dir,
+        direction: getComputedStyle(document.documentElement).direction,
+        // Indented from the right: the reply's right edge is inside the comment's, its left not.
+        rightIndent: Math.round(thread.right - reply.right),
+        leftIndent: Math.round(reply.left - thread.left),
+      };
+    });
+    expect(layout).toMatchObject({ lang: 'ar', dir: 'rtl', direction: 'rtl' });
+    expect(layout.rightIndent).toBeGreaterThan(10);
+    expect(layout.leftIndent).toBeLessThanOrEqual(0);
+    await screenshot(article.page, '26-arabic-stream');
+  }));
+
+it('opens the sign-in popup in Hebrew, right to left, from a Hebrew page', () =>
+  journey('26-hebrew', async (pages) => {
+    const he = catalog('he');
+    const article = await h.open('/articles/hebrew?lang=he');
+    pages.push(article);
+    const opened = article.page.context().waitForEvent('page', { timeout: 10_000 });
+    await streamFrame(article.page)
+      .getByRole('button', { name: he('auth.signIn'), exact: true })
+      .click();
+    const popup = await opened;
+    await popup.getByLabel(he('auth.email'), { exact: true }).waitFor();
+    expect(
+      await popup.evaluate(() => ({
+        lang: document.documentElement.lang,
+        dir: document.documentElement.dir,
+        direction: getComputedStyle(document.body).direction,
+      })),
+    ).toEqual({ lang: 'he', dir: 'rtl', direction: 'rtl' });
+    await screenshot(popup, '26-hebrew-popup');
+    const frame = await streamFrameOf(article.page);
+    expect(await frame.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await screenshot(article.page, '26-hebrew-stream');
+  }));
+
+it("counts comments in the list page's language (count.js), plural forms and all", () =>
+  journey('26-counts', async (pages) => {
+    await h.seedComments('/articles/second', ['Un', 'Deux']);
+    await h.seedComments('/articles/third', ['Seul']);
+    const list = await h.open('/list?lang=pl');
+    pages.push(list);
+    const count = (path: string) =>
+      list.page.locator(`.parley-count[data-story-url="${h.storyUrl(path)}"]`);
+    await count('/articles/second').filter({ hasText: /\d/ }).waitFor();
+    // Polish: 1 komentarz, 2 komentarze (few), 0 komentarzy (many).
+    await expect(count('/articles/second').textContent()).resolves.toBe('2 komentarze');
+    await expect(count('/articles/third').textContent()).resolves.toBe('1 komentarz');
+    await expect(count('/').textContent()).resolves.toBe('0 komentarzy');
+  }));
