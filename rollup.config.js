@@ -126,7 +126,9 @@ const streamPages = {
     this.emitFile({
       type: 'asset',
       fileName: 'stream-files.json',
-      source: JSON.stringify({ css: names.css, preload }),
+      // And where each locale's catalog is (`<catalogs>/<locale>.js`): the page of a reader of
+      // another language preloads theirs too.
+      source: JSON.stringify({ css: names.css, preload, catalogs: CATALOGS_DIR }),
     });
   },
 };
@@ -218,8 +220,24 @@ const CATALOGS_DIR = (() => {
   const dir = here('packages/stream/src/messages/locales/');
   const hash = createHash('sha256');
   for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(dir + file));
+  // And what turns them into bytes: this config and every tool's version (the lock file), so a
+  // new minifier's output is a new name too, never other bytes under a name kept for a year.
+  hash
+    .update(readFileSync(here('rollup.config.js')))
+    .update(readFileSync(here('package-lock.json')));
   return `assets/catalogs-${hash.digest('hex').slice(0, 10)}`;
 })();
+
+/** Fails the build when a catalog chunk imports anything: its name would not change with it. */
+const catalogsStandAlone = {
+  name: 'parley-catalogs-stand-alone',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type === 'chunk' && chunk.fileName.startsWith(CATALOGS_DIR) && chunk.imports.length)
+        this.error(`${chunk.fileName} imports ${chunk.imports.join(', ')}: catalogs are data only`);
+    }
+  },
+};
 
 /** The stream's own rollup builds: one per page, so they share no chunk (each budget is exact). */
 const streamBuild = (name, extra = []) => ({
@@ -236,7 +254,7 @@ const streamBuild = (name, extra = []) => ({
         : `assets/chunks/${name}-[name]-[hash].js`,
     assetFileNames: 'assets/[name]-[hash][extname]',
   },
-  plugins: [...plugins(), ...extra, precompress],
+  plugins: [...plugins(), ...extra, catalogsStandAlone, precompress],
 });
 
 /** The host-page scripts: classic scripts (IIFE), since site owners paste a plain `<script>`. */

@@ -55,21 +55,28 @@ test('the check finds what a careless translation gets wrong (it can fail)', () 
     count: '{count, plural, one {# comment} other {# comments}}',
     kept: 'Kept',
     plain: 'Plain',
+    replies: '{count, plural, one {# reply to {name}} other {# replies to {name}}}',
   };
   expect(
     catalogProblems('ru', english, {
       hello: 'Привет {имя}',
       count: '{count, plural, one {# комментарий} two {# комментария} other {# комментариев}}',
       plain: '{count, plural, other {Простой}}',
+      // "Один ответ" may name its number in words; "few" and "many" must say the number, and
+      // every form the name.
+      replies:
+        '{count, plural, one {Один ответ {name}} few {ответа {name}} many {# ответов} other {# ответа {name}}}',
       extra: 'Лишнее',
     }),
   ).toEqual([
     'kept: missing',
-    'hello: placeholders {имя}, English has {name}',
+    "hello: a placeholder's name is letters, digits and _ only",
     'count: form "two", which ru never chooses',
     'count: no "many" form',
     'count: no "few" form',
     'plain: a plural, unlike English',
+    'replies (few): placeholders {name}, English has {count,name}',
+    'replies (many): placeholders {count}, English has {count,name}',
     'extra: not in English',
   ]);
 });
@@ -92,6 +99,7 @@ test.each([
   ['{count, plural, =0 {none} other {#}}', /exact forms/],
   ['{count, plural, one {#} other {#}} {count, plural, one {#} other {#}}', /more than one plural/],
   ['{count, selectordinal, one {#st} other {#th}}', /ordinal/],
+  ['Hello {имя}', /letters, digits and _ only/],
 ])('a message the runtime cannot show fails the build with its key: %s', (source, reason) => {
   expect(() => compileMessage(source, 'fr/thread.json: thread.x')).toThrow(reason);
   expect(() => compileMessage(source, 'fr/thread.json: thread.x')).toThrow(

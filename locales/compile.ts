@@ -63,9 +63,12 @@ function flatText(elements: MessageFormatElement[], where: string): string {
       switch (element.type) {
         case TYPE.literal:
           if (/[{}]/.test(element.value))
-            throw new CatalogError(`${where}: a literal brace (quote it as '{' in ICU)`);
+            throw new CatalogError(`${where}: literal braces are not supported in the text`);
           return element.value;
         case TYPE.argument:
+          // The runtime fills `{name}` for word characters only (createTranslator.ts).
+          if (!/^\w+$/.test(element.value))
+            throw new CatalogError(`${where}: a placeholder's name is letters, digits and _ only`);
           return `{${element.value}}`;
         case TYPE.number:
           // The runtime formats every number variable with Intl.NumberFormat.
@@ -116,14 +119,43 @@ export function compileMessage(source: string, where: string): CompiledMessage {
   return forms;
 }
 
-/** The placeholders a compiled message uses, in any form, sorted. */
-export function placeholdersOf(message: CompiledMessage): string[] {
-  const texts = typeof message === 'string' ? [message] : Object.values(message);
-  return [
-    ...new Set(texts.flatMap((text) => [...text.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1] ?? ''))),
-  ]
-    .filter((name) => name !== 'count' || typeof message === 'string')
-    .sort();
+/** The placeholders a text uses, sorted, once each. */
+export function placeholdersOf(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1] ?? ''))].sort();
+}
+
+/**
+ * Plural forms that may name their number in words and leave placeholders out ("تعليقان", "one
+ * day"): those of 0, 1 and 2. Every other form says the number.
+ */
+const WORD_FORMS = new Set(['zero', 'one', 'two']);
+
+/** What differs in `message`'s placeholders from English's (`original`), one line each. */
+function placeholderProblems(
+  key: string,
+  original: CompiledMessage,
+  message: CompiledMessage,
+): string[] {
+  const list = (names: string[]) => `{${names.join(',')}}`;
+  if (typeof original === 'string' || typeof message === 'string') {
+    const [wanted, had] = [original, message].map((m) =>
+      placeholdersOf(typeof m === 'string' ? m : Object.values(m).join(' ')),
+    ) as [string[], string[]];
+    return wanted.join() === had.join()
+      ? []
+      : [`${key}: placeholders ${list(had)}, English has ${list(wanted)}`];
+  }
+  // Every form against English's `other`, which has them all.
+  const wanted = placeholdersOf(original.other ?? '');
+  const found: string[] = [];
+  for (const [form, text] of Object.entries(message)) {
+    const had = placeholdersOf(text ?? '');
+    const extra = had.filter((name) => !wanted.includes(name));
+    const missing = WORD_FORMS.has(form) ? [] : wanted.filter((name) => !had.includes(name));
+    if (extra.length || missing.length)
+      found.push(`${key} (${form}): placeholders ${list(had)}, English has ${list(wanted)}`);
+  }
+  return found;
 }
 
 /** Compiles an area's catalog; throws a {@link CatalogError} naming the first bad message. */
@@ -169,8 +201,7 @@ export function catalogProblems(
       found.push((error as Error).message);
       continue;
     }
-    const [wanted, had] = [placeholdersOf(original).join(','), placeholdersOf(message).join(',')];
-    if (wanted !== had) found.push(`${key}: placeholders {${had}}, English has {${wanted}}`);
+    found.push(...placeholderProblems(key, original, message));
     if (typeof original !== typeof message)
       found.push(
         `${key}: ${typeof message === 'string' ? 'no plural' : 'a plural'}, unlike English`,

@@ -40,9 +40,8 @@ export interface StreamParams {
    */
   locale?: string;
   /**
-   * The language the host page says it is in, where the thread is (the container's nearest
-   * `lang`, usually `<html lang>`): the frame's language when neither the `locale` option nor the
-   * site's setting names one.
+   * The language the host page says it is in (its `<html lang>`): the frame's language when
+   * neither the `locale` option nor the site's setting names one.
    */
   lang?: string;
   /** Stylesheet the site owner adds to the stream. */

@@ -63,6 +63,31 @@ it('shows each story’s count, all of them from one request', async () => {
   expect(asked).toEqual([[url(2), url(1), url(0)]]);
 });
 
+it("says it in the page's language, or the locale prop's, with that language's plural forms", async () => {
+  serve((storyUrl) => Number(storyUrl.at(-1)));
+  document.documentElement.lang = 'ru';
+  try {
+    await act(async () =>
+      root.render(
+        <>
+          <li>
+            <ParleyCount rootURL={ROOT} storyURL={url(2)} />
+          </li>
+          <li>
+            <ParleyCount rootURL={ROOT} storyURL={url(5)} />
+          </li>
+          <li>
+            <ParleyCount rootURL={ROOT} storyURL={url(1)} locale="de" />
+          </li>
+        </>,
+      ),
+    );
+    expect(texts()).toEqual(['2 комментария', '5 комментариев', '1 Kommentar']);
+  } finally {
+    document.documentElement.lang = '';
+  }
+});
+
 it('reads a relative story URL against the page, and a server with its trailing slash', async () => {
   const asked = serve(() => 4);
   await act(async () =>

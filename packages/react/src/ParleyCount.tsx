@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { COMMENT_COUNTS_MAX_URLS } from '@parley/contract';
-import { fetchCommentCounts } from '@parley/embed';
+import { countText, fetchCommentCounts } from '@parley/embed';
 
 /** Props of {@link ParleyCount}. */
 export interface ParleyCountProps {
@@ -11,7 +11,12 @@ export interface ParleyCountProps {
   rootURL: string;
   /** The article's URL. */
   storyURL: string;
-  /** What to show for the count. @default "1 comment" / "N comments", as count.js writes it */
+  /**
+   * The language of "N comments" (a tag such as `fr`). @default the page's `<html lang>`, as
+   * count.js reads it
+   */
+  locale?: string;
+  /** What to show for the count. @default "1 comment" / "N comments" in `locale`, as count.js writes it */
   children?: (count: number) => ReactNode;
 }
 
@@ -21,7 +26,7 @@ export interface ParleyCountProps {
  * one server rendered in the same commit is asked in one request (a list of articles costs one
  * `commentCounts`, as count.js does), up to the server's 100 URLs a request.
  */
-export function ParleyCount({ rootURL, storyURL, children }: ParleyCountProps) {
+export function ParleyCount({ rootURL, storyURL, locale, children }: ParleyCountProps) {
   const [count, setCount] = useState<number>();
   useEffect(() => {
     let current = true;
@@ -36,7 +41,9 @@ export function ParleyCount({ rootURL, storyURL, children }: ParleyCountProps) {
     };
   }, [rootURL, storyURL]);
   if (count === undefined) return null;
-  return <>{children ? children(count) : `${count} ${count === 1 ? 'comment' : 'comments'}`}</>;
+  return (
+    <>{children ? children(count) : countText(count, locale ?? document.documentElement.lang)}</>
+  );
 }
 
 /** The URLs asked since the last request went, per server, each with who waits for it. */

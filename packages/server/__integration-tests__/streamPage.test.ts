@@ -191,7 +191,16 @@ describe('the stream page, rendered on the server', () => {
     // The text only a page without JavaScript shows, in the page's language too.
     expect(arabic).toContain('<noscript><p class="parley-notice">');
     expect(arabic).not.toContain('Posting a comment needs JavaScript.');
-    expect(opening(await page('&lang=xx'))).toEqual(['en', 'ltr']);
+    // Its catalog loads beside the script (modulepreload), kept a year under its hashed folder.
+    const catalog = /"(\/embed\/assets\/catalogs-[0-9a-f]{10}\/ar\.js)"/.exec(arabic)?.[1];
+    expect(catalog).toBeDefined();
+    const chunk = await fetch(`${url}${catalog}`);
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await chunk.text()).toContain('كتابة تعليق');
+    const english = await page('&lang=xx');
+    expect(opening(english)).toEqual(['en', 'ltr']);
+    expect(english).not.toContain('/catalogs-');
 
     expect((await setLocale('fr')).errors).toBeUndefined();
     try {

@@ -187,6 +187,8 @@ export interface StreamPageParts {
    * after it has run.
    */
   preload?: readonly string[];
+  /** URL of the folder of the locales' catalog chunks (`<catalogs>/<locale>.js`). */
+  catalogs?: string;
 }
 
 const STYLESHEET = /<link rel="stylesheet" href="[^"]+\/stream-[\w-]+\.css"[^>]*>/;
@@ -232,10 +234,13 @@ export interface InlineSources {
 export async function renderStreamDocument(
   search: string,
   data: StreamQueryData,
-  { template, css, preload = [] }: StreamPageParts,
+  { template, css, preload: chunks = [], catalogs }: StreamPageParts,
 ): Promise<{ html: string; inline: InlineSources }> {
   const rendered = await renderStream(search, data);
   const { lang, theme, noScript } = rendered;
+  // A reader of another language waits for their catalog before the page hydrates: it loads with
+  // the rest, not after the script asks for it.
+  const preload = lang === 'en' || !catalogs ? chunks : [...chunks, `${catalogs}/${lang}.js`];
   // Without JavaScript: the composer gives way to a note, and "Load more" and "Continue this
   // thread" are links to other pages of this same frame, which the server renders as it rendered
   // this one: the next page (`after`), and a deep comment with its replies (`thread`).

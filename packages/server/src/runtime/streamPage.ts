@@ -44,6 +44,8 @@ export interface StreamPageParts {
   template: string;
   css: string;
   preload: readonly string[];
+  /** The folder of the locales' catalog chunks (`<catalogs>/<locale>.js`), when built. */
+  catalogs?: string;
 }
 
 /** A trusted document and its variables (see ssr.tsx). */
@@ -60,6 +62,7 @@ interface PageRequest {
 interface StreamFileNames {
   css: string;
   preload: string[];
+  catalogs?: string;
 }
 
 /** The built files the page is made of. */
@@ -102,6 +105,7 @@ export async function loadStreamPage(
       template: readFileSync(files.template, 'utf8'),
       css: readFileSync(cssFile, 'utf8'),
       preload: names.preload.map((name) => `/embed/${name}`),
+      ...(names.catalogs ? { catalogs: `/embed/${names.catalogs}` } : {}),
     },
   };
 }

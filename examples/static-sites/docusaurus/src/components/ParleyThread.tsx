@@ -37,7 +37,10 @@ export interface ParleyThreadProps {
   storyURL?: string;
   /** The story's id in Parley, to keep a thread whose page moved. @default none */
   storyID?: string;
-  /** The thread's language (`en`, `es`). @default the organization's */
+  /**
+   * The thread's language (`fr`, `pt-BR`: README, "Languages"); given, it comes before the
+   * console's setting. @default the console's setting, else the page's `<html lang>`
+   */
   locale?: string;
   /** The thread's theme; a change is applied without reloading the thread. @default `light` */
   theme?: ParleyTheme;
