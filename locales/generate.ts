@@ -6,8 +6,18 @@
 //   module, the one chunk a reader of that language downloads (typed against English's keys);
 // - packages/stream/src/messages/locales/index.ts: a loader per locale;
 // - packages/embed/src/countText.generated.ts: count.js's "N comments" in every locale;
-// - packages/contract/src/locales.generated.ts: the locales, for every package.
-import { catalogAreas, catalogLocales, compileCatalog, SOURCE_LOCALE } from './compile';
+// - packages/contract/src/locales.generated.ts: the locales, for every package;
+// - packages/admin/src/messages/: the console's (areas `console-*`): English, each locale that
+//   has them as a chunk, and the list of them.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  catalogAreas,
+  catalogLocales,
+  compileCatalog,
+  LOCALES_DIR,
+  SOURCE_LOCALE,
+} from './compile';
 import type { CompiledMessage } from './compile';
 
 /** A generated file and its contents. */
@@ -18,6 +28,11 @@ export interface GeneratedCatalogFile {
 
 /** Areas that are not the stream's (count.js's). */
 const NOT_STREAM = new Set(['count']);
+
+/** The console's areas: `console-<part>.json`. */
+const isConsole = (area: string) => area.startsWith('console-');
+
+const ADMIN_MESSAGES = 'packages/admin/src/messages';
 
 /** Locales written right to left (their frames and popups get `dir="rtl"`). */
 const RIGHT_TO_LEFT = new Set(['ar', 'he', 'fa', 'ur']);
@@ -41,7 +56,7 @@ function literal(messages: Record<string, CompiledMessage>): string {
 /** Every file generated from the catalogs, with its contents. */
 export function generatedCatalogFiles(): GeneratedCatalogFile[] {
   const locales = catalogLocales();
-  const areas = catalogAreas().filter((area) => !NOT_STREAM.has(area));
+  const areas = catalogAreas().filter((area) => !NOT_STREAM.has(area) && !isConsole(area));
   const files: GeneratedCatalogFile[] = [];
 
   for (const area of areas) {
@@ -99,6 +114,8 @@ export function generatedCatalogFiles(): GeneratedCatalogFile[] {
       `export const RTL_LOCALES: readonly Locale[] = ${JSON.stringify(locales.filter((locale) => RIGHT_TO_LEFT.has(locale.split('-')[0] ?? '')))};\n`,
   });
 
+  files.push(...consoleFiles(locales));
+
   const counts = Object.fromEntries(
     locales.map((locale) => [locale, compileCatalog(locale, 'count')['count.comments']]),
   );
@@ -110,4 +127,60 @@ export function generatedCatalogFiles(): GeneratedCatalogFile[] {
       `export const COUNT_TEXT: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>> = ${literal(counts as Record<string, CompiledMessage>)};\n`,
   });
   return files;
+}
+
+/**
+ * The console's catalogs: English in one module (the console is not split by area: its budget is
+ * not the widget's), every other locale with console areas in one chunk, and the list of them.
+ */
+function consoleFiles(locales: string[]): GeneratedCatalogFile[] {
+  const areas = catalogAreas().filter(isConsole);
+  if (!areas.length) return [];
+  const merged = (locale: string) =>
+    Object.assign({}, ...areas.map((area) => compileCatalog(locale, area))) as Record<
+      string,
+      CompiledMessage
+    >;
+  const translated = locales.filter(
+    (locale) =>
+      locale !== SOURCE_LOCALE &&
+      areas.some((area) => existsSync(join(LOCALES_DIR, locale, `${area}.json`))),
+  );
+  return [
+    {
+      file: `${ADMIN_MESSAGES}/en.ts`,
+      content:
+        header('locales/en/console-*.json') +
+        `import type { Message } from '@parley/contract';\n\n` +
+        `/** The console's English. */\n` +
+        `export const en = ${literal(merged(SOURCE_LOCALE))} satisfies Record<string, Message>;\n\n` +
+        `/** Every key of the console's catalog. */\n` +
+        `export type ConsoleMessageKey = keyof typeof en;\n`,
+    },
+    ...translated.map((locale) => ({
+      file: `${ADMIN_MESSAGES}/locales/${locale}.ts`,
+      content:
+        header(`locales/${locale}/console-*.json`) +
+        `import type { Message } from '@parley/contract';\n` +
+        `import type { ConsoleMessageKey } from '../en';\n\n` +
+        `export const catalog = ${literal(merged(locale))} satisfies Record<ConsoleMessageKey, Message>;\n`,
+    })),
+    {
+      file: `${ADMIN_MESSAGES}/locales/index.ts`,
+      content:
+        header('the folders of locales/') +
+        `import type { Message } from '@parley/contract';\n` +
+        `import type { ConsoleMessageKey } from '../en';\n\n` +
+        `/** Locales the console speaks, English first. */\n` +
+        `export const CONSOLE_LOCALES = ${JSON.stringify([SOURCE_LOCALE, ...translated])} as const;\n\n` +
+        `/** A locale the console speaks. */\n` +
+        `export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];\n\n` +
+        `/** Each locale's catalog but English's: one chunk a locale, fetched on demand. */\n` +
+        `export const CONSOLE_CATALOGS: Record<\n  Exclude<ConsoleLocale, 'en'>,\n  () => Promise<{ catalog: Readonly<Record<ConsoleMessageKey, Message>> }>\n> = {\n` +
+        translated
+          .map((locale) => `  ${JSON.stringify(locale)}: () => import('./${locale}'),\n`)
+          .join('') +
+        `};\n`,
+    },
+  ];
 }

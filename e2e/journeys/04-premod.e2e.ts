@@ -74,7 +74,7 @@ describe('journey 4: pre-moderation', () => {
       const card = console_.getByRole('article').filter({ hasText: text });
       await card.waitFor();
       await expect(card.textContent()).resolves.toContain('premodwriter');
-      await pendingCount.filter({ hasText: /^1 comments$/ }).waitFor();
+      await pendingCount.filter({ hasText: /^1 comment$/ }).waitFor();
       await expect(console_.getByRole('article').count()).resolves.toBe(1);
 
       // The other reader sees nothing: not live, not behind "new comments", not after a load.

@@ -92,3 +92,31 @@ it("counts comments in the list page's language (count.js), plural forms and all
     await expect(count('/articles/third').textContent()).resolves.toBe('1 komentarz');
     await expect(count('/').textContent()).resolves.toBe('0 komentarzy');
   }));
+
+it("switches the console's language from its header, right to left for Arabic, and keeps it", () =>
+  journey('26-console', async (pages) => {
+    const ar = catalog('ar');
+    const console = await h.openConsole('/admin/moderate');
+    pages.push(console);
+    const { page } = console;
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+    const nav = page.getByRole('navigation', { name: ar('console.shell.nav') });
+    await nav.getByRole('link', { name: ar('console.shell.moderate') }).waitFor();
+    const layout = () =>
+      page.evaluate(() => ({
+        lang: document.documentElement.lang,
+        dir: document.documentElement.dir,
+        direction: getComputedStyle(document.body).direction,
+      }));
+    expect(await layout()).toEqual({ lang: 'ar', dir: 'rtl', direction: 'rtl' });
+    // The brand at the start of the line: on the right, right to left.
+    const brand = await page.locator('.topbar .brand').boundingBox();
+    const who = await page.locator('.topbar .who').boundingBox();
+    expect(brand!.x).toBeGreaterThan(who!.x);
+    await screenshot(page, '26-arabic-console');
+    // Kept in this browser: a reload comes back in Arabic.
+    await page.reload();
+    await nav.getByRole('link', { name: ar('console.shell.moderate') }).waitFor();
+    expect((await layout()).dir).toBe('rtl');
+  }));

@@ -87,10 +87,10 @@ describe('console', () => {
       const text = `Please approve me ${Date.now()}`;
       await expect(postAsCommenter('/', 'heldcommenter', text)).resolves.toBe('PREMOD');
       await queueCount(page, 'Pending')
-        .filter({ hasText: /^1 comments$/ })
+        .filter({ hasText: /^1 comment$/ })
         .waitFor();
       await queueCount(watcher.page, 'Pending')
-        .filter({ hasText: /^1 comments$/ })
+        .filter({ hasText: /^1 comment$/ })
         .waitFor();
       const card = page.getByRole('article').filter({ hasText: text });
       const arrived = page.getByRole('button', { name: '1 new', exact: true });
@@ -125,7 +125,7 @@ describe('console', () => {
         .waitFor(sentWithin);
       expect(Date.now() - approved).toBeGreaterThanOrEqual(UNDO_WINDOW_MS);
       await queueCount(page, 'Approved')
-        .filter({ hasText: /^1 comments$/ })
+        .filter({ hasText: /^1 comment$/ })
         .waitFor();
       await queueCount(watcher.page, 'Pending')
         .filter({ hasText: /^0 comments$/ })

@@ -7,7 +7,8 @@ import { ConsoleEnvContext } from './ConsoleContext';
 import type { ConsoleEnv } from './ConsoleContext';
 import { Loading } from './Loading';
 import { SignedInArea } from './SignedInArea';
-import { errorText } from './errorText';
+import { useErrorText } from './errorText';
+import { useT } from './i18n';
 import { lazyRoute } from './lazyRoute';
 
 const InstallWizard = lazyRoute(() => import('./routes/install/InstallWizard'), 'InstallWizard');
@@ -35,13 +36,15 @@ function TopRoutes() {
     query: INSTALLED_QUERY,
     requestPolicy: 'network-only',
   });
+  const t = useT();
+  const errorText = useErrorText();
   if (error && !data) {
     return (
       <main className="page narrow">
         <h1>Parley</h1>
         <p role="alert">{errorText(toTransportError(error).code)}</p>
         <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
-          Try again
+          {t('console.shell.retry')}
         </button>
       </main>
     );

@@ -5,7 +5,9 @@ import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { Loading } from './Loading';
 import { useConsoleEnv } from './ConsoleContext';
-import { errorText } from './errorText';
+import { useErrorText } from './errorText';
+import { CONSOLE_LOCALES, languageName, useI18n, useT } from './i18n';
+import type { ConsoleLocale } from './i18n';
 import { lazyRoute } from './lazyRoute';
 import { NoticeList } from './notices';
 import { useSessionToken } from './useSessionToken';
@@ -73,6 +75,8 @@ function Guarded() {
   useEffect(() => {
     if (ended) void session.signOut();
   }, [ended, session]);
+  const t = useT();
+  const errorText = useErrorText();
   if (ended) return <Loading />;
   if (code !== undefined) {
     return (
@@ -86,13 +90,15 @@ function Guarded() {
   if (viewer.role !== 'MODERATOR' && viewer.role !== 'ADMIN') {
     return (
       <main className="page narrow">
-        <h1>Not a moderator</h1>
+        <h1>{t('console.shell.notModerator.title')}</h1>
         <p role="alert">
-          You are signed in as {viewer.username}, a {viewer.role.toLowerCase()}. Only moderators and
-          admins can use the console; ask an admin to change your role.
+          {t('console.shell.notModerator.text', {
+            username: viewer.username,
+            role: t(`console.shell.role.${viewer.role}`),
+          })}
         </p>
         <button type="button" onClick={() => void signOut()}>
-          Sign out
+          {t('console.shell.signOut')}
         </button>
       </main>
     );
@@ -100,13 +106,10 @@ function Guarded() {
   if (viewer.staffAccess === 'SECOND_FACTOR_NEEDED') {
     return (
       <main className="page narrow">
-        <h1>Sign in again</h1>
-        <p role="alert">
-          This session was signed in without your authenticator app (from an emailed link, or before
-          two-factor sign-in was set up). Sign in again with its code to use the console.
-        </p>
+        <h1>{t('console.shell.secondFactor.title')}</h1>
+        <p role="alert">{t('console.shell.secondFactor.text')}</p>
         <button type="button" className="primary" onClick={() => void signOut()}>
-          Sign in again
+          {t('console.shell.secondFactor.submit')}
         </button>
       </main>
     );
@@ -124,24 +127,25 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
   const admin = isAdmin(viewer);
   // Required and not set up yet: Security is the one page that works.
   const enrolling = viewer.staffAccess === 'ENROLMENT_NEEDED';
+  const t = useT();
   const nav: [string, string][] = enrolling
-    ? [['/security', 'Security']]
+    ? [['/security', t('console.shell.security')]]
     : [
-        ['/moderate', 'Moderate'],
-        ['/community', 'Community'],
-        ['/stories', 'Stories'],
-        ...(admin ? [['/configure', 'Configure'] as [string, string]] : []),
-        ['/dashboard', 'Dashboard'],
-        ...(admin ? [['/audit', 'Audit log'] as [string, string]] : []),
+        ['/moderate', t('console.shell.moderate')],
+        ['/community', t('console.shell.community')],
+        ['/stories', t('console.shell.stories')],
+        ...(admin ? [['/configure', t('console.shell.configure')] as [string, string]] : []),
+        ['/dashboard', t('console.shell.dashboard')],
+        ...(admin ? [['/audit', t('console.shell.audit')] as [string, string]] : []),
         // Everyone here may moderate (moderators and admins): each chooses their own emails.
-        ['/alerts', 'Alerts'],
-        ['/security', 'Security'],
+        ['/alerts', t('console.shell.alerts')],
+        ['/security', t('console.shell.security')],
       ];
   return (
     <div className="shell">
       <header className="topbar">
         <span className="brand">Parley</span>
-        <nav aria-label="Console">
+        <nav aria-label={t('console.shell.nav')}>
           {nav.map(([href, label]) => (
             <Link key={href} href={href} className={(active) => (active ? 'active' : '')}>
               {label}
@@ -149,9 +153,10 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
           ))}
         </nav>
         <span className="who">
+          <LanguageSwitch />
           {viewer.username}
           <button type="button" onClick={() => void signOut()}>
-            Sign out
+            {t('console.shell.signOut')}
           </button>
         </span>
       </header>
@@ -197,5 +202,23 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
         </Switch>
       )}
     </div>
+  );
+}
+
+/** The header's language switch: each language named in itself; kept in this browser. */
+function LanguageSwitch() {
+  const { locale, setLocale, t } = useI18n();
+  if (CONSOLE_LOCALES.length < 2) return null;
+  return (
+    <label className="language">
+      <span className="visually-hidden">{t('console.shell.language')}</span>
+      <select value={locale} onChange={(e) => setLocale(e.target.value as ConsoleLocale)}>
+        {CONSOLE_LOCALES.map((tag) => (
+          <option key={tag} value={tag} lang={tag}>
+            {languageName(tag)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

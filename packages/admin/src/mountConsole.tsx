@@ -4,6 +4,12 @@ import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
 import { CONSOLE_TOKEN_KEY } from './ConsoleContext';
 import { createNotices } from './notices';
+import {
+  ConsoleI18nProvider,
+  initialConsoleLocale,
+  loadConsoleCatalog,
+  setDocumentLanguage,
+} from './i18n';
 import type { ConsoleEnv } from './ConsoleContext';
 
 /** Options of {@link mountConsole}. */
@@ -16,7 +22,10 @@ export interface MountConsoleOptions {
   transport?: Omit<TransportOptions, 'url' | 'getToken'>;
 }
 
-/** Starts the console on its page; returns the disposer, which undoes everything it did. */
+/**
+ * Starts the console on its page, in the admin's language (its catalog loaded first, so nothing
+ * shows in English before it); returns the disposer, which undoes everything it did.
+ */
 export function mountConsole({ window: win, root, transport: options }: MountConsoleOptions) {
   const { transport, session } = createSessionTransport(
     { url: `${win.location.origin}/graphql`, persisted: true, ...options },
@@ -24,8 +33,19 @@ export function mountConsole({ window: win, root, transport: options }: MountCon
   );
   const env: ConsoleEnv = { transport, session, window: win, notices: createNotices() };
   const reactRoot = createRoot(root);
-  reactRoot.render(<App env={env} />);
+  const locale = initialConsoleLocale(win);
+  setDocumentLanguage(win.document, locale);
+  let disposed = false;
+  void loadConsoleCatalog(locale).then((catalog) => {
+    if (disposed) return;
+    reactRoot.render(
+      <ConsoleI18nProvider window={win} initial={{ locale, catalog }}>
+        <App env={env} />
+      </ConsoleI18nProvider>,
+    );
+  });
   return () => {
+    disposed = true;
     reactRoot.unmount();
     void transport.dispose();
   };

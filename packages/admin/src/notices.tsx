@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { useT } from './i18n';
 
 /** A message for the moderator that outlives the page that raised it. */
 export interface Notice {
@@ -44,6 +45,7 @@ export function createNotices(): Notices {
 /** The notices, each with its Dismiss button; nothing when there are none. */
 export function NoticeList({ notices }: { notices: Notices }) {
   const list = useSyncExternalStore(notices.subscribe, notices.list);
+  const t = useT();
   if (list.length === 0) return null;
   return (
     <ul className="notices" role="alert">
@@ -51,7 +53,7 @@ export function NoticeList({ notices }: { notices: Notices }) {
         <li key={notice.id}>
           {notice.text}{' '}
           <button type="button" onClick={() => notices.dismiss(notice.id)}>
-            Dismiss
+            {t('console.shell.dismiss')}
           </button>
         </li>
       ))}

@@ -1,11 +1,13 @@
 import type { SuspendPresetHours } from '@parley/contract';
+import type { ConsoleMessageKey } from './i18n';
 
 /**
- * The console's words for each suspension length of `SUSPEND_PRESETS_HOURS` (@parley/contract),
- * shared by the community table and the moderation drawer; a preset without words fails to compile.
+ * The catalog keys of the console's words for each suspension length of `SUSPEND_PRESETS_HOURS`
+ * (@parley/contract), shared by the community table and the moderation drawer (`t(key)`); a preset
+ * without words fails to compile.
  */
-export const SUSPEND_LABELS: Readonly<Record<SuspendPresetHours, string>> = {
-  1: '1 hour',
-  24: '24 hours',
-  168: '7 days',
+export const SUSPEND_LABELS: Readonly<Record<SuspendPresetHours, ConsoleMessageKey>> = {
+  1: 'console.shell.suspend.1',
+  24: 'console.shell.suspend.24',
+  168: 'console.shell.suspend.168',
 };

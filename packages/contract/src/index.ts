@@ -13,3 +13,4 @@ export * from './validation';
 export * from './moderation';
 export * from './limits';
 export * from './locales.generated';
+export * from './translate';

@@ -1,5 +1,8 @@
 import { setLanguage } from './i18n/setLanguage';
-import { pickLocale, readStreamParams, toLocale } from './params';
+import { SUPPORTED_LOCALES, toLocale as toLocaleOf } from '@parley/contract';
+import { pickLocale, readStreamParams } from './params';
+
+const toLocale = (tag: string | null) => toLocaleOf(tag, SUPPORTED_LOCALES);
 
 describe('toLocale', () => {
   it('takes a tag with a catalog as it is, whatever its case', () => {

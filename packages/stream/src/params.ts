@@ -1,10 +1,10 @@
 import type { ResolvedTheme, StreamParams } from '@parley/contract';
-import { SUPPORTED_LOCALES } from './messages/locales';
+import { SUPPORTED_LOCALES, toLocale } from '@parley/contract';
 import type { Locale } from './messages/locales';
 import { COMMENT_SORTS } from './SortMenu';
 import type { CommentSort } from './Thread';
 
-export { SUPPORTED_LOCALES } from './messages/locales';
+export { SUPPORTED_LOCALES } from '@parley/contract';
 export type { Locale } from './messages/locales';
 
 /** The frame's settings as the loader passed them in the query string, checked. */
@@ -15,28 +15,14 @@ export interface FrameParams extends StreamParams {
 }
 
 /**
- * The locale with a catalog for a language tag: the tag itself (`pt-BR`), else the first of its
- * language (`pt-PT` → `pt-BR`, `zh-TW` → `zh-CN`, `es-MX` → `es`); undefined when none.
- */
-export function toLocale(tag: string | null | undefined): Locale | undefined {
-  const lower = (tag ?? '').trim().toLowerCase().replace('_', '-');
-  const base = (locale: string) => locale.toLowerCase().split('-')[0];
-  return lower
-    ? (SUPPORTED_LOCALES.find((locale) => locale.toLowerCase() === lower) ??
-        SUPPORTED_LOCALES.find((locale) => base(locale) === base(lower)))
-    : undefined;
-}
-
-/**
  * The frame's locale: the loader's `locale` option, else the site's setting (the console's
  * Configure; empty: each page's own), else the host page's `<html lang>` (the loader's `lang`),
  * else English. A choice without a catalog passes to the next.
  */
 export function pickLocale(search: string, siteLocale?: string | null): Locale {
   const query = new URLSearchParams(search);
-  return (
-    toLocale(query.get('locale')) ?? toLocale(siteLocale) ?? toLocale(query.get('lang')) ?? 'en'
-  );
+  const pick = (tag: string | null | undefined) => toLocale(tag, SUPPORTED_LOCALES);
+  return pick(query.get('locale')) ?? pick(siteLocale) ?? pick(query.get('lang')) ?? 'en';
 }
 
 /**

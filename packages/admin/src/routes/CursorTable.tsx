@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { useQuery } from 'urql';
 import type { TypedDocumentNode } from 'urql';
 import { toTransportError } from '@parley/transport';
-import { errorText } from '../errorText';
+import { useErrorText } from '../errorText';
+import { useT } from '../i18n';
 import { useCursorList } from './community/useCursorList';
 import type { CursorList, CursorPageInfo } from './community/useCursorList';
 
@@ -52,6 +53,7 @@ export function CursorTable<Data, Variables extends PageVariables, Node>(
   props: CursorTableProps<Data, Variables, Node>,
 ) {
   const list = useCursorList();
+  const t = useT();
   return (
     <>
       <div className="table-wrap">
@@ -72,7 +74,7 @@ export function CursorTable<Data, Variables extends PageVariables, Node>(
       </div>
       {list.hasMore && (
         <button type="button" className="load-more" onClick={list.loadMore}>
-          Load more
+          {t('console.shell.loadMore')}
         </button>
       )}
     </>
@@ -98,6 +100,8 @@ function CursorPage<Data, Variables extends PageVariables, Node>({
     // The filters are Variables without the page's two fields, which this adds back.
     variables: { ...filters, first: pageSize, after } as Variables,
   });
+  const t = useT();
+  const errorText = useErrorText();
   const page = data ? connection(data) : undefined;
   useEffect(() => {
     if (report && page) report(page.pageInfo);
@@ -106,7 +110,7 @@ function CursorPage<Data, Variables extends PageVariables, Node>({
     error && !data
       ? errorText(toTransportError(error).code)
       : !data && fetching
-        ? 'Loading…'
+        ? t('console.shell.loading')
         : page?.edges.length === 0 && after === null
           ? empty
           : null;

@@ -1,3 +1,5 @@
+import { useT } from '../i18n';
+
 /** A search box of a filter form, with its visible label. */
 export function SearchField({
   id,
@@ -14,9 +16,10 @@ export function SearchField({
   /** Called with every change. */
   onChange: (value: string) => void;
 }) {
+  const t = useT();
   return (
     <div>
-      <label htmlFor={id}>Search</label>
+      <label htmlFor={id}>{t('console.shell.search')}</label>
       <input
         id={id}
         type="search"

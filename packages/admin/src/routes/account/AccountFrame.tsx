@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ErrorCode } from '@parley/transport';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 
 /** The frame of every account page: the page's heading above its content. */
 export function AccountFrame({ title, children }: { title: string; children: ReactNode }) {
@@ -26,13 +27,15 @@ export function TokenProblem({
   /** How to get a fresh link, e.g. "Ask for a new reset link from the sign-in form." */
   again: string;
 }) {
+  const t = useT();
+  const errorText = useErrorText();
   let text: string;
   if (code === null) {
-    text = 'This link is incomplete. Open it from the email again, or copy the whole address.';
+    text = t('console.account.token.incomplete');
   } else if (code === 'TOKEN_EXPIRED') {
-    text = 'This link has expired.';
+    text = t('console.account.token.expired');
   } else if (code === 'TOKEN_INVALID') {
-    text = 'This link is not valid: it was already used, or a newer one replaced it.';
+    text = t('console.account.token.invalid');
   } else {
     text = errorText(code);
   }

@@ -1,5 +1,6 @@
 import { ACCOUNT_PATHS } from '@parley/contract';
 import { Route, Switch } from 'wouter';
+import { useT } from '../../i18n';
 import { AccountFrame } from './AccountFrame';
 import { ConfirmEmailPage } from './ConfirmEmailPage';
 import { DeletionPage } from './DeletionPage';
@@ -13,6 +14,7 @@ import { UnsubscribePage } from './UnsubscribePage';
  * token (or, for `/account`, by signing in there), never by the console's session.
  */
 export function AccountPage() {
+  const t = useT();
   return (
     <Switch>
       <Route path={ACCOUNT_PATHS.confirmEmail}>
@@ -37,8 +39,8 @@ export function AccountPage() {
         <DeletionPage />
       </Route>
       <Route>
-        <AccountFrame title="Page not found">
-          <p>There is no account page at this address. Open the link from your email again.</p>
+        <AccountFrame title={t('console.account.notFound.title')}>
+          <p>{t('console.account.notFound.text')}</p>
         </AccountFrame>
       </Route>
     </Switch>

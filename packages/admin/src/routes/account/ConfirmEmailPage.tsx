@@ -1,4 +1,5 @@
 import { graphql } from '@parley/transport/graphql';
+import { useT } from '../../i18n';
 import { TokenActionPage } from './TokenActionPage';
 
 /** Marks the address of the emailed link's account as confirmed. */
@@ -8,28 +9,30 @@ export const CONFIRM_EMAIL_MUTATION = graphql(`
   }
 `);
 
-// How to get a link that works, for a link that does not.
-const AGAIN = 'Change your email address again in your profile to get a new link.';
-
 /**
  * `/account/confirm-email#token=…`. A button rather than confirming on load: mail scanners that
  * open links (and run their scripts) would otherwise use the single-use token first.
  */
 export function ConfirmEmailPage() {
+  const t = useT();
   return (
     <TokenActionPage
-      title="Confirm your email address"
+      title={t('console.account.confirmEmail.title')}
       mutation={CONFIRM_EMAIL_MUTATION}
-      again={AGAIN}
-      intro={
-        <p>Confirm that this address belongs to you, so notifications and resets can reach it.</p>
-      }
-      action="Confirm my email address"
-      done={(data) => (
-        <p role="status" className="success">
-          Thank you: {data.confirmEmail.user?.email ?? 'your address'} is confirmed.
-        </p>
-      )}
+      // How to get a link that works, for a link that does not.
+      again={t('console.account.confirmEmail.again')}
+      intro={<p>{t('console.account.confirmEmail.intro')}</p>}
+      action={t('console.account.confirmEmail.action')}
+      done={(data) => {
+        const email = data.confirmEmail.user?.email;
+        return (
+          <p role="status" className="success">
+            {email == null
+              ? t('console.account.confirmEmail.doneNoAddress')
+              : t('console.account.confirmEmail.done', { email })}
+          </p>
+        );
+      }}
     />
   );
 }

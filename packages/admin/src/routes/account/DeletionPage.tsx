@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
+import { uiLocale } from '../../formatWhen';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { signInWithDevice } from '@parley/transport/sign-in';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { Loading } from '../../Loading';
 import { Field } from '../../Field';
 import { errorCodeOf } from '../../errorCodeOf';
@@ -33,15 +35,18 @@ const DELETION_GRACE_MS = 7 * 24 * 3_600_000;
  * session it would greet them in the console with "not a moderator" next time.
  */
 export function DeletionPage() {
+  const t = useT();
   const [token, setToken] = useState<string | null>(null);
   return (
-    <AccountFrame title="Your account">
+    <AccountFrame title={t('console.account.deletion.title')}>
       {token === null ? <SignInForm onSignedIn={setToken} /> : <DeletionStatus token={token} />}
     </AccountFrame>
   );
 }
 
 function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
+  const t = useT();
+  const errorText = useErrorText();
   const [, signIn] = useMutation(ACCOUNT_SIGN_IN_MUTATION);
   const [fetching, setFetching] = useState(false);
   const [email, setEmail] = useState('');
@@ -52,7 +57,7 @@ function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
     event.preventDefault();
     if (fetching) return;
     if (email.trim() === '' || password === '') {
-      setFailure('Enter your email address and password.');
+      setFailure(t('console.account.deletion.signIn.missing'));
       return;
     }
     setFailure(null);
@@ -66,16 +71,16 @@ function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
-      <p>Sign in to see whether your account is due to be deleted, and to cancel the deletion.</p>
+      <p>{t('console.account.deletion.signIn.intro')}</p>
       <Field
-        label="Email"
+        label={t('console.account.deletion.signIn.email')}
         type="email"
         autoComplete="username"
         value={email}
         onChange={(event) => setEmail(event.target.value)}
       />
       <Field
-        label="Password"
+        label={t('console.account.deletion.signIn.password')}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -84,18 +89,17 @@ function SignInForm({ onSignedIn }: { onSignedIn: (token: string) => void }) {
       {failure && <p role="alert">{failure}</p>}
       <div className="actions">
         <button type="submit" className="primary" disabled={fetching}>
-          Sign in
+          {t('console.account.deletion.signIn.submit')}
         </button>
       </div>
-      <p className="hint">
-        Signed in through your news site’s own account? Cancel the deletion from your profile in the
-        comments there.
-      </p>
+      <p className="hint">{t('console.account.deletion.signIn.hint')}</p>
     </form>
   );
 }
 
 function DeletionStatus({ token }: { token: string }) {
+  const t = useT();
+  const errorText = useErrorText();
   // The page's own token goes with each request (see DeletionPage for why not the session).
   const context = useMemo(
     () => ({ fetchOptions: { headers: { authorization: `Bearer ${token}` } } }),
@@ -117,12 +121,16 @@ function DeletionStatus({ token }: { token: string }) {
   if (cancelled) {
     return (
       <p role="status" className="success">
-        Deletion cancelled: your account, {viewer.username}, and your comments stay.
+        {t('console.account.deletion.cancelled', { username: viewer.username })}
       </p>
     );
   }
   if (viewer.deletionRequestedAt === null) {
-    return <p role="status">Your account, {viewer.username}, is not scheduled for deletion.</p>;
+    return (
+      <p role="status">
+        {t('console.account.deletion.notScheduled', { username: viewer.username })}
+      </p>
+    );
   }
   const deleteAt = new Date(new Date(viewer.deletionRequestedAt).getTime() + DELETION_GRACE_MS);
 
@@ -136,11 +144,11 @@ function DeletionStatus({ token }: { token: string }) {
   return (
     <>
       <p>
-        Your account, {viewer.username}, and your comments will be deleted on{' '}
+        {t('console.account.deletion.scheduled.before', { username: viewer.username })}{' '}
         <time dateTime={deleteAt.toISOString()}>
-          {deleteAt.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' })}
+          {deleteAt.toLocaleString(uiLocale(), { dateStyle: 'long', timeStyle: 'short' })}
         </time>
-        .
+        {t('console.account.deletion.scheduled.after')}
       </p>
       {failure && <p role="alert">{failure}</p>}
       <button
@@ -149,7 +157,7 @@ function DeletionStatus({ token }: { token: string }) {
         disabled={fetching}
         onClick={() => void cancelDeletion()}
       >
-        Cancel deletion
+        {t('console.account.deletion.cancel')}
       </button>
     </>
   );

@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
+import { useT } from '../../i18n';
 import { TokenActionPage } from './TokenActionPage';
 
 /** Uses the emailed download link's token (once) and answers everything the user wrote. */
@@ -14,21 +15,20 @@ export const DOWNLOAD_COMMENTS_MUTATION = graphql(`
   }
 `);
 
-// How to get a link that works, for a link that does not.
-const AGAIN = 'Ask for a new download from your profile where you comment.';
-
 /**
  * `/account/download#token=…`. The token works once, so the answer is kept as a file in memory
  * that can be saved again from this page as often as needed.
  */
 export function DownloadPage() {
+  const t = useT();
   return (
     <TokenActionPage
-      title="Download your comments"
+      title={t('console.account.download.title')}
       mutation={DOWNLOAD_COMMENTS_MUTATION}
-      again={AGAIN}
-      intro={<p>Get a file with every comment you have written here, as you wrote it.</p>}
-      action="Prepare my download"
+      // How to get a link that works, for a link that does not.
+      again={t('console.account.download.again')}
+      intro={<p>{t('console.account.download.intro')}</p>}
+      action={t('console.account.download.action')}
       done={(data) => <SaveFile data={data.downloadCommentsData} />}
     />
   );
@@ -40,6 +40,7 @@ function SaveFile({
   data: ResultOf<typeof DOWNLOAD_COMMENTS_MUTATION>['downloadCommentsData'];
 }) {
   const { window: win } = useConsoleEnv();
+  const t = useT();
   // The injected window's constructors: the page's own, or a test's.
   const { URL: Url, Blob: FileBlob } = win as unknown as typeof globalThis;
   const href = useMemo(() => {
@@ -55,14 +56,14 @@ function SaveFile({
   return (
     <>
       <p role="status" className="success">
-        Your download is ready: {count === 1 ? '1 comment' : `${count} comments`}.
+        {t('console.account.download.ready', { count })}
       </p>
       <p>
         <a className="button primary" href={href} download={name}>
-          Save {name}
+          {t('console.account.download.save', { name })}
         </a>
       </p>
-      <p className="hint">The file is JSON: each comment with its page, text, status and dates.</p>
+      <p className="hint">{t('console.account.download.hint')}</p>
     </>
   );
 }

@@ -1,9 +1,12 @@
 import { useRef, useState } from 'react';
+import { uiLocale } from '../../formatWhen';
 import { useMutation, useQuery } from 'urql';
 import type { ErrorCode } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { errorCodeOf } from '../../errorCodeOf';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { Loading } from '../../Loading';
 import { AccountFrame, TokenProblem } from './AccountFrame';
 import { useLinkToken } from './useLinkToken';
@@ -37,33 +40,36 @@ export const USE_MODERATION_LINK_MUTATION = graphql(
 /** A moderation email's link, as this page shows it. */
 export type ConsoleModerationLink = ResultOf<typeof ModerationLinkFields>;
 
-/** A comment's status in words, after "now" (`CommentStatus`). */
-const STATUS_WORDS: Record<ConsoleModerationLink['status'], string> = {
-  NONE: 'published',
-  APPROVED: 'approved',
-  REJECTED: 'rejected',
-  PREMOD: 'pending',
-  SYSTEM_WITHHELD: 'withheld after reports',
+/**
+ * "Nothing to do" for a comment no longer waiting, by its status (`CommentStatus`): catalog keys,
+ * one whole sentence per status.
+ */
+const NOTHING_TO_DO: Record<ConsoleModerationLink['status'], ConsoleMessageKey> = {
+  NONE: 'console.account.moderationLink.nothingToDo.NONE',
+  APPROVED: 'console.account.moderationLink.nothingToDo.APPROVED',
+  REJECTED: 'console.account.moderationLink.nothingToDo.REJECTED',
+  PREMOD: 'console.account.moderationLink.nothingToDo.PREMOD',
+  SYSTEM_WITHHELD: 'console.account.moderationLink.nothingToDo.SYSTEM_WITHHELD',
 };
 
-/** What each action's page says. */
+/** What each action's page says (catalog keys), and the status it leaves the comment in. */
 const ACTION_TEXT = {
   APPROVE: {
-    title: 'Approve a comment',
-    button: 'Approve this comment',
-    done: 'Approved.',
+    title: 'console.account.moderationLink.APPROVE.title',
+    button: 'console.account.moderationLink.APPROVE.button',
+    done: 'console.account.moderationLink.APPROVE.done',
     status: 'APPROVED',
   },
   REJECT: {
-    title: 'Reject a comment',
-    button: 'Reject this comment',
-    done: 'Rejected.',
+    title: 'console.account.moderationLink.REJECT.title',
+    button: 'console.account.moderationLink.REJECT.button',
+    done: 'console.account.moderationLink.REJECT.done',
     status: 'REJECTED',
   },
-} as const;
-
-// How to decide when the link does not work.
-const AGAIN = 'Decide in the console instead: the email’s Moderate link opens the comment there.';
+} as const satisfies Record<
+  ConsoleModerationLink['action'],
+  { title: ConsoleMessageKey; button: ConsoleMessageKey; done: ConsoleMessageKey; status: string }
+>;
 
 /** Where the button's run stands. */
 type UseState =
@@ -90,6 +96,9 @@ const READ_ONCE = { cacheResult: false };
  * nothing.
  */
 export function ModerationLinkPage() {
+  const t = useT();
+  // How to decide when the link does not work.
+  const again = t('console.account.moderationLink.again');
   const token = useLinkToken();
   const [{ data, error }, reexecute] = useQuery({
     query: MODERATION_LINK_QUERY,
@@ -117,8 +126,8 @@ export function ModerationLinkPage() {
 
   if (token === null) {
     return (
-      <AccountFrame title="Moderate a comment">
-        <TokenProblem code={null} again={AGAIN} />
+      <AccountFrame title={t('console.account.moderationLink.title')}>
+        <TokenProblem code={null} again={again} />
       </AccountFrame>
     );
   }
@@ -126,15 +135,15 @@ export function ModerationLinkPage() {
   if (!read) {
     const code = error ? errorCodeOf(error) : null;
     return (
-      <AccountFrame title="Moderate a comment">
+      <AccountFrame title={t('console.account.moderationLink.title')}>
         {code === null ? (
           <Loading />
         ) : (
           <>
-            <TokenProblem code={code} again={AGAIN} />
+            <TokenProblem code={code} again={again} />
             {code !== 'TOKEN_EXPIRED' && code !== 'TOKEN_INVALID' && (
               <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
-                Try again
+                {t('console.account.moderationLink.retry')}
               </button>
             )}
           </>
@@ -146,21 +155,23 @@ export function ModerationLinkPage() {
   const link = state.kind === 'done' ? state.link : read;
   const text = ACTION_TEXT[link.action];
   return (
-    <AccountFrame title={text.title}>
+    <AccountFrame title={t(text.title)}>
       <LinkPreview link={link} />
       {state.kind === 'done' ? (
         <p role="status" className={link.status === text.status ? 'success' : undefined}>
-          {link.status === text.status ? text.done : nothingToDo(link)}
+          {link.status === text.status ? t(text.done) : t(NOTHING_TO_DO[link.status])}
         </p>
       ) : state.kind === 'dead' ? (
-        <TokenProblem code={state.code} again={AGAIN} />
+        <TokenProblem code={state.code} again={again} />
       ) : !link.decidable ? (
-        <p>{nothingToDo(link)}</p>
+        <p>{t(NOTHING_TO_DO[link.status])}</p>
       ) : (
         <>
-          {state.kind === 'failed' && <TokenProblem code={state.code} again={AGAIN} />}
+          {state.kind === 'failed' && <TokenProblem code={state.code} again={again} />}
           <p className="hint">
-            This link works once, until {new Date(link.expiresAt).toLocaleString(undefined, WHEN)}.
+            {t('console.account.moderationLink.worksOnce', {
+              when: new Date(link.expiresAt).toLocaleString(uiLocale(), WHEN),
+            })}
           </p>
           <div className="actions">
             <button
@@ -169,7 +180,7 @@ export function ModerationLinkPage() {
               disabled={state.kind === 'sending'}
               onClick={() => void decide()}
             >
-              {text.button}
+              {t(text.button)}
             </button>
           </div>
         </>
@@ -178,23 +189,20 @@ export function ModerationLinkPage() {
   );
 }
 
-function nothingToDo(link: ConsoleModerationLink): string {
-  return `Nothing to do: this comment is no longer waiting (now ${STATUS_WORDS[link.status]}), or this link was used.`;
-}
-
 /** The comment the link decides: its author, its story, its text, and who decides. */
 function LinkPreview({ link }: { link: ConsoleModerationLink }) {
+  const t = useT();
   const story = link.storyTitle || link.storyUrl;
   return (
     <>
       <dl className="moderation-link">
-        <dt>Author</dt>
+        <dt>{t('console.account.moderationLink.author')}</dt>
         <dd>{link.author}</dd>
-        <dt>Story</dt>
+        <dt>{t('console.account.moderationLink.story')}</dt>
         <dd>{/^https?:\/\//i.test(link.storyUrl) ? <a href={link.storyUrl}>{story}</a> : story}</dd>
       </dl>
       <blockquote className="moderation-link-excerpt">{link.excerpt}</blockquote>
-      <p>Acting as {link.moderator}</p>
+      <p>{t('console.account.moderationLink.actingAs', { moderator: link.moderator })}</p>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
 import { AccountFrame, TokenProblem } from './AccountFrame';
 import { useTokenMutation } from './useTokenMutation';
 
@@ -39,8 +40,11 @@ interface PasswordTokenPageProps<Data extends PasswordTokenData> {
   submitLabel: string;
   /** What a dead link's page says to do instead. */
   again: string;
-  /** The success text, for the account's username. */
-  done: (username: string) => string;
+  /**
+   * The success sentence, in three pieces around its link to the console's sign-in page: the text
+   * before it (for the account's username), the link's text, the text after it.
+   */
+  done: { before: (username: string) => string; link: string; after: string };
 }
 
 /**
@@ -48,15 +52,18 @@ interface PasswordTokenPageProps<Data extends PasswordTokenData> {
  * not kept: this page serves commenters too, whose session belongs to the widget, not the console.
  */
 export function ResetPasswordPage() {
+  const t = useT();
   return (
     <PasswordTokenPage
       mutation={RESET_PASSWORD_MUTATION}
-      title="Choose a new password"
-      submitLabel="Save new password"
-      again="Ask for a new link with “Forgot password?” where you sign in."
-      done={(username) =>
-        `Your password is changed, ${username}. Other devices were signed out. Sign in with the new password where you comment, or`
-      }
+      title={t('console.account.resetPassword.title')}
+      submitLabel={t('console.account.resetPassword.submit')}
+      again={t('console.account.resetPassword.again')}
+      done={{
+        before: (username) => t('console.account.resetPassword.done.before', { username }),
+        link: t('console.account.resetPassword.done.link'),
+        after: t('console.account.resetPassword.done.after'),
+      }}
     />
   );
 }
@@ -67,15 +74,18 @@ export function ResetPasswordPage() {
  * other session of the account.
  */
 export function AcceptInvitePage() {
+  const t = useT();
   return (
     <PasswordTokenPage
       mutation={ACCEPT_INVITE_MUTATION}
-      title="Accept the invitation to moderate"
-      submitLabel="Accept and save password"
-      again="Ask the admin who invited you for a new invitation."
-      done={(username) =>
-        `You are a moderator now, ${username}. Other devices were signed out. Sign in`
-      }
+      title={t('console.account.acceptInvite.title')}
+      submitLabel={t('console.account.acceptInvite.submit')}
+      again={t('console.account.acceptInvite.again')}
+      done={{
+        before: (username) => t('console.account.acceptInvite.done.before', { username }),
+        link: t('console.account.acceptInvite.done.link'),
+        after: t('console.account.acceptInvite.done.after'),
+      }}
     />
   );
 }
@@ -87,6 +97,7 @@ function PasswordTokenPage<Data extends PasswordTokenData>({
   again,
   done,
 }: PasswordTokenPageProps<Data>) {
+  const t = useT();
   const [state, run] = useTokenMutation(mutation);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -97,9 +108,9 @@ function PasswordTokenPage<Data extends PasswordTokenData>({
     const found = {
       password:
         [...password].length < PASSWORD_MIN_LENGTH
-          ? `Use at least ${PASSWORD_MIN_LENGTH} characters.`
+          ? t('console.account.password.tooShort', { count: PASSWORD_MIN_LENGTH })
           : undefined,
-      confirm: confirm !== password ? 'The passwords do not match.' : undefined,
+      confirm: confirm !== password ? t('console.account.password.mismatch') : undefined,
     };
     setErrors(found);
     if (found.password || found.confirm) return;
@@ -111,7 +122,8 @@ function PasswordTokenPage<Data extends PasswordTokenData>({
     return (
       <AccountFrame title={title}>
         <p role="status" className="success">
-          {done(answer?.user.username ?? '')} <Link href="/admin/login">in the console</Link>.
+          {done.before(answer?.user.username ?? '')} <Link href="/admin/login">{done.link}</Link>
+          {done.after}
         </p>
       </AccountFrame>
     );
@@ -128,16 +140,16 @@ function PasswordTokenPage<Data extends PasswordTokenData>({
       {state.kind === 'failed' && <TokenProblem code={state.code} again={again} />}
       <form onSubmit={submit} noValidate>
         <Field
-          label="New password"
+          label={t('console.account.password.new')}
           type="password"
           autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          hint={t('console.account.password.hint', { count: PASSWORD_MIN_LENGTH })}
           value={password}
           error={errors.password}
           onChange={(event) => setPassword(event.target.value)}
         />
         <Field
-          label="Confirm new password"
+          label={t('console.account.password.confirm')}
           type="password"
           autoComplete="new-password"
           value={confirm}

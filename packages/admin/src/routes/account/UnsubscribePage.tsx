@@ -1,4 +1,5 @@
 import { graphql } from '@parley/transport/graphql';
+import { useT } from '../../i18n';
 import { TokenActionPage } from './TokenActionPage';
 
 /** Turns off every notification email of the emailed link's account. */
@@ -10,30 +11,23 @@ export const UNSUBSCRIBE_MUTATION = graphql(`
   }
 `);
 
-// How to get a link that works, for a link that does not.
-const AGAIN = 'Turn notifications off in your profile where you comment instead.';
-
 /**
  * `/account/unsubscribe#token=…`, linked from notification emails. A button rather than acting
  * on load: link scanners in mail systems open links, and must not unsubscribe anyone.
  */
 export function UnsubscribePage() {
+  const t = useT();
   return (
     <TokenActionPage
-      title="Unsubscribe from notifications"
+      title={t('console.account.unsubscribe.title')}
       mutation={UNSUBSCRIBE_MUTATION}
-      again={AGAIN}
-      intro={
-        <p>
-          Stop all notification emails (replies, featured comments, moderation decisions). Emails
-          about your account, like password resets, still arrive.
-        </p>
-      }
-      action="Unsubscribe"
+      // How to get a link that works, for a link that does not.
+      again={t('console.account.unsubscribe.again')}
+      intro={<p>{t('console.account.unsubscribe.intro')}</p>}
+      action={t('console.account.unsubscribe.action')}
       done={() => (
         <p role="status" className="success">
-          You are unsubscribed: we will send no more notification emails. You can turn them back on
-          in your profile where you comment.
+          {t('console.account.unsubscribe.done')}
         </p>
       )}
     />

@@ -3,7 +3,9 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { errorCodeOf } from '../../errorCodeOf';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { Loading } from '../../Loading';
 
 /** The viewer's alert per site (OFF included), and whether notification emails are on at all. */
@@ -33,12 +35,12 @@ type ModerationAlert = NonNullable<
 /** How often a site's comments are emailed (`ModerationAlertFrequency`). */
 type Frequency = ModerationAlert['frequency'];
 
-/** Each frequency as the selects offer it, in their order. */
-export const FREQUENCY_TEXT: Record<Frequency, string> = {
-  OFF: 'Off',
-  EACH: 'Each comment as it comes',
-  HOURLY: 'Hourly digest',
-  DAILY: 'Daily digest',
+/** The catalog key of each frequency's words, as the selects offer them, in their order. */
+export const FREQUENCY_TEXT: Record<Frequency, ConsoleMessageKey> = {
+  OFF: 'console.alerts.frequency.OFF',
+  EACH: 'console.alerts.frequency.EACH',
+  HOURLY: 'console.alerts.frequency.HOURLY',
+  DAILY: 'console.alerts.frequency.DAILY',
 };
 
 /**
@@ -51,10 +53,12 @@ export function AlertsPage() {
     requestPolicy: 'cache-and-network',
   });
   const viewer = data?.viewer;
+  const t = useT();
+  const errorText = useErrorText();
   if (!viewer) {
     return (
       <main className="page narrow">
-        <h1>My alerts</h1>
+        <h1>{t('console.alerts.title')}</h1>
         {error || data ? <p role="alert">{errorText(errorCodeOf(error))}</p> : <Loading />}
       </main>
     );
@@ -62,26 +66,19 @@ export function AlertsPage() {
   const alerts = viewer.moderationAlerts;
   return (
     <main className="page narrow alerts-page">
-      <h1>My alerts</h1>
-      <p>
-        Get an email when a comment enters a site’s Pending or Reported queue: for each comment, or
-        gathered in an hourly or daily digest. Each email has a Moderate link, which opens the
-        comment here, and one-time Approve and Reject links, which open a page that asks you to
-        confirm before anything is done (not for who signs in with an authenticator app, nor where
-        the organization requires one of staff: an email is no second factor). An email’s
-        “unsubscribe” link turns all of them off.
-      </p>
+      <h1>{t('console.alerts.title')}</h1>
+      <p>{t('console.alerts.intro')}</p>
       {alerts === null ? (
-        <p>Only moderators and admins get moderation alerts.</p>
+        <p>{t('console.alerts.onlyStaff')}</p>
       ) : alerts.length === 0 ? (
-        <p>There are no sites yet.</p>
+        <p>{t('console.alerts.noSites')}</p>
       ) : (
         <div className="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Site</th>
-                <th scope="col">Email alerts</th>
+                <th scope="col">{t('console.alerts.col.site')}</th>
+                <th scope="col">{t('console.alerts.col.alerts')}</th>
               </tr>
             </thead>
             <tbody>
@@ -108,6 +105,8 @@ function AlertRow({ alert }: { alert: ModerationAlert }) {
   const select = useRef<HTMLSelectElement>(null);
   // A focused control that is disabled loses the focus: it comes back once the save is done.
   const refocus = useRef(false);
+  const t = useT();
+  const errorText = useErrorText();
   useEffect(() => {
     const node = select.current;
     if (saving || !refocus.current || !node) return;
@@ -137,7 +136,7 @@ function AlertRow({ alert }: { alert: ModerationAlert }) {
       <th scope="row">{name}</th>
       <td>
         <label htmlFor={id} className="visually-hidden">
-          Email alerts for {name}
+          {t('console.alerts.label', { site: name })}
         </label>
         <select
           ref={select}
@@ -149,13 +148,13 @@ function AlertRow({ alert }: { alert: ModerationAlert }) {
         >
           {(Object.keys(FREQUENCY_TEXT) as Frequency[]).map((value) => (
             <option key={value} value={value}>
-              {FREQUENCY_TEXT[value]}
+              {t(FREQUENCY_TEXT[value])}
             </option>
           ))}
         </select>{' '}
         <span id={`${id}-outcome`}>
           <span role="status" className={outcome?.saved ? 'success' : undefined}>
-            {saving ? 'Saving…' : outcome?.saved ? 'Saved.' : ''}
+            {saving ? t('console.alerts.saving') : outcome?.saved ? t('console.alerts.saved') : ''}
           </span>
           {outcome?.saved === false && <span role="alert">{outcome.text}</span>}
         </span>

@@ -1,11 +1,15 @@
 import { useState } from 'react';
 import { useClient } from 'urql';
 import type { OperationResult } from 'urql';
+import type { Translate } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorCodeOf } from '../../errorCodeOf';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { formatWhen } from '../../formatWhen';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { CursorTable } from '../CursorTable';
 import { FilterSelect } from '../FilterFields';
 import { CursorPageInfoFields } from '../community/useCursorList';
@@ -50,55 +54,49 @@ const PAGE_SIZE = 50;
 export const EXPORT_MAX_ENTRIES = 10_000;
 const EXPORT_PAGE_SIZE = 100;
 
-/** Each action as the log's reader names it. */
-export const ACTION_LABELS: Record<AuditAction, string> = {
-  SETTINGS_UPDATE: 'Settings changed',
-  SITE_CREATE: 'Site created',
-  SITE_UPDATE: 'Site changed',
-  SSO_KEY_ROTATE: 'SSO key rotated',
-  SSO_KEY_REVOKE: 'SSO key revoked',
-  API_TOKEN_CREATE: 'API token created',
-  API_TOKEN_REVOKE: 'API token revoked',
-  WEBHOOK_CREATE: 'Webhook added',
-  WEBHOOK_UPDATE: 'Webhook changed',
-  WEBHOOK_DELETE: 'Webhook deleted',
-  WEBHOOK_SECRET_ROLL: 'Webhook secret rolled',
-  STORY_UPDATE: 'Story changed',
-  USER_ROLE: 'Role changed',
-  USER_BAN: 'Banned',
-  USER_UNBAN: 'Ban or suspension lifted',
-  USER_SUSPEND: 'Suspended',
-  USER_PREMOD: 'Pre-moderation changed',
-  USER_INVITE: 'Invited to moderate',
-  USER_ERASE: 'Account erased',
-  PASSWORD_RESET: 'Password reset (command line)',
-  TWO_FACTOR_ENABLE: 'Two-factor sign-in on',
-  TWO_FACTOR_DISABLE: 'Two-factor sign-in off',
-  TWO_FACTOR_RESET: 'Two-factor sign-in reset (command line)',
-  RECOVERY_CODES_REGENERATE: 'New recovery codes',
-  SECRETS_FORGET: 'Unreadable secrets forgotten (command line)',
-  SIGN_IN_PROVIDER_CREATE: 'Sign-in provider added',
-  SIGN_IN_PROVIDER_UPDATE: 'Sign-in provider changed',
-  SIGN_IN_PROVIDER_DELETE: 'Sign-in provider removed',
-  IMPORT_START: 'Import started',
-  EXPORT_DOWNLOAD: 'Export downloaded',
-  IP_BAN: 'Address range banned',
-  IP_BAN_LIFT: 'Address range ban lifted',
+/** The catalog key of each action's name, as the log's reader names it (`t(key)`). */
+export const ACTION_LABELS: Record<AuditAction, ConsoleMessageKey> = {
+  SETTINGS_UPDATE: 'console.audit.actions.SETTINGS_UPDATE',
+  SITE_CREATE: 'console.audit.actions.SITE_CREATE',
+  SITE_UPDATE: 'console.audit.actions.SITE_UPDATE',
+  SSO_KEY_ROTATE: 'console.audit.actions.SSO_KEY_ROTATE',
+  SSO_KEY_REVOKE: 'console.audit.actions.SSO_KEY_REVOKE',
+  API_TOKEN_CREATE: 'console.audit.actions.API_TOKEN_CREATE',
+  API_TOKEN_REVOKE: 'console.audit.actions.API_TOKEN_REVOKE',
+  WEBHOOK_CREATE: 'console.audit.actions.WEBHOOK_CREATE',
+  WEBHOOK_UPDATE: 'console.audit.actions.WEBHOOK_UPDATE',
+  WEBHOOK_DELETE: 'console.audit.actions.WEBHOOK_DELETE',
+  WEBHOOK_SECRET_ROLL: 'console.audit.actions.WEBHOOK_SECRET_ROLL',
+  STORY_UPDATE: 'console.audit.actions.STORY_UPDATE',
+  USER_ROLE: 'console.audit.actions.USER_ROLE',
+  USER_BAN: 'console.audit.actions.USER_BAN',
+  USER_UNBAN: 'console.audit.actions.USER_UNBAN',
+  USER_SUSPEND: 'console.audit.actions.USER_SUSPEND',
+  USER_PREMOD: 'console.audit.actions.USER_PREMOD',
+  USER_INVITE: 'console.audit.actions.USER_INVITE',
+  USER_ERASE: 'console.audit.actions.USER_ERASE',
+  PASSWORD_RESET: 'console.audit.actions.PASSWORD_RESET',
+  TWO_FACTOR_ENABLE: 'console.audit.actions.TWO_FACTOR_ENABLE',
+  TWO_FACTOR_DISABLE: 'console.audit.actions.TWO_FACTOR_DISABLE',
+  TWO_FACTOR_RESET: 'console.audit.actions.TWO_FACTOR_RESET',
+  RECOVERY_CODES_REGENERATE: 'console.audit.actions.RECOVERY_CODES_REGENERATE',
+  SECRETS_FORGET: 'console.audit.actions.SECRETS_FORGET',
+  SIGN_IN_PROVIDER_CREATE: 'console.audit.actions.SIGN_IN_PROVIDER_CREATE',
+  SIGN_IN_PROVIDER_UPDATE: 'console.audit.actions.SIGN_IN_PROVIDER_UPDATE',
+  SIGN_IN_PROVIDER_DELETE: 'console.audit.actions.SIGN_IN_PROVIDER_DELETE',
+  IMPORT_START: 'console.audit.actions.IMPORT_START',
+  EXPORT_DOWNLOAD: 'console.audit.actions.EXPORT_DOWNLOAD',
+  IP_BAN: 'console.audit.actions.IP_BAN',
+  IP_BAN_LIFT: 'console.audit.actions.IP_BAN_LIFT',
 };
 
-const ACTION_OPTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((value) => ({
-  value,
-  label: ACTION_LABELS[value],
-}));
-
-const WHEN = { dateStyle: 'medium', timeStyle: 'medium' } as const;
-
 /** A change's JSON value as text: strings without quotes, nothing as "—". */
-function shown(json: string | null | undefined): string {
+function shown(json: string | null | undefined, t: Translate<ConsoleMessageKey>): string {
   if (json === null || json === undefined) return '—';
   const value: unknown = JSON.parse(json);
-  if (typeof value === 'string') return value === '' ? '(empty)' : value;
-  if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.join(', ');
+  if (typeof value === 'string') return value === '' ? t('console.audit.value.empty') : value;
+  if (Array.isArray(value))
+    return value.length === 0 ? t('console.audit.value.none') : value.join(', ');
   return JSON.stringify(value);
 }
 
@@ -152,6 +150,7 @@ export function AuditLogPage() {
   const [actor, setActor] = useState<{ id: string; name: string } | null>(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const t = useT();
   const filters: Filters = {
     action: action === '' ? null : action,
     actorId: actor?.id ?? null,
@@ -161,18 +160,21 @@ export function AuditLogPage() {
   };
   return (
     <main className="page admin-page">
-      <h1>Audit log</h1>
+      <h1>{t('console.audit.title')}</h1>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <FilterSelect
           id="audit-action"
-          label="Action"
-          all="All actions"
-          options={ACTION_OPTIONS}
+          label={t('console.audit.action')}
+          all={t('console.audit.allActions')}
+          options={(Object.keys(ACTION_LABELS) as AuditAction[]).map((value) => ({
+            value,
+            label: t(ACTION_LABELS[value]),
+          }))}
           value={action}
           onChange={setAction}
         />
         <div>
-          <label htmlFor="audit-from">From</label>
+          <label htmlFor="audit-from">{t('console.audit.from')}</label>
           <input
             id="audit-from"
             type="date"
@@ -181,14 +183,14 @@ export function AuditLogPage() {
           />
         </div>
         <div>
-          <label htmlFor="audit-to">To</label>
+          <label htmlFor="audit-to">{t('console.audit.to')}</label>
           <input id="audit-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
         </div>
         {actor && (
           <div>
-            <span>By {actor.name}</span>{' '}
+            <span>{t('console.audit.by', { name: actor.name })}</span>{' '}
             <button type="button" className="link" onClick={() => setActor(null)}>
-              Everyone
+              {t('console.audit.everyone')}
             </button>
           </div>
         )}
@@ -196,14 +198,14 @@ export function AuditLogPage() {
       <ExportButton filters={filters} />
       <CursorTable
         key={JSON.stringify(filters)}
-        caption="Audit log"
+        caption={t('console.audit.title')}
         head={
           <>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Action</th>
-            <th scope="col">On</th>
-            <th scope="col">Changes</th>
+            <th scope="col">{t('console.audit.col.when')}</th>
+            <th scope="col">{t('console.audit.col.who')}</th>
+            <th scope="col">{t('console.audit.col.action')}</th>
+            <th scope="col">{t('console.audit.col.on')}</th>
+            <th scope="col">{t('console.audit.col.changes')}</th>
           </>
         }
         columns={5}
@@ -211,12 +213,12 @@ export function AuditLogPage() {
         filters={filters}
         pageSize={PAGE_SIZE}
         connection={(data) => data.auditLog}
-        empty="Nothing recorded matches."
+        empty={t('console.audit.empty')}
         row={({ actor: by, ...entry }) => (
           <tr key={entry.id}>
             <td>
               <time dateTime={entry.createdAt}>
-                {new Date(entry.createdAt).toLocaleString(undefined, WHEN)}
+                {formatWhen(entry.createdAt, { seconds: true })}
               </time>
             </td>
             <td>
@@ -224,7 +226,7 @@ export function AuditLogPage() {
                 <button
                   type="button"
                   className="link"
-                  title={`Only what ${entry.actorName} did`}
+                  title={t('console.audit.onlyBy', { name: entry.actorName })}
                   onClick={() => setActor({ id: by.id, name: entry.actorName })}
                 >
                   {entry.actorName}
@@ -234,7 +236,7 @@ export function AuditLogPage() {
               )}
               {entry.ip && <div className="hint">{entry.ip}</div>}
             </td>
-            <td>{ACTION_LABELS[entry.action]}</td>
+            <td>{t(ACTION_LABELS[entry.action])}</td>
             <td>
               {entry.targetLabel}
               <div className="hint">{entry.targetType}</div>
@@ -244,7 +246,8 @@ export function AuditLogPage() {
                 <ul className="audit-changes">
                   {entry.changes.map((change) => (
                     <li key={change.field}>
-                      <code>{change.field}</code>: {shown(change.before)} → {shown(change.after)}
+                      <code>{change.field}</code>: {shown(change.before, t)} →{' '}
+                      {shown(change.after, t)}
                     </li>
                   ))}
                 </ul>
@@ -263,6 +266,8 @@ function ExportButton({ filters }: { filters: Filters }) {
   const { window: win } = useConsoleEnv();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ text: string; failed: boolean } | null>(null);
+  const t = useT();
+  const errorText = useErrorText();
   async function exportCsv() {
     setBusy(true);
     setStatus(null);
@@ -297,13 +302,16 @@ function ExportButton({ filters }: { filters: Filters }) {
     // After the click has started the download.
     win.setTimeout(() => Url.revokeObjectURL(href), 60_000);
     setBusy(false);
-    const capped = after !== null ? ` (the first ${EXPORT_MAX_ENTRIES}; narrow the dates)` : '';
-    setStatus({ text: `Exported ${entries.length} entries${capped}.`, failed: false });
+    const text =
+      after !== null
+        ? t('console.audit.exportedCapped', { count: entries.length, max: EXPORT_MAX_ENTRIES })
+        : t('console.audit.exported', { count: entries.length });
+    setStatus({ text, failed: false });
   }
   return (
     <p>
       <button type="button" disabled={busy} onClick={() => void exportCsv()}>
-        {busy ? 'Exporting…' : 'Export CSV'}
+        {busy ? t('console.audit.exporting') : t('console.audit.export')}
       </button>{' '}
       {status && <span role={status.failed ? 'alert' : 'status'}>{status.text}</span>}
     </p>

@@ -4,6 +4,8 @@ import { graphql } from '@parley/transport/graphql';
 import type { VariablesOf } from '@parley/transport/graphql';
 import { CursorTable } from '../CursorTable';
 import { FilterSelect, SearchField } from '../FilterFields';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { Role } from '../../Viewer';
 import { LABELS, USER_STATUSES, USERS_PAGE_SIZE } from './communityQueries';
@@ -46,9 +48,9 @@ type Filters = Omit<VariablesOf<typeof USERS_QUERY>, 'after' | 'first'>;
 
 /** The kind filter: members (accounts) or guests (a name, no account). */
 type Kind = 'MEMBERS' | 'GUESTS';
-const KINDS: readonly { value: Kind; label: string }[] = [
-  { value: 'MEMBERS', label: 'Members' },
-  { value: 'GUESTS', label: 'Guests' },
+const KINDS: readonly { value: Kind; label: ConsoleMessageKey }[] = [
+  { value: 'MEMBERS', label: 'console.community.kind.MEMBERS' },
+  { value: 'GUESTS', label: 'console.community.kind.GUESTS' },
 ];
 
 /**
@@ -57,6 +59,7 @@ const KINDS: readonly { value: Kind; label: string }[] = [
  */
 export function CommunityPage() {
   const viewer = useViewer();
+  const t = useT();
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<Role | ''>('');
   const [status, setStatus] = useState<UserStatus | ''>('');
@@ -71,35 +74,35 @@ export function CommunityPage() {
   };
   return (
     <main className="page admin-page">
-      <h1>Community</h1>
+      <h1>{t('console.community.title')}</h1>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <SearchField
           id="community-search"
-          placeholder="Username or email"
+          placeholder={t('console.community.search.placeholder')}
           value={search}
           onChange={setSearch}
         />
         <FilterSelect
           id="community-role"
-          label="Role"
-          all="All roles"
-          options={ROLES.map((r) => ({ value: r, label: LABELS[r] }))}
+          label={t('console.community.filter.role')}
+          all={t('console.community.filter.allRoles')}
+          options={ROLES.map((r) => ({ value: r, label: t(LABELS[r]) }))}
           value={role}
           onChange={setRole}
         />
         <FilterSelect
           id="community-status"
-          label="Status"
-          all="All statuses"
-          options={USER_STATUSES.map((s) => ({ value: s, label: LABELS[s] }))}
+          label={t('console.community.filter.status')}
+          all={t('console.community.filter.allStatuses')}
+          options={USER_STATUSES.map((s) => ({ value: s, label: t(LABELS[s]) }))}
           value={status}
           onChange={setStatus}
         />
         <FilterSelect
           id="community-kind"
-          label="Kind"
-          all="Members and guests"
-          options={KINDS}
+          label={t('console.community.filter.kind')}
+          all={t('console.community.filter.allKinds')}
+          options={KINDS.map((k) => ({ value: k.value, label: t(k.label) }))}
           value={kind}
           onChange={setKind}
         />
@@ -119,18 +122,19 @@ function UserTable({
   filters: Filters;
   onComments: (userId: string) => void;
 }) {
+  const t = useT();
   return (
     <CursorTable
-      caption="Users"
+      caption={t('console.community.users.caption')}
       head={
         <>
-          <th scope="col">Username</th>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Status</th>
-          <th scope="col">Member since</th>
+          <th scope="col">{t('console.community.users.username')}</th>
+          <th scope="col">{t('console.community.users.email')}</th>
+          <th scope="col">{t('console.community.users.role')}</th>
+          <th scope="col">{t('console.community.users.status')}</th>
+          <th scope="col">{t('console.community.users.memberSince')}</th>
           <th scope="col">
-            <span className="visually-hidden">Actions</span>
+            <span className="visually-hidden">{t('console.community.users.actions')}</span>
           </th>
         </>
       }
@@ -139,7 +143,7 @@ function UserTable({
       filters={filters}
       pageSize={USERS_PAGE_SIZE}
       connection={(data) => data.users}
-      empty="No users match."
+      empty={t('console.community.users.empty')}
       row={(node) => <UserRow key={node.id} user={node} onComments={onComments} />}
     />
   );

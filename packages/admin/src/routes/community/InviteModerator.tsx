@@ -3,7 +3,8 @@ import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { UserRowFields } from './UserRow';
 
 /** Makes the account with an email a moderator, inviting a new person by email. */
@@ -23,6 +24,8 @@ export const INVITE_MUTATION = graphql(
  */
 export function InviteModerator() {
   const id = useId();
+  const t = useT();
+  const errorText = useErrorText();
   const [email, setEmail] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<{ text: string; field: boolean } | null>(null);
@@ -41,16 +44,18 @@ export function InviteModerator() {
     const user = result.data?.inviteModerator.user;
     setDone(
       user?.role === 'MODERATOR' || user?.role === 'ADMIN'
-        ? `${user.username} already moderates.`
-        : `Invitation sent to ${email.trim()}. ${user?.username ?? 'They'} will moderate once the emailed link is opened.`,
+        ? t('console.community.invite.alreadyModerates', { username: user.username })
+        : user
+          ? t('console.community.invite.sent', { email: email.trim(), username: user.username })
+          : t('console.community.invite.sentNoName', { email: email.trim() }),
     );
     setEmail('');
   }
 
   return (
     <form className="invite" onSubmit={(e) => void onSubmit(e)} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Invite a moderator</h2>
-      <label htmlFor={`${id}-email`}>Email</label>
+      <h2 id={`${id}-title`}>{t('console.community.invite.title')}</h2>
+      <label htmlFor={`${id}-email`}>{t('console.community.invite.email')}</label>
       <div className="action-row">
         <input
           id={`${id}-email`}
@@ -62,7 +67,7 @@ export function InviteModerator() {
           aria-describedby={error ? `${id}-error` : undefined}
         />
         <button type="submit" disabled={state.fetching}>
-          Invite
+          {t('console.community.invite.submit')}
         </button>
       </div>
       {error !== null && (

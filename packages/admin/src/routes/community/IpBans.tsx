@@ -1,8 +1,11 @@
 import { useId, useState } from 'react';
+import { uiLocale } from '../../formatWhen';
 import { useMutation, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { Loading } from '../../Loading';
 
@@ -50,16 +53,13 @@ export function EraseGuest({
   onDone: () => void;
 }) {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [state, erase] = useMutation(ERASE_GUEST_MUTATION);
   const [error, setError] = useState<string | null>(null);
   const [erased, setErased] = useState(false);
   async function onErase() {
-    if (
-      !win.confirm(
-        `Erase ${name}? Their comments are emptied and their name and address forgotten, now.`,
-      )
-    )
-      return;
+    if (!win.confirm(t('console.community.eraseGuest.confirm', { name }))) return;
     setError(null);
     const result = await erase({ input: { userId } });
     if (result.error) setError(errorText(toTransportError(result.error).code));
@@ -72,7 +72,7 @@ export function EraseGuest({
   if (erased) {
     return (
       <p role="status" className="success">
-        Erased.
+        {t('console.community.eraseGuest.done')}
       </p>
     );
   }
@@ -84,25 +84,25 @@ export function EraseGuest({
         disabled={state.fetching}
         onClick={() => void onErase()}
       >
-        Erase this guest
+        {t('console.community.eraseGuest.submit')}
       </button>
       {error !== null && <p role="alert">{error}</p>}
     </div>
   );
 }
 
-/** How long a range ban lasts: the choices, in hours, with their words. */
-const BAN_LENGTHS: readonly [hours: number, label: string][] = [
-  [1, '1 hour'],
-  [24, '24 hours'],
-  [168, '7 days'],
-  [720, '30 days'],
+/** How long a range ban lasts: the choices, in hours, with the catalog keys of their words. */
+const BAN_LENGTHS: readonly [hours: number, label: ConsoleMessageKey][] = [
+  [1, 'console.community.banLength.1'],
+  [24, 'console.community.banLength.24'],
+  [168, 'console.community.banLength.168'],
+  [720, 'console.community.banLength.720'],
 ];
 
 /** Keeps the bans list current after a change (urql refetches queries naming the type). */
 const REFRESH = { additionalTypenames: ['IpBan'] };
 
-const dateTime = (iso: string) => new Date(iso).toLocaleString();
+const dateTime = (iso: string) => new Date(iso).toLocaleString(uiLocale());
 
 /**
  * Bans a range (an address or CIDR, at most a /16 or an IPv6 /32) for a time: guests from it
@@ -111,6 +111,8 @@ const dateTime = (iso: string) => new Date(iso).toLocaleString();
  */
 export function IpBanForm({ initialRange = '' }: { initialRange?: string }) {
   const id = useId();
+  const t = useT();
+  const errorText = useErrorText();
   const [range, setRange] = useState(initialRange);
   const [hours, setHours] = useState('24');
   const [reason, setReason] = useState('');
@@ -132,19 +134,24 @@ export function IpBanForm({ initialRange = '' }: { initialRange?: string }) {
       // The length and the reason are bounded by the form: a refused input is the range.
       setError(
         code === 'INVALID_INPUT'
-          ? 'Enter one address, or a range no wider than a /16 (IPv6: a /32), such as 203.0.113.0/24.'
+          ? t('console.community.ipBanForm.invalidRange')
           : errorText(code ?? 'INTERNAL'),
       );
     } else {
-      setDone(`Banned ${banned.range} until ${dateTime(banned.expiresAt)}.`);
+      setDone(
+        t('console.community.ipBanForm.done', {
+          range: banned.range,
+          when: dateTime(banned.expiresAt),
+        }),
+      );
       setReason('');
     }
   }
 
   return (
     <form className="ip-ban-form" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Ban a network</h3>
-      <label htmlFor={`${id}-range`}>Address or range</label>
+      <h3 id={`${id}-title`}>{t('console.community.ipBanForm.title')}</h3>
+      <label htmlFor={`${id}-range`}>{t('console.community.ipBanForm.range')}</label>
       <input
         id={`${id}-range`}
         value={range}
@@ -154,19 +161,17 @@ export function IpBanForm({ initialRange = '' }: { initialRange?: string }) {
         onChange={(e) => setRange(e.target.value)}
       />
       <p id={`${id}-range-hint`} className="hint">
-        One address, or a range such as 203.0.113.0/24 or 2001:db8::/48 (at most a /16, or an IPv6
-        /32). Guests from it can neither comment nor start as guests, and nobody can sign up from
-        it; members already signed in are not affected.
+        {t('console.community.ipBanForm.rangeHint')}
       </p>
-      <label htmlFor={`${id}-hours`}>Ban for</label>
+      <label htmlFor={`${id}-hours`}>{t('console.community.ipBanForm.hours')}</label>
       <select id={`${id}-hours`} value={hours} onChange={(e) => setHours(e.target.value)}>
         {BAN_LENGTHS.map(([value, label]) => (
           <option key={value} value={String(value)}>
-            {label}
+            {t(label)}
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-reason`}>Reason (optional, moderators only)</label>
+      <label htmlFor={`${id}-reason`}>{t('console.community.ipBanForm.reason')}</label>
       <input
         id={`${id}-reason`}
         value={reason}
@@ -174,7 +179,7 @@ export function IpBanForm({ initialRange = '' }: { initialRange?: string }) {
         onChange={(e) => setReason(e.target.value)}
       />
       <button type="submit" disabled={state.fetching}>
-        Ban network
+        {t('console.community.ipBanForm.submit')}
       </button>
       <p aria-live="polite" className="success">
         {done}
@@ -186,6 +191,8 @@ export function IpBanForm({ initialRange = '' }: { initialRange?: string }) {
 
 /** Community › Banned networks: the range bans, with Lift on those in force, and a new ban. */
 export function IpBansSection() {
+  const t = useT();
+  const errorText = useErrorText();
   const [{ data, error }] = useQuery({ query: IP_BANS_QUERY, context: REFRESH });
   const [lifting, lift] = useMutation(LIFT_IP_BAN_MUTATION);
   const [liftError, setLiftError] = useState<string | null>(null);
@@ -199,21 +206,21 @@ export function IpBansSection() {
 
   return (
     <section aria-labelledby="ip-bans-title" className="ip-bans">
-      <h2 id="ip-bans-title">Banned networks</h2>
+      <h2 id="ip-bans-title">{t('console.community.ipBans.title')}</h2>
       {error && !data && <p role="alert">{errorText(toTransportError(error).code)}</p>}
       {!data && !error && <Loading />}
-      {data && bans.length === 0 && <p>No network is banned.</p>}
+      {data && bans.length === 0 && <p>{t('console.community.ipBans.empty')}</p>}
       {bans.length > 0 && (
         <table>
-          <caption className="visually-hidden">Banned networks</caption>
+          <caption className="visually-hidden">{t('console.community.ipBans.title')}</caption>
           <thead>
             <tr>
-              <th scope="col">Range</th>
-              <th scope="col">Until</th>
-              <th scope="col">Reason</th>
-              <th scope="col">By</th>
+              <th scope="col">{t('console.community.ipBans.range')}</th>
+              <th scope="col">{t('console.community.ipBans.until')}</th>
+              <th scope="col">{t('console.community.ipBans.reason')}</th>
+              <th scope="col">{t('console.community.ipBans.by')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('console.community.ipBans.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -225,8 +232,8 @@ export function IpBansSection() {
                   {ban.active
                     ? dateTime(ban.expiresAt)
                     : ban.liftedAt
-                      ? `Lifted ${dateTime(ban.liftedAt)}`
-                      : `Ended ${dateTime(ban.expiresAt)}`}
+                      ? t('console.community.ipBans.lifted', { when: dateTime(ban.liftedAt) })
+                      : t('console.community.ipBans.ended', { when: dateTime(ban.expiresAt) })}
                 </td>
                 <td className="wrap">{ban.reason || '—'}</td>
                 <td>{ban.createdBy?.username ?? '—'}</td>
@@ -237,7 +244,11 @@ export function IpBansSection() {
                       disabled={lifting.fetching}
                       onClick={() => void onLift(ban.id)}
                     >
-                      Lift<span className="visually-hidden"> the ban of {ban.range}</span>
+                      {t('console.community.ipBans.lift.visible')}
+                      <span className="visually-hidden">
+                        {' '}
+                        {t('console.community.ipBans.lift.hidden', { range: ban.range })}
+                      </span>
                     </button>
                   )}
                 </td>

@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
+import { uiLocale } from '../../formatWhen';
 import { useMutation } from 'urql';
 import type { CombinedError } from 'urql';
 import { SUSPEND_DEFAULT_HOURS, SUSPEND_PRESETS_HOURS } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { SUSPEND_LABELS } from '../../suspendLabels';
 import {
   BAN_USER_MUTATION,
@@ -31,6 +33,8 @@ export function UserActions({
   setMessage: (message: string) => void;
 }) {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const id = useId();
   // A preset's hours, or 'custom' for an end time.
   const [hours, setHours] = useState<string>(String(SUSPEND_DEFAULT_HOURS));
@@ -68,19 +72,23 @@ export function UserActions({
   function onSuspend() {
     const until = suspendUntil();
     if (until === null) {
-      setError('Choose when the suspension ends.');
+      setError(t('console.community.actions.suspend.chooseEnd'));
       return;
     }
     void run(
       () => runSuspend({ input: { userId: user.id, until, message: note } }),
-      `Suspended until ${new Date(until).toLocaleString()}.`,
+      t('console.community.actions.suspend.done', {
+        when: new Date(until).toLocaleString(uiLocale()),
+      }),
     );
   }
 
   const restricted = user.status === 'BANNED' || user.status === 'SUSPENDED';
   return (
     <div className="user-actions" aria-busy={busy}>
-      <label htmlFor={`${id}-message`}>Message to {user.username} (optional)</label>
+      <label htmlFor={`${id}-message`}>
+        {t('console.community.actions.message', { username: user.username })}
+      </label>
       <textarea
         id={`${id}-message`}
         rows={2}
@@ -89,27 +97,40 @@ export function UserActions({
         aria-describedby={`${id}-message-hint`}
       />
       <p id={`${id}-message-hint`} className="hint">
-        Emailed with a ban, a suspension, pre-moderation or a role change.
+        {t('console.community.actions.messageHint')}
       </p>
       <div className="action-row">
         {restricted ? (
           <button
             type="button"
             disabled={busy}
-            onClick={() => void run(() => runUnban({ input: { userId: user.id } }), 'Restored.')}
+            onClick={() =>
+              void run(
+                () => runUnban({ input: { userId: user.id } }),
+                t('console.community.actions.restored'),
+              )
+            }
           >
-            {user.status === 'BANNED' ? 'Unban' : 'End suspension'}
+            {user.status === 'BANNED'
+              ? t('console.community.actions.unban')
+              : t('console.community.actions.endSuspension')}
           </button>
         ) : (
           <button
             type="button"
             disabled={busy}
             onClick={() => {
-              if (!win.confirm(`Ban ${user.username}?`)) return;
-              void run(() => runBan({ input: { userId: user.id, message: note } }), 'Banned.');
+              if (
+                !win.confirm(t('console.community.actions.banConfirm', { username: user.username }))
+              )
+                return;
+              void run(
+                () => runBan({ input: { userId: user.id, message: note } }),
+                t('console.community.actions.banned'),
+              );
             }}
           >
-            Ban
+            {t('console.community.actions.ban')}
           </button>
         )}
         <button
@@ -125,30 +146,34 @@ export function UserActions({
                     ...(note === null ? {} : { message: note }),
                   },
                 }),
-              user.status === 'PREMOD' ? 'Pre-moderation off.' : 'Pre-moderation on.',
+              user.status === 'PREMOD'
+                ? t('console.community.actions.premodOffDone')
+                : t('console.community.actions.premodOnDone'),
             )
           }
         >
-          {user.status === 'PREMOD' ? 'Pre-moderation off' : 'Pre-moderation on'}
+          {user.status === 'PREMOD'
+            ? t('console.community.actions.premodOff')
+            : t('console.community.actions.premodOn')}
         </button>
       </div>
       <fieldset className="action-row">
-        <legend>Suspend</legend>
+        <legend>{t('console.community.actions.suspend.legend')}</legend>
         <label htmlFor={`${id}-hours`} className="inline">
-          For
+          {t('console.community.actions.suspend.for')}
         </label>
         <select id={`${id}-hours`} value={hours} onChange={(e) => setHours(e.target.value)}>
           {SUSPEND_PRESETS_HOURS.map((preset) => (
             <option key={preset} value={String(preset)}>
-              {SUSPEND_LABELS[preset]}
+              {t(SUSPEND_LABELS[preset])}
             </option>
           ))}
-          <option value="custom">Until…</option>
+          <option value="custom">{t('console.community.actions.suspend.custom')}</option>
         </select>
         {hours === 'custom' && (
           <>
             <label htmlFor={`${id}-until`} className="inline">
-              Ends
+              {t('console.community.actions.suspend.ends')}
             </label>
             <input
               id={`${id}-until`}
@@ -159,7 +184,7 @@ export function UserActions({
           </>
         )}
         <button type="button" disabled={busy} onClick={onSuspend}>
-          Suspend
+          {t('console.community.actions.suspend.submit')}
         </button>
       </fieldset>
       <p aria-live="polite" className="success">

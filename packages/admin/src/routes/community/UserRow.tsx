@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { uiLocale } from '../../formatWhen';
 import { useMutation } from 'urql';
 import { ROLES } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { ConsoleViewer, Role } from '../../Viewer';
 import { LABELS, SET_USER_ROLE_MUTATION } from './communityQueries';
@@ -28,7 +30,7 @@ function canActOn(viewer: ConsoleViewer, user: CommunityUser): boolean {
 
 /** "Member since" as a short date in the moderator's locale. */
 function day(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return new Date(iso).toLocaleDateString(uiLocale(), { dateStyle: 'medium' });
 }
 
 /**
@@ -43,6 +45,8 @@ export function UserRow({
   onComments: (userId: string) => void;
 }) {
   const viewer = useViewer();
+  const t = useT();
+  const errorText = useErrorText();
   const [open, setOpen] = useState(false);
   const [roleError, setRoleError] = useState<string | null>(null);
   // Shared by the role select and the status actions (both email it when given).
@@ -69,14 +73,14 @@ export function UserRow({
       <tr>
         <th scope="row">
           {user.username}
-          {user.isGuest && <span className="tag"> Guest</span>}
+          {user.isGuest && <span className="tag"> {t('console.community.row.guest')}</span>}
         </th>
         <td className="wrap">{user.email ?? '—'}</td>
         <td>
           {roleEditable ? (
             <>
               <label className="visually-hidden" htmlFor={`role-${user.id}`}>
-                Role of {user.username}
+                {t('console.community.row.roleOf', { username: user.username })}
               </label>
               <select
                 id={`role-${user.id}`}
@@ -86,28 +90,37 @@ export function UserRow({
               >
                 {ROLES.map((role) => (
                   <option key={role} value={role}>
-                    {LABELS[role]}
+                    {t(LABELS[role])}
                   </option>
                 ))}
               </select>
               {roleError !== null && <p role="alert">{roleError}</p>}
             </>
           ) : user.isGuest ? (
-            'Guest'
+            t('console.community.row.guest')
           ) : (
-            LABELS[user.role]
+            t(LABELS[user.role])
           )}
         </td>
         <td>
-          {LABELS[status]}
+          {t(LABELS[status])}
           {status === 'SUSPENDED' && user.suspendedUntil !== null && (
-            <span className="hint"> until {new Date(user.suspendedUntil).toLocaleString()}</span>
+            <span className="hint">
+              {' '}
+              {t('console.community.row.suspendedUntil', {
+                when: new Date(user.suspendedUntil).toLocaleString(uiLocale()),
+              })}
+            </span>
           )}
         </td>
         <td>{day(user.createdAt)}</td>
         <td className="row-actions">
           <button type="button" onClick={() => onComments(user.id)}>
-            Comments<span className="visually-hidden"> of {user.username}</span>
+            {t('console.community.row.comments.visible')}
+            <span className="visually-hidden">
+              {' '}
+              {t('console.community.row.comments.hidden', { username: user.username })}
+            </span>
           </button>
           {actionable && (
             <button
@@ -116,7 +129,11 @@ export function UserRow({
               aria-controls={panelId}
               onClick={() => setOpen(!open)}
             >
-              Actions<span className="visually-hidden"> for {user.username}</span>
+              {t('console.community.row.actions.visible')}
+              <span className="visually-hidden">
+                {' '}
+                {t('console.community.row.actions.hidden', { username: user.username })}
+              </span>
             </button>
           )}
         </td>

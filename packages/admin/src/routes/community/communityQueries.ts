@@ -1,3 +1,4 @@
+import type { ConsoleMessageKey } from '../../i18n';
 import type { Role } from '../../Viewer';
 import type { CommunityUser } from './UserRow';
 
@@ -21,14 +22,14 @@ export {
   UNBAN_USER_MUTATION,
 } from '@parley/transport/user-actions';
 
-/** Words for roles and statuses in the table and the selects. */
-export const LABELS: Record<Role | UserStatus, string> = {
-  COMMENTER: 'Commenter',
-  STAFF: 'Staff',
-  MODERATOR: 'Moderator',
-  ADMIN: 'Admin',
-  ACTIVE: 'Active',
-  SUSPENDED: 'Suspended',
-  BANNED: 'Banned',
-  PREMOD: 'Pre-moderated',
+/** Catalog keys of the words for roles and statuses in the table and the selects (`t(key)`). */
+export const LABELS: Readonly<Record<Role | UserStatus, ConsoleMessageKey>> = {
+  COMMENTER: 'console.community.label.COMMENTER',
+  STAFF: 'console.community.label.STAFF',
+  MODERATOR: 'console.community.label.MODERATOR',
+  ADMIN: 'console.community.label.ADMIN',
+  ACTIVE: 'console.community.label.ACTIVE',
+  SUSPENDED: 'console.community.label.SUSPENDED',
+  BANNED: 'console.community.label.BANNED',
+  PREMOD: 'console.community.label.PREMOD',
 };

@@ -1,3 +1,4 @@
+import { useT } from '../../i18n';
 import type { ConsoleSettings } from './configureQueries';
 import { CheckboxField, FormFooter, TextField } from './SettingsFields';
 import { useSettingsForm, wholeNumber } from './useSettingsForm';
@@ -30,39 +31,40 @@ const toInput = (v: AdvancedValues) => ({
  */
 export function AdvancedSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
+  const t = useT();
   return (
     <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
       <TextField
         form={form}
         name="customCssUrl"
-        label="Custom CSS URL"
+        label={t('console.configure.advanced.customCssUrl')}
         type="url"
         placeholder="https://example.com/parley.css"
-        hint="An https stylesheet for the stream, loaded after its own. Leave empty for none."
+        hint={t('console.configure.advanced.customCssUrlHint')}
       />
       <TextField
         form={form}
         name="auditRetentionDays"
-        label="Keep the audit log for"
+        label={t('console.configure.advanced.auditRetentionDays')}
         type="number"
         min={30}
         max={3650}
-        hint="Days (30 to 3650). Older entries are deleted within the hour."
+        hint={t('console.configure.advanced.auditRetentionDaysHint')}
       />
       <TextField
         form={form}
         name="ipRetentionDays"
-        label="Keep guests’ IP addresses for"
+        label={t('console.configure.advanced.ipRetentionDays')}
         type="number"
         min={1}
         max={365}
-        hint="Days after a guest's last comment (1 to 365), then the address is erased within the hour. Moderators ban address ranges from it; only admins see it."
+        hint={t('console.configure.advanced.ipRetentionDaysHint')}
       />
       <CheckboxField
         form={form}
         name="webhooksAllowPrivateAddresses"
-        label="Allow webhooks to private addresses"
-        hint="Lets webhook endpoints be on loopback, private or link-local addresses, such as a bot on this server's network. Off, a webhook URL cannot make the server reach what only it can."
+        label={t('console.configure.advanced.webhooksAllowPrivateAddresses')}
+        hint={t('console.configure.advanced.webhooksAllowPrivateAddressesHint')}
       />
       <FormFooter form={form} />
     </form>

@@ -6,8 +6,10 @@ import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { SecretShownOnce } from './SecretShownOnce';
 
 const ApiTokenFields = graphql(`
@@ -47,17 +49,24 @@ export const REVOKE_API_TOKEN_MUTATION = graphql(
 
 type Scope = ConsoleApiToken['scope'];
 
-/** What each scope lets a token do, as the select and the table say it. */
-export const SCOPE_TEXT: Record<Scope, string> = {
-  READ: 'Read: every query, no changes',
-  MODERATE: 'Moderate: decisions on comments, people and stories',
-  ADMIN: 'Admin: moderation, and settings, sites and roles',
+/** What each scope lets a token do, as the select says it, and its name, as the table says it. */
+export const SCOPE_TEXT: Record<Scope, { label: ConsoleMessageKey; short: ConsoleMessageKey }> = {
+  READ: {
+    label: 'console.integrations.tokens.scope.READ',
+    short: 'console.integrations.tokens.scopeShort.READ',
+  },
+  MODERATE: {
+    label: 'console.integrations.tokens.scope.MODERATE',
+    short: 'console.integrations.tokens.scopeShort.MODERATE',
+  },
+  ADMIN: {
+    label: 'console.integrations.tokens.scope.ADMIN',
+    short: 'console.integrations.tokens.scopeShort.ADMIN',
+  },
 };
 
 /** Longest name the server takes (apiTokenAdmin.ts). */
 const NAME_MAX_LENGTH = 80;
-
-const when = (iso: string | null | undefined) => (iso ? formatWhen(iso) : 'Never');
 
 /**
  * Configure › API tokens: make a named, scoped token for a script or another server (its secret
@@ -66,6 +75,10 @@ const when = (iso: string | null | undefined) => (iso ? formatWhen(iso) : 'Never
  */
 export function ApiTokenSettings() {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
+  const when = (iso: string | null | undefined) =>
+    iso ? formatWhen(iso) : t('console.integrations.tokens.never');
   const [{ data, error: loadError }, reload] = useQuery({ query: API_TOKENS_QUERY });
   const [creating, create] = useMutation(CREATE_API_TOKEN_MUTATION);
   const [revoking, revoke] = useMutation(REVOKE_API_TOKEN_MUTATION);
@@ -82,7 +95,7 @@ export function ApiTokenSettings() {
     setError(null);
     const trimmed = name.trim();
     if (trimmed === '' || [...trimmed].length > NAME_MAX_LENGTH) {
-      setNameError(`Give the token a name of 1 to ${NAME_MAX_LENGTH} characters.`);
+      setNameError(t('console.integrations.tokens.nameLength', { max: NAME_MAX_LENGTH }));
       win.document.getElementById('api-token-name')?.focus();
       return;
     }
@@ -92,7 +105,7 @@ export function ApiTokenSettings() {
     if (result.error) {
       const err = toTransportError(result.error);
       if (err.code === 'INVALID_INPUT' && err.field === 'name') {
-        setNameError('A token that works already has this name, or there are 50 already.');
+        setNameError(t('console.integrations.tokens.nameTaken'));
         win.document.getElementById('api-token-name')?.focus();
       } else setError(errorText(err.code));
       return;
@@ -106,7 +119,7 @@ export function ApiTokenSettings() {
   }
 
   async function onRevoke(token: ConsoleApiToken) {
-    if (!win.confirm(`Revoke “${token.name}” now? Whatever uses it stops working.`)) return;
+    if (!win.confirm(t('console.integrations.tokens.revokeConfirm', { name: token.name }))) return;
     setError(null);
     const result = await revoke({ input: { tokenId: token.id } });
     if (result.error) setError(errorText(toTransportError(result.error).code));
@@ -116,24 +129,28 @@ export function ApiTokenSettings() {
   return (
     <div className="api-tokens">
       <p>
-        Scripts and other servers send a token as <code>Authorization: Bearer …</code> to{' '}
-        <code>/graphql</code>, with a query of their own. A token acts as the admin who made it,
-        within its scope. It stops working when revoked, and when that admin signs out everywhere,
-        changes their password or stops being an admin. It never signs in, posts or changes an
-        account, nor the mail server or sign-in settings.
+        {t('console.integrations.tokens.intro.before')}
+        <code>Authorization: Bearer …</code>
+        {t('console.integrations.tokens.intro.middle')}
+        <code>/graphql</code>
+        {t('console.integrations.tokens.intro.after')}
       </p>
-      <form onSubmit={(event) => void onCreate(event)} noValidate aria-label="New API token">
+      <form
+        onSubmit={(event) => void onCreate(event)}
+        noValidate
+        aria-label={t('console.integrations.tokens.form')}
+      >
         <Field
           id="api-token-name"
-          label="Name"
-          hint="What it is for, such as “Backups” or “Slack bot”."
+          label={t('console.integrations.tokens.name')}
+          hint={t('console.integrations.tokens.nameHint')}
           value={name}
           maxLength={NAME_MAX_LENGTH}
           error={nameError}
           onChange={(event) => setName(event.target.value)}
         />
         <div className="field">
-          <label htmlFor="api-token-scope">Scope</label>
+          <label htmlFor="api-token-scope">{t('console.integrations.tokens.scope')}</label>
           <select
             id="api-token-scope"
             value={scope}
@@ -141,48 +158,50 @@ export function ApiTokenSettings() {
           >
             {(Object.keys(SCOPE_TEXT) as Scope[]).map((value) => (
               <option key={value} value={value}>
-                {SCOPE_TEXT[value]}
+                {t(SCOPE_TEXT[value].label)}
               </option>
             ))}
           </select>
         </div>
         <div className="action-row">
           <button type="submit" disabled={busy}>
-            Create token
+            {t('console.integrations.tokens.create')}
           </button>
         </div>
       </form>
       {fresh !== null && (
         <SecretShownOnce
-          label="New API token secret"
+          label={t('console.integrations.tokens.secret.label')}
           secret={fresh.secret}
           testId="api-token-secret"
-          copyLabel="Copy token"
+          copyLabel={t('console.integrations.tokens.secret.copy')}
           onDismiss={() => setFresh(null)}
         >
-          <strong>New token, shown once.</strong> Copy it into the script or server that will use it
-          now; it cannot be shown again.
+          <strong>{t('console.integrations.tokens.secret.title')}</strong>{' '}
+          {t('console.integrations.tokens.secret.text')}
         </SecretShownOnce>
       )}
       {error !== null && <p role="alert">{error}</p>}
-      <h2>Tokens</h2>
+      <h2>{t('console.integrations.tokens.title')}</h2>
       {loadError && !data ? (
         <p role="alert">{errorText(toTransportError(loadError).code)}</p>
       ) : !data ? (
-        <p className="loading">Loading…</p>
+        <p className="loading">{t('console.integrations.loading')}</p>
       ) : tokens.length === 0 ? (
-        <p>No API tokens yet.</p>
+        <p>{t('console.integrations.tokens.empty')}</p>
       ) : (
         <div className="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
+                <th scope="col">{t('console.integrations.tokens.column.name')}</th>
+                <th scope="col">{t('console.integrations.tokens.column.scope')}</th>
+                <th scope="col">{t('console.integrations.tokens.column.created')}</th>
+                <th scope="col">{t('console.integrations.tokens.column.lastUsed')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">State and actions</span>
+                  <span className="visually-hidden">
+                    {t('console.integrations.tokens.column.actions')}
+                  </span>
                 </th>
               </tr>
             </thead>
@@ -190,18 +209,29 @@ export function ApiTokenSettings() {
               {tokens.map((token) => (
                 <tr key={token.id}>
                   <th scope="row">{token.name}</th>
-                  <td>{SCOPE_TEXT[token.scope].split(':')[0]}</td>
+                  <td>{t(SCOPE_TEXT[token.scope].short)}</td>
                   <td>
-                    {when(token.createdAt)}
-                    {token.createdBy ? ` by ${token.createdBy.username}` : ''}
+                    {token.createdBy
+                      ? t('console.integrations.tokens.createdBy', {
+                          when: when(token.createdAt),
+                          username: token.createdBy.username,
+                        })
+                      : when(token.createdAt)}
                   </td>
                   <td>{when(token.lastUsedAt)}</td>
                   <td>
                     {token.revokedAt !== null ? (
-                      `Revoked ${when(token.revokedAt)}`
+                      t('console.integrations.tokens.revoked', { when: when(token.revokedAt) })
                     ) : (
-                      <button type="button" disabled={busy} onClick={() => void onRevoke(token)}>
-                        Revoke<span className="visually-hidden"> {token.name}</span>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        aria-label={t('console.integrations.tokens.revokeNamed', {
+                          name: token.name,
+                        })}
+                        onClick={() => void onRevoke(token)}
+                      >
+                        {t('console.integrations.tokens.revoke')}
                       </button>
                     )}
                   </td>

@@ -1,3 +1,4 @@
+import { useT } from '../../i18n';
 import type { ConsoleSettings } from './configureQueries';
 import { CheckboxField, FormFooter, TextField } from './SettingsFields';
 import { FieldProblem, useSettingsForm } from './useSettingsForm';
@@ -29,7 +30,7 @@ function fromSettings(s: ConsoleSettings): AuthenticationValues {
 function toInput(v: AuthenticationValues) {
   const hours = Number(v.sessionHours);
   if (v.sessionHours.trim() === '' || !Number.isFinite(hours)) {
-    throw new FieldProblem('sessionHours', 'Enter a number of hours.');
+    throw new FieldProblem('sessionHours', 'console.configure.authentication.sessionHoursInvalid');
   }
   return {
     signUpOpen: v.signUpOpen,
@@ -47,6 +48,7 @@ function toInput(v: AuthenticationValues) {
  */
 export function AuthenticationSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
+  const t = useT();
   // The server names `sessionSeconds`; this form edits it as `sessionHours`.
   const shown = {
     ...form,
@@ -59,35 +61,35 @@ export function AuthenticationSettings({ settings }: { settings: ConsoleSettings
         <CheckboxField
           form={shown}
           name="signUpOpen"
-          label="Sign-up open"
-          hint="When closed, only existing accounts (and SSO users) can comment."
+          label={t('console.configure.authentication.signUpOpen')}
+          hint={t('console.configure.authentication.signUpOpenHint')}
         />
         <CheckboxField
           form={shown}
           name="guestComments"
-          label="Guest comments"
-          hint="Off by default. Readers may comment with a name and an optional email, without an account. A guest's name cannot be, or look like, a member's username; guests post, edit and delete their comments and nothing else (no reactions, reports or images); per network, 10 new guests an hour and 10 guest comments per 10 minutes. Ban a guest's network from their drawer in Community. Replies are emailed only once a guest confirms their address, and a reader who later signs up with that address can claim the comments."
+          label={t('console.configure.authentication.guestComments')}
+          hint={t('console.configure.authentication.guestCommentsHint')}
         />
         <CheckboxField
           form={shown}
           name="guestPremod"
-          label="Pre-moderate guests"
-          hint="On by default: guests' comments wait in Pending (reason: written by a guest) until a moderator approves them."
+          label={t('console.configure.authentication.guestPremod')}
+          hint={t('console.configure.authentication.guestPremodHint')}
         />
         <TextField
           form={shown}
           name="sessionHours"
-          label="Session length"
+          label={t('console.configure.authentication.sessionHours')}
           type="number"
           min={0.1}
           step="any"
-          hint="Hours a sign-in lasts (720 is 30 days); at least 5 minutes."
+          hint={t('console.configure.authentication.sessionHoursHint')}
         />
         <CheckboxField
           form={shown}
           name="requireStaffTwoFactor"
-          label="Require two-factor sign-in for staff"
-          hint="Moderators and admins without it can only set it up (under Security) until they do. Turn it on for your own account first."
+          label={t('console.configure.authentication.requireStaffTwoFactor')}
+          hint={t('console.configure.authentication.requireStaffTwoFactorHint')}
         />
         <FormFooter form={shown} />
       </form>

@@ -2,7 +2,9 @@ import type { ComponentType } from 'react';
 import { useQuery } from 'urql';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { toTransportError } from '@parley/transport';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { AdvancedSettings } from './AdvancedSettings';
 import { ApiTokenSettings } from './ApiTokenSettings';
 import { AuthenticationSettings } from './AuthenticationSettings';
@@ -15,21 +17,37 @@ import { ModerationSettings } from './ModerationSettings';
 import { OrganizationSettings } from './OrganizationSettings';
 import { WebhookSettings } from './WebhookSettings';
 
-/** The sections of Configure: path under `/configure`, title, and the form. */
+/** The sections of Configure: path under `/configure`, title (a catalog key), and the form. */
 export const CONFIGURE_SECTIONS: readonly {
   path: string;
-  title: string;
+  title: ConsoleMessageKey;
   Section: ComponentType<{ settings: ConsoleSettings }>;
 }[] = [
-  { path: 'general', title: 'General', Section: GeneralSettings },
-  { path: 'moderation', title: 'Moderation', Section: ModerationSettings },
-  { path: 'organization', title: 'Organization and sites', Section: OrganizationSettings },
-  { path: 'authentication', title: 'Authentication', Section: AuthenticationSettings },
-  { path: 'email', title: 'Email', Section: EmailSettings },
-  { path: 'api-tokens', title: 'API tokens', Section: ApiTokenSettings },
-  { path: 'webhooks', title: 'Webhooks', Section: WebhookSettings },
-  { path: 'import-export', title: 'Import and export', Section: ImportExportSettings },
-  { path: 'advanced', title: 'Advanced', Section: AdvancedSettings },
+  { path: 'general', title: 'console.configure.section.general', Section: GeneralSettings },
+  {
+    path: 'moderation',
+    title: 'console.configure.section.moderation',
+    Section: ModerationSettings,
+  },
+  {
+    path: 'organization',
+    title: 'console.configure.section.organization',
+    Section: OrganizationSettings,
+  },
+  {
+    path: 'authentication',
+    title: 'console.configure.section.authentication',
+    Section: AuthenticationSettings,
+  },
+  { path: 'email', title: 'console.configure.section.email', Section: EmailSettings },
+  { path: 'api-tokens', title: 'console.configure.section.apiTokens', Section: ApiTokenSettings },
+  { path: 'webhooks', title: 'console.configure.section.webhooks', Section: WebhookSettings },
+  {
+    path: 'import-export',
+    title: 'console.configure.section.importExport',
+    Section: ImportExportSettings,
+  },
+  { path: 'advanced', title: 'console.configure.section.advanced', Section: AdvancedSettings },
 ];
 
 /**
@@ -39,16 +57,18 @@ export const CONFIGURE_SECTIONS: readonly {
 export function ConfigurePage() {
   const [location] = useLocation();
   const [{ data, error }] = useQuery({ query: SETTINGS_QUERY });
+  const t = useT();
+  const errorText = useErrorText();
   return (
     <div className="page admin-page configure">
-      <nav aria-label="Configure sections" className="side-nav">
+      <nav aria-label={t('console.configure.nav')} className="side-nav">
         <ul>
           {CONFIGURE_SECTIONS.map(({ path, title }) => {
             const href = `/configure/${path}`;
             return (
               <li key={path}>
                 <Link href={href} aria-current={location === href ? 'page' : undefined}>
-                  {title}
+                  {t(title)}
                 </Link>
               </li>
             );
@@ -59,11 +79,11 @@ export function ConfigurePage() {
         <Switch>
           {CONFIGURE_SECTIONS.map(({ path, title, Section }) => (
             <Route key={path} path={`/configure/${path}`}>
-              <h1 id="configure-title">{title}</h1>
+              <h1 id="configure-title">{t(title)}</h1>
               {error && !data ? (
                 <p role="alert">{errorText(toTransportError(error).code)}</p>
               ) : !data ? (
-                <p className="loading">Loading…</p>
+                <p className="loading">{t('console.configure.loading')}</p>
               ) : (
                 <Section settings={data.settings} />
               )}

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { useConsoleEnv } from '../../ConsoleContext';
+import { useT } from '../../i18n';
 
-/** A button that copies `text` to the clipboard and says whether it worked. */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/** A button ("Copy" unless `label` says otherwise) that copies `text` and says whether it worked. */
+export function CopyButton({ text, label }: { text: string; label?: string }) {
   const { window: win } = useConsoleEnv();
+  const t = useT();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
 
   async function copy() {
@@ -20,10 +22,14 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   return (
     <>
       <button type="button" onClick={() => void copy()}>
-        {label}
+        {label ?? t('console.configure.copy')}
       </button>
       <span aria-live="polite" className="hint">
-        {state === 'copied' ? 'Copied.' : state === 'failed' ? 'Copy failed: select the text.' : ''}
+        {state === 'copied'
+          ? t('console.configure.copied')
+          : state === 'failed'
+            ? t('console.configure.copyFailed')
+            : ''}
       </span>
     </>
   );

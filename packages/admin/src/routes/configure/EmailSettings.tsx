@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { useViewer } from '../../Viewer';
 import { SEND_TEST_EMAIL_MUTATION } from './configureQueries';
 import type { ConsoleSettings } from './configureQueries';
@@ -56,13 +57,15 @@ function toInput(v: EmailValues) {
 export function EmailSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
   const fromEnvironment = settings.smtpFromEnvironment === true;
+  const t = useT();
   return (
     <div>
-      <h2 id="email-smtp-title">Mail server</h2>
+      <h2 id="email-smtp-title">{t('console.configure.email.smtpTitle')}</h2>
       {fromEnvironment && (
         <p role="note" className="hint">
-          The server’s <code>SMTP_URL</code> environment setting is set: it overrides these
-          settings. Remove it from the environment and restart to use them.
+          {t('console.configure.email.fromEnvironment.before')}
+          <code>SMTP_URL</code>
+          {t('console.configure.email.fromEnvironment.after')}
         </p>
       )}
       <form onSubmit={form.submit} noValidate aria-labelledby="email-smtp-title">
@@ -71,46 +74,51 @@ export function EmailSettings({ settings }: { settings: ConsoleSettings }) {
           <TextField
             form={form}
             name="smtpHost"
-            label="Host"
+            label={t('console.configure.email.host')}
             placeholder="smtp.example.com"
             autoComplete="off"
-            hint="Leave empty to write messages to the outbox folder of the data directory."
+            hint={t('console.configure.email.hostHint')}
           />
           <TextField
             form={form}
             name="smtpPort"
-            label="Port"
+            label={t('console.configure.email.port')}
             type="number"
             min={1}
             max={65535}
-            hint="587 for STARTTLS, 465 for TLS."
+            hint={t('console.configure.email.portHint')}
           />
           <CheckboxField
             form={form}
             name="smtpSecure"
-            label="Use TLS"
-            hint="TLS from the start (usually port 465). Off still upgrades with STARTTLS when the server offers it."
+            label={t('console.configure.email.secure')}
+            hint={t('console.configure.email.secureHint')}
           />
-          <TextField form={form} name="smtpUser" label="Username" autoComplete="off" />
+          <TextField
+            form={form}
+            name="smtpUser"
+            label={t('console.configure.email.user')}
+            autoComplete="off"
+          />
           <TextField
             form={form}
             name="smtpPassword"
-            label="Password"
+            label={t('console.configure.email.password')}
             type="password"
             autoComplete="new-password"
             hint={
               form.values.smtpPasswordSet
-                ? 'A password is set. Leave empty to keep it.'
-                : 'No password is set.'
+                ? t('console.configure.email.passwordSet')
+                : t('console.configure.email.passwordNotSet')
             }
           />
           <TextField
             form={form}
             name="smtpFrom"
-            label="From address"
+            label={t('console.configure.email.from')}
             type="email"
             placeholder="no-reply@example.com"
-            hint="The sender of every email. Leave empty for no-reply at the server’s host name."
+            hint={t('console.configure.email.fromHint')}
           />
           <FormFooter form={form} />
         </fieldset>
@@ -125,6 +133,8 @@ function TestEmail() {
   const viewer = useViewer();
   const [state, send] = useMutation(SEND_TEST_EMAIL_MUTATION);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const t = useT();
+  const errorText = useErrorText();
 
   async function onSend() {
     setResult(null);
@@ -132,18 +142,26 @@ function TestEmail() {
     setResult(
       answer.error
         ? { ok: false, text: errorText(toTransportError(answer.error).code) }
-        : { ok: true, text: `Sent to ${viewer.email ?? 'your address'}. Check the inbox.` },
+        : {
+            ok: true,
+            text:
+              viewer.email != null
+                ? t('console.configure.email.testSent', { email: viewer.email })
+                : t('console.configure.email.testSentNoEmail'),
+          },
     );
   }
 
   return (
     <>
-      <h2>Test email</h2>
+      <h2>{t('console.configure.email.testTitle')}</h2>
       <p>
-        Sends a short message to {viewer.email ?? 'your account’s address'} with the saved settings.
+        {viewer.email != null
+          ? t('console.configure.email.testIntro', { email: viewer.email })
+          : t('console.configure.email.testIntroNoEmail')}
       </p>
       <button type="button" onClick={() => void onSend()} disabled={state.fetching}>
-        Send test email
+        {t('console.configure.email.testSend')}
       </button>
       {/* One polite region for both outcomes, so the result is announced either way. */}
       <p aria-live="polite" className={result?.ok === false ? 'field-error' : 'success'}>

@@ -1,4 +1,8 @@
-import { REACTION_LABEL_MAX_LENGTH, SUPPORTED_LOCALES } from '@parley/contract';
+import { createTranslator, REACTION_LABEL_MAX_LENGTH, SUPPORTED_LOCALES } from '@parley/contract';
+import type { Translate } from '@parley/contract';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
+import { en } from '../../messages/en';
 import type { ConsoleSettings } from './configureQueries';
 import { GuidelinesField } from './GuidelinesField';
 import { CheckboxField, FormFooter, SelectField, TextField } from './SettingsFields';
@@ -46,72 +50,79 @@ function toInput(v: GeneralValues) {
   };
 }
 
+const english = createTranslator<ConsoleMessageKey>('en', en);
+
 /**
  * Configure › General: guidelines, comment limits, the reaction label, the featured tab, voting,
  * images in comments, locale.
  */
 export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
+  const t = useT();
   return (
     <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
       <GuidelinesField form={form} savedHtml={settings.guidelinesHtml} />
       <fieldset>
-        <legend>Comments</legend>
+        <legend>{t('console.configure.general.comments')}</legend>
         <TextField
           form={form}
           name="maxCommentLength"
-          label="Maximum comment length"
+          label={t('console.configure.general.maxCommentLength')}
           type="number"
           min={1}
           max={20000}
-          hint="Characters, 1 to 20,000."
+          hint={t('console.configure.general.maxCommentLengthHint')}
         />
         <TextField
           form={form}
           name="editWindowSeconds"
-          label="Edit window"
+          label={t('console.configure.general.editWindow')}
           type="number"
           min={0}
           max={86400}
-          hint="Seconds after posting during which the author may edit; 0 for never."
+          hint={t('console.configure.general.editWindowHint')}
         />
         <TextField
           form={form}
           name="closeAfterDays"
-          label="Close comments after"
+          label={t('console.configure.general.closeAfterDays')}
           type="number"
           min={0}
-          hint="Days after which a story closes to new comments; 0 keeps stories open."
+          hint={t('console.configure.general.closeAfterDaysHint')}
         />
       </fieldset>
       <fieldset>
-        <legend>Stream</legend>
+        <legend>{t('console.configure.general.stream')}</legend>
         <TextField
           form={form}
           name="reactionLabel"
-          label="Reaction label"
+          label={t('console.configure.general.reactionLabel')}
           maxLength={REACTION_LABEL_MAX_LENGTH}
-          hint="The text of the reaction button, e.g. Respect. Empty: Like / Liked, in the reader's language."
+          hint={t('console.configure.general.reactionLabelHint')}
         />
-        <CheckboxField form={form} name="featuredTab" label="Show the Featured tab" />
+        <CheckboxField
+          form={form}
+          name="featuredTab"
+          label={t('console.configure.general.featuredTab')}
+        />
         <CheckboxField
           form={form}
           name="downVotes"
-          label="Up and down votes"
-          hint="Readers vote comments up or down and see the score; the Best sort ranks by the share of up votes, weighed by how many voted. Off: a Like button only (the reaction label above). Down votes cast stay counted if you turn this off."
+          label={t('console.configure.general.downVotes')}
+          hint={t('console.configure.general.downVotesHint')}
         />
         <CheckboxField
           form={form}
           name="commentImages"
-          label="Images in comments"
-          hint="Signed-in readers add images to their comments (Image button, paste or drop): PNG, JPEG, WebP or GIF up to 2.5 MB, stored here re-encoded as WebP at most 1600 px wide, without camera or location data. Only images uploaded here are shown; a link to another site's image stays a link. Off: image syntax stays text."
+          label={t('console.configure.general.commentImages')}
+          hint={t('console.configure.general.commentImagesHint')}
         />
         <SelectField
           form={form}
           name="locale"
-          label="Language of the comments"
-          hint="The language of the comment threads on every page. Each page's own: the language its lang attribute names (<html lang=…>), English when Parley has none for it. A thread's data-locale option comes first."
-          options={localeOptions(form.values.locale)}
+          label={t('console.configure.general.locale')}
+          hint={t('console.configure.general.localeHint')}
+          options={localeOptions(form.values.locale, t)}
         />
       </fieldset>
       <FormFooter form={form} />
@@ -122,8 +133,12 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
 /**
  * The widget's languages, each named in itself ("Français (fr)"), after "each page's own" (empty);
  * a tag saved before (`fr-CA`, which the widget shows in French) stays choosable as it is.
+ * `t` says "each page's own" (English by default).
  */
-export function localeOptions(current: string): { value: string; label: string }[] {
+export function localeOptions(
+  current: string,
+  t: Translate<ConsoleMessageKey> = english,
+): { value: string; label: string }[] {
   const named = (tag: string) => {
     let name: string | undefined;
     try {
@@ -135,5 +150,5 @@ export function localeOptions(current: string): { value: string; label: string }
   };
   const tags: string[] = [...SUPPORTED_LOCALES];
   if (current !== '' && !tags.includes(current)) tags.push(current);
-  return [{ value: '', label: "Each page's own language" }, ...tags.map(named)];
+  return [{ value: '', label: t('console.configure.general.localePageOwn') }, ...tags.map(named)];
 }

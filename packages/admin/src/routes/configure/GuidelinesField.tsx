@@ -2,7 +2,8 @@ import { GUIDELINES_MAX_LENGTH } from '@parley/contract';
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { RENDER_MARKDOWN_QUERY } from './configureQueries';
 import { TextAreaField } from './SettingsFields';
 import type { GeneralValues } from './GeneralSettings';
@@ -21,11 +22,14 @@ export function GuidelinesField({
   savedHtml: string;
 }) {
   const [preview, setPreview] = useState(false);
+  const t = useT();
   return (
     <div className="guidelines">
       <div className="toggle-row">
         <button type="button" aria-pressed={preview} onClick={() => setPreview(!preview)}>
-          {preview ? 'Edit guidelines' : 'Preview guidelines'}
+          {preview
+            ? t('console.configure.guidelines.edit')
+            : t('console.configure.guidelines.preview')}
         </button>
       </div>
       {preview ? (
@@ -34,8 +38,8 @@ export function GuidelinesField({
         <TextAreaField
           form={form}
           name="guidelines"
-          label="Community guidelines"
-          hint="Markdown. Shown above every comment stream."
+          label={t('console.configure.guidelines.label')}
+          hint={t('console.configure.guidelines.hint')}
           rows={8}
           maxLength={GUIDELINES_MAX_LENGTH}
         />
@@ -50,22 +54,30 @@ function Preview({ body, savedHtml }: { body: string; savedHtml: string }) {
     variables: { body },
     pause: body.trim() === '',
   });
+  const t = useT();
+  const errorText = useErrorText();
   let content;
-  if (body.trim() === '') content = <p className="hint">No guidelines yet.</p>;
+  if (body.trim() === '')
+    content = <p className="hint">{t('console.configure.guidelines.empty')}</p>;
   else if (error && !data) {
     content = (
       <>
-        <p role="alert">Cannot preview: {errorText(toTransportError(error).code)}</p>
+        <p role="alert">
+          {t('console.configure.guidelines.previewFailed', {
+            error: errorText(toTransportError(error).code),
+          })}
+        </p>
         {savedHtml !== '' && (
           <>
-            <p className="hint">The saved guidelines:</p>
+            <p className="hint">{t('console.configure.guidelines.saved')}</p>
             {/* Sanitized HTML from the server (Settings.guidelinesHtml). */}
             <div className="rendered" dangerouslySetInnerHTML={{ __html: savedHtml }} />
           </>
         )}
       </>
     );
-  } else if (!data || fetching) content = <p className="hint">Rendering…</p>;
+  } else if (!data || fetching)
+    content = <p className="hint">{t('console.configure.guidelines.rendering')}</p>;
   else {
     // The server's renderer sanitizes (as for every comment body); nothing here is raw input.
     content = (
@@ -73,7 +85,7 @@ function Preview({ body, savedHtml }: { body: string; savedHtml: string }) {
     );
   }
   return (
-    <section aria-label="Guidelines preview" className="preview">
+    <section aria-label={t('console.configure.guidelines.previewRegion')} className="preview">
       {content}
     </section>
   );

@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
+import type { Translate } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { formatWhen } from '../../formatWhen';
+import { useI18n, useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 
 const ImportJobFields = graphql(`
   fragment ImportJobFields on ImportJob {
@@ -44,13 +48,13 @@ export const CREATE_EXPORT_DOWNLOAD_MUTATION = graphql(`
   }
 `);
 
-/** The formats, as the select says them. */
+/** The formats, as the select says them (catalog keys). */
 export const FORMATS = {
-  disqus: 'Disqus (XML export)',
-  wordpress: 'WordPress (WXR export, comments only)',
-  remark42: 'Remark42 (backup)',
-  parley: 'Parley (another Parley’s export)',
-} as const;
+  disqus: 'console.integrations.import.format.disqus',
+  wordpress: 'console.integrations.import.format.wordpress',
+  remark42: 'console.integrations.import.format.remark42',
+  parley: 'console.integrations.import.format.parley',
+} as const satisfies Record<string, ConsoleMessageKey>;
 
 /** The largest file the server takes (portability/importJobs.ts). */
 const UPLOAD_MAX_BYTES = 1024 ** 3;
@@ -58,19 +62,25 @@ const UPLOAD_MAX_BYTES = 1024 ** 3;
 /** How often the list is read again while an import waits or runs, in ms. */
 export const IMPORT_POLL_MS = 1000;
 
-const STATUS_TEXT: Record<ConsoleImportJob['status'], string> = {
-  UPLOADING: 'Uploading',
-  QUEUED: 'Waiting to start',
-  RUNNING: 'Importing',
-  DONE: 'Done',
-  FAILED: 'Failed',
+const STATUS_TEXT: Record<ConsoleImportJob['status'], ConsoleMessageKey> = {
+  UPLOADING: 'console.integrations.import.status.UPLOADING',
+  QUEUED: 'console.integrations.import.status.QUEUED',
+  RUNNING: 'console.integrations.import.status.RUNNING',
+  DONE: 'console.integrations.import.status.DONE',
+  FAILED: 'console.integrations.import.status.FAILED',
 };
 
-const count = (n: number) => n.toLocaleString('en-US');
+/** A number with one decimal, in the console's language ("2.5"). */
+const oneDecimal = (locale: string, n: number) =>
+  n.toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-function size(bytes: number): string {
-  if (bytes < 1024 ** 2) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+function size(t: Translate<ConsoleMessageKey>, locale: string, bytes: number): string {
+  if (bytes < 1024 ** 2) {
+    return t('console.integrations.import.sizeKb', {
+      size: Math.max(1, Math.round(bytes / 1024)),
+    });
+  }
+  return t('console.integrations.import.sizeMb', { size: oneDecimal(locale, bytes / 1024 ** 2) });
 }
 
 /** Sends `file` to `url` with PUT, telling the share sent; resolves the HTTP status (0: none). */
@@ -94,19 +104,17 @@ function put(
 }
 
 /** The message of a refused upload's answer (the server's JSON), else a generic one. */
-function uploadError(status: number, body: string): string {
-  if (status === 0) return 'The upload was cut off. Check the connection, then try again.';
+function uploadError(t: Translate<ConsoleMessageKey>, status: number, body: string): string {
+  if (status === 0) return t('console.integrations.import.uploadCutOff');
   try {
     const code = (JSON.parse(body) as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]
       ?.extensions?.code;
-    if (code === 'UPLOAD_TOO_LARGE') {
-      return 'The file is larger than 1 GiB: import it with `parley import` on the server.';
-    }
-    if (code === 'TOKEN_INVALID') return 'The upload link expired: start the import again.';
+    if (code === 'UPLOAD_TOO_LARGE') return t('console.integrations.import.tooLarge');
+    if (code === 'TOKEN_INVALID') return t('console.integrations.import.uploadExpired');
   } catch {
     // not JSON: said below
   }
-  return `The upload was refused (${status}). Try again.`;
+  return t('console.integrations.import.uploadRefused', { status: String(status) });
 }
 
 /**
@@ -116,6 +124,8 @@ function uploadError(status: number, body: string): string {
  */
 export function ImportExportSettings() {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [{ data, error: loadError }, reload] = useQuery({
     query: IMPORT_JOBS_QUERY,
     requestPolicy: 'network-only',
@@ -151,9 +161,9 @@ export function ImportExportSettings() {
     setError(null);
     setFileError(
       file === null
-        ? 'Choose the file to import.'
+        ? t('console.integrations.import.fileMissing')
         : file.size > UPLOAD_MAX_BYTES
-          ? 'The file is larger than 1 GiB: import it with `parley import` on the server.'
+          ? t('console.integrations.import.tooLarge')
           : undefined,
     );
     const site = sites.find((s) => s.id === chosenSite);
@@ -164,7 +174,7 @@ export function ImportExportSettings() {
         // The old address's threads become the same paths at the site's own address.
         rewriteOrigins = [{ from: new URL(oldOrigin.trim()).origin, to: new URL(site.url).origin }];
       } catch {
-        setOriginError('Enter the old address, such as https://old.example.');
+        setOriginError(t('console.integrations.import.oldOriginInvalid'));
         return;
       }
     }
@@ -179,17 +189,17 @@ export function ImportExportSettings() {
       const err = made.error && toTransportError(made.error);
       setError(
         err?.field === 'dryRun'
-          ? 'A dry run is not available on the embedded database (SQLite): it would hold the whole site while it runs. Run `parley import --dry-run` on the server, or import for real (running it again later adds nothing new).'
+          ? t('console.integrations.import.dryRunUnavailable')
           : err
             ? errorText(err.code)
-            : 'Not started.',
+            : t('console.integrations.import.notStarted'),
       );
       return;
     }
     setUploading(0);
     const sent = await put(win, made.data.createImportJob.uploadUrl, file, setUploading);
     setUploading(null);
-    if (sent.status !== 202) setError(uploadError(sent.status, sent.body));
+    if (sent.status !== 202) setError(uploadError(t, sent.status, sent.body));
     setFile(null);
     // A new file input: the one that held this file shows it no more.
     setFileInput((n) => n + 1);
@@ -200,7 +210,11 @@ export function ImportExportSettings() {
     setError(null);
     const made = await createExport({ input: { siteId: chosenExport } });
     if (made.error || !made.data) {
-      setError(made.error ? errorText(toTransportError(made.error).code) : 'No link.');
+      setError(
+        made.error
+          ? errorText(toTransportError(made.error).code)
+          : t('console.integrations.import.noLink'),
+      );
       return;
     }
     win.location.assign(made.data.createExportDownload.url);
@@ -208,48 +222,46 @@ export function ImportExportSettings() {
 
   return (
     <div className="import-export">
-      <p>
-        Bring comments over from Disqus, WordPress, Remark42 or another Parley. Threads, replies,
-        authors, dates, likes and moderation states come along; authors become accounts they can
-        claim with “Forgot your password?”. Running the same file again adds nothing new, and an
-        import that stopped resumes. A dry run reads the whole file and says what would happen,
-        writing nothing.
-      </p>
+      <p>{t('console.integrations.import.intro')}</p>
       {error !== null && <p role="alert">{error}</p>}
       {loadError && !data ? (
         <p role="alert">{errorText(toTransportError(loadError).code)}</p>
       ) : !data ? (
-        <p className="loading">Loading…</p>
+        <p className="loading">{t('console.integrations.loading')}</p>
       ) : (
         <>
-          <form onSubmit={(event) => void onImport(event)} noValidate aria-label="Import comments">
+          <form
+            onSubmit={(event) => void onImport(event)}
+            noValidate
+            aria-label={t('console.integrations.import.form')}
+          >
             <Select
               id="import-site"
-              label="Into site"
+              label={t('console.integrations.import.site')}
               value={chosenSite}
               options={sites.map((site) => [site.id, site.name])}
               onChange={setSiteId}
             />
             <Select
               id="import-format"
-              label="Format"
+              label={t('console.integrations.import.formatLabel')}
               value={format}
-              options={Object.entries(FORMATS)}
+              options={Object.entries(FORMATS).map(([value, key]) => [value, t(key)])}
               onChange={(value) => setFormat(value as keyof typeof FORMATS)}
             />
             <Field
               key={fileInput}
               id="import-file"
-              label="File"
+              label={t('console.integrations.import.file')}
               type="file"
-              hint="As the other system exported it; gzipped is fine. At most 1 GiB."
+              hint={t('console.integrations.import.fileHint')}
               error={fileError}
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
             <Field
               id="import-old-origin"
-              label="Old address (optional)"
-              hint="If the threads were on another domain, such as https://old.example: they are imported as the same paths on this site."
+              label={t('console.integrations.import.oldOrigin')}
+              hint={t('console.integrations.import.oldOriginHint')}
               value={oldOrigin}
               error={originError}
               onChange={(e) => setOldOrigin(e.target.value)}
@@ -260,41 +272,44 @@ export function ImportExportSettings() {
                 checked={dryRun}
                 onChange={(e) => setDryRun(e.target.checked)}
               />{' '}
-              Dry run (write nothing)
+              {t('console.integrations.import.dryRun')}
             </label>
             <div className="action-row">
               <button type="submit" disabled={uploading !== null}>
-                {dryRun ? 'Upload and check' : 'Upload and import'}
+                {dryRun
+                  ? t('console.integrations.import.submitDryRun')
+                  : t('console.integrations.import.submit')}
               </button>
             </div>
             {uploading !== null && (
               <p role="status">
-                Uploading… <progress max={1} value={uploading} aria-label="Upload" />
+                {t('console.integrations.import.uploading')}{' '}
+                <progress
+                  max={1}
+                  value={uploading}
+                  aria-label={t('console.integrations.import.uploadProgress')}
+                />
               </p>
             )}
           </form>
-          <h2>Imports</h2>
+          <h2>{t('console.integrations.import.title')}</h2>
           {jobs.length === 0 ? (
-            <p>No imports yet.</p>
+            <p>{t('console.integrations.import.empty')}</p>
           ) : (
             jobs.map((job) => <ImportJobCard key={job.id} job={job} />)
           )}
-          <h2>Export</h2>
-          <p>
-            A site’s stories, comments (Markdown and HTML), authors (never their passwords),
-            reactions and moderation decisions, as one JSON file (packages/server/EXPORT.md) that
-            another Parley imports.
-          </p>
+          <h2>{t('console.integrations.import.exportTitle')}</h2>
+          <p>{t('console.integrations.import.exportText')}</p>
           <Select
             id="export-site"
-            label="Site"
+            label={t('console.integrations.import.exportSite')}
             value={chosenExport}
             options={sites.map((site) => [site.id, site.name])}
             onChange={setExportSite}
           />
           <div className="action-row">
             <button type="button" disabled={exporting.fetching} onClick={() => void onExport()}>
-              Download export
+              {t('console.integrations.import.download')}
             </button>
           </div>
         </>
@@ -327,52 +342,85 @@ function Select(props: {
 
 /** One import: what, where, how far, and its report. */
 function ImportJobCard({ job }: { job: ConsoleImportJob }) {
+  const { locale, t } = useI18n();
   const { report } = job;
-  const label = `${FORMATS[job.format as keyof typeof FORMATS] ?? job.format} into ${job.site?.name ?? 'a removed site'}${job.dryRun ? ' (dry run)' : ''}`;
+  const formatKey = (FORMATS as Partial<Record<string, ConsoleMessageKey>>)[job.format];
+  const label = t(
+    job.dryRun
+      ? 'console.integrations.import.job.labelDryRun'
+      : 'console.integrations.import.job.label',
+    {
+      format: formatKey ? t(formatKey) : job.format,
+      site: job.site?.name ?? t('console.integrations.import.job.removedSite'),
+    },
+  );
   return (
     <section className="import-job" aria-label={label}>
       <h3>{label}</h3>
       <p>
-        <strong>{STATUS_TEXT[job.status]}</strong>
-        {job.fileBytes !== null && ` · ${size(job.fileBytes)}`}
+        <strong>{t(STATUS_TEXT[job.status])}</strong>
+        {job.fileBytes !== null && ` · ${size(t, locale, job.fileBytes)}`}
         {' · '}
-        {new Date(job.createdAt).toLocaleString(undefined, {
-          dateStyle: 'medium',
-          timeStyle: 'short',
-        })}
+        {formatWhen(job.createdAt)}
       </p>
       {job.status === 'RUNNING' && job.fileBytes !== null && (
         <progress
           max={job.fileBytes}
           value={Math.min(job.readBytes, job.fileBytes)}
-          aria-label={`Progress of ${label}`}
+          aria-label={t('console.integrations.import.job.progress', { label })}
         />
       )}
       {job.error !== null && <p role="alert">{job.error}</p>}
       {report && (
         <>
           <p>
-            {job.dryRun ? 'Would import' : 'Imported'} {count(report.commentsImported)} comments (
-            {count(report.commentsAlready)} already here), {count(report.storiesCreated)} new
-            stories, {count(report.usersCreated)} new accounts ({count(report.usersMatched)}{' '}
-            matched); {count(report.skippedCount)} skipped
-            {job.status === 'DONE' && `, in ${report.seconds.toFixed(1)} s`}.
+            {t(
+              job.status === 'DONE'
+                ? job.dryRun
+                  ? 'console.integrations.import.report.wouldImportIn'
+                  : 'console.integrations.import.report.importedIn'
+                : job.dryRun
+                  ? 'console.integrations.import.report.wouldImport'
+                  : 'console.integrations.import.report.imported',
+              {
+                comments: report.commentsImported,
+                already: report.commentsAlready,
+                stories: report.storiesCreated,
+                accounts: report.usersCreated,
+                matched: report.usersMatched,
+                skipped: report.skippedCount,
+                seconds: oneDecimal(locale, report.seconds),
+              },
+            )}
           </p>
           {report.skippedCount > 0 && (
             <details>
-              <summary>Skipped ({count(report.skippedCount)})</summary>
+              <summary>
+                {t('console.integrations.import.skipped.summary', { count: report.skippedCount })}
+              </summary>
               <ul>
                 {report.skipped.map((entry) => (
                   <li key={`${entry.what}-${entry.id}-${entry.line ?? ''}`}>
-                    {entry.what} {entry.id || '(no id)'}
-                    {entry.line !== null && ` (line ${entry.line})`}: {entry.reason}
+                    {t(
+                      entry.line !== null
+                        ? 'console.integrations.import.skipped.entryLine'
+                        : 'console.integrations.import.skipped.entry',
+                      {
+                        what: entry.what,
+                        id: entry.id || t('console.integrations.import.skipped.noId'),
+                        // A line number, not a quantity: no thousands separator.
+                        line: String(entry.line),
+                        reason: entry.reason,
+                      },
+                    )}
                   </li>
                 ))}
               </ul>
               {report.skippedCount > report.skipped.length && (
                 <p>
-                  …and {count(report.skippedCount - report.skipped.length)} more: `parley import`
-                  lists every one.
+                  {t('console.integrations.import.skipped.more', {
+                    count: report.skippedCount - report.skipped.length,
+                  })}
                 </p>
               )}
             </details>

@@ -1,3 +1,5 @@
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { splitLines } from './configureQueries';
 import type { ConsoleSettings } from './configureQueries';
 import { CheckboxField, FormFooter, TextAreaField, TextField } from './SettingsFields';
@@ -18,12 +20,12 @@ export interface ModerationValues {
   liveUpdates: boolean;
 }
 
-/** The pre-moderation choices, in the order shown. */
-const PREMOD_CHOICES: [PremodMode, string][] = [
-  ['OFF', 'Off: publish at once, moderate afterwards'],
-  ['ALL', 'All comments wait for approval'],
-  ['LINKS', 'Comments with links wait for approval'],
-  ['NEW_COMMENTERS', 'New commenters wait for approval'],
+/** The pre-moderation choices, in the order shown, with their labels' catalog keys. */
+const PREMOD_CHOICES: [PremodMode, ConsoleMessageKey][] = [
+  ['OFF', 'console.configure.moderation.premod.OFF'],
+  ['ALL', 'console.configure.moderation.premod.ALL'],
+  ['LINKS', 'console.configure.moderation.premod.LINKS'],
+  ['NEW_COMMENTERS', 'console.configure.moderation.premod.NEW_COMMENTERS'],
 ];
 
 function fromSettings(s: ConsoleSettings): ModerationValues {
@@ -60,11 +62,12 @@ function toInput(v: ModerationValues) {
  */
 export function ModerationSettings({ settings }: { settings: ConsoleSettings }) {
   const form = useSettingsForm({ settings, fromSettings, toInput });
+  const t = useT();
   const premodError = form.errorFor('premod');
   return (
     <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
       <fieldset aria-describedby={premodError !== null ? `${fieldId('premod')}-error` : undefined}>
-        <legend>Pre-moderation</legend>
+        <legend>{t('console.configure.moderation.premod')}</legend>
         {PREMOD_CHOICES.map(([mode, label]) => (
           <label key={mode} className="checkbox">
             <input
@@ -75,7 +78,7 @@ export function ModerationSettings({ settings }: { settings: ConsoleSettings }) 
               checked={form.values.premod === mode}
               onChange={() => form.set('premod', mode)}
             />
-            {label}
+            {t(label)}
           </label>
         ))}
         {premodError !== null && (
@@ -87,57 +90,57 @@ export function ModerationSettings({ settings }: { settings: ConsoleSettings }) 
           <TextField
             form={form}
             name="newCommenterApprovals"
-            label="Approved comments before a commenter is trusted"
+            label={t('console.configure.moderation.newCommenterApprovals')}
             type="number"
             min={0}
             max={100}
-            hint="Until then, their comments wait for approval."
+            hint={t('console.configure.moderation.newCommenterApprovalsHint')}
           />
         )}
       </fieldset>
       <TextField
         form={form}
         name="reportThreshold"
-        label="Report threshold"
+        label={t('console.configure.moderation.reportThreshold')}
         type="number"
         min={1}
         max={1000}
-        hint="Reports that take a published comment down for review. A report from an established reader counts as one; unconfirmed accounts count for nothing, new ones for a quarter or a half."
+        hint={t('console.configure.moderation.reportThresholdHint')}
       />
       <TextAreaField
         form={form}
         name="bannedWords"
-        label="Banned words"
-        hint="One per line, case-insensitive. A comment with one is rejected."
+        label={t('console.configure.moderation.bannedWords')}
+        hint={t('console.configure.moderation.bannedWordsHint')}
       />
       <TextAreaField
         form={form}
         name="suspectWords"
-        label="Suspect words"
-        hint="One per line, case-insensitive. A comment with one is published and flagged for review."
+        label={t('console.configure.moderation.suspectWords')}
+        hint={t('console.configure.moderation.suspectWordsHint')}
       />
       <CheckboxField
         form={form}
         name="spamFilter"
-        label="Spam filter"
-        hint="Scores every new comment on this server, no third party: what your moderators rejected as spam or approved, known spam phrases, links, brand-new accounts, the same text on other stories. A comment at or above the threshold waits for approval as “Likely spam”."
+        label={t('console.configure.moderation.spamFilter')}
+        hint={t('console.configure.moderation.spamFilterHint')}
       />
       {form.values.spamFilter && (
         <TextField
           form={form}
           name="spamThreshold"
-          label="Spam threshold (percent)"
+          label={t('console.configure.moderation.spamThreshold')}
           type="number"
           min={50}
           max={99}
-          hint="From 50 to 99. Lower holds more comments; the “Spam” button (key s) in the queues teaches the filter."
+          hint={t('console.configure.moderation.spamThresholdHint')}
         />
       )}
       <CheckboxField
         form={form}
         name="liveUpdates"
-        label="Live updates"
-        hint="New comments appear in open streams without a reload."
+        label={t('console.configure.moderation.liveUpdates')}
+        hint={t('console.configure.moderation.liveUpdatesHint')}
       />
       <FormFooter form={form} />
     </form>

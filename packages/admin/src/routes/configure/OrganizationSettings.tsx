@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { ADMIN_SITES_QUERY } from './configureQueries';
 import type { ConsoleSettings } from './configureQueries';
 import { FormFooter, TextField } from './SettingsFields';
@@ -27,14 +28,30 @@ const toInput = (organization: OrganizationValues) => ({ organization });
 export function OrganizationSettings({ settings }: { settings: ConsoleSettings }) {
   // The server names these fields `organization.name` and so on.
   const form = useSettingsForm({ settings, fromSettings, toInput, fieldPrefix: 'organization.' });
+  const t = useT();
   return (
     <>
       <form onSubmit={form.submit} noValidate aria-labelledby="configure-title">
         <fieldset>
-          <legend>Organization</legend>
-          <TextField form={form} name="name" label="Name" autoComplete="organization" />
-          <TextField form={form} name="contactEmail" label="Contact email" type="email" />
-          <TextField form={form} name="url" label="URL" type="url" />
+          <legend>{t('console.configure.organization.legend')}</legend>
+          <TextField
+            form={form}
+            name="name"
+            label={t('console.configure.organization.name')}
+            autoComplete="organization"
+          />
+          <TextField
+            form={form}
+            name="contactEmail"
+            label={t('console.configure.organization.contactEmail')}
+            type="email"
+          />
+          <TextField
+            form={form}
+            name="url"
+            label={t('console.configure.organization.url')}
+            type="url"
+          />
         </fieldset>
         <FormFooter form={form} />
       </form>
@@ -48,21 +65,23 @@ type Selection = { id: string | 'new'; secret: FreshSecret | null } | null;
 function Sites() {
   const [{ data, error }] = useQuery({ query: ADMIN_SITES_QUERY });
   const [selected, setSelected] = useState<Selection>(null);
+  const t = useT();
+  const errorText = useErrorText();
   if (error && !data) return <p role="alert">{errorText(toTransportError(error).code)}</p>;
-  if (!data) return <p className="loading">Loading sites…</p>;
+  if (!data) return <p className="loading">{t('console.configure.sites.loading')}</p>;
   const site = data.sites.find((s) => s.id === selected?.id) ?? null;
   return (
     <section aria-labelledby="sites-title">
-      <h2 id="sites-title">Sites</h2>
+      <h2 id="sites-title">{t('console.configure.sites.title')}</h2>
       <div className="table-wrap">
         <table>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">URL</th>
-              <th scope="col">Permitted origins</th>
+              <th scope="col">{t('console.configure.sites.columnName')}</th>
+              <th scope="col">{t('console.configure.sites.columnUrl')}</th>
+              <th scope="col">{t('console.configure.sites.columnOrigins')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('console.configure.columnActions')}</span>
               </th>
             </tr>
           </thead>
@@ -80,7 +99,8 @@ function Sites() {
                       setSelected(s.id === selected?.id ? null : { id: s.id, secret: null })
                     }
                   >
-                    Edit<span className="visually-hidden"> {s.name}</span>
+                    {t('console.configure.sites.edit')}
+                    <span className="visually-hidden"> {s.name}</span>
                   </button>
                 </td>
               </tr>
@@ -89,14 +109,21 @@ function Sites() {
         </table>
       </div>
       <button type="button" onClick={() => setSelected({ id: 'new', secret: null })}>
-        Add a site
+        {t('console.configure.sites.add')}
       </button>
       {selected !== null && (
-        <section aria-label={site ? `Settings of ${site.name}` : 'New site'} className="panel">
-          <h3>{site ? site.name : 'New site'}</h3>
+        <section
+          aria-label={
+            site
+              ? t('console.configure.sites.settingsOf', { name: site.name })
+              : t('console.configure.site.new')
+          }
+          className="panel"
+        >
+          <h3>{site ? site.name : t('console.configure.site.new')}</h3>
           {site === null && selected.id !== 'new' ? (
             // Just created: the list is being fetched again (the mutation invalidated it).
-            <p className="loading">Loading the new site…</p>
+            <p className="loading">{t('console.configure.sites.loadingNew')}</p>
           ) : (
             <SiteEditor
               // A fresh editor per site: its draft starts from that site.

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useT } from '../../i18n';
 import { CopyButton } from './CopyButton';
 
 /**
@@ -18,6 +19,7 @@ export function SecretShownOnce(props: {
   onDismiss(): void;
 }) {
   const region = useRef<HTMLDivElement>(null);
+  const t = useT();
   useEffect(() => region.current?.focus(), [props.secret]);
   return (
     <div className="secret" role="region" aria-label={props.label} tabIndex={-1} ref={region}>
@@ -26,7 +28,7 @@ export function SecretShownOnce(props: {
       <div className="action-row">
         <CopyButton text={props.secret} label={props.copyLabel} />
         <button type="button" onClick={props.onDismiss}>
-          I have saved it
+          {t('console.configure.secretSaved')}
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { useT } from '../../i18n';
 import { fieldId } from './useSettingsForm';
 import type { SettingsForm } from './useSettingsForm';
 
@@ -145,17 +146,24 @@ export function CheckboxField<T>({ form, name, label, hint }: FieldProps<T, bool
   );
 }
 
-/** Save button, "Saved" and an error the fields do not show. */
-export function FormFooter<T>({ form, label = 'Save' }: { form: SettingsForm<T>; label?: string }) {
+/** Save button ("Save" unless `label` says otherwise), "Saved" and an error the fields do not show. */
+export function FormFooter<T>({ form, label }: { form: SettingsForm<T>; label?: string }) {
+  const t = useT();
   return (
     <div className="form-footer">
       <button type="submit" className="primary" disabled={form.saving}>
-        {label}
+        {label ?? t('console.configure.save')}
       </button>
       <span role="status" className="success">
-        {form.saved ? 'Saved.' : form.dirty ? 'Unsaved changes.' : ''}
+        {form.saved
+          ? t('console.configure.saved')
+          : form.dirty
+            ? t('console.configure.unsaved')
+            : ''}
       </span>
-      {form.error !== null && <p role="alert">Not saved: {form.error.text}</p>}
+      {form.error !== null && (
+        <p role="alert">{t('console.configure.notSaved', { error: form.error.text })}</p>
+      )}
     </div>
   );
 }

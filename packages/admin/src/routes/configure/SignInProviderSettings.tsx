@@ -5,8 +5,10 @@ import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { CopyButton } from './CopyButton';
 
 const SignInProviderFields = graphql(`
@@ -50,11 +52,20 @@ export const DELETE_SIGN_IN_PROVIDER_MUTATION = graphql(`
 
 type Kind = ConsoleSignInProvider['kind'];
 
-/** Each kind as the select says it, and the name its button starts with. */
-export const KIND_TEXT: Record<Kind, { label: string; name: string }> = {
+interface KindText {
+  /** Its name: a product's, the same in every language. */
+  label: string;
+  /** What the select says of it, when more than its name. */
+  option?: ConsoleMessageKey;
+  /** The name its button starts with. */
+  name: string;
+}
+
+/** Each kind as the table and the select say it, and the name its button starts with. */
+export const KIND_TEXT: Record<Kind, KindText> = {
   GITHUB: { label: 'GitHub', name: 'GitHub' },
   GOOGLE: { label: 'Google', name: 'Google' },
-  OIDC: { label: 'OpenID Connect (Keycloak, Auth0, Authentik, Entra…)', name: '' },
+  OIDC: { label: 'OpenID Connect', option: 'console.integrations.providers.kind.OIDC', name: '' },
 };
 
 /** The form's draft: a new provider, or changes to one (an empty secret keeps the stored one). */
@@ -94,6 +105,8 @@ const FIELD_IDS: Record<string, string> = {
  */
 export function SignInProviderSettings() {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [{ data, error: loadError }, reload] = useQuery({ query: SIGN_IN_PROVIDERS_QUERY });
   const [creating, create] = useMutation(CREATE_SIGN_IN_PROVIDER_MUTATION);
   const [updating, update] = useMutation(UPDATE_SIGN_IN_PROVIDER_MUTATION);
@@ -110,13 +123,15 @@ export function SignInProviderSettings() {
 
   function check(d: Draft): Record<string, string> {
     const problems: Record<string, string> = {};
-    if (d.name.trim() === '') problems['name'] = 'Give the provider the name its button shows.';
+    if (d.name.trim() === '') problems['name'] = t('console.integrations.providers.nameMissing');
     if (d.kind === 'OIDC' && !/^https?:\/\/\S+$/.test(d.issuerUrl.trim())) {
-      problems['issuerUrl'] = 'Enter the issuer URL, such as https://id.example.com/realms/main.';
+      problems['issuerUrl'] = t('console.integrations.providers.issuerUrlInvalid');
     }
-    if (d.clientId.trim() === '') problems['clientId'] = 'Enter the client ID from the provider.';
+    if (d.clientId.trim() === '') {
+      problems['clientId'] = t('console.integrations.providers.clientIdMissing');
+    }
     if (d.id === null && d.clientSecret.trim() === '') {
-      problems['clientSecret'] = 'Enter the client secret from the provider.';
+      problems['clientSecret'] = t('console.integrations.providers.clientSecretMissing');
     }
     return problems;
   }
@@ -164,14 +179,16 @@ export function SignInProviderSettings() {
   }
 
   async function onRemove(provider: ConsoleSignInProvider) {
-    if (!win.confirm(`Remove “${provider.name}”? Readers can no longer sign in with it.`)) return;
+    if (!win.confirm(t('console.integrations.providers.removeConfirm', { name: provider.name }))) {
+      return;
+    }
     setError(null);
     const result = await remove({ input: { id: provider.id } });
     if (result.error) {
       const { code } = toTransportError(result.error);
       setError(
         code === 'FORBIDDEN'
-          ? `Some accounts sign in only with ${provider.name}: switch it off for every site instead, or ask them to set a password first.`
+          ? t('console.integrations.providers.removeForbidden', { name: provider.name })
           : errorText(code),
       );
       return;
@@ -181,54 +198,59 @@ export function SignInProviderSettings() {
 
   return (
     <section className="sign-in-providers" aria-labelledby="sign-in-providers-title">
-      <h2 id="sign-in-providers-title">Sign-in providers</h2>
-      <p>
-        Readers can sign in with GitHub, Google or your organization’s OpenID Connect provider
-        besides email and password. Register the callback URL shown for each provider in its
-        settings. A provider’s verified email never joins an existing account without that account’s
-        password or a link emailed to it.
-      </p>
+      <h2 id="sign-in-providers-title">{t('console.integrations.providers.title')}</h2>
+      <p>{t('console.integrations.providers.intro')}</p>
       {error !== null && <p role="alert">{error}</p>}
       {loadError && !data ? (
         <p role="alert">{errorText(toTransportError(loadError).code)}</p>
       ) : !data ? (
-        <p className="loading">Loading…</p>
+        <p className="loading">{t('console.integrations.loading')}</p>
       ) : providers.length === 0 ? (
-        <p>No sign-in providers yet.</p>
+        <p>{t('console.integrations.providers.empty')}</p>
       ) : (
         <div className="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Button</th>
-                <th scope="col">Kind</th>
-                <th scope="col">On for</th>
-                <th scope="col">Callback URL</th>
+                <th scope="col">{t('console.integrations.providers.column.button')}</th>
+                <th scope="col">{t('console.integrations.providers.column.kind')}</th>
+                <th scope="col">{t('console.integrations.providers.column.sites')}</th>
+                <th scope="col">{t('console.integrations.providers.column.callbackUrl')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">
+                    {t('console.integrations.providers.column.actions')}
+                  </span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {providers.map((provider) => (
                 <tr key={provider.id}>
-                  <th scope="row">Continue with {provider.name}</th>
+                  <th scope="row">
+                    {t('console.integrations.providers.button', { name: provider.name })}
+                  </th>
                   <td>
-                    {KIND_TEXT[provider.kind].label.split(' (')[0]}
+                    {KIND_TEXT[provider.kind].label}
                     {provider.issuerUrl ? ` · ${provider.issuerUrl}` : ''}
                   </td>
                   <td>
-                    {(provider.siteIds ?? []).map(siteName).join(', ') || 'No site (switched off)'}
+                    {(provider.siteIds ?? []).map(siteName).join(', ') ||
+                      t('console.integrations.providers.noSite')}
                   </td>
                   <td>
                     <code>{provider.callbackUrl}</code>{' '}
-                    <CopyButton text={provider.callbackUrl ?? ''} label="Copy callback URL" />
+                    <CopyButton
+                      text={provider.callbackUrl ?? ''}
+                      label={t('console.integrations.providers.copyCallbackUrl')}
+                    />
                   </td>
                   <td className="action-row">
                     <button
                       type="button"
                       disabled={busy}
-                      aria-label={`Edit ${provider.name}`}
+                      aria-label={t('console.integrations.providers.editNamed', {
+                        name: provider.name,
+                      })}
                       onClick={() => {
                         setFieldErrors({});
                         setDraft({
@@ -242,15 +264,17 @@ export function SignInProviderSettings() {
                         });
                       }}
                     >
-                      Edit
+                      {t('console.integrations.providers.edit')}
                     </button>
                     <button
                       type="button"
                       disabled={busy}
-                      aria-label={`Remove ${provider.name}`}
+                      aria-label={t('console.integrations.providers.removeNamed', {
+                        name: provider.name,
+                      })}
                       onClick={() => void onRemove(provider)}
                     >
-                      Remove
+                      {t('console.integrations.providers.remove')}
                     </button>
                   </td>
                 </tr>
@@ -269,18 +293,22 @@ export function SignInProviderSettings() {
               setDraft({ ...EMPTY, siteIds: sites.map((s) => s.id) });
             }}
           >
-            Add a sign-in provider
+            {t('console.integrations.providers.add')}
           </button>
         </div>
       ) : (
         <form
           onSubmit={(event) => void onSave(event)}
           noValidate
-          aria-label={draft.id === null ? 'New sign-in provider' : `Edit ${draft.name}`}
+          aria-label={
+            draft.id === null
+              ? t('console.integrations.providers.form')
+              : t('console.integrations.providers.editNamed', { name: draft.name })
+          }
         >
           {draft.id === null && (
             <div className="field">
-              <label htmlFor="provider-kind">Kind</label>
+              <label htmlFor="provider-kind">{t('console.integrations.providers.kind')}</label>
               <select
                 id="provider-kind"
                 value={draft.kind}
@@ -291,7 +319,7 @@ export function SignInProviderSettings() {
               >
                 {(Object.keys(KIND_TEXT) as Kind[]).map((kind) => (
                   <option key={kind} value={kind}>
-                    {KIND_TEXT[kind].label}
+                    {KIND_TEXT[kind].option ? t(KIND_TEXT[kind].option) : KIND_TEXT[kind].label}
                   </option>
                 ))}
               </select>
@@ -299,8 +327,8 @@ export function SignInProviderSettings() {
           )}
           <Field
             id="provider-name"
-            label="Name"
-            hint="The button says “Continue with” this name."
+            label={t('console.integrations.providers.name')}
+            hint={t('console.integrations.providers.nameHint')}
             value={draft.name}
             maxLength={40}
             error={fieldErrors['name']}
@@ -309,8 +337,8 @@ export function SignInProviderSettings() {
           {draft.kind === 'OIDC' && (
             <Field
               id="provider-issuer"
-              label="Issuer URL"
-              hint="Its /.well-known/openid-configuration describes the provider (https)."
+              label={t('console.integrations.providers.issuerUrl')}
+              hint={t('console.integrations.providers.issuerUrlHint')}
               value={draft.issuerUrl}
               error={fieldErrors['issuerUrl']}
               onChange={(event) => set({ issuerUrl: event.target.value })}
@@ -318,27 +346,27 @@ export function SignInProviderSettings() {
           )}
           <Field
             id="provider-client-id"
-            label="Client ID"
+            label={t('console.integrations.providers.clientId')}
             value={draft.clientId}
             error={fieldErrors['clientId']}
             onChange={(event) => set({ clientId: event.target.value })}
           />
           <Field
             id="provider-client-secret"
-            label="Client secret"
+            label={t('console.integrations.providers.clientSecret')}
             type="password"
             autoComplete="off"
             hint={
               draft.id === null
-                ? 'Stored encrypted; never shown again.'
-                : 'A secret is stored. Leave empty to keep it, or enter a new one.'
+                ? t('console.integrations.providers.clientSecretHintNew')
+                : t('console.integrations.providers.clientSecretHintStored')
             }
             value={draft.clientSecret}
             error={fieldErrors['clientSecret']}
             onChange={(event) => set({ clientSecret: event.target.value })}
           />
           <fieldset>
-            <legend>On for</legend>
+            <legend>{t('console.integrations.providers.sites')}</legend>
             {sites.map((site) => (
               <label key={site.id} className="checkbox">
                 <input
@@ -358,10 +386,12 @@ export function SignInProviderSettings() {
           </fieldset>
           <div className="action-row">
             <button type="submit" disabled={busy}>
-              {draft.id === null ? 'Add provider' : 'Save provider'}
+              {draft.id === null
+                ? t('console.integrations.providers.create')
+                : t('console.integrations.providers.save')}
             </button>
             <button type="button" onClick={() => setDraft(null)}>
-              Cancel
+              {t('console.integrations.providers.cancel')}
             </button>
           </div>
         </form>

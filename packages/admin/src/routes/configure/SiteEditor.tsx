@@ -3,7 +3,8 @@ import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { CREATE_SITE_MUTATION, splitLines, UPDATE_SITE_MUTATION } from './configureQueries';
 import type { AdminSite } from './configureQueries';
 import { CopyButton } from './CopyButton';
@@ -51,6 +52,8 @@ export function SiteEditor({
   freshSecret?: FreshSecret | null;
 }) {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [baseline, setBaseline] = useState(() => draftOf(site));
   const [draft, setDraft] = useState(baseline);
   const [error, setError] = useState<{ field: Field | undefined; text: string } | null>(null);
@@ -67,7 +70,7 @@ export function SiteEditor({
     setSaved(false);
     if (Number.isNaN(lifetimeSeconds(draft.ssoLifetimeHours))) {
       // JSON would send NaN as null (the default): say so instead of saving something else.
-      setError({ field: 'ssoLifetimeHours', text: 'Enter a number of hours, or leave it empty.' });
+      setError({ field: 'ssoLifetimeHours', text: t('console.configure.site.lifetimeInvalid') });
       win.document.getElementById(`${prefix}-ssoLifetimeHours`)?.focus();
       return;
     }
@@ -149,20 +152,24 @@ export function SiteEditor({
       <form
         onSubmit={(e) => void onSubmit(e)}
         noValidate
-        aria-label={site ? `Site ${site.name}` : 'New site'}
+        aria-label={
+          site
+            ? t('console.configure.site.formLabel', { name: site.name })
+            : t('console.configure.site.new')
+        }
       >
-        {field('name', 'Site name')}
-        {field('url', 'Site URL')}
+        {field('name', t('console.configure.site.name'))}
+        {field('url', t('console.configure.site.url'))}
         {field(
           'allowedOrigins',
-          'Permitted origins',
-          'One per line, e.g. https://www.example.com. The site’s own origin is always permitted.',
+          t('console.configure.site.origins'),
+          t('console.configure.site.originsHint'),
         )}
         {site &&
           field(
             'ssoLifetimeHours',
-            'Longest SSO token life (hours)',
-            'How long a token your site signs may live (exp − iat). Empty: 24 hours. At most 720.',
+            t('console.configure.site.ssoLifetime'),
+            t('console.configure.site.ssoLifetimeHint'),
           )}
         <div className="form-footer">
           <button
@@ -170,32 +177,36 @@ export function SiteEditor({
             className="primary"
             disabled={updating.fetching || creating.fetching}
           >
-            {site ? 'Save site' : 'Add site'}
+            {site ? t('console.configure.site.save') : t('console.configure.site.add')}
           </button>
           <span role="status" className="success">
-            {saved ? 'Saved.' : ''}
+            {saved ? t('console.configure.saved') : ''}
           </span>
-          {error !== null && <p role="alert">Not saved: {error.text}</p>}
+          {error !== null && (
+            <p role="alert">{t('console.configure.notSaved', { error: error.text })}</p>
+          )}
         </div>
       </form>
       {site && (
         <>
-          <h3>Embed snippet</h3>
-          <p className="hint">Paste it where the comments should appear on each page.</p>
+          <h3>{t('console.configure.site.embedTitle')}</h3>
+          <p className="hint">{t('console.configure.site.embedHint')}</p>
           <pre className="snippet">
             <code>{site.embedSnippet}</code>
           </pre>
-          <CopyButton text={site.embedSnippet} label="Copy snippet" />
-          <h3>Latest comments</h3>
+          <CopyButton text={site.embedSnippet} label={t('console.configure.site.embedCopy')} />
+          <h3>{t('console.configure.site.recentTitle')}</h3>
           <p className="hint">
-            A list of the site’s latest comments, for a home page or a sidebar (recent.js;
-            <code>data-count</code>: how many, up to 20). Plain markup with
-            <code>parley-recent-…</code> classes, for your own styles.
+            {t('console.configure.site.recentHint.before')}
+            <code>data-count</code>
+            {t('console.configure.site.recentHint.middle')}
+            <code>parley-recent-…</code>
+            {t('console.configure.site.recentHint.after')}
           </p>
           <pre className="snippet">
             <code>{site.recentSnippet}</code>
           </pre>
-          <CopyButton text={site.recentSnippet} label="Copy list snippet" />
+          <CopyButton text={site.recentSnippet} label={t('console.configure.site.recentCopy')} />
           <SsoKeys site={site} initial={freshSecret ?? null} />
         </>
       )}

@@ -3,7 +3,8 @@ import { formatWhen } from '../../formatWhen';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { REVOKE_KEY_MUTATION, ROTATE_KEY_MUTATION } from './configureQueries';
 import type { AdminSite, SsoKey } from './configureQueries';
 import { SecretShownOnce } from './SecretShownOnce';
@@ -27,6 +28,8 @@ export function freshSecretOf(site: AdminSite | null | undefined): FreshSecret |
  */
 export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSecret | null }) {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [fresh, setFresh] = useState<FreshSecret | null>(initial ?? null);
   const [error, setError] = useState<string | null>(null);
   const [rotating, rotate] = useMutation(ROTATE_KEY_MUTATION);
@@ -36,7 +39,7 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
   const busy = rotating.fetching || revoking.fetching;
 
   async function onRotate(revokeOld: boolean) {
-    if (revokeOld && !win.confirm('Revoke the current key now? Sign-ins signed with it stop.')) {
+    if (revokeOld && !win.confirm(t('console.configure.sso.confirmRevokeCurrent'))) {
       return;
     }
     setError(null);
@@ -50,7 +53,7 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
   }
 
   async function onRevoke(key: SsoKey) {
-    if (!win.confirm('Revoke this key now? Sign-ins signed with it stop.')) return;
+    if (!win.confirm(t('console.configure.sso.confirmRevoke'))) return;
     setError(null);
     const result = await revoke({ input: { siteId: site.id, keyId: key.id } });
     if (result.error) setError(errorText(toTransportError(result.error).code));
@@ -59,30 +62,30 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
 
   return (
     <section aria-labelledby={`keys-${site.id}`} className="sso-keys">
-      <h3 id={`keys-${site.id}`}>SSO signing keys</h3>
+      <h3 id={`keys-${site.id}`}>{t('console.configure.sso.title')}</h3>
       {fresh !== null && (
         <SecretShownOnce
-          label="New secret"
+          label={t('console.configure.sso.newSecret')}
           secret={fresh.secret}
           testId="sso-secret"
-          copyLabel="Copy secret"
+          copyLabel={t('console.configure.sso.copySecret')}
           onDismiss={() => setFresh(null)}
         >
-          <strong>New secret, shown once.</strong> Copy it into your site’s SSO configuration now;
-          it cannot be shown again.
+          <strong>{t('console.configure.sso.shownOnce.strong')}</strong>{' '}
+          {t('console.configure.sso.shownOnce.rest')}
         </SecretShownOnce>
       )}
       {keys.length === 0 ? (
-        <p>No active key: SSO sign-in is off for this site.</p>
+        <p>{t('console.configure.sso.none')}</p>
       ) : (
         <div className="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
+                <th scope="col">{t('console.configure.sso.columnCreated')}</th>
+                <th scope="col">{t('console.configure.sso.columnState')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('console.configure.columnActions')}</span>
                 </th>
               </tr>
             </thead>
@@ -92,13 +95,18 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
                   <th scope="row">{formatWhen(key.createdAt)}</th>
                   <td>
                     {key.expiresAt === null
-                      ? 'Current'
-                      : `Valid until ${formatWhen(key.expiresAt)}`}
+                      ? t('console.configure.sso.current')
+                      : t('console.configure.sso.validUntil', { date: formatWhen(key.expiresAt) })}
                   </td>
                   <td>
                     <button type="button" disabled={busy} onClick={() => void onRevoke(key)}>
-                      Revoke
-                      <span className="visually-hidden"> key of {formatWhen(key.createdAt)}</span>
+                      {t('console.configure.sso.revoke.visible')}
+                      <span className="visually-hidden">
+                        {' '}
+                        {t('console.configure.sso.revoke.hidden', {
+                          date: formatWhen(key.createdAt),
+                        })}
+                      </span>
                     </button>
                   </td>
                 </tr>
@@ -111,19 +119,19 @@ export function SsoKeys({ site, initial }: { site: AdminSite; initial?: FreshSec
         {current ? (
           <>
             <button type="button" disabled={busy} onClick={() => void onRotate(false)}>
-              Rotate key
+              {t('console.configure.sso.rotate')}
             </button>
             <button type="button" disabled={busy} onClick={() => void onRotate(true)}>
-              Rotate and revoke the old key
+              {t('console.configure.sso.rotateRevoke')}
             </button>
           </>
         ) : (
           <button type="button" disabled={busy} onClick={() => void onRotate(false)}>
-            Generate key
+            {t('console.configure.sso.generate')}
           </button>
         )}
       </div>
-      <p className="hint">After a rotation the previous key keeps working for 7 days.</p>
+      <p className="hint">{t('console.configure.sso.overlapHint')}</p>
       {error !== null && <p role="alert">{error}</p>}
     </section>
   );

@@ -2,12 +2,15 @@ import { useState } from 'react';
 import { formatWhen } from '../../formatWhen';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
+import type { Translate } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { SecretShownOnce } from './SecretShownOnce';
 
 const WebhookDeliveryFields = graphql(`
@@ -33,10 +36,16 @@ type Delivery = ResultOf<typeof WebhookDeliveryFields>;
 type WebhookEvent = ConsoleWebhook['events'][number];
 type WebhookFormat = ConsoleWebhook['format'];
 
-/** Each format as the select says it, and its short name. */
-export const FORMAT_TEXT: Record<WebhookFormat, [string, string]> = {
-  STANDARD: ['Signed JSON, for your own code', 'Signed JSON'],
-  SLACK: ['Slack message (Slack, Mattermost, Rocket.Chat, Discord’s /slack)', 'Slack message'],
+/** Each format as the select says it, and its short name (catalog keys). */
+export const FORMAT_TEXT: Record<WebhookFormat, [ConsoleMessageKey, ConsoleMessageKey]> = {
+  STANDARD: [
+    'console.integrations.webhooks.format.STANDARD',
+    'console.integrations.webhooks.formatShort.STANDARD',
+  ],
+  SLACK: [
+    'console.integrations.webhooks.format.SLACK',
+    'console.integrations.webhooks.formatShort.SLACK',
+  ],
 };
 
 /** Every endpoint with its latest deliveries. */
@@ -96,23 +105,26 @@ export const REDELIVER_WEBHOOK_MUTATION = graphql(
   [WebhookDeliveryFields],
 );
 
-/** Each event as the checkboxes say it, with its wire name. */
-export const EVENT_TEXT: Record<WebhookEvent, string> = {
-  COMMENT_CREATED: 'comment.created: a comment is posted',
-  COMMENT_APPROVED: 'comment.approved: a moderator approves one',
-  COMMENT_REJECTED: 'comment.rejected: a moderator rejects one',
-  COMMENT_REPORTED: 'comment.reported: a reader reports one',
-  COMMENT_FEATURED: 'comment.featured: a moderator features one',
-  USER_BANNED: 'user.banned: a moderator bans someone',
-  USER_SUSPENDED: 'user.suspended: a moderator suspends someone',
-  STORY_CREATED: 'story.created: a story is seen for the first time',
+/**
+ * Each event: its wire name (the same in every language), and what the checkboxes say of it (a
+ * catalog key whose `{event}` is the wire name).
+ */
+export const EVENT_TEXT: Record<WebhookEvent, [string, ConsoleMessageKey]> = {
+  COMMENT_CREATED: ['comment.created', 'console.integrations.webhooks.event.COMMENT_CREATED'],
+  COMMENT_APPROVED: ['comment.approved', 'console.integrations.webhooks.event.COMMENT_APPROVED'],
+  COMMENT_REJECTED: ['comment.rejected', 'console.integrations.webhooks.event.COMMENT_REJECTED'],
+  COMMENT_REPORTED: ['comment.reported', 'console.integrations.webhooks.event.COMMENT_REPORTED'],
+  COMMENT_FEATURED: ['comment.featured', 'console.integrations.webhooks.event.COMMENT_FEATURED'],
+  USER_BANNED: ['user.banned', 'console.integrations.webhooks.event.USER_BANNED'],
+  USER_SUSPENDED: ['user.suspended', 'console.integrations.webhooks.event.USER_SUSPENDED'],
+  STORY_CREATED: ['story.created', 'console.integrations.webhooks.event.STORY_CREATED'],
 };
 const EVENTS = Object.keys(EVENT_TEXT) as WebhookEvent[];
 
-const STATE_TEXT: Record<Delivery['state'], string> = {
-  PENDING: 'Retrying',
-  DELIVERED: 'Delivered',
-  FAILED: 'Given up',
+const STATE_TEXT: Record<Delivery['state'], ConsoleMessageKey> = {
+  PENDING: 'console.integrations.webhooks.state.PENDING',
+  DELIVERED: 'console.integrations.webhooks.state.DELIVERED',
+  FAILED: 'console.integrations.webhooks.state.FAILED',
 };
 
 const when = (iso: string) => formatWhen(iso, { seconds: true });
@@ -144,6 +156,8 @@ const EMPTY: Draft = {
  */
 export function WebhookSettings() {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [{ data, error: loadError }, reload] = useQuery({ query: WEBHOOKS_QUERY });
   const [saving, create] = useMutation(CREATE_WEBHOOK_MUTATION);
   const [updating, update] = useMutation(UPDATE_WEBHOOK_MUTATION);
@@ -180,8 +194,8 @@ export function WebhookSettings() {
     setError(null);
     setNotice(null);
     const errors: typeof fieldErrors = {};
-    if (draft.url.trim() === '') errors.url = 'Give the endpoint’s http or https URL.';
-    if (draft.events.length === 0) errors.events = 'Choose at least one event.';
+    if (draft.url.trim() === '') errors.url = t('console.integrations.webhooks.urlMissing');
+    if (draft.events.length === 0) errors.events = t('console.integrations.webhooks.eventsMissing');
     setFieldErrors(errors);
     if (errors.url || errors.events) {
       win.document.getElementById(errors.url ? 'webhook-url' : 'webhook-events')?.focus();
@@ -206,19 +220,14 @@ export function WebhookSettings() {
     } else {
       const result = await update({ input: { webhookId: draft.id, ...fields } });
       if (failed(result)) return;
-      setNotice('Endpoint saved.');
+      setNotice(t('console.integrations.webhooks.saved'));
     }
     setDraft(EMPTY);
     refresh();
   }
 
   async function onRoll(webhook: ConsoleWebhook) {
-    if (
-      !win.confirm(
-        `Roll the secret of ${webhook.url}? Its receiver must take the new one: the old one stops at once.`,
-      )
-    )
-      return;
+    if (!win.confirm(t('console.integrations.webhooks.rollConfirm', { url: webhook.url }))) return;
     const result = await roll({ input: { webhookId: webhook.id } }, { clientMutationId: false });
     if (failed(result)) return;
     const secret = result.data?.rollWebhookSecret.webhook.secret;
@@ -226,7 +235,8 @@ export function WebhookSettings() {
   }
 
   async function onDelete(webhook: ConsoleWebhook) {
-    if (!win.confirm(`Delete the endpoint ${webhook.url} and its log?`)) return;
+    if (!win.confirm(t('console.integrations.webhooks.deleteConfirm', { url: webhook.url })))
+      return;
     const result = await remove({ input: { webhookId: webhook.id } });
     if (failed(result)) return;
     if (fresh?.id === webhook.id) setFresh(null);
@@ -242,8 +252,14 @@ export function WebhookSettings() {
     if (!delivery) return;
     setNotice(
       delivery.state === 'DELIVERED'
-        ? `Delivered: the endpoint answered ${delivery.responseStatus} in ${delivery.durationMs} ms.`
-        : `Not delivered: ${delivery.error ?? 'no answer'}. It is tried again.`,
+        ? t('console.integrations.webhooks.delivered', {
+            // An HTTP status, not a quantity.
+            status: String(delivery.responseStatus),
+            ms: delivery.durationMs ?? 0,
+          })
+        : delivery.error
+          ? t('console.integrations.webhooks.notDelivered', { error: delivery.error })
+          : t('console.integrations.webhooks.notDeliveredNoAnswer'),
     );
     refresh();
   }
@@ -275,19 +291,26 @@ export function WebhookSettings() {
   return (
     <div className="webhooks">
       <p>
-        Each endpoint receives a signed JSON <code>POST</code> of the events it takes, retried for a
-        day until it answers 2xx. The README’s “Webhooks” section shows the body and how to check
-        the signature. Endpoints on your own network need “Allow webhooks to private addresses” in
-        Advanced.
+        {t('console.integrations.webhooks.intro.before')}
+        <code>POST</code>
+        {t('console.integrations.webhooks.intro.after', {
+          // Advanced's setting and section, as they are called there.
+          setting: t('console.configure.advanced.webhooksAllowPrivateAddresses'),
+          section: t('console.configure.section.advanced'),
+        })}
       </p>
       <form
         onSubmit={(event) => void onSave(event)}
         noValidate
-        aria-label={draft.id ? 'Edit webhook' : 'New webhook'}
+        aria-label={
+          draft.id
+            ? t('console.integrations.webhooks.formEdit')
+            : t('console.integrations.webhooks.formNew')
+        }
       >
         <Field
           id="webhook-url"
-          label="Endpoint URL"
+          label={t('console.integrations.webhooks.url')}
           type="url"
           placeholder="https://example.com/parley-hook"
           value={draft.url}
@@ -296,8 +319,8 @@ export function WebhookSettings() {
         />
         <Field
           id="webhook-description"
-          label="Description"
-          hint="What it is for, such as “Newsroom Slack bot”."
+          label={t('console.integrations.webhooks.description')}
+          hint={t('console.integrations.webhooks.descriptionHint')}
           value={draft.description}
           maxLength={200}
           error={fieldErrors.description}
@@ -306,7 +329,9 @@ export function WebhookSettings() {
         {draft.id === null && (
           <>
             <div className="field">
-              <label htmlFor="webhook-format">Format</label>
+              <label htmlFor="webhook-format">
+                {t('console.integrations.webhooks.formatLabel')}
+              </label>
               <select
                 id="webhook-format"
                 value={draft.format}
@@ -316,19 +341,19 @@ export function WebhookSettings() {
               >
                 {(Object.keys(FORMAT_TEXT) as WebhookFormat[]).map((format) => (
                   <option key={format} value={format}>
-                    {FORMAT_TEXT[format][0]}
+                    {t(FORMAT_TEXT[format][0])}
                   </option>
                 ))}
               </select>
             </div>
             <div className="field">
-              <label htmlFor="webhook-site">Site</label>
+              <label htmlFor="webhook-site">{t('console.integrations.webhooks.site')}</label>
               <select
                 id="webhook-site"
                 value={draft.siteId}
                 onChange={(event) => setDraft({ ...draft, siteId: event.target.value })}
               >
-                <option value="">Every site</option>
+                <option value="">{t('console.integrations.webhooks.everySite')}</option>
                 {(data?.sites ?? []).map((site) => (
                   <option key={site.id} value={site.id}>
                     {site.name}
@@ -343,7 +368,7 @@ export function WebhookSettings() {
           tabIndex={-1}
           aria-describedby={fieldErrors.events ? 'webhook-events-error' : undefined}
         >
-          <legend>Events</legend>
+          <legend>{t('console.integrations.webhooks.events')}</legend>
           {EVENTS.map((event) => (
             <label key={event} className="checkbox">
               <input
@@ -351,7 +376,7 @@ export function WebhookSettings() {
                 checked={draft.events.includes(event)}
                 onChange={(e) => toggleEvent(event, e.target.checked)}
               />
-              {EVENT_TEXT[event]}
+              {t(EVENT_TEXT[event][1], { event: EVENT_TEXT[event][0] })}
             </label>
           ))}
           {fieldErrors.events && (
@@ -362,46 +387,59 @@ export function WebhookSettings() {
         </fieldset>
         <div className="action-row">
           <button type="submit" className="primary" disabled={busy}>
-            {draft.id ? 'Save endpoint' : 'Add endpoint'}
+            {draft.id
+              ? t('console.integrations.webhooks.save')
+              : t('console.integrations.webhooks.create')}
           </button>
           {draft.id && (
             <button type="button" onClick={() => setDraft(EMPTY)}>
-              Cancel
+              {t('console.integrations.webhooks.cancel')}
             </button>
           )}
         </div>
       </form>
       {fresh !== null && (
         <SecretShownOnce
-          label="Webhook signing secret"
+          label={t('console.integrations.webhooks.secret.label')}
           secret={fresh.secret}
           testId="webhook-secret"
-          copyLabel="Copy secret"
+          copyLabel={t('console.integrations.webhooks.secret.copy')}
           onDismiss={() => setFresh(null)}
         >
-          <strong>Signing secret, shown once.</strong> Give it to the receiver now: it checks each
-          request’s signature with it, and it cannot be shown again.
+          <strong>{t('console.integrations.webhooks.secret.title')}</strong>{' '}
+          {t('console.integrations.webhooks.secret.text')}
         </SecretShownOnce>
       )}
       {error !== null && <p role="alert">{error}</p>}
       <p role="status">{notice}</p>
-      <h2>Endpoints</h2>
+      <h2>{t('console.integrations.webhooks.title')}</h2>
       {loadError && !data ? (
         <p role="alert">{errorText(toTransportError(loadError).code)}</p>
       ) : !data ? (
-        <p className="loading">Loading…</p>
+        <p className="loading">{t('console.integrations.loading')}</p>
       ) : webhooks.length === 0 ? (
-        <p>No webhooks yet.</p>
+        <p>{t('console.integrations.webhooks.empty')}</p>
       ) : (
         webhooks.map((webhook) => (
           <section key={webhook.id} className="webhook" aria-label={webhook.url}>
             <h3>
-              {webhook.url} {!webhook.enabled && <span className="badge">Disabled</span>}
+              {webhook.url}{' '}
+              {!webhook.enabled && (
+                <span className="badge">{t('console.integrations.webhooks.disabled')}</span>
+              )}
             </h3>
             {webhook.description && <p>{webhook.description}</p>}
             <p>
-              {FORMAT_TEXT[webhook.format][1]}, {webhook.site ? webhook.site.name : 'every site'}.
-              Events: {webhook.events.map((e) => EVENT_TEXT[e].split(':')[0]).join(', ')}
+              {webhook.site
+                ? t('console.integrations.webhooks.summary', {
+                    format: t(FORMAT_TEXT[webhook.format][1]),
+                    site: webhook.site.name,
+                    events: webhook.events.map((e) => EVENT_TEXT[e][0]).join(', '),
+                  })
+                : t('console.integrations.webhooks.summaryEverySite', {
+                    format: t(FORMAT_TEXT[webhook.format][1]),
+                    events: webhook.events.map((e) => EVENT_TEXT[e][0]).join(', '),
+                  })}
             </p>
             <div className="action-row">
               <button
@@ -409,7 +447,7 @@ export function WebhookSettings() {
                 disabled={busy || !webhook.enabled}
                 onClick={() => void onTest(webhook)}
               >
-                Send test event
+                {t('console.integrations.webhooks.sendTest')}
               </button>
               <button
                 type="button"
@@ -425,16 +463,18 @@ export function WebhookSettings() {
                   })
                 }
               >
-                Edit
+                {t('console.integrations.webhooks.edit')}
               </button>
               <button type="button" disabled={busy} onClick={() => void onToggle(webhook)}>
-                {webhook.enabled ? 'Disable' : 'Enable'}
+                {webhook.enabled
+                  ? t('console.integrations.webhooks.disable')
+                  : t('console.integrations.webhooks.enable')}
               </button>
               <button type="button" disabled={busy} onClick={() => void onRoll(webhook)}>
-                Roll secret
+                {t('console.integrations.webhooks.rollSecret')}
               </button>
               <button type="button" disabled={busy} onClick={() => void onDelete(webhook)}>
-                Delete
+                {t('console.integrations.webhooks.delete')}
               </button>
             </div>
             <DeliveryLog
@@ -455,20 +495,25 @@ function DeliveryLog(props: {
   busy: boolean;
   onRedeliver(delivery: Delivery): void;
 }) {
-  if (props.deliveries.length === 0) return <p>No deliveries yet.</p>;
+  const t = useT();
+  if (props.deliveries.length === 0) {
+    return <p>{t('console.integrations.webhooks.deliveries.empty')}</p>;
+  }
   return (
     <div className="table-wrap">
       <table>
-        <caption>Latest deliveries</caption>
+        <caption>{t('console.integrations.webhooks.deliveries.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Queued</th>
-            <th scope="col">State</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Answer</th>
+            <th scope="col">{t('console.integrations.webhooks.deliveries.column.event')}</th>
+            <th scope="col">{t('console.integrations.webhooks.deliveries.column.queued')}</th>
+            <th scope="col">{t('console.integrations.webhooks.deliveries.column.state')}</th>
+            <th scope="col">{t('console.integrations.webhooks.deliveries.column.attempts')}</th>
+            <th scope="col">{t('console.integrations.webhooks.deliveries.column.answer')}</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">
+                {t('console.integrations.webhooks.deliveries.column.actions')}
+              </span>
             </th>
           </tr>
         </thead>
@@ -478,27 +523,32 @@ function DeliveryLog(props: {
               <th scope="row">{d.event}</th>
               <td>{when(d.createdAt)}</td>
               <td>
-                {STATE_TEXT[d.state]}
-                {d.state === 'PENDING' && d.nextAttemptAt ? `, next ${when(d.nextAttemptAt)}` : ''}
+                {d.state === 'PENDING' && d.nextAttemptAt
+                  ? t('console.integrations.webhooks.state.pendingNext', {
+                      when: when(d.nextAttemptAt),
+                    })
+                  : t(STATE_TEXT[d.state])}
               </td>
               <td>{d.attempts}</td>
               <td>
                 <details>
-                  <summary>
-                    {d.responseStatus ?? 'No answer'}
-                    {d.durationMs !== null && d.durationMs !== undefined
-                      ? ` in ${d.durationMs} ms`
-                      : ''}
-                  </summary>
+                  <summary>{answerText(t, d)}</summary>
                   {d.error && <p>{d.error}</p>}
                   {d.responseExcerpt && <pre>{d.responseExcerpt}</pre>}
-                  <p>Sent (webhook-id {d.eventId}):</p>
+                  <p>{t('console.integrations.webhooks.deliveries.sent', { id: d.eventId })}</p>
                   <pre>{d.payload}</pre>
                 </details>
               </td>
               <td>
-                <button type="button" disabled={props.busy} onClick={() => props.onRedeliver(d)}>
-                  Send again<span className="visually-hidden"> {d.event}</span>
+                <button
+                  type="button"
+                  disabled={props.busy}
+                  aria-label={t('console.integrations.webhooks.deliveries.sendAgainNamed', {
+                    event: d.event,
+                  })}
+                  onClick={() => props.onRedeliver(d)}
+                >
+                  {t('console.integrations.webhooks.deliveries.sendAgain')}
                 </button>
               </td>
             </tr>
@@ -507,4 +557,20 @@ function DeliveryLog(props: {
       </table>
     </div>
   );
+}
+
+/** A delivery's answer, as its summary says it: "500 in 41 ms", "No answer". */
+function answerText(t: Translate<ConsoleMessageKey>, d: Delivery): string {
+  // An HTTP status, not a quantity: no thousands separator.
+  const status =
+    d.responseStatus === null || d.responseStatus === undefined ? null : String(d.responseStatus);
+  const ms = d.durationMs ?? null;
+  if (status === null) {
+    return ms === null
+      ? t('console.integrations.webhooks.deliveries.noAnswer')
+      : t('console.integrations.webhooks.deliveries.noAnswerIn', { ms });
+  }
+  return ms === null
+    ? status
+    : t('console.integrations.webhooks.deliveries.answer', { status, ms });
 }

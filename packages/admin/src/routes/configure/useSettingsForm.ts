@@ -3,19 +3,24 @@ import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { UPDATE_SETTINGS_MUTATION } from './configureQueries';
 import type { ConsoleSettings, SettingsInput } from './configureQueries';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
 /** A value the form can tell is wrong before sending (a number field holding "abc"). */
 export class FieldProblem extends Error {
-  /** @param field the form key the problem is about */
+  /**
+   * @param field the form key the problem is about
+   * @param key the catalog key of what the form says about it
+   */
   constructor(
     readonly field: string,
-    message: string,
+    readonly key: ConsoleMessageKey,
   ) {
-    super(message);
+    super(key);
   }
 }
 
@@ -23,7 +28,7 @@ export class FieldProblem extends Error {
 export function wholeNumber(text: string, field: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isInteger(value)) {
-    throw new FieldProblem(field, 'Enter a whole number.');
+    throw new FieldProblem(field, 'console.configure.wholeNumber');
   }
   return value;
 }
@@ -69,6 +74,8 @@ export interface SettingsFormOptions<T> {
 export function useSettingsForm<T>(options: SettingsFormOptions<T>): SettingsForm<T> {
   const { settings, fromSettings, toInput, fieldPrefix = '' } = options;
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
   const [baseline, setBaseline] = useState(() => fromSettings(settings));
   const [values, setValues] = useState(baseline);
   const [saved, setSaved] = useState(false);
@@ -89,7 +96,7 @@ export function useSettingsForm<T>(options: SettingsFormOptions<T>): SettingsFor
     try {
       input = toInput(values);
     } catch (problem) {
-      if (problem instanceof FieldProblem) return fail(problem.field, problem.message);
+      if (problem instanceof FieldProblem) return fail(problem.field, t(problem.key));
       throw problem;
     }
     const result = await update({ input });

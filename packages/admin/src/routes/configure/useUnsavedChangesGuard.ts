@@ -1,8 +1,15 @@
 import { useEffect } from 'react';
+import { createTranslator } from '@parley/contract';
 import { useConsoleEnv } from '../../ConsoleContext';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
+import { en } from '../../messages/en';
 
-/** What the confirm asks before an in-app link leaves unsaved changes. */
-export const LEAVE_UNSAVED_TEXT = 'You have unsaved changes. Leave this page and lose them?';
+/** The catalog key of what the confirm asks before an in-app link leaves unsaved changes. */
+const LEAVE_UNSAVED_KEY = 'console.configure.leaveUnsaved' satisfies ConsoleMessageKey;
+
+/** What the confirm asks, in English (tests compare with it). */
+export const LEAVE_UNSAVED_TEXT = createTranslator<ConsoleMessageKey>('en', en)(LEAVE_UNSAVED_KEY);
 
 /**
  * While `dirty`: the browser asks before the page unloads (reload, close, another site), and a
@@ -12,6 +19,8 @@ export const LEAVE_UNSAVED_TEXT = 'You have unsaved changes. Leave this page and
  */
 export function useUnsavedChangesGuard(dirty: boolean): void {
   const { window: win } = useConsoleEnv();
+  const t = useT();
+  const leaveText = t(LEAVE_UNSAVED_KEY);
   useEffect(() => {
     if (!dirty) return undefined;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -26,7 +35,7 @@ export function useUnsavedChangesGuard(dirty: boolean): void {
       const target = event.target as Element | null;
       const link = target?.closest?.('a[href]');
       if (!link || (link.getAttribute('target') ?? '_self') !== '_self') return;
-      if (!win.confirm(LEAVE_UNSAVED_TEXT)) {
+      if (!win.confirm(leaveText)) {
         event.preventDefault();
         event.stopPropagation();
       }
@@ -37,5 +46,5 @@ export function useUnsavedChangesGuard(dirty: boolean): void {
       win.removeEventListener('beforeunload', onBeforeUnload);
       win.document.removeEventListener('click', onClick, true);
     };
-  }, [dirty, win]);
+  }, [dirty, win, leaveText]);
 }

@@ -2,7 +2,8 @@ import { useQuery } from 'urql';
 import { Link } from 'wouter';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useI18n } from '../../i18n';
 import { Loading } from '../../Loading';
 import { errorCodeOf } from '../../errorCodeOf';
 import { HourlyChartFields, HourlyChart } from './HourlyChart';
@@ -42,20 +43,22 @@ export function DashboardPage() {
     query: DASHBOARD_QUERY,
     requestPolicy: 'cache-and-network',
   });
+  const { t } = useI18n();
+  const errorText = useErrorText();
   const refresh = (
     <button
       type="button"
       onClick={() => reexecute({ requestPolicy: 'network-only' })}
       disabled={fetching}
     >
-      {fetching && data ? 'Refreshing…' : 'Refresh'}
+      {fetching && data ? t('console.dashboard.refreshing') : t('console.dashboard.refresh')}
     </button>
   );
 
   if (!data) {
     return (
       <main className="page dashboard">
-        <h1>Dashboard</h1>
+        <h1>{t('console.dashboard.title')}</h1>
         {error ? (
           <>
             <p role="alert">{errorText(errorCodeOf(error))}</p>
@@ -71,28 +74,28 @@ export function DashboardPage() {
   return (
     <main className="page dashboard">
       <div className="dashboard-head">
-        <h1>Dashboard</h1>
+        <h1>{t('console.dashboard.title')}</h1>
         {refresh}
       </div>
       {error && <p role="alert">{errorText(errorCodeOf(error))}</p>}
       <div className="period-cards">
-        <PeriodCard title="Today" period={today} />
-        <PeriodCard title="All time" period={allTime} />
+        <PeriodCard title={t('console.dashboard.today')} period={today} />
+        <PeriodCard title={t('console.dashboard.allTime')} period={allTime} />
       </div>
       <section aria-labelledby="dashboard-hourly">
-        <h2 id="dashboard-hourly">Comments per hour, last 48 hours</h2>
+        <h2 id="dashboard-hourly">{t('console.dashboard.hourly.title')}</h2>
         <HourlyChart hours={commentsPerHour} />
       </section>
       <section aria-labelledby="dashboard-top">
-        <h2 id="dashboard-top">Most commented stories today</h2>
+        <h2 id="dashboard-top">{t('console.dashboard.top.title')}</h2>
         {topStoriesToday.length === 0 ? (
-          <p>No comments yet today.</p>
+          <p>{t('console.dashboard.top.empty')}</p>
         ) : (
           <ol className="top-stories">
             {topStoriesToday.map(({ story, count }) => (
               <li key={story.id}>
                 <Link href={moderateStoryHref(story.id)}>{story.title ?? story.url}</Link>
-                <span className="count">{count === 1 ? '1 comment' : `${count} comments`}</span>
+                <span className="count">{t('console.dashboard.top.count', { count })}</span>
                 {story.title !== null && <span className="url">{story.url}</span>}
               </li>
             ))}
@@ -110,29 +113,34 @@ function PeriodCard({
   title: string;
   period: ResultOf<typeof PeriodCardFields>;
 }) {
-  const rate = period.rejectionRate.toLocaleString(undefined, PERCENT);
+  // Numbers in the console's language.
+  const { locale, t } = useI18n();
+  const rate = period.rejectionRate.toLocaleString(locale, PERCENT);
   return (
     <section className="period-card">
       <h2>{title}</h2>
       <dl>
         <div>
-          <dt>New comments</dt>
-          <dd>{period.newComments.toLocaleString()}</dd>
+          <dt>{t('console.dashboard.newComments')}</dt>
+          <dd>{period.newComments.toLocaleString(locale)}</dd>
         </div>
         <div>
-          <dt>Rejection rate</dt>
+          <dt>{t('console.dashboard.rejectionRate')}</dt>
           <dd>
             {rate}
-            <span className="detail"> ({period.rejectedComments.toLocaleString()} rejected)</span>
+            <span className="detail">
+              {' '}
+              {t('console.dashboard.rejected', { count: period.rejectedComments })}
+            </span>
           </dd>
         </div>
         <div>
-          <dt>New users</dt>
-          <dd>{period.newUsers.toLocaleString()}</dd>
+          <dt>{t('console.dashboard.newUsers')}</dt>
+          <dd>{period.newUsers.toLocaleString(locale)}</dd>
         </div>
         <div>
-          <dt>Bans</dt>
-          <dd>{period.bans.toLocaleString()}</dd>
+          <dt>{t('console.dashboard.bans')}</dt>
+          <dd>{period.bans.toLocaleString(locale)}</dd>
         </div>
       </dl>
     </section>

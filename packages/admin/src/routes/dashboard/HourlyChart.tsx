@@ -1,5 +1,10 @@
+import { createTranslator } from '@parley/contract';
+import type { Translate } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
+import { en } from '../../messages/en';
 
 /** What the chart reads of an hour; the dashboard's query spreads it. */
 export const HourlyChartFields = graphql(
@@ -18,28 +23,43 @@ const GAP = 2;
 /** An hour label every this many bars (48 labels would overlap at any width). */
 const LABEL_EVERY = 6;
 
+/** English, for {@link chartSummary} called without the console's translate function (tests). */
+const english = createTranslator<ConsoleMessageKey>('en', en);
+
+/** The console's language (its provider sets the document's `lang`), else the browser's. */
+function language(): string | undefined {
+  return document.documentElement.lang || undefined;
+}
+
 function hourLabel(iso: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return new Date(iso).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
 }
 
 function longLabel(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, {
+  return new Date(iso).toLocaleString(language(), {
     weekday: 'short',
     hour: '2-digit',
     minute: '2-digit',
   });
 }
 
-/** The chart's one-sentence summary: what a screen reader hears for the image. */
-export function chartSummary(hours: readonly HourCount[]): string {
+/**
+ * The chart's one-sentence summary: what a screen reader hears for the image, in the language of
+ * `t` (English by default).
+ */
+export function chartSummary(
+  hours: readonly HourCount[],
+  t: Translate<ConsoleMessageKey> = english,
+): string {
   const total = hours.reduce((sum, { count }) => sum + count, 0);
-  if (total === 0) return `No comments in the last ${hours.length} hours.`;
+  if (total === 0) return t('console.dashboard.chart.none', { count: hours.length });
   const peak = hours.reduce((best, hour) => (hour.count > best.count ? hour : best));
-  const noun = total === 1 ? 'comment' : 'comments';
-  return (
-    `${total} ${noun} in the last ${hours.length} hours; ` +
-    `busiest hour ${longLabel(peak.hour)} with ${peak.count}.`
-  );
+  return t('console.dashboard.chart.summary', {
+    count: total,
+    hours: hours.length,
+    when: longLabel(peak.hour),
+    peak: peak.count,
+  });
 }
 
 /**
@@ -52,12 +72,13 @@ export function HourlyChart({ hours }: { hours: readonly HourCount[] }) {
   const plotWidth = WIDTH - AXIS_LEFT;
   const plotHeight = HEIGHT - AXIS_BOTTOM;
   const slot = plotWidth / Math.max(1, hours.length);
+  const t = useT();
   return (
     <figure className="hourly-chart">
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
-        aria-label={`Comments per hour: ${chartSummary(hours)}`}
+        aria-label={t('console.dashboard.chart.label', { summary: chartSummary(hours, t) })}
         focusable="false"
       >
         <line x1={AXIS_LEFT} y1={plotHeight} x2={WIDTH} y2={plotHeight} className="axis" />
@@ -79,7 +100,7 @@ export function HourlyChart({ hours }: { hours: readonly HourCount[] }) {
                 height={height}
                 className="bar"
               >
-                <title>{`${longLabel(hour)}: ${count}`}</title>
+                <title>{t('console.dashboard.chart.bar', { when: longLabel(hour), count })}</title>
               </rect>
               {i % LABEL_EVERY === 0 && (
                 <text x={x} y={HEIGHT - 6} className="tick">
@@ -91,13 +112,13 @@ export function HourlyChart({ hours }: { hours: readonly HourCount[] }) {
         })}
       </svg>
       <details className="chart-data">
-        <summary>Show the numbers</summary>
+        <summary>{t('console.dashboard.chart.showNumbers')}</summary>
         <table>
-          <caption className="visually-hidden">Comments per hour, oldest first</caption>
+          <caption className="visually-hidden">{t('console.dashboard.chart.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Hour</th>
-              <th scope="col">Comments</th>
+              <th scope="col">{t('console.dashboard.chart.hour')}</th>
+              <th scope="col">{t('console.dashboard.chart.comments')}</th>
             </tr>
           </thead>
           <tbody>

@@ -5,7 +5,8 @@ import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { Loading } from '../../Loading';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 
 /**
  * The new site's embed snippet. Asked after install (the `install` payload has no site), with
@@ -33,16 +34,20 @@ export function InstallDone({
     requestPolicy: 'network-only',
   });
   const snippet = data?.sites[0]?.embedSnippet;
+  const t = useT();
+  const errorText = useErrorText();
 
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>
-        Parley is installed
+        {t('console.install.done.title')}
       </h1>
-      <p className="success">You are signed in as the admin.</p>
-      <h2>Add comments to your pages</h2>
+      <p className="success">{t('console.install.done.signedIn')}</p>
+      <h2>{t('console.install.done.addComments')}</h2>
       <p>
-        Paste this snippet into the pages of {siteUrl || 'your site'} where comments should appear.
+        {siteUrl
+          ? t('console.install.done.paste', { site: siteUrl })
+          : t('console.install.done.pasteYourSite')}
       </p>
       {snippet !== undefined ? (
         <Snippet snippet={snippet} />
@@ -50,23 +55,23 @@ export function InstallDone({
         <>
           <p role="alert">{errorText(toTransportError(error).code)}</p>
           <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
-            Try again
+            {t('console.shell.retry')}
           </button>
         </>
       ) : (
-        <Loading>Loading the snippet…</Loading>
+        <Loading>{t('console.install.done.loadingSnippet')}</Loading>
       )}
-      <h2>Next</h2>
+      <h2>{t('console.install.done.next')}</h2>
       <ul className="next-links">
         <li>
           {/* A full page load, not a router link: the app still holds "not installed" from
               before the wizard ran, and would send /admin straight back here. */}
-          <a href="/admin">Open the console</a>
+          <a href="/admin">{t('console.install.done.openConsole')}</a>
         </li>
         {exampleOrigin !== null && (
           <li>
-            <a href={`${exampleOrigin}/`}>Open the example page</a> — it already embeds the
-            comments.
+            <a href={`${exampleOrigin}/`}>{t('console.install.done.openExample.link')}</a>{' '}
+            {t('console.install.done.openExample.after')}
           </li>
         )}
       </ul>
@@ -78,6 +83,7 @@ function Snippet({ snippet }: { snippet: string }) {
   const { window: win } = useConsoleEnv();
   const text = useRef<HTMLTextAreaElement>(null);
   const [status, setStatus] = useState('');
+  const t = useT();
 
   async function copy() {
     setStatus('');
@@ -86,18 +92,18 @@ function Snippet({ snippet }: { snippet: string }) {
       const clipboard = win.navigator.clipboard as Clipboard | undefined;
       if (clipboard === undefined) throw new Error('no clipboard');
       await clipboard.writeText(snippet);
-      setStatus('Copied');
+      setStatus(t('console.install.snippet.copied'));
     } catch {
       // Permission denied or no clipboard API: select the text so one key press copies it.
       text.current?.focus();
       text.current?.select();
-      setStatus('The snippet is selected: press Ctrl+C (⌘C on a Mac) to copy it.');
+      setStatus(t('console.install.snippet.selected'));
     }
   }
 
   return (
     <div className="install-snippet">
-      <label htmlFor="install-snippet">Embed snippet</label>
+      <label htmlFor="install-snippet">{t('console.install.snippet.label')}</label>
       <textarea
         id="install-snippet"
         ref={text}
@@ -109,7 +115,7 @@ function Snippet({ snippet }: { snippet: string }) {
       />
       <div className="actions">
         <button type="button" onClick={() => void copy()}>
-          Copy
+          {t('console.install.snippet.copy')}
         </button>
         {/* Always present, so screen readers announce the status when it changes. */}
         <span role="status" className="copy-status">

@@ -1,64 +1,78 @@
 import type { InputHTMLAttributes } from 'react';
+import { PASSWORD_MIN_LENGTH } from '@parley/contract';
+import type { MessageVars } from '@parley/contract';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import type { InstallErrors, InstallForm, InstallStep } from './installForm';
 
+/** A field's catalog keys (label, hint) and its control's props. */
 interface FieldSpec {
-  label: string;
-  hint?: string;
+  label: ConsoleMessageKey;
+  hint?: ConsoleMessageKey;
+  /** The hint's placeholders. */
+  hintVars?: MessageVars;
   multiline?: boolean;
   input?: InputHTMLAttributes<HTMLInputElement>;
 }
 
 // `autoComplete` values let password managers offer (and save) the new admin account.
 const SPECS: Record<keyof InstallForm, FieldSpec> = {
-  email: { label: 'Email', input: { type: 'email', autoComplete: 'email' } },
+  email: { label: 'console.install.field.email', input: { type: 'email', autoComplete: 'email' } },
   username: {
-    label: 'Username',
-    hint: 'Shown next to your comments and decisions.',
+    label: 'console.install.field.username',
+    hint: 'console.install.field.username.hint',
     input: { autoComplete: 'username' },
   },
   password: {
-    label: 'Password',
-    hint: 'At least 8 characters.',
+    label: 'console.install.field.password',
+    hint: 'console.install.field.password.hint',
+    hintVars: { min: PASSWORD_MIN_LENGTH },
     input: { type: 'password', autoComplete: 'new-password' },
   },
   confirm: {
-    label: 'Confirm password',
+    label: 'console.install.field.confirm',
     input: { type: 'password', autoComplete: 'new-password' },
   },
-  orgName: { label: 'Organization name', input: { autoComplete: 'organization' } },
+  orgName: { label: 'console.install.field.orgName', input: { autoComplete: 'organization' } },
   contactEmail: {
-    label: 'Contact email',
-    hint: 'Where commenters can reach your team.',
+    label: 'console.install.field.contactEmail',
+    hint: 'console.install.field.contactEmail.hint',
     input: { type: 'email' },
   },
-  orgUrl: { label: 'Organization URL', input: { type: 'url', placeholder: 'https://example.com' } },
-  siteName: { label: 'Site name' },
+  orgUrl: {
+    label: 'console.install.field.orgUrl',
+    input: { type: 'url', placeholder: 'https://example.com' },
+  },
+  siteName: { label: 'console.install.field.siteName' },
   siteUrl: {
-    label: 'Site URL',
-    hint: 'The address of the site whose pages will show comments.',
+    label: 'console.install.field.siteUrl',
+    hint: 'console.install.field.siteUrl.hint',
     input: { type: 'url', placeholder: 'https://www.example.com' },
   },
   origins: {
-    label: 'Permitted origins',
-    hint: 'Other origins allowed to embed comments, one per line. The site URL’s origin is always permitted.',
+    label: 'console.install.field.origins',
+    hint: 'console.install.field.origins.hint',
     multiline: true,
   },
 };
 
-/** The headings and introductions of the steps. */
-export const STEP_TEXT: Record<InstallStep, { title: string; intro: string }> = {
+/** The catalog keys of the steps' headings and introductions (`t(key)`). */
+export const STEP_TEXT: Record<
+  InstallStep,
+  { title: ConsoleMessageKey; intro: ConsoleMessageKey }
+> = {
   admin: {
-    title: 'Your admin account',
-    intro: 'You will sign in to the console with this account.',
+    title: 'console.install.step.admin.title',
+    intro: 'console.install.step.admin.intro',
   },
   organization: {
-    title: 'Your organization',
-    intro: 'The organization that runs the comments, as commenters will see it.',
+    title: 'console.install.step.organization.title',
+    intro: 'console.install.step.organization.intro',
   },
   site: {
-    title: 'Your first site',
-    intro: 'The website where comments will appear. You can add more sites later.',
+    title: 'console.install.step.site.title',
+    intro: 'console.install.step.site.intro',
   },
 };
 
@@ -78,14 +92,15 @@ export function InstallStepFields({
   /** Called with each change. */
   onChange: (field: keyof InstallForm, value: string) => void;
 }) {
+  const t = useT();
   return (
     <>
       {fields.map((name) => {
         const spec = SPECS[name];
         const common = {
           id: `install-${name}`,
-          label: spec.label,
-          hint: spec.hint,
+          label: t(spec.label),
+          hint: spec.hint && t(spec.hint, spec.hintVars),
           error: errors[name],
           value: form[name],
           name,

@@ -5,7 +5,8 @@ import { toTransportError } from '@parley/transport';
 import type { ErrorCode } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { InstallDone } from './InstallDone';
 import { InstallStepFields, STEP_TEXT } from './InstallStepFields';
 import {
@@ -41,6 +42,8 @@ export function InstallWizard() {
   const sending = useRef(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
+  const t = useT();
+  const errorText = useErrorText();
 
   // A new step replaces the form under the keyboard user's focus: move focus to its heading so
   // the step is announced. Not on first render, where the page's own focus order applies.
@@ -64,7 +67,7 @@ export function InstallWizard() {
 
   async function next(event: FormEvent) {
     event.preventDefault();
-    const found = validateStep(step, form);
+    const found = validateStep(step, form, t);
     setErrors(found);
     const firstInvalid = STEP_FIELDS[step].find((field) => found[field] !== undefined);
     if (firstInvalid) {
@@ -111,19 +114,23 @@ export function InstallWizard() {
   const text = STEP_TEXT[step];
   return (
     <main className="page narrow install">
-      <h1>Set up Parley</h1>
-      <ol className="install-steps" aria-label="Steps">
+      <h1>{t('console.install.title')}</h1>
+      <ol className="install-steps" aria-label={t('console.install.steps')}>
         {INSTALL_STEPS.map((name, i) => (
           <li key={name} aria-current={i === index ? 'step' : undefined}>
-            {STEP_TEXT[name].title}
+            {t(STEP_TEXT[name].title)}
           </li>
         ))}
       </ol>
       <form onSubmit={(event) => void next(event)} noValidate aria-labelledby="install-heading">
         <h2 id="install-heading" ref={heading} tabIndex={-1}>
-          Step {index + 1} of {INSTALL_STEPS.length}: {text.title}
+          {t('console.install.stepHeading', {
+            step: index + 1,
+            total: INSTALL_STEPS.length,
+            title: t(text.title),
+          })}
         </h2>
-        <p>{text.intro}</p>
+        <p>{t(text.intro)}</p>
         <InstallStepFields
           fields={STEP_FIELDS[step]}
           form={form}
@@ -132,9 +139,10 @@ export function InstallWizard() {
         />
         {failure === 'ALREADY_INSTALLED' ? (
           <p role="alert">
-            Parley is already installed here, so this wizard cannot run again.{' '}
+            {t('console.install.alreadyInstalled.before')}{' '}
             {/* A full page load: this app still believes Parley is not installed. */}
-            <a href="/admin/login">Sign in to the console</a> instead.
+            <a href="/admin/login">{t('console.install.alreadyInstalled.link')}</a>{' '}
+            {t('console.install.alreadyInstalled.after')}
           </p>
         ) : (
           failure && <p role="alert">{errorText(failure)}</p>
@@ -142,7 +150,7 @@ export function InstallWizard() {
         <div className="actions">
           {index > 0 && (
             <button type="button" onClick={() => setIndex(index - 1)} disabled={fetching}>
-              Back
+              {t('console.install.back')}
             </button>
           )}
           <button
@@ -150,7 +158,11 @@ export function InstallWizard() {
             className="primary"
             disabled={fetching || failure === 'ALREADY_INSTALLED'}
           >
-            {last ? (fetching ? 'Installing…' : 'Install') : 'Next'}
+            {last
+              ? fetching
+                ? t('console.install.installing')
+                : t('console.install.install')
+              : t('console.install.next')}
           </button>
         </div>
       </form>

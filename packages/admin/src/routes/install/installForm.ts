@@ -5,6 +5,7 @@
  */
 import {
   checkField,
+  createTranslator,
   EMAIL_MAX_LENGTH,
   EMAIL_RULE,
   NEW_PASSWORD_RULE,
@@ -13,25 +14,38 @@ import {
   USERNAME_MIN_LENGTH,
   USERNAME_RULE,
 } from '@parley/contract';
-import type { FieldProblem, FieldRule } from '@parley/contract';
+import type { FieldProblem, FieldRule, Translate } from '@parley/contract';
+import type { ConsoleMessageKey } from '../../i18n';
+import { en } from '../../messages/en';
 
-/** The console's words for each account problem. */
-const PROBLEM_TEXT: Partial<Record<FieldProblem, string>> = {
-  EMAIL_REQUIRED: 'Enter an email address like ada@example.com.',
-  EMAIL_INVALID: 'Enter an email address like ada@example.com.',
-  EMAIL_TOO_LONG: `Use at most ${EMAIL_MAX_LENGTH} characters.`,
-  USERNAME_LENGTH: `Use ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters.`,
-  USERNAME_CHARACTERS: 'Use letters, digits, “_” and “.” only.',
-  PASSWORD_TOO_SHORT: `Use at least ${PASSWORD_MIN_LENGTH} characters.`,
+type T = Translate<ConsoleMessageKey>;
+
+/** The console's words for each account problem, in the language of `t`. */
+const PROBLEM_TEXT: Partial<Record<FieldProblem, (t: T) => string>> = {
+  EMAIL_REQUIRED: (t) => t('console.install.problem.email'),
+  EMAIL_INVALID: (t) => t('console.install.problem.email'),
+  EMAIL_TOO_LONG: (t) => t('console.install.problem.emailTooLong', { max: EMAIL_MAX_LENGTH }),
+  USERNAME_LENGTH: (t) =>
+    t('console.install.problem.usernameLength', {
+      min: USERNAME_MIN_LENGTH,
+      max: USERNAME_MAX_LENGTH,
+    }),
+  USERNAME_CHARACTERS: (t) => t('console.install.problem.usernameCharacters'),
+  PASSWORD_TOO_SHORT: (t) =>
+    t('console.install.problem.passwordTooShort', { min: PASSWORD_MIN_LENGTH }),
 };
 
 /** A check of the form: the text of `rule`'s problem with the value, or null. */
 const rule =
-  <T>(fieldRule: FieldRule<T>) =>
-  (value: string): string | null => {
+  <V>(fieldRule: FieldRule<V>) =>
+  (value: string, _form: InstallForm, t: T): string | null => {
     const { problem } = checkField(fieldRule, value);
-    return problem ? (PROBLEM_TEXT[problem] ?? 'Not valid.') : null;
+    if (!problem) return null;
+    return PROBLEM_TEXT[problem]?.(t) ?? t('console.install.problem.notValid');
   };
+
+/** English, for {@link validateStep} called without the console's translate function (tests). */
+const english = createTranslator<ConsoleMessageKey>('en', en);
 
 /** Everything the wizard asks, as typed. */
 export interface InstallForm {
@@ -110,30 +124,32 @@ export function originLines(origins: string): string[] {
     .filter((line) => line !== '');
 }
 
-const CHECKS: Record<keyof InstallForm, (value: string, form: InstallForm) => string | null> = {
-  email: rule(EMAIL_RULE),
-  username: rule(USERNAME_RULE),
-  password: rule(NEW_PASSWORD_RULE),
-  confirm: (v, form) => (v === form.password ? null : 'The passwords do not match.'),
-  orgName: (v) => (v.trim() ? null : 'Enter the organization’s name.'),
-  contactEmail: rule(EMAIL_RULE),
-  orgUrl: (v) => (httpUrl(v) ? null : 'Enter a web address starting with https:// or http://.'),
-  siteName: (v) => (v.trim() ? null : 'Enter the site’s name.'),
-  siteUrl: (v) => (httpUrl(v) ? null : 'Enter a web address starting with https:// or http://.'),
-  origins: (v) => {
-    // An origin is scheme, host and port only: a path here would never match a page's origin.
-    const bad = originLines(v).find((line) => httpUrl(line)?.origin !== line.replace(/\/$/, ''));
-    return bad === undefined
-      ? null
-      : `“${bad}” is not an origin; write it like https://www.example.com (no path).`;
-  },
-};
+const CHECKS: Record<keyof InstallForm, (value: string, form: InstallForm, t: T) => string | null> =
+  {
+    email: rule(EMAIL_RULE),
+    username: rule(USERNAME_RULE),
+    password: rule(NEW_PASSWORD_RULE),
+    confirm: (v, form, t) => (v === form.password ? null : t('console.install.problem.confirm')),
+    orgName: (v, _form, t) => (v.trim() ? null : t('console.install.problem.orgName')),
+    contactEmail: rule(EMAIL_RULE),
+    orgUrl: (v, _form, t) => (httpUrl(v) ? null : t('console.install.problem.webAddress')),
+    siteName: (v, _form, t) => (v.trim() ? null : t('console.install.problem.siteName')),
+    siteUrl: (v, _form, t) => (httpUrl(v) ? null : t('console.install.problem.webAddress')),
+    origins: (v, _form, t) => {
+      // An origin is scheme, host and port only: a path here would never match a page's origin.
+      const bad = originLines(v).find((line) => httpUrl(line)?.origin !== line.replace(/\/$/, ''));
+      return bad === undefined ? null : t('console.install.problem.origin', { origin: bad });
+    },
+  };
 
-/** The errors of one step's fields (empty when the step may move on). */
-export function validateStep(step: InstallStep, form: InstallForm): InstallErrors {
+/**
+ * The errors of one step's fields (empty when the step may move on), in the language of `t`
+ * (English by default).
+ */
+export function validateStep(step: InstallStep, form: InstallForm, t: T = english): InstallErrors {
   const errors: InstallErrors = {};
   for (const field of STEP_FIELDS[step]) {
-    const message = CHECKS[field](form[field], form);
+    const message = CHECKS[field](form[field], form, t);
     if (message !== null) errors[field] = message;
   }
   return errors;

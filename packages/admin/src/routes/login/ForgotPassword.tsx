@@ -3,8 +3,9 @@ import type { FormEvent } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
 
 /** Asks the server to email a password-reset link (to `/account/reset-password#token=…`). */
 export const REQUEST_PASSWORD_RESET_MUTATION = graphql(`
@@ -32,6 +33,8 @@ export function ForgotPassword({
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
+  const t = useT();
+  const errorText = useErrorText();
 
   // The panel replaces the button that opened it: focus moves to its heading so keyboard and
   // screen-reader users are not left on a control that no longer exists.
@@ -41,7 +44,7 @@ export function ForgotPassword({
     event.preventDefault();
     if (fetching) return;
     if (email.trim() === '') {
-      setInvalid('Enter the email address of your account.');
+      setInvalid(t('console.login.reset.enterEmail'));
       return;
     }
     setInvalid(undefined);
@@ -54,16 +57,16 @@ export function ForgotPassword({
   return (
     <section className="forgot" aria-labelledby="forgot-heading">
       <h2 id="forgot-heading" ref={heading} tabIndex={-1}>
-        Reset your password
+        {t('console.login.reset.title')}
       </h2>
       {sent ? (
         <p role="status" className="success">
-          If that address has an account, we sent a link. It works for one hour.
+          {t('console.login.reset.sent')}
         </p>
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Field
-            label="Email address"
+            label={t('console.login.reset.email')}
             type="email"
             autoComplete="email"
             value={email}
@@ -73,14 +76,14 @@ export function ForgotPassword({
           {failure && <p role="alert">{failure}</p>}
           <div className="actions">
             <button type="submit" className="primary" disabled={fetching}>
-              Send reset link
+              {t('console.login.reset.submit')}
             </button>
           </div>
         </form>
       )}
       <p>
         <button type="button" className="link" onClick={onClose}>
-          Back to sign in
+          {t('console.login.reset.back')}
         </button>
       </p>
     </section>

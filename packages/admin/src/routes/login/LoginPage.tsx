@@ -6,8 +6,9 @@ import { toTransportError } from '@parley/transport';
 import { rememberDevice, signInWithDevice } from '@parley/transport/sign-in';
 import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { useT } from '../../i18n';
 import { errorCodeOf } from '../../errorCodeOf';
 import { ForgotPassword } from './ForgotPassword';
 
@@ -41,6 +42,8 @@ export function LoginPage() {
   const [forgot, setForgot] = useState(false);
   const forgotButton = useRef<HTMLButtonElement>(null);
   const forgotWasOpen = useRef(false);
+  const t = useT();
+  const errorText = useErrorText();
 
   // Closing the reset panel removes the control that had focus: focus returns to the button
   // that opened it, so keyboard users continue where they were.
@@ -53,8 +56,8 @@ export function LoginPage() {
     event.preventDefault();
     if (fetching) return;
     const next = {
-      email: email.trim() === '' ? 'Enter your email address.' : undefined,
-      password: password === '' ? 'Enter your password.' : undefined,
+      email: email.trim() === '' ? t('console.login.enterEmail') : undefined,
+      password: password === '' ? t('console.login.enterPassword') : undefined,
     };
     setMissing(next);
     if (next.email || next.password) return;
@@ -98,10 +101,10 @@ export function LoginPage() {
 
   return (
     <main className="page narrow auth-page">
-      <h1>Sign in to Parley</h1>
+      <h1>{t('console.login.title')}</h1>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
-          label="Email"
+          label={t('console.login.email')}
           type="email"
           autoComplete="username"
           value={email}
@@ -109,7 +112,7 @@ export function LoginPage() {
           onChange={(event) => setEmail(event.target.value)}
         />
         <Field
-          label="Password"
+          label={t('console.login.password')}
           type="password"
           autoComplete="current-password"
           value={password}
@@ -119,7 +122,7 @@ export function LoginPage() {
         {failure && <p role="alert">{failure}</p>}
         <div className="actions">
           <button type="submit" className="primary" disabled={fetching}>
-            Sign in
+            {t('console.login.submit')}
           </button>
         </div>
       </form>
@@ -128,7 +131,7 @@ export function LoginPage() {
       ) : (
         <p>
           <button type="button" className="link" ref={forgotButton} onClick={() => setForgot(true)}>
-            Forgot password?
+            {t('console.login.forgot')}
           </button>
         </p>
       )}
@@ -149,11 +152,13 @@ function SecondFactorStep({
   const [{ fetching }, send] = useMutation(SECOND_FACTOR_MUTATION);
   const [code, setCode] = useState('');
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  const t = useT();
+  const errorText = useErrorText();
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (fetching) return;
     if (code.trim() === '') {
-      setFailure('Enter the code from your authenticator app.');
+      setFailure(t('console.login.secondFactor.enterCode'));
       return;
     }
     const result = await send({ input: { ticket, code } });
@@ -166,11 +171,11 @@ function SecondFactorStep({
   }
   return (
     <main className="page narrow auth-page">
-      <h1>Two-factor sign-in</h1>
+      <h1>{t('console.login.secondFactor.title')}</h1>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
-          label="Authentication code"
-          hint="The six-digit code your authenticator app shows, or one of your recovery codes."
+          label={t('console.login.secondFactor.code')}
+          hint={t('console.login.secondFactor.hint')}
           autoComplete="one-time-code"
           autoFocus
           value={code}
@@ -179,13 +184,13 @@ function SecondFactorStep({
         />
         <div className="actions">
           <button type="submit" className="primary" disabled={fetching}>
-            Verify
+            {t('console.login.secondFactor.submit')}
           </button>
         </div>
       </form>
       <p>
         <button type="button" className="link" onClick={onRestart}>
-          Start again
+          {t('console.login.secondFactor.restart')}
         </button>
       </p>
     </main>

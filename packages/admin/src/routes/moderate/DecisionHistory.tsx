@@ -1,35 +1,41 @@
 import { useQuery } from 'urql';
+import { uiLocale } from '../../formatWhen';
+import type { Translate } from '@parley/contract';
 import { toTransportError } from '@parley/transport';
 import type { ResultOf } from '@parley/transport/graphql';
 import { Loading } from '../../Loading';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { MY_DECISIONS_COUNT } from './defaults';
 import { MY_DECISIONS_QUERY } from './queries';
 
 /** A decided comment's status (`CommentStatus`). */
 type CommentStatus = ResultOf<typeof MY_DECISIONS_QUERY>['myDecisions'][number]['status'];
 
-const STATUS_TEXT: Partial<Record<CommentStatus, string>> = {
-  APPROVED: 'Approved',
-  REJECTED: 'Rejected',
-};
-
 /** Why a comment was rejected (`RejectionReason`). */
 type RejectionReason = NonNullable<
   ResultOf<typeof MY_DECISIONS_QUERY>['myDecisions'][number]['reason']
 >;
 
-const REASON_TEXT: Record<RejectionReason, string> = {
-  SPAM: 'as spam',
-  ABUSIVE: 'as abusive',
-  OFF_TOPIC: 'as off topic',
-  OTHER: 'for another reason',
-};
+/** What a decision was: "Approved", "Rejected as spam"; a reason without its text fails to compile. */
+function decisionText(
+  t: Translate<ConsoleMessageKey>,
+  status: CommentStatus,
+  reason: RejectionReason | null,
+): string {
+  if (status === 'REJECTED' && reason) return t(`console.moderate.decisions.rejectedAs.${reason}`);
+  if (status === 'APPROVED' || status === 'REJECTED')
+    return t(`console.moderate.decisions.${status}`);
+  return t(`console.moderate.commentStatus.${status}`);
+}
 
 const EXCERPT_CHARS = 100;
 
 /** "My recent decisions": the viewer's latest approvals and rejections, with links. */
 export function DecisionHistory() {
+  const t = useT();
+  const errorText = useErrorText();
   const [{ data, error }, reexecute] = useQuery({
     query: MY_DECISIONS_QUERY,
     variables: { first: MY_DECISIONS_COUNT },
@@ -40,13 +46,13 @@ export function DecisionHistory() {
   return (
     <section className="mod-decisions" aria-labelledby="mod-decisions-title">
       <div className="mod-decisions-head">
-        <h2 id="mod-decisions-title">My recent decisions</h2>
+        <h2 id="mod-decisions-title">{t('console.moderate.decisions.title')}</h2>
         <button type="button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
-          Refresh
+          {t('console.moderate.decisions.refresh')}
         </button>
       </div>
       {data.myDecisions.length === 0 ? (
-        <p>You have not decided on any comment yet.</p>
+        <p>{t('console.moderate.decisions.none')}</p>
       ) : (
         <ol>
           {data.myDecisions.map((d) => {
@@ -54,14 +60,17 @@ export function DecisionHistory() {
             return (
               <li key={d.id}>
                 <strong className={`status-${d.status.toLowerCase()}`}>
-                  {STATUS_TEXT[d.status] ?? d.status.toLowerCase()}
-                  {d.reason && ` ${REASON_TEXT[d.reason]}`}
+                  {decisionText(t, d.status, d.reason)}
                 </strong>{' '}
-                <time dateTime={d.createdAt}>{new Date(d.createdAt).toLocaleString()}</time>
+                <time dateTime={d.createdAt}>
+                  {new Date(d.createdAt).toLocaleString(uiLocale())}
+                </time>
                 {d.comment ? (
                   <>
                     {' — '}
-                    {d.comment.author?.username ?? 'a deleted account'} on{' '}
+                    {t('console.moderate.decisions.commentOn.before', {
+                      author: d.comment.author?.username ?? t('console.moderate.deletedAccount'),
+                    })}{' '}
                     <a href={d.comment.story.url} target="_blank" rel="noreferrer">
                       {d.comment.story.title ?? d.comment.story.url}
                     </a>
@@ -72,7 +81,7 @@ export function DecisionHistory() {
                     </q>
                   </>
                 ) : (
-                  ' — the comment was deleted'
+                  ` — ${t('console.moderate.decisions.deleted')}`
                 )}
               </li>
             );

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useT } from '../../i18n';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -21,6 +22,7 @@ export interface DialogProps {
  * queue's keyboard handler must see that a dialog is open (it checks `[aria-modal]`).
  */
 export function Dialog({ title, onClose, children, variant = 'modal' }: DialogProps) {
+  const t = useT();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const close = useRef(onClose);
@@ -70,7 +72,11 @@ export function Dialog({ title, onClose, children, variant = 'modal' }: DialogPr
       >
         <div className="mod-dialog-head">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" onClick={() => close.current()} aria-label="Close">
+          <button
+            type="button"
+            onClick={() => close.current()}
+            aria-label={t('console.moderate.close')}
+          >
             ×
           </button>
         </div>

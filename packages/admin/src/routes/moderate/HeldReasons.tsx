@@ -1,5 +1,6 @@
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
+import { useI18n } from '../../i18n';
 import { highlightWords } from './highlightWords';
 
 /** What {@link HeldReasons} reads of a comment (ModerationCard's fragment spreads it). */
@@ -12,30 +13,11 @@ export const HeldReasonsFields = graphql(`
 
 type HeldComment = ResultOf<typeof HeldReasonsFields>;
 
-/** Why a comment is held (`HeldReason`). */
-type HeldReason = NonNullable<HeldComment['heldBecause']>[number];
-
 /** Why a reader reported a comment (`ReportReason`). */
 type ReportReason = NonNullable<HeldComment['reports']>[number]['reason'];
 
-const REASON_TEXT: Record<HeldReason, string> = {
-  BANNED_WORD: 'Banned word',
-  SUSPECT_WORD: 'Suspect word',
-  LINK: 'Contains a link',
-  NEW_COMMENTER: 'New commenter',
-  PREMOD_USER: 'Author is pre-moderated',
-  GUEST: 'Written by a guest',
-  SPAM: 'Likely spam',
-  PREMOD_ALL: 'All comments are pre-moderated',
-  REPORTS: 'Reported by readers',
-};
-
-const REPORT_TEXT: Record<ReportReason, string> = {
-  OFFENSIVE: 'Offensive',
-  ABUSIVE: 'Abusive',
-  SPAM: 'Spam',
-  OTHER: 'Other',
-};
+// The text of each held reason is `console.moderate.why.reason.<HeldReason>`, of each report
+// reason `console.moderate.why.report.<ReportReason>`: a value without its text fails to compile.
 
 /** The organization's word lists, to find which word held a comment. */
 export interface WordLists {
@@ -47,20 +29,26 @@ export interface WordLists {
 export function HeldReasons({ comment, words }: { comment: HeldComment; words: WordLists }) {
   const reasons = comment.heldBecause ?? [];
   const reports = comment.reports ?? [];
+  const { locale, t } = useI18n();
   if (reasons.length === 0 && reports.length === 0) return null;
+  const reportText = (reason: ReportReason) => t(`console.moderate.why.report.${reason}`);
   const wordy = reasons.includes('BANNED_WORD') || reasons.includes('SUSPECT_WORD');
   const counts = new Map<ReportReason, number>();
   for (const report of reports) counts.set(report.reason, (counts.get(report.reason) ?? 0) + 1);
   return (
-    <section className="mod-why" aria-label="Why it is here">
+    <section className="mod-why" aria-label={t('console.moderate.why.label')}>
       {reasons.length > 0 && (
         <ul className="mod-reasons">
           {reasons.map((reason) => (
             <li key={reason} className={`reason-${reason.toLowerCase()}`}>
-              {REASON_TEXT[reason]}
-              {reason === 'SPAM' && comment.spamScore !== null && (
-                <> (score {comment.spamScore.toFixed(2)})</>
-              )}
+              {reason === 'SPAM' && comment.spamScore !== null
+                ? t('console.moderate.why.spamScore', {
+                    score: new Intl.NumberFormat(locale, {
+                      minimumFractionDigits: 2,
+                      maximumFractionDigits: 2,
+                    }).format(comment.spamScore),
+                  })
+                : t(`console.moderate.why.reason.${reason}`)}
             </li>
           ))}
         </ul>
@@ -69,7 +57,7 @@ export function HeldReasons({ comment, words }: { comment: HeldComment; words: W
         <p className="mod-source">
           {highlightWords(comment.bodySource, words.banned, words.suspect).map((run, i) =>
             run.kind ? (
-              <mark key={i} className={run.kind} title={`${run.kind} word`}>
+              <mark key={i} className={run.kind} title={t(`console.moderate.why.word.${run.kind}`)}>
                 {run.text}
               </mark>
             ) : (
@@ -81,15 +69,25 @@ export function HeldReasons({ comment, words }: { comment: HeldComment; words: W
       {reports.length > 0 && (
         <div className="mod-reports">
           <p>
-            {reports.length} {reports.length === 1 ? 'report' : 'reports'}:{' '}
-            {[...counts].map(([reason, n]) => `${REPORT_TEXT[reason]} ×${n}`).join(', ')}
+            {t('console.moderate.why.reports', {
+              count: reports.length,
+              reasons: new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(
+                [...counts].map(([reason, n]) =>
+                  t('console.moderate.why.reportCount', { reason: reportText(reason), n }),
+                ),
+              ),
+            })}
           </p>
           <ul>
             {reports
               .filter((r) => r.details)
               .map((r) => (
                 <li key={r.id}>
-                  “{r.details}” — {r.reporter?.username ?? 'a reader'} ({REPORT_TEXT[r.reason]})
+                  {t('console.moderate.why.reportDetails', {
+                    details: r.details ?? '',
+                    reporter: r.reporter?.username ?? t('console.moderate.why.aReader'),
+                    reason: reportText(r.reason),
+                  })}
                 </li>
               ))}
           </ul>

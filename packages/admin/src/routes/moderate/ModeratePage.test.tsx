@@ -112,7 +112,10 @@ test('lists the five queues as links with their counts', async () => {
     ['Rejected', 4],
   ] as const) {
     expect(
-      await screen.findByRole('link', { name: label, description: `${count} comments` }),
+      await screen.findByRole('link', {
+        name: label,
+        description: `${count} ${count === 1 ? 'comment' : 'comments'}`,
+      }),
     ).toBeTruthy();
   }
   expect(screen.getByRole('link', { name: 'Pending' }).getAttribute('aria-current')).toBe('page');

@@ -3,7 +3,8 @@ import { useQuery, useSubscription } from 'urql';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { toTransportError } from '@parley/transport';
 import { Loading } from '../../Loading';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { DecisionHistory } from './DecisionHistory';
 import { LiveStatus } from './LiveStatus';
 import { UNDO_WINDOW_MS } from './defaults';
@@ -35,6 +36,8 @@ export interface ModeratePageProps {
  * drawer and "My recent decisions". Paths here are relative to `/admin` (the route is not nested).
  */
 export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProps = {}) {
+  const t = useT();
+  const errorText = useErrorText();
   const [location, navigate] = useLocation();
   const search = useSearch();
   const params = new URLSearchParams(search);
@@ -88,7 +91,7 @@ export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProp
 
   return (
     <main className="page mod-page">
-      <h1 className="visually-hidden">Moderate</h1>
+      <h1 className="visually-hidden">{t('console.moderate.title')}</h1>
       <QueueNav
         current={queue?.slug ?? null}
         siteId={siteId}
@@ -106,10 +109,11 @@ export function ModeratePage({ undoWindowMs = UNDO_WINDOW_MS }: ModeratePageProp
             order={order}
             onChange={setFilter}
           />
-          <h2 className="visually-hidden">{queue.label}</h2>
+          <h2 className="visually-hidden">{t(queue.label)}</h2>
           {commentId !== null && (
             <p className="mod-one">
-              Showing one comment. <Link href={wholeQueue()}>Show the whole queue</Link>
+              {t('console.moderate.one.text')}{' '}
+              <Link href={wholeQueue()}>{t('console.moderate.one.wholeQueue')}</Link>
             </p>
           )}
           <QueueList

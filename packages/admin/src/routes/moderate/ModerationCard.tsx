@@ -1,6 +1,8 @@
 import { forwardRef } from 'react';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
+import { formatWhen } from '../../formatWhen';
+import { useT } from '../../i18n';
 import { HeldReasonsFields, HeldReasons } from './HeldReasons';
 import type { WordLists } from './HeldReasons';
 import type { DecisionName, QueueName } from './queries';
@@ -48,16 +50,14 @@ function excerpt(text: string | null): string {
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
-function when(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 /** One comment in a queue, with what a moderator needs to judge it and the three decisions. */
 export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(function ModerationCard(
   { comment, queue, words, selected, gone, error, onDecide, onAuthor, onSelect },
   ref,
 ) {
+  const t = useT();
   const featured = comment.tags.includes('FEATURED');
+  const deleted = t('console.moderate.deletedAccount');
   const headingId = `card-${comment.id}-by`;
   return (
     <article
@@ -72,36 +72,45 @@ export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(funct
     >
       <header className="mod-card-head">
         <h3 id={headingId} className="mod-author">
-          <span className="visually-hidden">Comment by </span>
+          <span className="visually-hidden">{t('console.moderate.card.commentBy')} </span>
           {comment.author ? (
             <button type="button" className="link" onClick={onAuthor}>
               {comment.author.username}
             </button>
           ) : (
-            'a deleted account'
+            deleted
           )}
         </h3>
         {comment.author?.status && comment.author.status !== 'ACTIVE' && (
-          <span className="mod-badge">{comment.author.status.toLowerCase()}</span>
+          <span className="mod-badge">
+            {t(`console.moderate.userStatus.${comment.author.status}`)}
+          </span>
         )}
         <span className="mod-meta">
-          on{' '}
+          {t('console.moderate.card.onStory.before')}{' '}
           <a href={comment.story.url} target="_blank" rel="noreferrer">
             {comment.story.title ?? comment.story.url}
           </a>{' '}
-          · <time dateTime={comment.createdAt}>{when(comment.createdAt)}</time>
+          · <time dateTime={comment.createdAt}>{formatWhen(comment.createdAt)}</time>
           {comment.editedAt && (
             <>
               {' '}
-              · <span title={`Edited ${when(comment.editedAt)}`}>edited</span>
+              ·{' '}
+              <span
+                title={t('console.moderate.card.editedAt', { when: formatWhen(comment.editedAt) })}
+              >
+                {t('console.moderate.card.edited')}
+              </span>
             </>
           )}
-          {featured && <> · featured</>}
+          {featured && <> · {t('console.moderate.card.featured')}</>}
         </span>
       </header>
       {comment.parent && (
         <p className="mod-parent">
-          In reply to {comment.parent.author?.username ?? 'a deleted account'}:{' '}
+          {t('console.moderate.card.inReplyTo', {
+            author: comment.parent.author?.username ?? deleted,
+          })}{' '}
           <q>{excerpt(comment.parent.bodySource)}</q>
         </p>
       )}
@@ -109,7 +118,7 @@ export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(funct
       <div className="mod-body" dangerouslySetInnerHTML={{ __html: comment.body }} />
       <HeldReasons comment={comment} words={words} />
       {gone ? (
-        <p className="mod-gone">Already handled by another moderator.</p>
+        <p className="mod-gone">{t('console.moderate.card.gone')}</p>
       ) : (
         <div className="mod-actions">
           <button
@@ -118,7 +127,7 @@ export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(funct
             disabled={queue === 'APPROVED'}
             onClick={() => onDecide('approveComment')}
           >
-            Approve
+            {t('console.moderate.card.approve')}
           </button>
           <button
             type="button"
@@ -126,21 +135,21 @@ export const ModerationCard = forwardRef<HTMLElement, ModerationCardProps>(funct
             disabled={queue === 'REJECTED'}
             onClick={() => onDecide('rejectComment')}
           >
-            Reject
+            {t('console.moderate.card.reject')}
           </button>
           <button
             type="button"
             className="spam"
-            title="Reject, and teach the spam filter that this is spam"
+            title={t('console.moderate.card.spamHint')}
             onClick={() => onDecide('rejectSpam')}
           >
-            Spam
+            {t('console.moderate.card.spam')}
           </button>
           <button
             type="button"
             onClick={() => onDecide(featured ? 'unfeatureComment' : 'featureComment')}
           >
-            {featured ? 'Unfeature' : 'Feature'}
+            {featured ? t('console.moderate.card.unfeature') : t('console.moderate.card.feature')}
           </button>
         </div>
       )}

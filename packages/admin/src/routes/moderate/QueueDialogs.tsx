@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { toTransportError } from '@parley/transport';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { Dialog } from './Dialog';
 import type { QueueComment } from './ModerationCard';
 import { USER_ACTION_MUTATIONS } from './queries';
@@ -9,15 +10,16 @@ import { SHORTCUTS } from './useQueueKeyboard';
 
 /** The list of keyboard shortcuts (`?`). */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const t = useT();
   return (
-    <Dialog title="Keyboard shortcuts" onClose={onClose}>
+    <Dialog title={t('console.moderate.shortcuts.title')} onClose={onClose}>
       <dl className="mod-shortcuts">
         {SHORTCUTS.map(({ key, does }) => (
           <div key={key}>
             <dt>
               <kbd>{key}</kbd>
             </dt>
-            <dd>{does}</dd>
+            <dd>{t(does)}</dd>
           </div>
         ))}
       </dl>
@@ -33,6 +35,8 @@ export function BanDialog({
   user: Pick<NonNullable<QueueComment['author']>, 'id' | 'username'>;
   onClose: (banned: boolean) => void;
 }) {
+  const t = useT();
+  const errorText = useErrorText();
   const [message, setMessage] = useState('');
   const [{ fetching, error }, ban] = useMutation(USER_ACTION_MUTATIONS.ban);
   const submit = async (event: React.FormEvent) => {
@@ -41,10 +45,15 @@ export function BanDialog({
     if (!result.error) onClose(true);
   };
   return (
-    <Dialog title={`Ban ${user.username}?`} onClose={() => onClose(false)}>
+    <Dialog
+      title={t('console.moderate.ban.title', { username: user.username })}
+      onClose={() => onClose(false)}
+    >
       <form onSubmit={submit}>
-        <p>They will no longer be able to comment. You can lift a ban from their profile.</p>
-        <label htmlFor="ban-message">Message to {user.username} (optional)</label>
+        <p>{t('console.moderate.ban.text')}</p>
+        <label htmlFor="ban-message">
+          {t('console.moderate.ban.message', { username: user.username })}
+        </label>
         <textarea
           id="ban-message"
           rows={3}
@@ -54,10 +63,10 @@ export function BanDialog({
         {error && <p role="alert">{errorText(toTransportError(error).code)}</p>}
         <div className="mod-dialog-actions">
           <button type="submit" className="primary danger" disabled={fetching}>
-            Ban {user.username}
+            {t('console.moderate.ban.submit', { username: user.username })}
           </button>
           <button type="button" onClick={() => onClose(false)}>
-            Cancel
+            {t('console.moderate.ban.cancel')}
           </button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
+import { useT } from '../../i18n';
 
 /** The sites and stories the filters offer; the page's setup query spreads it. */
 export const QueueFiltersFields = graphql(`
@@ -21,6 +22,7 @@ export interface QueueFiltersProps {
 
 /** Site, story and order selects; their values live in the query string (links preselect them). */
 export function QueueFilters({ setup, siteId, storyId, order, onChange }: QueueFiltersProps) {
+  const t = useT();
   const stories = setup.stories.edges
     .map((e) => e.node)
     .filter((story) => siteId === null || story.site.id === siteId);
@@ -29,13 +31,13 @@ export function QueueFilters({ setup, siteId, storyId, order, onChange }: QueueF
   return (
     <div className="mod-filters">
       <div>
-        <label htmlFor="mod-site">Site</label>
+        <label htmlFor="mod-site">{t('console.moderate.filters.site')}</label>
         <select
           id="mod-site"
           value={siteId ?? ''}
           onChange={(e) => onChange('site', e.target.value || null)}
         >
-          <option value="">All sites</option>
+          <option value="">{t('console.moderate.filters.allSites')}</option>
           {setup.sites.map((site) => (
             <option key={site.id} value={site.id}>
               {site.name}
@@ -44,14 +46,16 @@ export function QueueFilters({ setup, siteId, storyId, order, onChange }: QueueF
         </select>
       </div>
       <div>
-        <label htmlFor="mod-story">Story</label>
+        <label htmlFor="mod-story">{t('console.moderate.filters.story')}</label>
         <select
           id="mod-story"
           value={storyId ?? ''}
           onChange={(e) => onChange('story', e.target.value || null)}
         >
-          <option value="">All stories</option>
-          {linkedStoryMissing && <option value={storyId}>The linked story</option>}
+          <option value="">{t('console.moderate.filters.allStories')}</option>
+          {linkedStoryMissing && (
+            <option value={storyId}>{t('console.moderate.filters.linkedStory')}</option>
+          )}
           {stories.map((story) => (
             <option key={story.id} value={story.id}>
               {story.title ?? story.url}
@@ -60,14 +64,14 @@ export function QueueFilters({ setup, siteId, storyId, order, onChange }: QueueF
         </select>
       </div>
       <div>
-        <label htmlFor="mod-order">Order</label>
+        <label htmlFor="mod-order">{t('console.moderate.filters.order')}</label>
         <select
           id="mod-order"
           value={order}
           onChange={(e) => onChange('order', e.target.value === 'oldest' ? 'oldest' : null)}
         >
-          <option value="newest">Newest first</option>
-          <option value="oldest">Oldest first</option>
+          <option value="newest">{t('console.moderate.filters.newest')}</option>
+          <option value="oldest">{t('console.moderate.filters.oldest')}</option>
         </select>
       </div>
     </div>

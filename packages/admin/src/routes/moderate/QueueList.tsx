@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Loading } from '../../Loading';
+import { useT } from '../../i18n';
 import { ModerationCard } from './ModerationCard';
 import type { WordLists } from './HeldReasons';
 import type { QueueComment } from './ModerationCard';
@@ -25,6 +26,7 @@ export interface QueueListProps {
 
 /** One queue's cards with the keyboard, optimistic decisions, undo and live arrivals. */
 export function QueueList({ filter, words, liveTick, onOpenUser, undoWindowMs }: QueueListProps) {
+  const t = useT();
   const { state, dispatch, loadError, loadMore, moreError } = useQueueData(filter, liveTick);
   const { decide, undo, latest, errors } = useUndoableDecision({
     queue: filter.queue,
@@ -121,22 +123,22 @@ export function QueueList({ filter, words, liveTick, onOpenUser, undoWindowMs }:
               dispatch({ type: 'showArrivals', order: filter.order });
             }}
           >
-            {state.arrivals.length} new
+            {t('console.moderate.list.arrivals', { count: state.arrivals.length })}
           </button>
         )}
         <button type="button" className="link" onClick={() => setHelp(true)}>
-          Keyboard shortcuts (?)
+          {t('console.moderate.list.shortcuts')}
         </button>
         {single && (
           <button type="button" onClick={() => setSingle(false)}>
-            Show all
+            {t('console.moderate.list.showAll')}
           </button>
         )}
       </div>
       {cards.length === 0 ? (
-        <p className="mod-empty">Nothing to review here.</p>
+        <p className="mod-empty">{t('console.moderate.list.empty')}</p>
       ) : (
-        <ol className="mod-cards" aria-label="Comments">
+        <ol className="mod-cards" aria-label={t('console.moderate.list.cards')}>
           {shownCards.map((comment) => (
             <li key={comment.id}>
               <ModerationCard
@@ -160,16 +162,16 @@ export function QueueList({ filter, words, liveTick, onOpenUser, undoWindowMs }:
       )}
       {state.pageInfo.hasNextPage && !single && (
         <button type="button" onClick={() => void loadMore()}>
-          Load more
+          {t('console.moderate.list.loadMore')}
         </button>
       )}
       {moreError && <p role="alert">{moreError}</p>}
       <div className="mod-toast" role="status">
         {latest && (
           <>
-            {latest.label}.{' '}
+            {t('console.moderate.list.pending', { decision: latest.label })}{' '}
             <button type="button" onClick={() => undo()}>
-              Undo
+              {t('console.moderate.list.undo')}
             </button>
           </>
         )}
@@ -180,7 +182,8 @@ export function QueueList({ filter, words, liveTick, onOpenUser, undoWindowMs }:
         <BanDialog
           user={banning}
           onClose={(banned) => {
-            if (banned) setNotice(`${banning.username} is banned.`);
+            if (banned)
+              setNotice(t('console.moderate.list.banned', { username: banning.username }));
             setBanning(null);
           }}
         />

@@ -2,19 +2,24 @@ import { useEffect, useId } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
 import type { ResultOf } from '@parley/transport/graphql';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { COUNTS_QUERY } from './queries';
 import type { QueueName } from './queries';
 
 /** Counts per queue (`ModerationCounts`). */
 type QueueCounts = ResultOf<typeof COUNTS_QUERY>['moderationCounts'];
 
-/** The queues in the order the console lists them, with their URL segment and name. */
-export const QUEUES: readonly { name: QueueName; slug: string; label: string }[] = [
-  { name: 'PENDING', slug: 'pending', label: 'Pending' },
-  { name: 'REPORTED', slug: 'reported', label: 'Reported' },
-  { name: 'UNMODERATED', slug: 'unmoderated', label: 'Unmoderated' },
-  { name: 'APPROVED', slug: 'approved', label: 'Approved' },
-  { name: 'REJECTED', slug: 'rejected', label: 'Rejected' },
+/**
+ * The queues in the order the console lists them, with their URL segment and the catalog key of
+ * their name (`t(label)`).
+ */
+export const QUEUES: readonly { name: QueueName; slug: string; label: ConsoleMessageKey }[] = [
+  { name: 'PENDING', slug: 'pending', label: 'console.moderate.queue.PENDING' },
+  { name: 'REPORTED', slug: 'reported', label: 'console.moderate.queue.REPORTED' },
+  { name: 'UNMODERATED', slug: 'unmoderated', label: 'console.moderate.queue.UNMODERATED' },
+  { name: 'APPROVED', slug: 'approved', label: 'console.moderate.queue.APPROVED' },
+  { name: 'REJECTED', slug: 'rejected', label: 'console.moderate.queue.REJECTED' },
 ];
 
 /** Props of {@link QueueNav}. */
@@ -35,6 +40,7 @@ export interface QueueNavProps {
  * the count is its description.
  */
 export function QueueNav({ current, siteId, storyId, search, liveTick }: QueueNavProps) {
+  const t = useT();
   const id = useId();
   const [{ data }, reexecute] = useQuery({
     query: COUNTS_QUERY,
@@ -47,7 +53,7 @@ export function QueueNav({ current, siteId, storyId, search, liveTick }: QueueNa
   const counts = data?.moderationCounts;
   const suffix = search ? `?${search}` : '';
   return (
-    <nav className="mod-nav" aria-label="Queues">
+    <nav className="mod-nav" aria-label={t('console.moderate.nav.label')}>
       <ul>
         {QUEUES.map((q) => {
           const countId = `${id}-${q.slug}`;
@@ -60,11 +66,17 @@ export function QueueNav({ current, siteId, storyId, search, liveTick }: QueueNa
                 aria-current={active ? 'page' : undefined}
                 aria-describedby={countId}
               >
-                {q.label}
+                {t(q.label)}
               </Link>
               <span id={countId} className="mod-count">
                 {count === undefined ? '…' : count}
-                <span className="visually-hidden"> comments</span>
+                {/* Heard after the number ("3 comments"): the word's plural form in the language. */}
+                <span className="visually-hidden">
+                  {' '}
+                  {count === undefined
+                    ? t('console.moderate.nav.countUnknown')
+                    : t('console.moderate.nav.count', { count })}
+                </span>
               </span>
             </li>
           );
@@ -74,7 +86,7 @@ export function QueueNav({ current, siteId, storyId, search, liveTick }: QueueNa
             href={`/moderate/decisions${suffix}`}
             aria-current={current === null ? 'page' : undefined}
           >
-            My recent decisions
+            {t('console.moderate.nav.decisions')}
           </Link>
         </li>
       </ul>

@@ -5,7 +5,9 @@ import { ROLES, SUSPEND_DEFAULT_HOURS, SUSPEND_PRESETS_HOURS } from '@parley/con
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { SUSPEND_LABELS } from '../../suspendLabels';
 import { isAdmin, useViewer } from '../../Viewer';
 import type { Role } from '../../Viewer';
@@ -22,27 +24,41 @@ type ActionName = 'ban' | 'unban' | 'suspend' | 'premod' | 'unpremod' | 'role';
 
 const HOUR_MS = 3_600_000;
 
-/** The actions that make sense for the user's current status and the viewer's role. */
-function choices(user: ActionsUser, admin: boolean): { value: ActionName; label: string }[] {
-  const list: { value: ActionName; label: string }[] = [];
+/**
+ * The actions that make sense for the user's current status and the viewer's role, each with the
+ * catalog key of its label.
+ */
+function choices(
+  user: ActionsUser,
+  admin: boolean,
+): { value: ActionName; label: ConsoleMessageKey }[] {
+  const list: { value: ActionName; label: ConsoleMessageKey }[] = [];
   if (user.status === 'BANNED' || user.status === 'SUSPENDED') {
-    list.push({ value: 'unban', label: user.status === 'BANNED' ? 'Unban' : 'End suspension' });
+    list.push({
+      value: 'unban',
+      label:
+        user.status === 'BANNED'
+          ? 'console.moderate.actions.unban'
+          : 'console.moderate.actions.endSuspension',
+    });
   }
-  if (user.status !== 'BANNED') list.push({ value: 'ban', label: 'Ban' });
-  list.push({ value: 'suspend', label: 'Suspend' });
+  if (user.status !== 'BANNED') list.push({ value: 'ban', label: 'console.moderate.actions.ban' });
+  list.push({ value: 'suspend', label: 'console.moderate.actions.suspend' });
   list.push(
     user.status === 'PREMOD'
-      ? { value: 'unpremod', label: 'Stop pre-moderating' }
-      : { value: 'premod', label: 'Pre-moderate their comments' },
+      ? { value: 'unpremod', label: 'console.moderate.actions.unpremod' }
+      : { value: 'premod', label: 'console.moderate.actions.premod' },
   );
   // Roles are the admins' to give (the server refuses moderators).
-  if (admin) list.push({ value: 'role', label: 'Change role' });
+  if (admin) list.push({ value: 'role', label: 'console.moderate.actions.role' });
   return list;
 }
 
 /** Ban, suspend, premod and role changes on the drawer's user, each with an optional message. */
 export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () => void }) {
   const client = useClient();
+  const t = useT();
+  const errorText = useErrorText();
   const viewer = useViewer();
   const id = useId();
   const options = choices(user, isAdmin(viewer));
@@ -67,7 +83,7 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
             ? new Date(customUntil)
             : new Date(Date.now() + Number(hours) * HOUR_MS);
         if (Number.isNaN(until.getTime())) {
-          setOutcome({ ok: false, text: 'Choose when the suspension ends.' });
+          setOutcome({ ok: false, text: t('console.moderate.actions.chooseEnd') });
           return;
         }
         const input = { userId: user.id, until: until.toISOString(), message: note };
@@ -103,7 +119,7 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
       setOutcome({ ok: false, text: errorText(toTransportError(result.error).code) });
       return;
     }
-    setOutcome({ ok: true, text: 'Done.' });
+    setOutcome({ ok: true, text: t('console.moderate.actions.done') });
     setMessage('');
     onDone();
   };
@@ -115,8 +131,8 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
 
   return (
     <form className="mod-user-actions" onSubmit={submit} aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Actions</h3>
-      <label htmlFor={`${id}-action`}>Action</label>
+      <h3 id={`${id}-title`}>{t('console.moderate.actions.title')}</h3>
+      <label htmlFor={`${id}-action`}>{t('console.moderate.actions.action')}</label>
       <select
         id={`${id}-action`}
         value={current}
@@ -124,16 +140,19 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
       >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
-            {o.label}
+            {t(o.label)}
           </option>
         ))}
       </select>
       {current === 'suspend' && (
         <fieldset>
-          <legend>For how long</legend>
+          <legend>{t('console.moderate.actions.howLong')}</legend>
           {[
-            ...SUSPEND_PRESETS_HOURS.map((h) => ({ value: String(h), label: SUSPEND_LABELS[h] })),
-            { value: 'custom', label: 'Until…' },
+            ...SUSPEND_PRESETS_HOURS.map((h) => ({
+              value: String(h),
+              label: t(SUSPEND_LABELS[h]),
+            })),
+            { value: 'custom', label: t('console.moderate.actions.custom') },
           ].map((p) => (
             <label key={p.value} className="inline">
               <input
@@ -148,7 +167,7 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
           ))}
           {hours === 'custom' && (
             <>
-              <label htmlFor={`${id}-until`}>Suspended until</label>
+              <label htmlFor={`${id}-until`}>{t('console.moderate.actions.suspendedUntil')}</label>
               <input
                 id={`${id}-until`}
                 type="datetime-local"
@@ -162,11 +181,11 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
       )}
       {current === 'role' && (
         <>
-          <label htmlFor={`${id}-role`}>New role</label>
+          <label htmlFor={`${id}-role`}>{t('console.moderate.actions.newRole')}</label>
           <select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {ROLES.map((r) => (
               <option key={r} value={r}>
-                {r.toLowerCase()}
+                {t(`console.moderate.role.${r}`)}
               </option>
             ))}
           </select>
@@ -174,7 +193,9 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
       )}
       {current !== 'unban' && (
         <>
-          <label htmlFor={`${id}-message`}>Message to {user.username} (optional, emailed)</label>
+          <label htmlFor={`${id}-message`}>
+            {t('console.moderate.actions.message', { username: user.username })}
+          </label>
           <textarea
             id={`${id}-message`}
             rows={3}
@@ -184,7 +205,7 @@ export function UserActions({ user, onDone }: { user: ActionsUser; onDone: () =>
         </>
       )}
       <button type="submit" className="primary" disabled={busy}>
-        Apply
+        {t('console.moderate.actions.apply')}
       </button>
       {outcome && (
         <p role={outcome.ok ? 'status' : 'alert'} className={outcome.ok ? 'success' : undefined}>

@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { uiLocale } from '../../formatWhen';
 import { useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { Loading } from '../../Loading';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { Dialog } from './Dialog';
 import { EraseGuest, IpBanForm } from '../community/IpBans';
 import { isAdmin, useViewer } from '../../Viewer';
@@ -36,11 +38,19 @@ export const USER_DRAWER_QUERY = graphql(
 /** The user of {@link USER_DRAWER_QUERY}. */
 export type DrawerUser = NonNullable<ResultOf<typeof USER_DRAWER_QUERY>['user']>;
 
-const date = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
-const dateTime = (iso: string) => new Date(iso).toLocaleString();
+const date = (iso: string) => new Date(iso).toLocaleDateString(uiLocale(), { dateStyle: 'medium' });
+const dateTime = (iso: string) => new Date(iso).toLocaleString(uiLocale());
+
+/** The history actions the console has words for (`User.history`'s `action` is free text). */
+const HISTORY_ACTIONS = ['BAN', 'UNBAN', 'SUSPEND', 'PREMOD', 'UNPREMOD', 'ROLE'] as const;
+
+const isHistoryAction = (action: string): action is (typeof HISTORY_ACTIONS)[number] =>
+  (HISTORY_ACTIONS as readonly string[]).includes(action);
 
 /** The user drawer: who they are, what they wrote, what was done to their account, and actions. */
 export function UserDrawer({ userId, onClose }: { userId: string; onClose: () => void }) {
+  const t = useT();
+  const errorText = useErrorText();
   const viewer = useViewer();
   const [{ data, error }, reexecute] = useQuery({
     query: USER_DRAWER_QUERY,
@@ -50,27 +60,43 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
   const [tab, setTab] = useState<'all' | 'rejected'>('all');
   const user = data?.user;
   return (
-    <Dialog title={user ? user.username : 'User'} onClose={onClose} variant="drawer">
+    <Dialog
+      title={user ? user.username : t('console.moderate.drawer.user')}
+      onClose={onClose}
+      variant="drawer"
+    >
       {error && !data && <p role="alert">{errorText(toTransportError(error).code)}</p>}
       {!data && !error && <Loading />}
       {data && !user && <p role="alert">{errorText('NOT_FOUND')}</p>}
       {user && (
         <>
           <dl className="mod-user-facts">
-            <dt>Status</dt>
+            <dt>{t('console.moderate.drawer.status')}</dt>
             <dd>
-              {(user.status ?? 'ACTIVE').toLowerCase()}
-              {user.suspendedUntil && ` until ${dateTime(user.suspendedUntil)}`}
+              {user.suspendedUntil
+                ? t('console.moderate.drawer.statusUntil', {
+                    status: t(`console.moderate.userStatus.${user.status ?? 'ACTIVE'}`),
+                    when: dateTime(user.suspendedUntil),
+                  })
+                : t(`console.moderate.userStatus.${user.status ?? 'ACTIVE'}`)}
             </dd>
-            <dt>Role</dt>
-            <dd>{user.isGuest ? 'guest (no account)' : user.role.toLowerCase()}</dd>
-            <dt>{user.isGuest ? 'First posted' : 'Member since'}</dt>
+            <dt>{t('console.moderate.drawer.role')}</dt>
+            <dd>
+              {user.isGuest
+                ? t('console.moderate.drawer.guest')
+                : t(`console.moderate.role.${user.role}`)}
+            </dd>
+            <dt>
+              {user.isGuest
+                ? t('console.moderate.drawer.firstPosted')
+                : t('console.moderate.drawer.memberSince')}
+            </dt>
             <dd>{date(user.createdAt)}</dd>
-            <dt>Email</dt>
+            <dt>{t('console.moderate.drawer.email')}</dt>
             <dd>{user.isGuest && user.email?.endsWith('.invalid') ? '—' : (user.email ?? '—')}</dd>
             {user.ipAddress && (
               <>
-                <dt>Last posted from</dt>
+                <dt>{t('console.moderate.drawer.lastIp')}</dt>
                 <dd>{user.ipAddress}</dd>
               </>
             )}
@@ -87,33 +113,46 @@ export function UserDrawer({ userId, onClose }: { userId: string; onClose: () =>
           <UserActions user={user} onDone={() => reexecute({ requestPolicy: 'network-only' })} />
 
           <section aria-labelledby="drawer-comments">
-            <h3 id="drawer-comments">Comments</h3>
-            <div className="mod-tabs" role="group" aria-label="Which comments">
+            <h3 id="drawer-comments">{t('console.moderate.drawer.comments')}</h3>
+            <div
+              className="mod-tabs"
+              role="group"
+              aria-label={t('console.moderate.drawer.whichComments')}
+            >
               <button type="button" aria-pressed={tab === 'all'} onClick={() => setTab('all')}>
-                All
+                {t('console.moderate.drawer.all')}
               </button>
               <button
                 type="button"
                 aria-pressed={tab === 'rejected'}
                 onClick={() => setTab('rejected')}
               >
-                Rejected
+                {t('console.moderate.drawer.rejected')}
               </button>
             </div>
             <CommentList comments={(tab === 'all' ? user.all : user.rejected)?.edges ?? []} />
           </section>
 
           <section aria-labelledby="drawer-history">
-            <h3 id="drawer-history">Account history</h3>
+            <h3 id="drawer-history">{t('console.moderate.drawer.history')}</h3>
             {(user.history ?? []).length === 0 ? (
-              <p>Nothing yet.</p>
+              <p>{t('console.moderate.drawer.historyEmpty')}</p>
             ) : (
               <ol className="mod-history">
                 {[...(user.history ?? [])].reverse().map((h) => (
                   <li key={h.id}>
                     <time dateTime={h.createdAt}>{dateTime(h.createdAt)}</time>{' '}
-                    <strong>{h.action.toLowerCase()}</strong> by {h.actor?.username ?? 'the system'}
-                    {h.message && <> — “{h.message}”</>}
+                    <strong>
+                      {isHistoryAction(h.action)
+                        ? t(`console.moderate.drawer.historyAction.${h.action}`)
+                        : h.action.toLowerCase()}
+                    </strong>{' '}
+                    {t('console.moderate.drawer.historyBy', {
+                      actor: h.actor?.username ?? t('console.moderate.drawer.theSystem'),
+                    })}
+                    {h.message && (
+                      <> {t('console.moderate.drawer.historyMessage', { message: h.message })}</>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -130,7 +169,8 @@ function CommentList({
 }: {
   comments: readonly { node: ResultOf<typeof DrawerCommentFields> }[];
 }) {
-  if (comments.length === 0) return <p>No comments.</p>;
+  const t = useT();
+  if (comments.length === 0) return <p>{t('console.moderate.drawer.noComments')}</p>;
   return (
     <ul className="mod-user-comments">
       {comments.map(({ node }) => (
@@ -138,14 +178,15 @@ function CommentList({
           {node.deletedAt ? (
             // Deleted by its author (or with the account): the text went with it.
             <p className="mod-deleted">
-              Deleted <time dateTime={node.deletedAt}>{dateTime(node.deletedAt)}</time>; its text
-              was erased.
+              {t('console.moderate.drawer.deleted.before')}{' '}
+              <time dateTime={node.deletedAt}>{dateTime(node.deletedAt)}</time>
+              {t('console.moderate.drawer.deleted.after')}
             </p>
           ) : (
             <div className="mod-body" dangerouslySetInnerHTML={{ __html: node.body }} />
           )}
           <small>
-            {node.status.toLowerCase()} · {date(node.createdAt)} ·{' '}
+            {t(`console.moderate.commentStatus.${node.status}`)} · {date(node.createdAt)} ·{' '}
             <a href={node.story.url} target="_blank" rel="noreferrer">
               {node.story.title ?? node.story.url}
             </a>

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import { useClient, useQuery } from 'urql';
 import { toTransportError } from '@parley/transport';
+import type { ErrorCode } from '@parley/transport';
 import type { VariablesOf } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { QUEUE_PAGE_SIZE } from './defaults';
 import { QUEUE_QUERY } from './queries';
 import type { QueueName } from './queries';
@@ -25,8 +26,10 @@ export interface QueueFilter {
  */
 export function useQueueData(filter: QueueFilter, liveTick: number) {
   const client = useClient();
+  const errorText = useErrorText();
   const [state, dispatch] = useReducer(queueReducer, INITIAL_QUEUE_STATE);
-  const [moreError, setMoreError] = useState<string | null>(null);
+  // The code, not its text: the text follows the console's language.
+  const [moreError, setMoreError] = useState<ErrorCode | null>(null);
   const variables: VariablesOf<typeof QUEUE_QUERY> = {
     queue: filter.queue,
     siteId: filter.siteId,
@@ -62,7 +65,7 @@ export function useQueueData(filter: QueueFilter, liveTick: number) {
       .query(QUEUE_QUERY, { ...variables, after }, { requestPolicy: 'network-only' })
       .toPromise();
     if (result.error) {
-      setMoreError(errorText(toTransportError(result.error).code));
+      setMoreError(toTransportError(result.error).code);
       return;
     }
     if (!result.data) return;
@@ -84,5 +87,12 @@ export function useQueueData(filter: QueueFilter, liveTick: number) {
   ]);
 
   const loadError = error && !data ? errorText(toTransportError(error).code) : null;
-  return { state, dispatch, loadError, fetching, loadMore, moreError };
+  return {
+    state,
+    dispatch,
+    loadError,
+    fetching,
+    loadMore,
+    moreError: moreError === null ? null : errorText(moreError),
+  };
 }

@@ -1,18 +1,22 @@
 import { useEffect, useRef } from 'react';
 import { useConsoleEnv } from '../../ConsoleContext';
+import type { ConsoleMessageKey } from '../../i18n';
 
-/** What each shortcut does; the dialog that lists them reads the same table. */
-export const SHORTCUTS: readonly { key: string; does: string }[] = [
-  { key: 'j', does: 'Next comment' },
-  { key: 'k', does: 'Previous comment' },
-  { key: 'a', does: 'Approve' },
-  { key: 'r', does: 'Reject' },
-  { key: 's', does: 'Reject as spam (teaches the spam filter)' },
-  { key: 'f', does: 'Feature (or unfeature)' },
-  { key: 'b', does: 'Ban the author (asks first)' },
-  { key: 'u', does: 'Undo the last decision' },
-  { key: 'z', does: 'Single comment view on or off' },
-  { key: '?', does: 'Show these shortcuts' },
+/**
+ * What each shortcut does (the catalog key of its text); the dialog that lists them reads the
+ * same table.
+ */
+export const SHORTCUTS: readonly { key: string; does: ConsoleMessageKey }[] = [
+  { key: 'j', does: 'console.moderate.shortcuts.next' },
+  { key: 'k', does: 'console.moderate.shortcuts.previous' },
+  { key: 'a', does: 'console.moderate.shortcuts.approve' },
+  { key: 'r', does: 'console.moderate.shortcuts.reject' },
+  { key: 's', does: 'console.moderate.shortcuts.spam' },
+  { key: 'f', does: 'console.moderate.shortcuts.feature' },
+  { key: 'b', does: 'console.moderate.shortcuts.ban' },
+  { key: 'u', does: 'console.moderate.shortcuts.undo' },
+  { key: 'z', does: 'console.moderate.shortcuts.single' },
+  { key: '?', does: 'console.moderate.shortcuts.help' },
 ];
 
 /** Handlers of the queue's shortcuts. */

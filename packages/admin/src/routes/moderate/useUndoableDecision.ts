@@ -10,8 +10,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import type { Client } from 'urql';
 import { toTransportError } from '@parley/transport';
+import type { ErrorCode } from '@parley/transport';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
 import { UNDO_WINDOW_MS } from './defaults';
 import type { QueueComment } from './ModerationCard';
 import { DECISION_MUTATIONS } from './queries';
@@ -36,27 +38,19 @@ export function leavesQueue(queue: QueueName, name: DecisionName): boolean {
   return queue !== 'APPROVED';
 }
 
-const DONE: Record<DecisionName, string> = {
-  approveComment: 'Approved',
-  rejectComment: 'Rejected',
-  rejectSpam: 'Rejected as spam',
-  featureComment: 'Featured',
-  unfeatureComment: 'Unfeatured',
-};
-
 interface Waiting extends PendingDecision {
   timer: number;
   leaves: boolean;
   tags: QueueComment['tags'];
 }
 
-/** Sends a decision; resolves the text of its failure, or null once the server took it. */
+/** Sends a decision; resolves the code of its failure, or null once the server took it. */
 async function sendDecision(
   client: Client,
   { name, commentId }: PendingDecision,
-): Promise<string | null> {
+): Promise<ErrorCode | null> {
   const { error } = await client.mutation(DECISION_MUTATIONS[name], { commentId }).toPromise();
-  return error ? errorText(toTransportError(error).code) : null;
+  return error ? toTransportError(error).code : null;
 }
 
 /** Options of {@link useUndoableDecision}. */
@@ -75,9 +69,15 @@ export function useUndoableDecision({
 }: UndoableDecisionOptions) {
   const client = useClient();
   const { window, notices } = useConsoleEnv();
+  const t = useT();
+  const errorText = useErrorText();
+  // The latest words for the notices said after the page is left (without re-running its effect).
+  const words = useRef({ t, errorText });
+  words.current = { t, errorText };
   const waiting = useRef(new Map<string, Waiting>());
   const [latest, setLatest] = useState<PendingDecision | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // Codes, not their text: the text follows the console's language.
+  const [errors, setErrors] = useState<Record<string, ErrorCode>>({});
 
   const refreshLatest = useCallback(() => {
     const all = [...waiting.current.values()];
@@ -117,7 +117,9 @@ export function useUndoableDecision({
       const entry: Waiting = {
         commentId: comment.id,
         name,
-        label: `${DONE[name]} ${comment.author?.username ?? 'a deleted account'}’s comment`,
+        label: t(`console.moderate.decided.${name}`, {
+          author: comment.author?.username ?? t('console.moderate.deletedAccount'),
+        }),
         leaves,
         tags: comment.tags,
         timer: window.setTimeout(() => {
@@ -128,7 +130,7 @@ export function useUndoableDecision({
       waiting.current.set(comment.id, entry);
       refreshLatest();
     },
-    [dispatch, queue, refreshLatest, send, window, windowMs],
+    [dispatch, queue, refreshLatest, send, t, window, windowMs],
   );
 
   /** Cancels the latest pending decision: nothing is sent, the card returns. */
@@ -162,12 +164,24 @@ export function useUndoableDecision({
         window.clearTimeout(entry.timer);
         void sendDecision(client, entry).then((failure) => {
           if (failure !== null)
-            notices.add(`Not saved: ${entry.label}. ${failure} The comment is still in its queue.`);
+            notices.add(
+              words.current.t('console.moderate.decided.notSaved', {
+                decision: entry.label,
+                error: words.current.errorText(failure),
+              }),
+            );
         });
       }
       pending.clear();
     };
   }, [client, window, notices]);
 
-  return { decide, undo, latest, errors };
+  return {
+    decide,
+    undo,
+    latest,
+    errors: Object.fromEntries(
+      Object.entries(errors).map(([id, code]) => [id, errorText(code)]),
+    ) as Record<string, string>,
+  };
 }

@@ -5,8 +5,10 @@ import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { errorCodeOf } from '../../errorCodeOf';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
+import { formatWhen } from '../../formatWhen';
+import { useT } from '../../i18n';
 import { Loading } from '../../Loading';
 
 /** The signed-in staff member's two-factor state and signed-in devices. */
@@ -53,8 +55,6 @@ export const SIGN_OUT_EVERYWHERE_MUTATION = graphql(`
 
 type SecurityViewer = NonNullable<ResultOf<typeof SECURITY_QUERY>['viewer']>;
 
-const WHEN = { dateStyle: 'medium', timeStyle: 'short' } as const;
-
 /**
  * `/admin/security`: two-factor sign-in (set up with an authenticator app, recovery codes, turn
  * off) and the account's signed-in devices (end one, or all). When the organization requires
@@ -66,10 +66,12 @@ export function SecurityPage() {
     requestPolicy: 'network-only',
   });
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
+  const t = useT();
+  const errorText = useErrorText();
   if (!data?.viewer) {
     return (
       <main className="page narrow">
-        <h1>Security</h1>
+        <h1>{t('console.security.title')}</h1>
         {error ? <p role="alert">{errorText(errorCodeOf(error))}</p> : <Loading />}
       </main>
     );
@@ -77,10 +79,10 @@ export function SecurityPage() {
   const viewer = data.viewer;
   return (
     <main className="page narrow security-page">
-      <h1>Security</h1>
+      <h1>{t('console.security.title')}</h1>
       {viewer.staffAccess === 'ENROLMENT_NEEDED' && (
         <p role="status" className="notice">
-          Your organization requires two-factor sign-in for staff. Set it up to moderate.
+          {t('console.security.enrolmentNeeded')}
         </p>
       )}
       <TwoFactorSection viewer={viewer} onChange={refresh} />
@@ -105,16 +107,14 @@ function TwoFactorSection({ viewer, onChange }: { viewer: SecurityViewer; onChan
     setShownCodes(next);
   };
   const { session } = useConsoleEnv();
+  const t = useT();
 
   if (codes !== null) {
     return (
       <section aria-labelledby="recovery-title">
-        <h2 id="recovery-title">Recovery codes</h2>
-        <p>
-          Keep these somewhere safe, apart from your phone. Each signs you in once if you lose your
-          authenticator app. They are shown only now.
-        </p>
-        <ul className="recovery-codes" aria-label="Recovery codes">
+        <h2 id="recovery-title">{t('console.security.recovery.title')}</h2>
+        <p>{t('console.security.recovery.text')}</p>
+        <ul className="recovery-codes" aria-label={t('console.security.recovery.title')}>
           {codes.map((code) => (
             <li key={code}>
               <code>{code}</code>
@@ -129,7 +129,7 @@ function TwoFactorSection({ viewer, onChange }: { viewer: SecurityViewer; onChan
             onChange();
           }}
         >
-          I have saved them
+          {t('console.security.recovery.saved')}
         </button>
       </section>
     );
@@ -138,24 +138,21 @@ function TwoFactorSection({ viewer, onChange }: { viewer: SecurityViewer; onChan
   if (enrolment !== null) {
     return (
       <section aria-labelledby="two-factor-title">
-        <h2 id="two-factor-title">Set up two-factor sign-in</h2>
-        <p>
-          Scan this code with an authenticator app (such as Google Authenticator, 1Password or
-          Aegis), or type the key in by hand. Then enter the six-digit code it shows.
-        </p>
+        <h2 id="two-factor-title">{t('console.security.setup.title')}</h2>
+        <p>{t('console.security.setup.text')}</p>
         <img
           className="qr"
           width={200}
           height={200}
-          alt="QR code for the authenticator app"
+          alt={t('console.security.setup.qrAlt')}
           src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
         />
         <p>
-          Key: <code className="secret">{enrolment.secret}</code>
+          {t('console.security.setup.key')} <code className="secret">{enrolment.secret}</code>
         </p>
         <CodeForm
-          label="Code from the app"
-          submitLabel="Turn on"
+          label={t('console.security.setup.code')}
+          submitLabel={t('console.security.setup.submit')}
           mutation={CONFIRM_ENROLMENT_MUTATION}
           onDone={(data) => {
             setEnrolment(null);
@@ -167,7 +164,7 @@ function TwoFactorSection({ viewer, onChange }: { viewer: SecurityViewer; onChan
           }}
         />
         <button type="button" onClick={() => setEnrolment(null)}>
-          Cancel
+          {t('console.security.setup.cancel')}
         </button>
       </section>
     );
@@ -176,11 +173,8 @@ function TwoFactorSection({ viewer, onChange }: { viewer: SecurityViewer; onChan
   if (!viewer.twoFactorEnabled) {
     return (
       <section aria-labelledby="two-factor-title">
-        <h2 id="two-factor-title">Two-factor sign-in</h2>
-        <p>
-          Off. With it on, signing in to the console takes your password and a code from an
-          authenticator app on your phone.
-        </p>
+        <h2 id="two-factor-title">{t('console.security.twoFactor.title')}</h2>
+        <p>{t('console.security.twoFactor.off')}</p>
         <StartButton onStarted={(started) => setEnrolment(started)} />
       </section>
     );
@@ -188,23 +182,23 @@ function TwoFactorSection({ viewer, onChange }: { viewer: SecurityViewer; onChan
 
   return (
     <section aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title">Two-factor sign-in</h2>
-      <p>On. {viewer.recoveryCodesLeft ?? 0} of 10 recovery codes left.</p>
+      <h2 id="two-factor-title">{t('console.security.twoFactor.title')}</h2>
+      <p>{t('console.security.twoFactor.on', { count: viewer.recoveryCodesLeft ?? 0 })}</p>
       <details>
-        <summary>New recovery codes</summary>
-        <p>The old ones stop working.</p>
+        <summary>{t('console.security.newCodes.summary')}</summary>
+        <p>{t('console.security.newCodes.text')}</p>
         <CodeForm
-          label="Code from the app"
-          submitLabel="Make new codes"
+          label={t('console.security.newCodes.code')}
+          submitLabel={t('console.security.newCodes.submit')}
           mutation={REGENERATE_CODES_MUTATION}
           onDone={(data) => setCodes(data.regenerateRecoveryCodes.recoveryCodes)}
         />
       </details>
       <details>
-        <summary>Turn off</summary>
+        <summary>{t('console.security.turnOff.summary')}</summary>
         <CodeForm
-          label="Code from the app, or a recovery code"
-          submitLabel="Turn off two-factor sign-in"
+          label={t('console.security.turnOff.code')}
+          submitLabel={t('console.security.turnOff.submit')}
           mutation={DISABLE_TWO_FACTOR_MUTATION}
           onDone={onChange}
         />
@@ -222,10 +216,12 @@ function StartButton({
   const [{ fetching: busy }, start] = useMutation(START_ENROLMENT_MUTATION);
   const [password, setPassword] = useState('');
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  const t = useT();
+  const errorText = useErrorText();
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (password === '') {
-      setFailure('Enter your password.');
+      setFailure(t('console.security.start.enterPassword'));
       return;
     }
     const result = await start({ input: { password } });
@@ -235,12 +231,14 @@ function StartButton({
       return;
     }
     const code = errorCodeOf(result.error);
-    setFailure(code === 'INVALID_CREDENTIALS' ? 'That is not your password.' : errorText(code));
+    setFailure(
+      code === 'INVALID_CREDENTIALS' ? t('console.security.start.wrongPassword') : errorText(code),
+    );
   }
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Field
-        label="Your password"
+        label={t('console.security.start.password')}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -249,7 +247,7 @@ function StartButton({
       />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
-          Set up two-factor sign-in
+          {t('console.security.start.submit')}
         </button>
       </div>
     </form>
@@ -271,10 +269,12 @@ function CodeForm<T>({
   const [{ fetching }, send] = useMutation<T, { input: { code: string } }>(mutation);
   const [code, setCode] = useState('');
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  const t = useT();
+  const errorText = useErrorText();
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (code.trim() === '') {
-      setFailure('Enter the code.');
+      setFailure(t('console.security.code.enter'));
       return;
     }
     const result = await send({ input: { code } });
@@ -310,6 +310,8 @@ function DevicesSection({ viewer, onChange }: { viewer: SecurityViewer; onChange
   const [, signOutEverywhere] = useMutation(SIGN_OUT_EVERYWHERE_MUTATION);
   const [failure, setFailure] = useState<string | null>(null);
   const sessions = viewer.sessions ?? [];
+  const t = useT();
+  const errorText = useErrorText();
   async function end(id: string) {
     const result = await endSession({ input: { id } });
     if (result.error) setFailure(errorText(errorCodeOf(result.error)));
@@ -323,46 +325,52 @@ function DevicesSection({ viewer, onChange }: { viewer: SecurityViewer; onChange
   }
   return (
     <section aria-labelledby="devices-title">
-      <h2 id="devices-title">Signed-in devices</h2>
+      <h2 id="devices-title">{t('console.security.devices.title')}</h2>
       {failure && <p role="alert">{failure}</p>}
       <table>
         <thead>
           <tr>
-            <th scope="col">Device</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last used</th>
+            <th scope="col">{t('console.security.devices.device')}</th>
+            <th scope="col">{t('console.security.devices.signedIn')}</th>
+            <th scope="col">{t('console.security.devices.lastUsed')}</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('console.security.devices.actions')}</span>
             </th>
           </tr>
         </thead>
         <tbody>
-          {sessions.map((s) => (
-            <tr key={s.id}>
-              <td>
-                {s.device || 'Unknown device'}
-                {s.current && ' (this device)'}
-                {s.secondFactor && ' · with code'}
-              </td>
-              <td>{new Date(s.createdAt).toLocaleString(undefined, WHEN)}</td>
-              <td>{new Date(s.lastUsedAt).toLocaleString(undefined, WHEN)}</td>
-              <td>
-                {!s.current && (
-                  <button
-                    type="button"
-                    aria-label={`Sign out ${s.device || 'Unknown device'}, signed in ${new Date(s.createdAt).toLocaleString(undefined, WHEN)}`}
-                    onClick={() => void end(s.id)}
-                  >
-                    Sign out
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
+          {sessions.map((s) => {
+            const device = s.device || t('console.security.devices.unknown');
+            let shown = device;
+            if (s.current) shown = t('console.security.devices.current', { device: shown });
+            if (s.secondFactor) shown = t('console.security.devices.withCode', { device: shown });
+            const signedIn = formatWhen(s.createdAt);
+            return (
+              <tr key={s.id}>
+                <td>{shown}</td>
+                <td>{signedIn}</td>
+                <td>{formatWhen(s.lastUsedAt)}</td>
+                <td>
+                  {!s.current && (
+                    <button
+                      type="button"
+                      aria-label={t('console.security.devices.signOutLabel', {
+                        device,
+                        when: signedIn,
+                      })}
+                      onClick={() => void end(s.id)}
+                    >
+                      {t('console.security.devices.signOut')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       <button type="button" onClick={() => void endAll()}>
-        Sign out everywhere
+        {t('console.security.devices.signOutEverywhere')}
       </button>
     </section>
   );

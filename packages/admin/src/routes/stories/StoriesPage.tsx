@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 import { CursorTable } from '../CursorTable';
 import { FilterSelect, SearchField } from '../FilterFields';
 import { useDebouncedValue } from '../community/useDebouncedValue';
@@ -9,9 +11,10 @@ import { STORY_COLUMNS, StoryRow } from './StoryRow';
 
 type Filters = Omit<StoriesVariables, 'after' | 'first'>;
 
-const STATUS_OPTIONS: readonly { value: StoryStatus; label: string }[] = [
-  { value: 'OPEN', label: 'Open' },
-  { value: 'CLOSED', label: 'Closed' },
+/** The status filter's values, with the catalog keys of their words. */
+const STATUS_OPTIONS: readonly { value: StoryStatus; label: ConsoleMessageKey }[] = [
+  { value: 'OPEN', label: 'console.stories.status.OPEN' },
+  { value: 'CLOSED', label: 'console.stories.status.CLOSED' },
 ];
 
 /** `/admin/stories`: stories with their counts, open/close and per-story overrides. */
@@ -21,6 +24,7 @@ export function StoriesPage() {
   const [siteId, setSiteId] = useState('');
   const [{ data: sites }] = useQuery({ query: SITE_OPTIONS_QUERY });
   const query = useDebouncedValue(search.trim());
+  const t = useT();
   const filters: Filters = {
     query: query === '' ? null : query,
     status: status === '' ? null : status,
@@ -28,26 +32,26 @@ export function StoriesPage() {
   };
   return (
     <main className="page admin-page">
-      <h1>Stories</h1>
+      <h1>{t('console.stories.title')}</h1>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <SearchField
           id="stories-search"
-          placeholder="Title or URL"
+          placeholder={t('console.stories.search')}
           value={search}
           onChange={setSearch}
         />
         <FilterSelect
           id="stories-status"
-          label="Status"
-          all="All"
-          options={STATUS_OPTIONS}
+          label={t('console.stories.status')}
+          all={t('console.stories.allStatuses')}
+          options={STATUS_OPTIONS.map(({ value, label }) => ({ value, label: t(label) }))}
           value={status}
           onChange={setStatus}
         />
         <FilterSelect
           id="stories-site"
-          label="Site"
-          all="All sites"
+          label={t('console.stories.site')}
+          all={t('console.stories.allSites')}
           options={sites?.sites.map((site) => ({ value: site.id, label: site.name })) ?? []}
           value={siteId}
           onChange={setSiteId}
@@ -59,21 +63,24 @@ export function StoriesPage() {
 }
 
 function StoryTable({ filters }: { filters: Filters }) {
+  const t = useT();
   return (
     <CursorTable
-      caption="Stories"
+      caption={t('console.stories.caption')}
       head={
         <>
-          <th scope="col">Title</th>
-          <th scope="col">Site</th>
-          <th scope="col">Status</th>
+          <th scope="col">{t('console.stories.col.title')}</th>
+          <th scope="col">{t('console.stories.col.site')}</th>
+          <th scope="col">{t('console.stories.col.status')}</th>
           <th scope="col">
-            <abbr title="Published / pending / reported">Comments</abbr>
-            <span className="hint"> published / pending / reported</span>
+            <abbr title={t('console.stories.col.comments.title')}>
+              {t('console.stories.col.comments')}
+            </abbr>
+            <span className="hint"> {t('console.stories.col.comments.hint')}</span>
           </th>
-          <th scope="col">Open or close</th>
-          <th scope="col">Pre-moderation</th>
-          <th scope="col">Live updates</th>
+          <th scope="col">{t('console.stories.col.openClose')}</th>
+          <th scope="col">{t('console.stories.col.premod')}</th>
+          <th scope="col">{t('console.stories.col.liveUpdates')}</th>
         </>
       }
       columns={STORY_COLUMNS}
@@ -81,7 +88,7 @@ function StoryTable({ filters }: { filters: Filters }) {
       filters={filters}
       pageSize={STORIES_PAGE_SIZE}
       connection={(data) => data.stories}
-      empty="No stories match."
+      empty={t('console.stories.empty')}
       row={(node) => <StoryRow key={node.id} story={node} />}
     />
   );

@@ -4,7 +4,9 @@ import { Link } from 'wouter';
 import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf, VariablesOf } from '@parley/transport/graphql';
-import { errorText } from '../../errorText';
+import { useErrorText } from '../../errorText';
+import { useT } from '../../i18n';
+import type { ConsoleMessageKey } from '../../i18n';
 
 /** What a row of the stories table reads of its story; the table's query spreads it. */
 export const StoryRowFields = graphql(`
@@ -32,13 +34,16 @@ export const UPDATE_STORY_MUTATION = graphql(
 /** Pre-moderation modes (`PremodMode`); a story's null override follows the organization's. */
 type PremodMode = StoryRowData['settings']['effectivePremod'];
 
-/** Words for the per-story pre-moderation select (`INHERIT` is the null override). */
-const PREMOD_LABELS: Record<PremodMode | 'INHERIT', string> = {
-  INHERIT: 'As the organization',
-  OFF: 'Off',
-  ALL: 'All comments',
-  LINKS: 'Comments with links',
-  NEW_COMMENTERS: 'New commenters',
+/**
+ * Catalog keys of the words for the per-story pre-moderation select (`INHERIT` is the null
+ * override).
+ */
+const PREMOD_LABELS: Record<PremodMode | 'INHERIT', ConsoleMessageKey> = {
+  INHERIT: 'console.stories.premod.INHERIT',
+  OFF: 'console.stories.premod.OFF',
+  ALL: 'console.stories.premod.ALL',
+  LINKS: 'console.stories.premod.LINKS',
+  NEW_COMMENTERS: 'console.stories.premod.NEW_COMMENTERS',
 };
 
 /** Columns of the stories table. */
@@ -53,6 +58,8 @@ export function StoryRow({ story }: { story: StoryRowData }) {
   const [error, setError] = useState<string | null>(null);
   const title = story.title ?? story.url;
   const closed = story.status === 'CLOSED';
+  const t = useT();
+  const errorText = useErrorText();
 
   async function send(patch: Omit<VariablesOf<typeof UPDATE_STORY_MUTATION>['input'], 'storyId'>) {
     setError(null);
@@ -68,13 +75,14 @@ export function StoryRow({ story }: { story: StoryRowData }) {
         </a>
         <div>
           <Link href={`~/admin/moderate?story=${encodeURIComponent(story.id)}`}>
-            Moderate<span className="visually-hidden"> {title}</span>
+            {t('console.stories.row.moderate')}
+            <span className="visually-hidden"> {title}</span>
           </Link>
         </div>
         {error !== null && <p role="alert">{error}</p>}
       </th>
       <td>{story.site.name}</td>
-      <td>{closed ? 'Closed' : 'Open'}</td>
+      <td>{t(closed ? 'console.stories.status.CLOSED' : 'console.stories.status.OPEN')}</td>
       <td className="counts">
         {story.commentCount} / {story.moderationCounts?.pending ?? '—'} /{' '}
         {story.moderationCounts?.reported ?? '—'}
@@ -85,13 +93,13 @@ export function StoryRow({ story }: { story: StoryRowData }) {
           disabled={state.fetching}
           onClick={() => void send({ status: closed ? 'OPEN' : 'CLOSED' })}
         >
-          {closed ? 'Open' : 'Close'}
+          {t(closed ? 'console.stories.row.open' : 'console.stories.row.close')}
           <span className="visually-hidden"> {title}</span>
         </button>
       </td>
       <td>
         <label className="visually-hidden" htmlFor={`premod-${story.id}`}>
-          Pre-moderation of {title}
+          {t('console.stories.row.premod', { title })}
         </label>
         <select
           id={`premod-${story.id}`}
@@ -107,8 +115,10 @@ export function StoryRow({ story }: { story: StoryRowData }) {
           {PREMOD_OPTIONS.map((mode) => (
             <option key={mode} value={mode}>
               {mode === 'INHERIT'
-                ? `${PREMOD_LABELS.INHERIT} (${PREMOD_LABELS[story.settings.effectivePremod]})`
-                : PREMOD_LABELS[mode]}
+                ? t('console.stories.premod.inheritAs', {
+                    mode: t(PREMOD_LABELS[story.settings.effectivePremod]),
+                  })
+                : t(PREMOD_LABELS[mode])}
             </option>
           ))}
         </select>
@@ -121,7 +131,7 @@ export function StoryRow({ story }: { story: StoryRowData }) {
             disabled={state.fetching}
             onChange={(e) => void send({ liveUpdates: e.target.checked })}
           />
-          <span className="visually-hidden">Live updates on {title}</span>
+          <span className="visually-hidden">{t('console.stories.row.liveUpdates', { title })}</span>
         </label>
       </td>
     </tr>
