@@ -89,8 +89,11 @@ module.exports.push(
     // table compresses: a hash a chunk cost 107 B more), the locale's order (option, the site's
     // setting, the page's `lang`: embed.js's `lang` was paid for inside its own budget), tags
     // matched by language (`pt-PT` → `pt-BR`), `dir` for Arabic and Hebrew: +0.22 KB measured
-    // (40.85 → 41.07), with a little room.
-    limit: '41.1 KB',
+    // (40.85 → 41.07). 41.1 KB until the not-permitted notice named the console's section as the
+    // console now calls it in every language ("Configure → Organization and sites", not "Sites"),
+    // and the translator moved to @parley/contract for the console to share it: 41.11 KB
+    // measured.
+    limit: '41.15 KB',
     gzip: true,
   },
   {

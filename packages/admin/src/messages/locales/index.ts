@@ -3,7 +3,7 @@ import type { Message } from '@parley/contract';
 import type { ConsoleMessageKey } from '../en';
 
 /** Locales the console speaks, English first. */
-export const CONSOLE_LOCALES = ["en"] as const;
+export const CONSOLE_LOCALES = ["en","ar","de","es","fr","he","it","ja","ko","nl","pl","pt-BR","ru","uk","zh-CN"] as const;
 
 /** A locale the console speaks. */
 export type ConsoleLocale = (typeof CONSOLE_LOCALES)[number];
@@ -13,4 +13,18 @@ export const CONSOLE_CATALOGS: Record<
   Exclude<ConsoleLocale, 'en'>,
   () => Promise<{ catalog: Readonly<Record<ConsoleMessageKey, Message>> }>
 > = {
+  "ar": () => import('./ar'),
+  "de": () => import('./de'),
+  "es": () => import('./es'),
+  "fr": () => import('./fr'),
+  "he": () => import('./he'),
+  "it": () => import('./it'),
+  "ja": () => import('./ja'),
+  "ko": () => import('./ko'),
+  "nl": () => import('./nl'),
+  "pl": () => import('./pl'),
+  "pt-BR": () => import('./pt-BR'),
+  "ru": () => import('./ru'),
+  "uk": () => import('./uk'),
+  "zh-CN": () => import('./zh-CN'),
 };

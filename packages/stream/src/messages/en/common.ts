@@ -14,7 +14,7 @@ export const messages = {
   "stream.guidelines": "Community guidelines",
   "stream.empty": "No comments yet. Start the conversation!",
   "stream.noStory": "This story could not be found.",
-  "stream.notPermitted": "This page ({origin}) is not a permitted origin of any site on this Parley server. Site owner: add it to the site’s permitted origins in the console (Configure → Sites).",
+  "stream.notPermitted": "This page ({origin}) is not a permitted origin of any site on this Parley server. Site owner: add it to the site’s permitted origins in the console (Configure → Organization and sites).",
   "stream.notInstalled": "Parley is not set up yet. Site owner: open the console’s install wizard at {url}.",
   "stream.loadFailed": "The comments could not be loaded.",
   "stream.retry": "Try again",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Community-Richtlinien",
   "stream.empty": "Noch keine Kommentare. Starte die Diskussion!",
   "stream.noStory": "Dieser Artikel wurde nicht gefunden.",
-  "stream.notPermitted": "Diese Seite ({origin}) ist kein erlaubter Origin einer Website auf diesem Parley-Server. Hinweis für Website-Betreiber: Füge sie in der Konsole unter Configure → Sites zu den erlaubten Origins der Website hinzu.",
+  "stream.notPermitted": "Diese Seite ({origin}) ist kein erlaubter Origin einer Website auf diesem Parley-Server. Hinweis für Website-Betreiber: Füge sie in der Konsole unter Konfiguration → Organisation und Websites zu den erlaubten Origins der Website hinzu.",
   "stream.notInstalled": "Parley ist noch nicht eingerichtet. Hinweis für Website-Betreiber: Öffne den Installationsassistenten der Konsole unter {url}.",
   "stream.loadFailed": "Die Kommentare konnten nicht geladen werden.",
   "stream.retry": "Erneut versuchen",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Normas de la comunidad",
   "stream.empty": "Aún no hay comentarios. ¡Empieza la conversación!",
   "stream.noStory": "No se encontró este artículo.",
-  "stream.notPermitted": "Esta página ({origin}) no es un origen permitido de ningún sitio de este servidor Parley. Responsable del sitio: añádelo a los orígenes permitidos del sitio en la consola (Configurar → Sitios).",
+  "stream.notPermitted": "Esta página ({origin}) no es un origen permitido de ningún sitio de este servidor Parley. Responsable del sitio: añádelo a los orígenes permitidos del sitio en la consola (Configurar → Organización y sitios).",
   "stream.notInstalled": "Parley aún no está configurado. Responsable del sitio: abre el asistente de instalación en {url}.",
   "stream.loadFailed": "No se pudieron cargar los comentarios.",
   "stream.retry": "Reintentar",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Règles de la communauté",
   "stream.empty": "Aucun commentaire pour l’instant. Lancez la conversation !",
   "stream.noStory": "Cet article est introuvable.",
-  "stream.notPermitted": "Cette page ({origin}) n’est une origine autorisée d’aucun site de ce serveur Parley. Propriétaire du site : ajoutez-la aux origines autorisées du site dans la console (Configure → Sites).",
+  "stream.notPermitted": "Cette page ({origin}) n’est une origine autorisée d’aucun site de ce serveur Parley. Propriétaire du site : ajoutez-la aux origines autorisées du site dans la console (Configurer → Organisation et sites).",
   "stream.notInstalled": "Parley n’est pas encore configuré. Propriétaire du site : ouvrez l’assistant d’installation de la console à l’adresse {url}.",
   "stream.loadFailed": "Impossible de charger les commentaires.",
   "stream.retry": "Réessayer",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "כללי הקהילה",
   "stream.empty": "עדיין אין תגובות. מוזמנים לפתוח את הדיון!",
   "stream.noStory": "הכתבה לא נמצאה.",
-  "stream.notPermitted": "הדף הזה ({origin}) אינו מקור מורשה של אף אתר בשרת Parley הזה. לבעלי האתר: יש להוסיף אותו למקורות המורשים (Permitted origins) של האתר במסוף הניהול (Configure → Sites).",
+  "stream.notPermitted": "הדף הזה ({origin}) אינו מקור מורשה של אף אתר בשרת Parley הזה. לבעלי האתר: יש להוסיף אותו למקורות המורשים (Permitted origins) של האתר במסוף הניהול (הגדרות → ארגון ואתרים).",
   "stream.notInstalled": "Parley עדיין לא הוגדר. לבעלי האתר: יש לפתוח את אשף ההתקנה של מסוף הניהול בכתובת {url}.",
   "stream.loadFailed": "לא ניתן היה לטעון את התגובות.",
   "stream.retry": "ניסיון חוזר",

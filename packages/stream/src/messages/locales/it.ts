@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Regole della community",
   "stream.empty": "Ancora nessun commento. Inizia tu la conversazione!",
   "stream.noStory": "Impossibile trovare questo articolo.",
-  "stream.notPermitted": "Questa pagina ({origin}) non è un’origine consentita per nessun sito di questo server Parley. Per il proprietario del sito: aggiungila alle origini consentite del sito nella console (Configure → Sites).",
+  "stream.notPermitted": "Questa pagina ({origin}) non è un’origine consentita per nessun sito di questo server Parley. Per il proprietario del sito: aggiungila alle origini consentite del sito nella console (Configura → Organizzazione e siti).",
   "stream.notInstalled": "Parley non è ancora configurato. Per il proprietario del sito: apri la procedura guidata di installazione della console su {url}.",
   "stream.loadFailed": "Impossibile caricare i commenti.",
   "stream.retry": "Riprova",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "コミュニティガイドライン",
   "stream.empty": "まだコメントはありません。最初のコメントを書いてみましょう！",
   "stream.noStory": "この記事が見つかりませんでした。",
-  "stream.notPermitted": "このページ（{origin}）は、この Parley サーバーのどのサイトでも許可されたオリジンではありません。サイト管理者の方へ：コンソール（設定 → サイト）で、サイトの許可オリジンに追加してください。",
+  "stream.notPermitted": "このページ（{origin}）は、この Parley サーバーのどのサイトでも許可されたオリジンではありません。サイト管理者の方へ：コンソール（設定 → 組織とサイト）で、サイトの許可オリジンに追加してください。",
   "stream.notInstalled": "Parley はまだセットアップされていません。サイト管理者の方へ：{url} でコンソールのインストールウィザードを開いてください。",
   "stream.loadFailed": "コメントを読み込めませんでした。",
   "stream.retry": "再試行",

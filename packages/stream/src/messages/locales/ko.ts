@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "커뮤니티 가이드라인",
   "stream.empty": "아직 댓글이 없어요. 첫 댓글을 남겨 보세요!",
   "stream.noStory": "이 기사를 찾을 수 없어요.",
-  "stream.notPermitted": "이 페이지({origin})는 이 Parley 서버의 어떤 사이트에서도 허용된 출처가 아니에요. 사이트 소유자: 콘솔(설정 → 사이트)에서 사이트의 허용된 출처에 추가해 주세요.",
+  "stream.notPermitted": "이 페이지({origin})는 이 Parley 서버의 어떤 사이트에서도 허용된 출처가 아니에요. 사이트 소유자: 콘솔(설정 → 조직 및 사이트)에서 사이트의 허용된 출처에 추가해 주세요.",
   "stream.notInstalled": "Parley가 아직 설정되지 않았어요. 사이트 소유자: {url}에서 콘솔의 설치 마법사를 열어 주세요.",
   "stream.loadFailed": "댓글을 불러오지 못했어요.",
   "stream.retry": "다시 시도",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Huisregels",
   "stream.empty": "Nog geen reacties. Begin het gesprek!",
   "stream.noStory": "Dit artikel is niet gevonden.",
-  "stream.notPermitted": "Deze pagina ({origin}) is geen toegestane origin van een site op deze Parley-server. Voor de site-eigenaar: voeg hem in de console toe aan de toegestane origins van de site (Configure → Sites).",
+  "stream.notPermitted": "Deze pagina ({origin}) is geen toegestane origin van een site op deze Parley-server. Voor de site-eigenaar: voeg hem in de console toe aan de toegestane origins van de site (Configuratie → Organisatie en sites).",
   "stream.notInstalled": "Parley is nog niet ingesteld. Voor de site-eigenaar: open de installatiewizard van de console op {url}.",
   "stream.loadFailed": "De reacties konden niet worden geladen.",
   "stream.retry": "Opnieuw proberen",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Zasady społeczności",
   "stream.empty": "Nie ma jeszcze komentarzy. Rozpocznij dyskusję!",
   "stream.noStory": "Nie znaleziono tego artykułu.",
-  "stream.notPermitted": "Ta strona ({origin}) nie jest dozwolonym źródłem (origin) żadnej witryny na tym serwerze Parley. Dla właściciela witryny: dodaj ją w konsoli do dozwolonych źródeł witryny (Configure → Sites).",
+  "stream.notPermitted": "Ta strona ({origin}) nie jest dozwolonym źródłem (origin) żadnej witryny na tym serwerze Parley. Dla właściciela witryny: dodaj ją w konsoli do dozwolonych źródeł witryny (Konfiguracja → Organizacja i witryny).",
   "stream.notInstalled": "Instalacja Parley nie jest jeszcze ukończona. Dla właściciela witryny: otwórz kreator instalacji w konsoli pod adresem {url}.",
   "stream.loadFailed": "Nie udało się wczytać komentarzy.",
   "stream.retry": "Spróbuj ponownie",

@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "Regras da comunidade",
   "stream.empty": "Ainda não há comentários. Comece a conversa!",
   "stream.noStory": "Este artigo não foi encontrado.",
-  "stream.notPermitted": "Esta página ({origin}) não é uma origem permitida de nenhum site deste servidor Parley. Responsável pelo site: adicione-a às origens permitidas do site no console (Configure → Sites).",
+  "stream.notPermitted": "Esta página ({origin}) não é uma origem permitida de nenhum site deste servidor Parley. Responsável pelo site: adicione-a às origens permitidas do site no console (Configurar → Organização e sites).",
   "stream.notInstalled": "O Parley ainda não foi configurado. Responsável pelo site: abra o assistente de instalação do console em {url}.",
   "stream.loadFailed": "Não foi possível carregar os comentários.",
   "stream.retry": "Tentar de novo",

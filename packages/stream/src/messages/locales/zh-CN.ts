@@ -47,7 +47,7 @@ export const catalog = {
   "stream.guidelines": "社区准则",
   "stream.empty": "还没有评论。来发表第一条评论吧！",
   "stream.noStory": "找不到这篇文章。",
-  "stream.notPermitted": "此页面（{origin}）不是此 Parley 服务器上任何网站允许的来源。网站所有者：请在控制台（设置 → 网站）中将其添加到网站允许的来源。",
+  "stream.notPermitted": "此页面（{origin}）不是此 Parley 服务器上任何网站允许的来源。网站所有者：请在控制台（设置 → 组织和网站）中将其添加到网站允许的来源。",
   "stream.notInstalled": "Parley 尚未设置。网站所有者：请在 {url} 打开控制台的安装向导。",
   "stream.loadFailed": "无法加载评论。",
   "stream.retry": "重试",
