@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createTranslator, RTL_LOCALES, toLocale } from '@parley/contract';
 import type { Message, Translate } from '@parley/contract';
@@ -54,29 +54,38 @@ export function initialConsoleLocale(win: Window): ConsoleLocale {
   } catch {
     // Storage blocked: the browser's languages decide.
   }
-  for (const tag of [stored, ...(win.navigator.languages ?? [win.navigator.language])]) {
+  const { languages, language } = win.navigator;
+  for (const tag of [stored, ...(languages?.length ? languages : [language])]) {
     const locale = toLocale(tag, CONSOLE_LOCALES);
     if (locale) return locale;
   }
   return 'en';
 }
 
-/** The catalog of `locale`; English when its chunk fails to load. */
-export function loadConsoleCatalog(
-  locale: ConsoleLocale,
-): Promise<Readonly<Record<ConsoleMessageKey, Message>>> {
+/** A language and its catalog. */
+export interface LoadedLanguage {
+  locale: ConsoleLocale;
+  catalog: Readonly<Record<ConsoleMessageKey, Message>>;
+}
+
+/**
+ * `locale` and its catalog; English (and its catalog) when the chunk fails to load (a tab open
+ * across a deploy asks for a chunk that is gone).
+ */
+export function loadConsoleCatalog(locale: ConsoleLocale): Promise<LoadedLanguage> {
   // Indexed by any locale: with English alone, the table's key type is `never`.
   const load = (
     CONSOLE_CATALOGS as Partial<
       Record<string, () => Promise<{ catalog: Readonly<Record<ConsoleMessageKey, Message>> }>>
     >
   )[locale];
+  const english: LoadedLanguage = { locale: 'en', catalog: en };
   return load
     ? load().then(
-        (module) => module.catalog,
-        () => en,
+        (module) => ({ locale, catalog: module.catalog }),
+        () => english,
       )
-    : Promise.resolve(en);
+    : Promise.resolve(english);
 }
 
 /** Marks the document as written in `locale`: `lang`, and `dir` (right to left for ar, he). */
@@ -89,25 +98,33 @@ export function setDocumentLanguage(doc: Document, locale: string): void {
 export interface ConsoleI18nProviderProps {
   window: Window;
   /** The language the console starts in and its catalog, loaded before the first render. */
-  initial: { locale: ConsoleLocale; catalog: Readonly<Record<ConsoleMessageKey, Message>> };
+  initial: LoadedLanguage;
   children: ReactNode;
 }
 
 /** Gives the console its language; the header's switch changes it without a reload. */
 export function ConsoleI18nProvider({ window: win, initial, children }: ConsoleI18nProviderProps) {
   const [current, setCurrent] = useState(initial);
-  useEffect(() => setDocumentLanguage(win.document, current.locale), [win, current.locale]);
+  // The last language asked for: a slower chunk that arrives after a later choice is dropped.
+  const asked = useRef(initial.locale);
   const value = useMemo<ConsoleI18n>(
     () => ({
       locale: current.locale,
       t: createTranslator<ConsoleMessageKey>(current.locale, current.catalog),
       setLocale: (locale) => {
-        try {
-          win.localStorage.setItem(CONSOLE_LOCALE_KEY, locale);
-        } catch {
-          // Not kept: the switch still holds for this visit.
-        }
-        void loadConsoleCatalog(locale).then((catalog) => setCurrent({ locale, catalog }));
+        asked.current = locale;
+        void loadConsoleCatalog(locale).then((loaded) => {
+          // A chunk that failed leaves the console as it was, and the choice unkept.
+          if (asked.current !== locale || loaded.locale !== locale) return;
+          try {
+            win.localStorage.setItem(CONSOLE_LOCALE_KEY, locale);
+          } catch {
+            // Not kept: the switch still holds for this visit.
+          }
+          // Before the render in it: dates (formatWhen) read the document's language.
+          setDocumentLanguage(win.document, locale);
+          setCurrent(loaded);
+        });
       },
     }),
     [win, current],

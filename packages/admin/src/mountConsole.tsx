@@ -33,13 +33,13 @@ export function mountConsole({ window: win, root, transport: options }: MountCon
   );
   const env: ConsoleEnv = { transport, session, window: win, notices: createNotices() };
   const reactRoot = createRoot(root);
-  const locale = initialConsoleLocale(win);
-  setDocumentLanguage(win.document, locale);
+  const { lang, dir } = win.document.documentElement;
   let disposed = false;
-  void loadConsoleCatalog(locale).then((catalog) => {
+  void loadConsoleCatalog(initialConsoleLocale(win)).then((loaded) => {
     if (disposed) return;
+    setDocumentLanguage(win.document, loaded.locale);
     reactRoot.render(
-      <ConsoleI18nProvider window={win} initial={{ locale, catalog }}>
+      <ConsoleI18nProvider window={win} initial={loaded}>
         <App env={env} />
       </ConsoleI18nProvider>,
     );
@@ -47,6 +47,7 @@ export function mountConsole({ window: win, root, transport: options }: MountCon
   return () => {
     disposed = true;
     reactRoot.unmount();
+    Object.assign(win.document.documentElement, { lang, dir });
     void transport.dispose();
   };
 }

@@ -69,7 +69,7 @@ export function toLocale<L extends string>(
   tag: string | null | undefined,
   locales: readonly L[],
 ): L | undefined {
-  const lower = (tag ?? '').toLowerCase().replace('_', '-');
+  const lower = (tag ?? '').trim().toLowerCase().replace('_', '-');
   const base = (locale: string) => locale.toLowerCase().split('-')[0];
   return lower
     ? (locales.find((locale) => locale.toLowerCase() === lower) ??

@@ -634,7 +634,7 @@ export const catalog = {
   "console.moderate.role.STAFF": "スタッフ",
   "console.moderate.role.MODERATOR": "モデレーター",
   "console.moderate.role.ADMIN": "管理者",
-  "console.moderate.commentStatus.NONE": "なし",
+  "console.moderate.commentStatus.NONE": "公開済み",
   "console.moderate.commentStatus.APPROVED": "承認済み",
   "console.moderate.commentStatus.REJECTED": "却下済み",
   "console.moderate.commentStatus.PREMOD": "承認待ち",
