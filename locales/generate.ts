@@ -34,8 +34,13 @@ const isConsole = (area: string) => area.startsWith('console-');
 
 const ADMIN_MESSAGES = 'packages/admin/src/messages';
 
-/** Locales written right to left (their frames and popups get `dir="rtl"`). */
-const RIGHT_TO_LEFT = new Set(['ar', 'he', 'fa', 'ur']);
+/**
+ * Whether `locale` is written right to left: the platform's CLDR data (Intl.Locale's `textInfo`,
+ * in Node since 18), so a new language needs no list kept here.
+ */
+const rightToLeft = (locale: string) =>
+  (new Intl.Locale(locale) as Intl.Locale & { textInfo?: { direction?: string } }).textInfo
+    ?.direction === 'rtl';
 
 const STREAM_MESSAGES = 'packages/stream/src/messages';
 
@@ -93,7 +98,7 @@ export function generatedCatalogFiles(): GeneratedCatalogFile[] {
         .join('') +
       `\n/** Every key of the stream's and the popup's catalogs. */\n` +
       `export type StreamMessageKey =\n${areas.map((area) => `  | keyof typeof ${identifier(area)}`).join('\n')};\n\n` +
-      `\nexport { RTL_LOCALES, SUPPORTED_LOCALES } from '@parley/contract';\nexport type { Locale } from '@parley/contract';\n\n` +
+      `\nexport type { Locale } from '@parley/contract';\n\n` +
       `/** Each locale's catalog but English's: one chunk a locale, fetched on demand. */\n` +
       `export const LOCALE_CATALOGS: Record<\n  Exclude<Locale, 'en'>,\n  () => Promise<{ catalog: Readonly<Record<StreamMessageKey, Message>> }>\n> = {\n` +
       others
@@ -111,7 +116,7 @@ export function generatedCatalogFiles(): GeneratedCatalogFile[] {
       `/** A locale with a catalog. */\n` +
       `export type Locale = (typeof SUPPORTED_LOCALES)[number];\n\n` +
       `/** Locales written right to left (their documents get \`dir="rtl"\`). */\n` +
-      `export const RTL_LOCALES: readonly Locale[] = ${JSON.stringify(locales.filter((locale) => RIGHT_TO_LEFT.has(locale.split('-')[0] ?? '')))};\n`,
+      `export const RTL_LOCALES: readonly Locale[] = ${JSON.stringify(locales.filter(rightToLeft))};\n`,
   });
 
   files.push(...consoleFiles(locales));
@@ -123,8 +128,9 @@ export function generatedCatalogFiles(): GeneratedCatalogFile[] {
     file: 'packages/embed/src/countText.generated.ts',
     content:
       header('locales/*/count.json') +
-      `\n/** "N comments" by locale: text with {count}, or its plural forms. */\n` +
-      `export const COUNT_TEXT: Record<string, string | Partial<Record<Intl.LDMLPluralRule, string>>> = ${literal(counts as Record<string, CompiledMessage>)};\n`,
+      `import type { Message } from '@parley/contract';\n\n` +
+      `/** "N comments" by locale: text with {count}, or its plural forms. */\n` +
+      `export const COUNT_TEXT: Record<string, Message> = ${literal(counts as Record<string, CompiledMessage>)};\n`,
   });
   return files;
 }

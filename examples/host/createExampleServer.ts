@@ -6,6 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
+import { directionOf } from '@parley/contract';
 
 /** One article of the example site. */
 export interface ExampleArticle {
@@ -193,7 +194,7 @@ export function createExampleServer(options: ExampleServerOptions): Server {
     // Hebrew, as such a site would be.
     const langTag = url.searchParams.get('lang') ?? '';
     const lang = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(langTag) ? langTag : 'en';
-    const dir = /^(ar|he|fa|ur)\b/i.test(lang) ? 'rtl' : 'ltr';
+    const dir = directionOf(lang);
     const slug = SLUG.exec(url.pathname)?.[1];
     if (url.pathname === '/' || slug !== undefined) {
       const title =

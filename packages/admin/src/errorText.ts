@@ -1,8 +1,6 @@
 import type { ErrorCode } from '@parley/transport';
-import { createTranslator } from '@parley/contract';
-import { useT } from './i18n';
+import { ENGLISH, useT } from './i18n';
 import type { ConsoleMessageKey } from './i18n';
-import { en } from './messages/en';
 
 // What each coded error says in the console, in the admin's language: `console.error.<CODE>` of
 // locales/<locale>/console-errors.json. A code added to the shared list without its English text
@@ -19,11 +17,9 @@ export function useErrorText(): (code: ErrorCode) => string {
   return (code) => t(keyOf(code));
 }
 
-const english = createTranslator<ConsoleMessageKey>('en', en);
-
 /** The English text of a code (tests, and code outside the console's components). */
 export function errorText(code: ErrorCode): string {
-  return english(keyOf(code));
+  return ENGLISH(keyOf(code));
 }
 
 /** Some codes' English text, by code (tests compare with it). */

@@ -1,6 +1,11 @@
 import { createContext, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { createTranslator, RTL_LOCALES, toLocale } from '@parley/contract';
+import {
+  createTranslator,
+  loadCatalogChunk,
+  setDocumentLanguage,
+  toLocale,
+} from '@parley/contract';
 import type { Message, Translate } from '@parley/contract';
 import { en } from './messages/en';
 import type { ConsoleMessageKey } from './messages/en';
@@ -27,11 +32,10 @@ export interface ConsoleI18n {
 /** Where the admin's choice is kept (localStorage). */
 export const CONSOLE_LOCALE_KEY = 'console.locale';
 
-const english: ConsoleI18n = {
-  locale: 'en',
-  t: createTranslator<ConsoleMessageKey>('en', en),
-  setLocale: () => undefined,
-};
+/** The console's English, for what runs outside its components (and tests). */
+export const ENGLISH: Translate<ConsoleMessageKey> = createTranslator<ConsoleMessageKey>('en', en);
+
+const english: ConsoleI18n = { locale: 'en', t: ENGLISH, setLocale: () => undefined };
 
 /** English until a provider says otherwise: a component rendered alone (a test) speaks English. */
 export const ConsoleI18nContext = createContext<ConsoleI18n>(english);
@@ -74,24 +78,12 @@ export interface LoadedLanguage {
  */
 export function loadConsoleCatalog(locale: ConsoleLocale): Promise<LoadedLanguage> {
   // Indexed by any locale: with English alone, the table's key type is `never`.
-  const load = (
-    CONSOLE_CATALOGS as Partial<
-      Record<string, () => Promise<{ catalog: Readonly<Record<ConsoleMessageKey, Message>> }>>
-    >
-  )[locale];
-  const english: LoadedLanguage = { locale: 'en', catalog: en };
-  return load
-    ? load().then(
-        (module) => ({ locale, catalog: module.catalog }),
-        () => english,
-      )
-    : Promise.resolve(english);
-}
-
-/** Marks the document as written in `locale`: `lang`, and `dir` (right to left for ar, he). */
-export function setDocumentLanguage(doc: Document, locale: string): void {
-  doc.documentElement.lang = locale;
-  doc.documentElement.dir = (RTL_LOCALES as readonly string[]).includes(locale) ? 'rtl' : 'ltr';
+  const chunks: Partial<Record<string, () => Promise<{ catalog: LoadedLanguage['catalog'] }>>> =
+    CONSOLE_CATALOGS;
+  return loadCatalogChunk(en as LoadedLanguage['catalog'], chunks[locale]).then((catalog) => ({
+    locale: catalog === en ? 'en' : locale,
+    catalog,
+  }));
 }
 
 /** Props of {@link ConsoleI18nProvider}. */

@@ -1,15 +1,11 @@
 import { createRoot } from 'react-dom/client';
+import { setDocumentLanguage } from '@parley/contract';
 import { createSessionTransport } from '@parley/transport';
 import type { TransportOptions } from '@parley/transport';
 import { App } from './App';
 import { CONSOLE_TOKEN_KEY } from './ConsoleContext';
 import { createNotices } from './notices';
-import {
-  ConsoleI18nProvider,
-  initialConsoleLocale,
-  loadConsoleCatalog,
-  setDocumentLanguage,
-} from './i18n';
+import { ConsoleI18nProvider, initialConsoleLocale, loadConsoleCatalog } from './i18n';
 import type { ConsoleEnv } from './ConsoleContext';
 
 /** Options of {@link mountConsole}. */

@@ -2,6 +2,7 @@
 // (no library: every browser the widget supports has it, and it knows every language's rules).
 // The widget and the console both translate with it; their catalogs are compiled from
 // locales/*/*.json (locales/compile.ts) into the `Message` form below.
+import { RTL_LOCALES } from './locales.generated';
 
 /** A message with plural forms, chosen by the `count` variable. `other` is required. */
 export type PluralMessage = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
@@ -75,4 +76,36 @@ export function toLocale<L extends string>(
     ? (locales.find((locale) => locale.toLowerCase() === lower) ??
         locales.find((locale) => base(locale) === base(lower)))
     : undefined;
+}
+
+/**
+ * Marks `doc` as written in `locale`: its `lang` (fonts, hyphenation, screen readers) and its
+ * direction (`rtl` for Arabic and Hebrew: the styles use logical properties, so the layout
+ * mirrors). The widget's frame and popup and the console each mark their own document.
+ */
+export function setDocumentLanguage(doc: Document, locale: string): void {
+  doc.documentElement.lang = locale;
+  doc.documentElement.dir = directionOf(locale);
+}
+
+/** The direction `locale` is written in (a document's `dir`). */
+export function directionOf(locale: string): 'rtl' | 'ltr' {
+  return (RTL_LOCALES as readonly string[]).includes(locale) ? 'rtl' : 'ltr';
+}
+
+/**
+ * The catalog of a locale's chunk (codegen writes one loader a locale), or `english` when there
+ * is no chunk (English is bundled) or it fails to load (a tab open across a deploy asks for a
+ * chunk that is gone): text is never missing.
+ */
+export function loadCatalogChunk<C>(
+  english: C,
+  chunk: (() => Promise<{ catalog: C }>) | undefined,
+): Promise<C> {
+  return chunk
+    ? chunk().then(
+        (module) => module.catalog,
+        () => english,
+      )
+    : Promise.resolve(english);
 }

@@ -1,22 +1,20 @@
+import { toLocale } from '@parley/contract';
+import type { Message } from '@parley/contract';
 import { COUNT_TEXT } from './countText.generated';
 
 /**
  * "N comments" in the language `tag` names (the tag itself, else its language's first locale,
- * else English), the number formatted for it: from the catalogs' `count.comments`
- * (locales/<locale>/count.json), compiled in.
+ * else English), with that language's plural form and number format: the catalogs'
+ * `count.comments` (locales/<locale>/count.json), compiled in. Not the widget's translator, whose
+ * catalogs and placeholders would weigh more than count.js's whole budget allows.
  */
 export function countText(count: number, tag: string): string {
-  const locales = Object.keys(COUNT_TEXT);
-  const wanted = tag.toLowerCase();
-  const base = (locale: string) => locale.toLowerCase().split('-')[0];
-  const locale =
-    locales.find((locale) => locale.toLowerCase() === wanted) ??
-    locales.find((locale) => base(locale) === base(wanted)) ??
-    'en';
-  const message = COUNT_TEXT[locale] ?? '{count}';
+  const locale = toLocale(tag, Object.keys(COUNT_TEXT)) ?? 'en';
+  // A key of the table: toLocale picks among them, and English is one.
+  const message = COUNT_TEXT[locale] as Message;
   const text =
     typeof message === 'string'
       ? message
-      : (message[new Intl.PluralRules(locale).select(count)] ?? message.other ?? '{count}');
+      : (message[new Intl.PluralRules(locale).select(count)] ?? message.other);
   return text.replace('{count}', new Intl.NumberFormat(locale).format(count));
 }

@@ -9,14 +9,13 @@ import { AuthApp, toAuthMode } from './auth/AuthApp';
 import { loadPopupCatalog } from './auth/popupCatalog';
 import { signUpLinkOf } from './auth/signUpLink';
 import { createTranslator } from './i18n/createTranslator';
-import { setLanguage } from './i18n/setLanguage';
-import { SUPPORTED_LOCALES, toLocale } from '@parley/contract';
+import { setDocumentLanguage, SUPPORTED_LOCALES, toLocale } from '@parley/contract';
 
 const root = document.getElementById('parley-root');
 if (root) {
   const query = new URLSearchParams(location.search);
   const locale = toLocale(query.get('locale'), SUPPORTED_LOCALES) ?? 'en';
-  setLanguage(document, locale);
+  setDocumentLanguage(document, locale);
   applyTheme(document, { theme: query.get('theme') === 'dark' ? 'dark' : 'light' });
   const transport = createTransport({ url: `${location.origin}/graphql`, persisted: true });
   const theme = query.get('theme') === 'dark' ? 'dark' : 'light';

@@ -11,7 +11,7 @@ import type { FirstMessageKey, LazyMessageKey } from './messages';
 import { readStreamParams } from './params';
 import type { StreamEnv } from './StreamContext';
 import { applyTheme } from './applyTheme';
-import { setLanguage } from './i18n/setLanguage';
+import { setDocumentLanguage } from './i18n/createTranslator';
 import { listenForHostSso } from './auth/listenForHostSso';
 
 /** Options of {@link mountStream}. */
@@ -41,7 +41,7 @@ export function mountStream({ window: win, root, transport: options }: MountStre
     TOKEN_STORAGE_KEY,
   );
   const bridge = createHostBridge({ window: win, origin: params.origin });
-  setLanguage(doc, params.locale);
+  setDocumentLanguage(doc, params.locale);
   applyTheme(doc, { theme: params.theme });
   const offTheme = bridge.on('theme', (theme) => applyTheme(doc, theme));
 

@@ -1,5 +1,8 @@
-import { setLanguage } from './i18n/setLanguage';
-import { SUPPORTED_LOCALES, toLocale as toLocaleOf } from '@parley/contract';
+import {
+  setDocumentLanguage as setLanguage,
+  SUPPORTED_LOCALES,
+  toLocale as toLocaleOf,
+} from '@parley/contract';
 import { pickLocale, readStreamParams } from './params';
 
 const toLocale = (tag: string | null) => toLocaleOf(tag, SUPPORTED_LOCALES);

@@ -1,6 +1,7 @@
 // The stream rendered on the server: the first page of a thread as HTML, from the same components
 // the frame hydrates. Built for Node by rollup (packages/stream/dist/ssr.js); the server loads it
 // to answer /embed/stream with the thread already on the page (see the server's streamPage.ts).
+import { directionOf } from '@parley/contract';
 import { Client } from '@urql/core';
 import { renderToString } from 'preact-render-to-string';
 import { documentId } from '@parley/transport/graphql';
@@ -17,7 +18,6 @@ import { loadCatalog } from './messages';
 import type { FirstMessageKey, LazyMessageKey } from './messages';
 import { readStreamParams } from './params';
 import { messages as noScriptEn } from './messages/en/noScript';
-import { RTL_LOCALES } from './messages/locales';
 import type { Locale } from './messages/locales';
 import type { StreamEnv } from './StreamContext';
 import { PERMALINK_QUERY } from './usePermalink';
@@ -282,7 +282,7 @@ export async function renderStreamDocument(
     .replace(
       /<html lang="[^"]*">/,
       () =>
-        `<html lang="${lang}" dir="${RTL_LOCALES.includes(lang) ? 'rtl' : 'ltr'}" data-theme="${theme}" style="${escapeAttribute(style)}">`,
+        `<html lang="${lang}" dir="${directionOf(lang)}" data-theme="${theme}" style="${escapeAttribute(style)}">`,
     )
     // The link stays for what reads it (the panels' stylesheet is its `data-panels`): loaded
     // after the paint, never applied.

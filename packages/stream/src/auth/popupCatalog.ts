@@ -1,3 +1,4 @@
+import { loadCatalogChunk } from '@parley/contract';
 import type { Message } from '../i18n/createTranslator';
 import { messages as auth } from '../messages/en/auth';
 import { messages as accountErrors } from '../messages/en/accountErrors';
@@ -20,10 +21,5 @@ export type PopupCatalog = Readonly<Record<PopupKey, Message>>;
  */
 export function loadPopupCatalog(locale: Locale): Promise<PopupCatalog> {
   const en: PopupCatalog = { ...auth, ...popup, ...errors, ...accountErrors };
-  return locale === 'en'
-    ? Promise.resolve(en)
-    : LOCALE_CATALOGS[locale]().then(
-        (module) => module.catalog,
-        () => en,
-      );
+  return loadCatalogChunk<PopupCatalog>(en, locale === 'en' ? undefined : LOCALE_CATALOGS[locale]);
 }

@@ -1,3 +1,9 @@
-// The widget's translator is the one every client shares (@parley/contract, translate.ts).
-export { createTranslator, extendCatalog } from '@parley/contract';
+// The widget's translator, catalog loading and document language are the ones every client
+// shares (@parley/contract, translate.ts).
+export {
+  createTranslator,
+  extendCatalog,
+  loadCatalogChunk,
+  setDocumentLanguage,
+} from '@parley/contract';
 export type { Message, MessageVars, PluralMessage, Translate } from '@parley/contract';

@@ -1,4 +1,4 @@
-import { extendCatalog } from '../i18n/createTranslator';
+import { extendCatalog, loadCatalogChunk } from '../i18n/createTranslator';
 import type { Message } from '../i18n/createTranslator';
 import { LOCALE_CATALOGS } from './locales';
 import type { Locale } from './locales';
@@ -42,12 +42,7 @@ export type Catalog = Readonly<Record<FirstMessageKey, Message>>;
  * load falls back to English (the lazy areas then add their English: {@link withMessages}).
  */
 export function loadCatalog(locale: Locale): Promise<Catalog> {
-  return locale === 'en'
-    ? Promise.resolve(en)
-    : LOCALE_CATALOGS[locale]().then(
-        (module) => module.catalog,
-        () => en,
-      );
+  return loadCatalogChunk<Catalog>(en, locale === 'en' ? undefined : LOCALE_CATALOGS[locale]);
 }
 
 /**

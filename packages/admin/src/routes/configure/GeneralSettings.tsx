@@ -1,8 +1,7 @@
-import { createTranslator, REACTION_LABEL_MAX_LENGTH, SUPPORTED_LOCALES } from '@parley/contract';
+import { REACTION_LABEL_MAX_LENGTH, SUPPORTED_LOCALES } from '@parley/contract';
 import type { Translate } from '@parley/contract';
-import { useT } from '../../i18n';
+import { ENGLISH, useT } from '../../i18n';
 import type { ConsoleMessageKey } from '../../i18n';
-import { en } from '../../messages/en';
 import type { ConsoleSettings } from './configureQueries';
 import { GuidelinesField } from './GuidelinesField';
 import { CheckboxField, FormFooter, SelectField, TextField } from './SettingsFields';
@@ -49,8 +48,6 @@ function toInput(v: GeneralValues) {
     locale: v.locale,
   };
 }
-
-const english = createTranslator<ConsoleMessageKey>('en', en);
 
 /**
  * Configure › General: guidelines, comment limits, the reaction label, the featured tab, voting,
@@ -137,7 +134,7 @@ export function GeneralSettings({ settings }: { settings: ConsoleSettings }) {
  */
 export function localeOptions(
   current: string,
-  t: Translate<ConsoleMessageKey> = english,
+  t: Translate<ConsoleMessageKey> = ENGLISH,
 ): { value: string; label: string }[] {
   const named = (tag: string) => {
     let name: string | undefined;

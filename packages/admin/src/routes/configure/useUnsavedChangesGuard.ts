@@ -1,15 +1,13 @@
 import { useEffect } from 'react';
-import { createTranslator } from '@parley/contract';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { useT } from '../../i18n';
+import { ENGLISH, useT } from '../../i18n';
 import type { ConsoleMessageKey } from '../../i18n';
-import { en } from '../../messages/en';
 
 /** The catalog key of what the confirm asks before an in-app link leaves unsaved changes. */
 const LEAVE_UNSAVED_KEY = 'console.configure.leaveUnsaved' satisfies ConsoleMessageKey;
 
 /** What the confirm asks, in English (tests compare with it). */
-export const LEAVE_UNSAVED_TEXT = createTranslator<ConsoleMessageKey>('en', en)(LEAVE_UNSAVED_KEY);
+export const LEAVE_UNSAVED_TEXT = ENGLISH(LEAVE_UNSAVED_KEY);
 
 /**
  * While `dirty`: the browser asks before the page unloads (reload, close, another site), and a

@@ -1,10 +1,9 @@
-import { createTranslator } from '@parley/contract';
+import { uiLocale } from '../../formatWhen';
 import type { Translate } from '@parley/contract';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
-import { useT } from '../../i18n';
+import { ENGLISH, useT } from '../../i18n';
 import type { ConsoleMessageKey } from '../../i18n';
-import { en } from '../../messages/en';
 
 /** What the chart reads of an hour; the dashboard's query spreads it. */
 export const HourlyChartFields = graphql(
@@ -23,20 +22,12 @@ const GAP = 2;
 /** An hour label every this many bars (48 labels would overlap at any width). */
 const LABEL_EVERY = 6;
 
-/** English, for {@link chartSummary} called without the console's translate function (tests). */
-const english = createTranslator<ConsoleMessageKey>('en', en);
-
-/** The console's language (its provider sets the document's `lang`), else the browser's. */
-function language(): string | undefined {
-  return document.documentElement.lang || undefined;
-}
-
 function hourLabel(iso: string): string {
-  return new Date(iso).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
+  return new Date(iso).toLocaleTimeString(uiLocale(), { hour: '2-digit', minute: '2-digit' });
 }
 
 function longLabel(iso: string): string {
-  return new Date(iso).toLocaleString(language(), {
+  return new Date(iso).toLocaleString(uiLocale(), {
     weekday: 'short',
     hour: '2-digit',
     minute: '2-digit',
@@ -49,7 +40,7 @@ function longLabel(iso: string): string {
  */
 export function chartSummary(
   hours: readonly HourCount[],
-  t: Translate<ConsoleMessageKey> = english,
+  t: Translate<ConsoleMessageKey> = ENGLISH,
 ): string {
   const total = hours.reduce((sum, { count }) => sum + count, 0);
   if (total === 0) return t('console.dashboard.chart.none', { count: hours.length });

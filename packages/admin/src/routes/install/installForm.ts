@@ -5,7 +5,6 @@
  */
 import {
   checkField,
-  createTranslator,
   EMAIL_MAX_LENGTH,
   EMAIL_RULE,
   NEW_PASSWORD_RULE,
@@ -15,8 +14,8 @@ import {
   USERNAME_RULE,
 } from '@parley/contract';
 import type { FieldProblem, FieldRule, Translate } from '@parley/contract';
+import { ENGLISH } from '../../i18n';
 import type { ConsoleMessageKey } from '../../i18n';
-import { en } from '../../messages/en';
 
 type T = Translate<ConsoleMessageKey>;
 
@@ -43,9 +42,6 @@ const rule =
     if (!problem) return null;
     return PROBLEM_TEXT[problem]?.(t) ?? t('console.install.problem.notValid');
   };
-
-/** English, for {@link validateStep} called without the console's translate function (tests). */
-const english = createTranslator<ConsoleMessageKey>('en', en);
 
 /** Everything the wizard asks, as typed. */
 export interface InstallForm {
@@ -146,7 +142,7 @@ const CHECKS: Record<keyof InstallForm, (value: string, form: InstallForm, t: T)
  * The errors of one step's fields (empty when the step may move on), in the language of `t`
  * (English by default).
  */
-export function validateStep(step: InstallStep, form: InstallForm, t: T = english): InstallErrors {
+export function validateStep(step: InstallStep, form: InstallForm, t: T = ENGLISH): InstallErrors {
   const errors: InstallErrors = {};
   for (const field of STEP_FIELDS[step]) {
     const message = CHECKS[field](form[field], form, t);

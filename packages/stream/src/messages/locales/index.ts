@@ -34,7 +34,6 @@ export type StreamMessageKey =
   | keyof typeof threadArea;
 
 
-export { RTL_LOCALES, SUPPORTED_LOCALES } from '@parley/contract';
 export type { Locale } from '@parley/contract';
 
 /** Each locale's catalog but English's: one chunk a locale, fetched on demand. */
