@@ -8,7 +8,9 @@
 // - packages/embed/src/countText.generated.ts: count.js's "N comments" in every locale;
 // - packages/contract/src/locales.generated.ts: the locales, for every package;
 // - packages/admin/src/messages/: the console's (areas `console-*`): English, each locale that
-//   has them as a chunk, and the list of them.
+//   has them as a chunk, and the list of them;
+// - packages/server/src/email/catalogs.generated.ts: the emails' text in every locale that has
+//   it (the server bundles them all: an email is written in its recipient's language).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -26,8 +28,8 @@ export interface GeneratedCatalogFile {
   content: string;
 }
 
-/** Areas that are not the stream's (count.js's). */
-const NOT_STREAM = new Set(['count']);
+/** Areas that are not the stream's (count.js's, the server's emails). */
+const NOT_STREAM = new Set(['count', 'emails']);
 
 /** The console's areas: `console-<part>.json`. */
 const isConsole = (area: string) => area.startsWith('console-');
@@ -120,6 +122,7 @@ export function generatedCatalogFiles(): GeneratedCatalogFile[] {
   });
 
   files.push(...consoleFiles(locales));
+  files.push(emailFile(locales));
 
   const counts = Object.fromEntries(
     locales.map((locale) => [locale, compileCatalog(locale, 'count')['count.comments']]),
@@ -189,4 +192,30 @@ function consoleFiles(locales: string[]): GeneratedCatalogFile[] {
         `};\n`,
     },
   ];
+}
+
+/** The emails' catalogs (area `emails`), every locale that has them, for the server. */
+function emailFile(locales: string[]): GeneratedCatalogFile {
+  const translated = locales.filter(
+    (locale) => locale !== SOURCE_LOCALE && existsSync(join(LOCALES_DIR, locale, 'emails.json')),
+  );
+  const catalog = (locale: string) =>
+    literal(compileCatalog(locale, 'emails')).replace(/\n/g, '\n  ');
+  return {
+    file: 'packages/server/src/email/catalogs.generated.ts',
+    content:
+      header('locales/*/emails.json') +
+      `import type { Message } from '@parley/contract';\n\n` +
+      `/** The emails' English. */\n` +
+      `export const EMAIL_ENGLISH = ${literal(compileCatalog(SOURCE_LOCALE, 'emails'))} satisfies Record<string, Message>;\n\n` +
+      `/** Every key of the emails' catalog. */\n` +
+      `export type EmailMessageKey = keyof typeof EMAIL_ENGLISH;\n\n` +
+      `/** The emails' text by locale, English's included. */\n` +
+      `export const EMAIL_CATALOGS: Readonly<Record<string, Readonly<Record<EmailMessageKey, Message>>>> = {\n` +
+      `  en: EMAIL_ENGLISH,\n` +
+      translated
+        .map((locale) => `  ${JSON.stringify(locale)}: ${catalog(locale)},\n`)
+        .join('') +
+      `};\n`,
+  };
 }

@@ -1088,6 +1088,16 @@ async function moderationAlerts(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * 0032: the language of each user's emails (email/templates.ts), from their sign-in popup or
+ * console, and of a pending sign-up (its code's email, then the account's); null (everyone until
+ * then) writes in the site's language.
+ */
+async function userLocale(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('users').addColumn('locale', 'text').execute();
+  await db.schema.alterTable('pending_sign_ups').addColumn('locale', 'text').execute();
+}
+
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_initial': { up: initial },
   '0002_session_epoch': { up: sessionEpoch },
@@ -1120,6 +1130,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0029_spam_filter': { up: spamFilter },
   '0030_webhooks': { up: webhooks },
   '0031_moderation_alerts': { up: moderationAlerts },
+  '0032_user_locale': { up: userLocale },
 });
 
 /** A `MigrationProvider` over {@link MIGRATIONS}: no file system. */

@@ -311,6 +311,8 @@ export interface UsersTable {
   guest_email_key: Generated<string | null>;
   /** Where a guest last posted from (moderators ban its range); null for members. */
   ip_address: Generated<string | null>;
+  /** The language of their emails (a catalog's locale); null: the site's (0032). */
+  locale: Generated<string | null>;
 }
 
 /** An address range refused guest sessions, guest posts and sign-ups until `expires_at`. */
@@ -777,6 +779,8 @@ export interface PendingSignUpsTable {
   attempts: Generated<number>;
   expires_at: string;
   created_at: string;
+  /** The sign-up popup's language (0032); null: the site's. */
+  locale: Generated<string | null>;
 }
 
 /** Every table, parents before children (the order to create; reverse it to empty). */

@@ -1,20 +1,42 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EMAIL_TEMPLATES, email, renderEmail } from './templates';
+import { directionOf, SUPPORTED_LOCALES } from '@parley/contract';
+import {
+  EMAIL_LOCALES,
+  EMAIL_TEMPLATES,
+  email,
+  emailLocale,
+  emailWriter,
+  recipient,
+  renderEmail,
+} from './templates';
 import type { AccountDecision, EmailTemplateName } from './templates';
 import { SAMPLE_EMAILS } from './sampleEmails';
+import { DEFAULT_SETTINGS } from '../defaults';
 
 const HOSTILE = '<img src=x onerror="alert(1)"> & “quotes”';
+const EN = { to: 'a@example.com', locale: 'en' };
 
 describe('email templates', () => {
   it('have a sample each (the preview renders every one)', () => {
     expect(Object.keys(SAMPLE_EMAILS).sort()).toEqual(Object.keys(EMAIL_TEMPLATES).sort());
   });
 
-  it.each(Object.keys(EMAIL_TEMPLATES) as EmailTemplateName[])(
-    '%s renders a text part and an HTML part saying the same',
-    (name) => {
-      const message = email(name, 'reader@example.com', SAMPLE_EMAILS[name] as never);
+  const everyOne = EMAIL_LOCALES.flatMap((locale) =>
+    (Object.keys(EMAIL_TEMPLATES) as EmailTemplateName[]).map((name) => [name, locale] as const),
+  );
+
+  it.each(everyOne)(
+    '%s in %s renders a text part and an HTML part saying the same, every placeholder filled',
+    (name, locale) => {
+      const message = email(
+        name,
+        { to: 'reader@example.com', locale },
+        SAMPLE_EMAILS[name] as never,
+      );
+      // Filled: no `{name}` left, no message key shown for a missing text.
+      expect(`${message.subject}\n${message.text}`).not.toMatch(/\{\w+\}|email\.\w/);
+      expect(message.html).toContain(`<html lang="${locale}" dir="${directionOf(locale)}">`);
       expect(message.to).toBe('reader@example.com');
       expect(message.subject.length).toBeGreaterThan(0);
       expect(message.text).toMatch(/\n$/);
@@ -44,7 +66,7 @@ describe('email templates', () => {
 
   it('keeps the text readers had: the code indented, the reply quoted, the links bare', () => {
     expect(
-      email('signUpCode', 'a@example.com', {
+      email('signUpCode', EN, {
         username: 'ann',
         taken: false,
         code: '123456',
@@ -56,13 +78,13 @@ describe('email templates', () => {
         'https://p.example/embed/auth#sign-up=a%40example.com&code=123456\n\nIf you did not ' +
         'sign up, you can ignore this message: no account is made.\n',
     );
-    const reply = email('reply', 'a@example.com', SAMPLE_EMAILS.reply);
+    const reply = email('reply', EN, SAMPLE_EMAILS.reply);
     expect(reply.text).toContain(`\n\n> ${SAMPLE_EMAILS.reply.excerpt}\n\n`);
     expect(reply.text).toContain(`Read and answer: ${SAMPLE_EMAILS.reply.permalink}\n\n`);
   });
 
   it('escapes what people wrote, keeps their line breaks, and links only to the web', () => {
-    const message = email('moderationDecision', 'a@example.com', {
+    const message = email('moderationDecision', EN, {
       username: HOSTILE,
       organization: 'News',
       decision: { kind: 'BAN' },
@@ -81,7 +103,7 @@ describe('email templates', () => {
 
   it('say each decision on an account in the subject, from what was decided', () => {
     const subject = (decision: AccountDecision) =>
-      email('moderationDecision', 'a@example.com', {
+      email('moderationDecision', EN, {
         username: 'ann',
         organization: 'News',
         decision,
@@ -100,6 +122,66 @@ describe('email templates', () => {
       'News: your comments appear without review again',
       'News: your role is now moderator',
     ]);
+  });
+
+  it('are written in each of the 15 languages, Arabic and Hebrew right to left', () => {
+    expect(EMAIL_LOCALES).toEqual(SUPPORTED_LOCALES);
+    const reply = (locale: string) =>
+      email('reply', { to: 'a@example.com', locale }, SAMPLE_EMAILS.reply);
+    expect(reply('es').subject).toBe('bob ha respondido a tu comentario');
+    expect(reply('es').text).toContain('Hola, ann:');
+    const arabic = reply('ar');
+    expect(arabic.html).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.html).toContain('<div dir="rtl"');
+    // The reader's own words keep their direction; the quotation's bar is on the right.
+    expect(arabic.html).toMatch(/<blockquote dir="auto" style="[^"]*border-right:3px/);
+    expect(reply('he').html).toContain('dir="rtl"');
+    expect(reply('en').html).toMatch(/<blockquote dir="auto" style="[^"]*border-left:3px/);
+  });
+
+  it('say durations and dates in the language: its plurals, its calendar words', () => {
+    expect(emailWriter('ru').duration(5 * 86_400)).toBe('5 дней');
+    expect(emailWriter('ru').duration(2 * 86_400)).toBe('2 дней');
+    expect(emailWriter('en').duration(3600)).toBe('1 hour');
+    expect(emailWriter('en').duration(1800)).toBe('30 minutes');
+    expect(emailWriter('pl').duration(3 * 86_400)).toBe('3 dni');
+    expect(
+      email(
+        'deletionRequested',
+        { to: 'a@example.com', locale: 'de' },
+        SAMPLE_EMAILS.deletionRequested,
+      ).text,
+    ).toContain('3. Dezember 2026');
+    expect(
+      email(
+        'moderationDecision',
+        { to: 'a@example.com', locale: 'fr' },
+        {
+          username: 'ann',
+          organization: 'News',
+          decision: { kind: 'SUSPEND', until: '2026-12-03T18:00:00.000Z' },
+          message: 'Pourquoi.',
+        },
+      ).subject,
+    ).toContain('3 décembre 2026');
+  });
+
+  it('go in the recipient’s language, else the site’s, else the organization’s, else English', () => {
+    const org = (comments: string, organization: string) => ({
+      locale: organization,
+      settings: { ...DEFAULT_SETTINGS, locale: comments },
+    });
+    expect(recipient('a@x.example', { locale: 'ja' }, org('fr', 'de'))).toEqual({
+      to: 'a@x.example',
+      locale: 'ja',
+    });
+    expect(recipient('a@x.example', { locale: null }, org('fr', 'de')).locale).toBe('fr');
+    expect(recipient('a@x.example', { locale: null }, org('', 'de')).locale).toBe('de');
+    expect(recipient('a@x.example', null, undefined).locale).toBe('en');
+    // Matched by language; a language without text passes to the next choice.
+    expect(emailLocale('pt-PT')).toBe('pt-BR');
+    expect(emailLocale('sv', 'zh-TW')).toBe('zh-CN');
+    expect(emailLocale('sv')).toBe('en');
   });
 
   it('are the only place message text is written: no resolver, job or command sets a subject', () => {

@@ -12,7 +12,13 @@ import {
   RESET_PASSWORD_TOKEN_TTL_SECONDS,
   SIGN_UP_CODE,
 } from '../defaults';
+import { createTranslator, directionOf, toLocale } from '@parley/contract';
+import type { Translate } from '@parley/contract';
 import type { MailMessage } from './createMailer';
+import { EMAIL_CATALOGS, EMAIL_ENGLISH } from './catalogs.generated';
+import type { EmailMessageKey } from './catalogs.generated';
+import type { Organization } from '../db/store/organization';
+import type { UserRole } from '../db/schema';
 import { FLOW_SECONDS } from '../db/store/signInFlows';
 import { escapeHtml } from '../markdown/renderComment';
 
@@ -26,15 +32,80 @@ export interface EmailContent {
   body: Block[];
 }
 
-/** "3 days", "1 hour": how long a link works, for the message text. */
-export function duration(seconds: number): string {
-  if (seconds < 3600) return `${Math.round(seconds / 60)} minutes`;
-  const hours = Math.round(seconds / 3600);
-  if (hours < 48) return hours === 1 ? '1 hour' : `${hours} hours`;
-  return `${Math.round(hours / 24)} days`;
+/** Formats for one email's language: its translator, durations and dates. */
+export interface EmailWriter {
+  locale: string;
+  t: Translate<EmailMessageKey>;
+  /** "3 days", "1 hour": how long a link works. */
+  duration(seconds: number): string;
+  /** A moment with its date and time, in UTC (the server does not know the reader's zone). */
+  date(at: Date | string): string;
 }
 
-const hello = (name: string) => `Hello ${name},`;
+/** The writer of emails in `locale` (one of {@link EMAIL_CATALOGS}' locales). */
+export function emailWriter(locale: string): EmailWriter {
+  const t = createTranslator(locale, EMAIL_CATALOGS[locale] ?? EMAIL_ENGLISH);
+  // English dates as they always were: "3 December 2026 at 18:00" (en-GB, day before month).
+  const dates = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
+  return {
+    locale,
+    t,
+    duration(seconds) {
+      if (seconds < 3600) return t('email.duration.minutes', { count: Math.round(seconds / 60) });
+      const hours = Math.round(seconds / 3600);
+      if (hours < 48) return t('email.duration.hours', { count: hours });
+      return t('email.duration.days', { count: Math.round(hours / 24) });
+    },
+    date: (at) => t('email.dateUtc', { date: dates.format(new Date(at)) }),
+  };
+}
+
+/** "3 days", "1 hour" in English (the command line's text). */
+export function duration(seconds: number): string {
+  return emailWriter('en').duration(seconds);
+}
+
+/** The locales emails are written in, English first. */
+export const EMAIL_LOCALES = Object.keys(EMAIL_CATALOGS);
+
+/**
+ * The language of an email: the first of `choices` (the recipient's own, then the site's, then
+ * the organization's) that has a catalog, a tag matched by its language (`pt-PT` → `pt-BR`);
+ * English when none has.
+ */
+export function emailLocale(...choices: (string | null | undefined)[]): string {
+  for (const choice of choices) {
+    const locale = toLocale(choice, EMAIL_LOCALES);
+    if (locale) return locale;
+  }
+  return 'en';
+}
+
+/**
+ * Whom an email goes to, and in which language: the recipient's own ({@link User}'s `locale`,
+ * their popup's or console's at their last sign-in), else the comments' language the site set,
+ * else the organization's.
+ */
+export function recipient(
+  to: string,
+  user: { locale: string | null } | null,
+  organization: Pick<Organization, 'locale' | 'settings'> | undefined,
+): Recipient {
+  return {
+    to,
+    locale: emailLocale(user?.locale, organization?.settings.locale, organization?.locale),
+  };
+}
+
+/** An email's address and language. */
+export interface Recipient {
+  to: string;
+  locale: string;
+}
 
 /** A decision on an account that a moderator explained in a message (userActions.ts). */
 export type AccountDecision =
@@ -42,42 +113,37 @@ export type AccountDecision =
   | { kind: 'SUSPEND'; until: string }
   | { kind: 'PREMOD' }
   | { kind: 'UNPREMOD' }
-  | { kind: 'ROLE'; role: string };
+  | { kind: 'ROLE'; role: UserRole };
 
 /** What a decision says, after the organization's name in the subject. */
-function decisionText(decision: AccountDecision): string {
+function decisionText(decision: AccountDecision, w: EmailWriter): string {
   switch (decision.kind) {
     case 'BAN':
-      return 'your account is banned';
+      return w.t('email.moderationDecision.ban');
     case 'SUSPEND':
-      return `your account is suspended until ${new Intl.DateTimeFormat('en-GB', {
-        dateStyle: 'long',
-        timeStyle: 'short',
-        timeZone: 'UTC',
-      }).format(new Date(decision.until))} UTC`;
+      return w.t('email.moderationDecision.suspend', { until: w.date(decision.until) });
     case 'PREMOD':
-      return 'your comments will be reviewed before they appear';
+      return w.t('email.moderationDecision.premod');
     case 'UNPREMOD':
-      return 'your comments appear without review again';
+      return w.t('email.moderationDecision.unpremod');
     case 'ROLE':
-      return `your role is now ${decision.role.toLowerCase()}`;
+      return w.t('email.moderationDecision.role', { role: w.t(`email.role.${decision.role}`) });
   }
 }
 
 /** The footer of a notification the reader chose, with its one-click way out. */
-const notificationFooter = (unsubscribe: string): Block => ({
-  text: 'You get this because of your notification settings. Stop these emails: ',
+const notificationFooter = (unsubscribe: string, { t }: EmailWriter): Block => ({
+  text: t('email.notificationFooter'),
   link: unsubscribe,
-  label: 'unsubscribe',
+  label: t('email.notificationFooter.link'),
 });
 
 /** The end of a moderation alert: where to choose them, and the way out of every notification. */
-const alertsFooter = (d: { alerts: string; unsubscribe: string }): Block[] => [
-  { text: 'Choose which sites alert you, and how often: ', link: d.alerts, label: 'your alerts' },
-  notificationFooter(d.unsubscribe),
+const alertsFooter = (d: { alerts: string; unsubscribe: string }, w: EmailWriter): Block[] => [
+  { text: w.t('email.alertsFooter'), link: d.alerts, label: w.t('email.alertsFooter.link') },
+  notificationFooter(d.unsubscribe, w),
 ];
 
-/** Every template, by name: what each email says. */
 /** A comment in a moderator's alert or digest, with the links to it. */
 interface AlertedComment {
   queue: 'PENDING' | 'REPORTED';
@@ -90,15 +156,19 @@ interface AlertedComment {
   reject?: string | undefined;
 }
 
+/** Every template, by name: what each email says, in the words of the writer's language. */
 export const EMAIL_TEMPLATES = {
   /** Asks the owner of a new address to confirm it. */
-  confirmEmail: (d: { username: string; link: string }): EmailContent => ({
-    subject: 'Confirm your email address',
+  confirmEmail: (
+    d: { username: string; link: string },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.confirmEmail.subject'),
     body: [
-      hello(d.username),
-      `please confirm that this is your email address by opening this link within ${duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS)}:`,
-      { link: d.link, label: 'Confirm my email address' },
-      'If you did not ask for this, you can ignore this message.',
+      t('email.hello', { name: d.username }),
+      t('email.confirmEmail.body', { duration: duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS) }),
+      { link: d.link, label: t('email.confirmEmail.action') },
+      t('email.confirmEmail.ignore'),
     ],
   }),
 
@@ -107,13 +177,20 @@ export const EMAIL_TEMPLATES = {
    * confirmed the same address claim the guest's comments). Says who gave it, so the owner of an
    * address someone else typed knows to ignore it.
    */
-  guestConfirmEmail: (d: { name: string; organization: string; link: string }): EmailContent => ({
-    subject: `${d.organization}: confirm your email for replies`,
+  guestConfirmEmail: (
+    d: { name: string; organization: string; link: string },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.guestConfirmEmail.subject', { organization: d.organization }),
     body: [
-      'Hello,',
-      `someone commented on ${d.organization} as a guest named "${d.name}" and gave this address for reply emails. If that was you, confirm it by opening this link within ${duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS)}:`,
-      { link: d.link, label: 'Confirm my email address' },
-      'If it was not you, ignore this message: no email about those comments is sent here, and nothing else changes.',
+      t('email.helloAnyone'),
+      t('email.guestConfirmEmail.body', {
+        organization: d.organization,
+        name: d.name,
+        duration: duration(CONFIRM_EMAIL_TOKEN_TTL_SECONDS),
+      }),
+      { link: d.link, label: t('email.guestConfirmEmail.action') },
+      t('email.guestConfirmEmail.ignore'),
     ],
   }),
 
@@ -122,25 +199,28 @@ export const EMAIL_TEMPLATES = {
    * free username, also a link that finishes it in one click (the sign-up window, still open in
    * the same browser, is then signed in).
    */
-  signUpCode: (d: {
-    username: string;
-    taken: boolean;
-    code: string;
-    /** Null when the username is taken: the window must ask for another. */
-    link: string | null;
-  }): EmailContent => ({
-    subject: 'Your code to finish signing up',
+  signUpCode: (
+    d: {
+      username: string;
+      taken: boolean;
+      code: string;
+      /** Null when the username is taken: the window must ask for another. */
+      link: string | null;
+    },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.signUpCode.subject'),
     body: [
-      hello(d.username),
-      `enter this code in the sign-up window within ${duration(SIGN_UP_CODE.ttlSeconds)} to create your account:`,
+      t('email.hello', { name: d.username }),
+      t('email.signUpCode.body', { duration: duration(SIGN_UP_CODE.ttlSeconds) }),
       { code: d.code },
       ...(d.taken
-        ? [`The username "${d.username}" is taken: choose another there, next to the code.`]
+        ? [t('email.signUpCode.taken', { username: d.username })]
         : [
-            'Or open this link in the browser you are signing up in:',
-            { link: d.link ?? '', label: 'Confirm my email and finish signing up' },
+            t('email.signUpCode.orLink'),
+            { link: d.link ?? '', label: t('email.signUpCode.action') },
           ]),
-      'If you did not sign up, you can ignore this message: no account is made.',
+      t('email.signUpCode.ignore'),
     ],
   }),
 
@@ -148,126 +228,143 @@ export const EMAIL_TEMPLATES = {
    * To an address that already has an account, when someone signs up with it: sign-up answers the
    * same whether or not an address has an account, so its owner hears of it here instead.
    */
-  alreadyRegistered: (d: {
-    username: string;
-    /** Where to sign in or reset the password; null for an account of a site's SSO. */
-    settingsUrl: string | null;
-  }): EmailContent => ({
-    subject: 'You already have an account',
+  alreadyRegistered: (
+    d: {
+      username: string;
+      /** Where to sign in or reset the password; null for an account of a site's SSO. */
+      settingsUrl: string | null;
+    },
+    { t }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.alreadyRegistered.subject'),
     body: [
-      hello(d.username),
-      'someone, perhaps you, tried to sign up with this address. It already has an account, so nothing was created.',
+      t('email.hello', { name: d.username }),
+      t('email.alreadyRegistered.body'),
       ...(d.settingsUrl === null
-        ? ['Your account signs in through the site you comment on.']
+        ? [t('email.alreadyRegistered.sso')]
         : [
-            'Sign in with it, or if you forgot the password, choose a new one:',
-            { link: d.settingsUrl, label: 'Sign in or reset the password' },
+            t('email.alreadyRegistered.signIn'),
+            { link: d.settingsUrl, label: t('email.alreadyRegistered.action') },
           ]),
-      'If it was not you, you can ignore this message.',
+      t('email.alreadyRegistered.ignore'),
     ],
   }),
 
   /** Tells the previous address that the account's email changed (a hijacked account shows here). */
-  emailChanged: (d: { username: string; next: string }): EmailContent => ({
-    subject: 'Your email address was changed',
+  emailChanged: (d: { username: string; next: string }, { t }: EmailWriter): EmailContent => ({
+    subject: t('email.emailChanged.subject'),
     body: [
-      hello(d.username),
-      `the email address of your account was changed to ${d.next}.`,
-      'If you did not do this, reset your password and contact the site’s team.',
+      t('email.hello', { name: d.username }),
+      t('email.emailChanged.body', { address: d.next }),
+      t('email.emailChanged.notYou'),
     ],
   }),
 
   /** The password-reset link. */
-  resetPassword: (d: { username: string; link: string }): EmailContent => ({
-    subject: 'Reset your password',
+  resetPassword: (
+    d: { username: string; link: string },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.resetPassword.subject'),
     body: [
-      hello(d.username),
-      `open this link within ${duration(RESET_PASSWORD_TOKEN_TTL_SECONDS)} to choose a new password:`,
-      { link: d.link, label: 'Choose a new password' },
-      'If you did not ask for this, you can ignore this message: your password stays as it is.',
+      t('email.hello', { name: d.username }),
+      t('email.resetPassword.body', { duration: duration(RESET_PASSWORD_TOKEN_TTL_SECONDS) }),
+      { link: d.link, label: t('email.resetPassword.action') },
+      t('email.resetPassword.ignore'),
     ],
   }),
 
   /** Connects a sign-in provider to the account whose address it gave (providerSignIn.ts). */
-  connectProvider: (d: { username: string; provider: string; link: string }): EmailContent => ({
-    subject: `Connect ${d.provider} to your account`,
+  connectProvider: (
+    d: { username: string; provider: string; link: string },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.connectProvider.subject', { provider: d.provider }),
     body: [
-      hello(d.username),
-      `someone signed in with ${d.provider} using this address. Open this link within ${duration(FLOW_SECONDS.emailed)} to connect that ${d.provider} account to yours, so that it signs you in:`,
-      { link: d.link, label: `Connect ${d.provider}` },
-      'If it was not you, ignore this message: nothing is connected without this link.',
+      t('email.hello', { name: d.username }),
+      t('email.connectProvider.body', {
+        provider: d.provider,
+        duration: duration(FLOW_SECONDS.emailed),
+      }),
+      { link: d.link, label: t('email.connectProvider.action', { provider: d.provider }) },
+      t('email.connectProvider.ignore'),
     ],
   }),
 
   /** Tells the account's address that a sign-in provider was connected to it. */
-  providerConnected: (d: { username: string; provider: string }): EmailContent => ({
-    subject: `${d.provider} was connected to your account`,
+  providerConnected: (
+    d: { username: string; provider: string },
+    { t }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.providerConnected.subject', { provider: d.provider }),
     body: [
-      hello(d.username),
-      `a ${d.provider} account was just connected to yours: it now signs you in.`,
-      'If it was not you, disconnect it under Sign-in providers in your profile, and change your password.',
+      t('email.hello', { name: d.username }),
+      t('email.providerConnected.body', { provider: d.provider }),
+      t('email.providerConnected.notYou'),
     ],
   }),
 
   /** The link to download one's comments. */
-  download: (d: { username: string; link: string }): EmailContent => ({
-    subject: 'Your comments are ready to download',
+  download: (
+    d: { username: string; link: string },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.download.subject'),
     body: [
-      hello(d.username),
-      `you can download everything you have written here from this link within ${duration(DOWNLOAD_TOKEN_TTL_SECONDS)}:`,
-      { link: d.link, label: 'Download my comments' },
+      t('email.hello', { name: d.username }),
+      t('email.download.body', { duration: duration(DOWNLOAD_TOKEN_TTL_SECONDS) }),
+      { link: d.link, label: t('email.download.action') },
     ],
   }),
 
   /** Confirms a deletion request and says how to cancel it. */
-  deletionRequested: (d: {
-    username: string;
-    deleteAt: Date;
-    settingsUrl: string;
-  }): EmailContent => ({
-    subject: 'Your account will be deleted',
+  deletionRequested: (
+    d: { username: string; deleteAt: Date; settingsUrl: string },
+    { t, date }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.deletionRequested.subject'),
     body: [
-      hello(d.username),
-      `your account and your comments will be deleted on ${d.deleteAt.toUTCString()}.`,
-      'Changed your mind? Sign in and choose “Cancel deletion” before then:',
-      { link: d.settingsUrl, label: 'Cancel the deletion' },
+      t('email.hello', { name: d.username }),
+      t('email.deletionRequested.body', { date: date(d.deleteAt) }),
+      t('email.deletionRequested.cancel'),
+      { link: d.settingsUrl, label: t('email.deletionRequested.action') },
     ],
   }),
 
   /** Someone replied to the reader's comment. */
-  reply: (d: {
-    username: string;
-    replier: string;
-    story: string;
-    excerpt: string;
-    permalink: string;
-    unsubscribe: string;
-  }): EmailContent => ({
-    subject: `${d.replier} replied to your comment`,
+  reply: (
+    d: {
+      username: string;
+      replier: string;
+      story: string;
+      excerpt: string;
+      permalink: string;
+      unsubscribe: string;
+    },
+    w: EmailWriter,
+  ): EmailContent => ({
+    subject: w.t('email.reply.subject', { replier: d.replier }),
     body: [
-      hello(d.username),
-      `${d.replier} replied to your comment on “${d.story}”:`,
+      w.t('email.hello', { name: d.username }),
+      w.t('email.reply.body', { replier: d.replier, story: d.story }),
       { quote: d.excerpt },
-      { text: 'Read and answer: ', link: d.permalink, label: 'read and answer' },
-      notificationFooter(d.unsubscribe),
+      { text: w.t('email.reply.read'), link: d.permalink, label: w.t('email.reply.read.link') },
+      notificationFooter(d.unsubscribe, w),
     ],
   }),
 
   /** The moderators featured the reader's comment. */
-  featured: (d: {
-    username: string;
-    story: string;
-    excerpt: string;
-    permalink: string;
-    unsubscribe: string;
-  }): EmailContent => ({
-    subject: 'Your comment was featured',
+  featured: (
+    d: { username: string; story: string; excerpt: string; permalink: string; unsubscribe: string },
+    w: EmailWriter,
+  ): EmailContent => ({
+    subject: w.t('email.featured.subject'),
     body: [
-      hello(d.username),
-      `the moderators featured your comment on “${d.story}”:`,
+      w.t('email.hello', { name: d.username }),
+      w.t('email.featured.body', { story: d.story }),
       { quote: d.excerpt },
-      { text: 'See it: ', link: d.permalink, label: 'see it' },
-      notificationFooter(d.unsubscribe),
+      { text: w.t('email.featured.see'), link: d.permalink, label: w.t('email.featured.see.link') },
+      notificationFooter(d.unsubscribe, w),
     ],
   }),
 
@@ -275,101 +372,172 @@ export const EMAIL_TEMPLATES = {
   moderationAlert: (
     d: AlertedComment & {
       username: string;
-      site: string;
-      linkDays: string;
+      /** The site's name; null for a site that is gone. */
+      site: string | null;
+      /** How long Approve and Reject work. */
+      linkSeconds: number;
       alerts: string;
       unsubscribe: string;
     },
-  ): EmailContent => ({
-    subject:
-      d.queue === 'PENDING'
-        ? `Awaiting review on ${d.site}: a comment by ${d.author}`
-        : `Reported on ${d.site}: a comment by ${d.author}`,
-    body: [
-      hello(d.username),
-      d.queue === 'PENDING'
-        ? `a comment by ${d.author} on “${d.story}” awaits review:`
-        : `a comment by ${d.author} on “${d.story}” was reported:`,
-      { quote: d.excerpt },
-      { text: 'Open it in the console: ', link: d.moderate, label: 'moderate' },
-      ...(d.approve && d.reject
-        ? [
-            {
-              text: 'Or decide from here (you confirm on the page): ',
-              link: d.approve,
-              label: 'approve',
-            },
-            { text: 'or ', link: d.reject, label: 'reject' },
-            `These two links work once, for ${d.linkDays}, and only while the comment waits.`,
-          ]
-        : []),
-      ...alertsFooter(d),
-    ],
-  }),
-
-  /** What entered a site's queues since the moderator's last digest (HOURLY, DAILY). */
-  moderationDigest: (d: {
-    username: string;
-    site: string;
-    period: string;
-    total: number;
-    items: AlertedComment[];
-    waiting: { pending: number; reported: number };
-    queues: string;
-    linkDays: string;
-    alerts: string;
-    unsubscribe: string;
-  }): EmailContent => ({
-    subject: `${d.total} ${d.total === 1 ? 'comment' : 'comments'} to moderate on ${d.site}`,
-    body: [
-      hello(d.username),
-      `in the last ${d.period}, ${d.total} ${d.total === 1 ? 'comment' : 'comments'} entered the queues of ${d.site}${d.total > d.items.length ? ` (the ${d.items.length} newest below)` : ''}. Waiting now: ${d.waiting.pending} pending, ${d.waiting.reported} reported.`,
-      ...d.items.flatMap((item): Block[] => [
-        `${item.queue === 'PENDING' ? 'Awaiting review' : 'Reported'}: ${item.author} on “${item.story}”`,
-        { quote: item.excerpt },
-        { text: 'Moderate: ', link: item.moderate, label: 'moderate' },
-        ...(item.approve && item.reject
+    w: EmailWriter,
+  ): EmailContent => {
+    const { t } = w;
+    const site = d.site ?? t('email.yourSite');
+    const pending = d.queue === 'PENDING';
+    return {
+      subject: t(
+        pending
+          ? 'email.moderationAlert.subject.pending'
+          : 'email.moderationAlert.subject.reported',
+        { site, author: d.author },
+      ),
+      body: [
+        t('email.hello', { name: d.username }),
+        t(pending ? 'email.moderationAlert.body.pending' : 'email.moderationAlert.body.reported', {
+          author: d.author,
+          story: d.story,
+        }),
+        { quote: d.excerpt },
+        {
+          text: t('email.moderationAlert.open'),
+          link: d.moderate,
+          label: t('email.moderationAlert.open.link'),
+        },
+        ...(d.approve && d.reject
           ? [
-              { text: 'Approve: ', link: item.approve, label: 'approve' },
-              { text: 'Reject: ', link: item.reject, label: 'reject' },
+              {
+                text: t('email.moderationAlert.decide'),
+                link: d.approve,
+                label: t('email.moderationAlert.approve.link'),
+              },
+              {
+                text: t('email.moderationAlert.or'),
+                link: d.reject,
+                label: t('email.moderationAlert.reject.link'),
+              },
+              t('email.moderationAlert.linksWork', { duration: w.duration(d.linkSeconds) }),
             ]
           : []),
-      ]),
-      { text: 'All of them in the console: ', link: d.queues, label: 'open the queues' },
-      ...(d.items.some((item) => item.approve)
-        ? [`Approve and reject work once each, for ${d.linkDays}, after you confirm on the page.`]
+        ...alertsFooter(d, w),
+      ],
+    };
+  },
+
+  /** What entered a site's queues since the moderator's last digest (HOURLY, DAILY). */
+  moderationDigest: (
+    d: {
+      username: string;
+      /** The site's name; null for a site that is gone. */
+      site: string | null;
+      period: 'hour' | 'day';
+      total: number;
+      items: AlertedComment[];
+      waiting: { pending: number; reported: number };
+      queues: string;
+      /** How long Approve and Reject work. */
+      linkSeconds: number;
+      alerts: string;
+      unsubscribe: string;
+    },
+    w: EmailWriter,
+  ): EmailContent => {
+    const { t } = w;
+    const site = d.site ?? t('email.yourSite');
+    const summary = [
+      t(`email.moderationDigest.intro.${d.period}`, { count: d.total, site }),
+      ...(d.total > d.items.length
+        ? [t('email.moderationDigest.newest', { count: d.items.length })]
         : []),
-      ...alertsFooter(d),
-    ],
-  }),
+      t('email.moderationDigest.waiting', d.waiting),
+    ];
+    return {
+      subject: t('email.moderationDigest.subject', { count: d.total, site }),
+      body: [
+        t('email.hello', { name: d.username }),
+        summary.join(' '),
+        ...d.items.flatMap((item): Block[] => [
+          t(
+            item.queue === 'PENDING'
+              ? 'email.moderationDigest.item.pending'
+              : 'email.moderationDigest.item.reported',
+            { author: item.author, story: item.story },
+          ),
+          { quote: item.excerpt },
+          {
+            text: t('email.moderationDigest.moderate'),
+            link: item.moderate,
+            label: t('email.moderationDigest.moderate.link'),
+          },
+          ...(item.approve && item.reject
+            ? [
+                {
+                  text: t('email.moderationDigest.approve'),
+                  link: item.approve,
+                  label: t('email.moderationDigest.approve.link'),
+                },
+                {
+                  text: t('email.moderationDigest.reject'),
+                  link: item.reject,
+                  label: t('email.moderationDigest.reject.link'),
+                },
+              ]
+            : []),
+        ]),
+        {
+          text: t('email.moderationDigest.all'),
+          link: d.queues,
+          label: t('email.moderationDigest.all.link'),
+        },
+        ...(d.items.some((item) => item.approve)
+          ? [t('email.moderationDigest.linksWork', { duration: w.duration(d.linkSeconds) })]
+          : []),
+        ...alertsFooter(d, w),
+      ],
+    };
+  },
 
   /** A moderation decision about the reader's account, in the moderator's own words. */
-  moderationDecision: (d: {
-    username: string;
-    organization: string;
-    /** What happened, said here: "your account is suspended until …". */
-    decision: AccountDecision;
-    message: string;
-  }): EmailContent => ({
-    subject: `${d.organization}: ${decisionText(d.decision)}`,
-    body: [hello(d.username), d.message, `— the moderators of ${d.organization}`],
+  moderationDecision: (
+    d: {
+      username: string;
+      organization: string;
+      /** What happened, said here: "your account is suspended until …". */
+      decision: AccountDecision;
+      message: string;
+    },
+    w: EmailWriter,
+  ): EmailContent => ({
+    subject: w.t('email.moderationDecision.subject', {
+      organization: d.organization,
+      decision: decisionText(d.decision, w),
+    }),
+    body: [
+      w.t('email.hello', { name: d.username }),
+      d.message,
+      w.t('email.moderationDecision.signature', { organization: d.organization }),
+    ],
   }),
 
   /** An admin invites someone to moderate. */
-  moderatorInvite: (d: { admin: string; username: string; link: string }): EmailContent => ({
-    subject: 'You are invited to moderate',
+  moderatorInvite: (
+    d: { admin: string; username: string; link: string },
+    { t, duration }: EmailWriter,
+  ): EmailContent => ({
+    subject: t('email.moderatorInvite.subject'),
     body: [
-      'Hello,',
-      `${d.admin} invited you to moderate as ${d.username}. To accept, open this link and choose a password (it becomes this account's password, and signs its other sessions out):`,
-      { link: d.link, label: 'Accept the invitation' },
-      `The link works for ${duration(MODERATOR_INVITE_TOKEN_TTL_SECONDS)}. If you did not expect this, ignore it: nothing changes until the link is opened.`,
+      t('email.helloAnyone'),
+      t('email.moderatorInvite.body', { admin: d.admin, username: d.username }),
+      { link: d.link, label: t('email.moderatorInvite.action') },
+      t('email.moderatorInvite.expires', {
+        duration: duration(MODERATOR_INVITE_TOKEN_TTL_SECONDS),
+      }),
     ],
   }),
 
   /** Configure › Email's test. */
-  testEmail: (d: { username: string; organization: string }): EmailContent => ({
-    subject: `${d.organization}: test email`,
-    body: [hello(d.username), 'this is a test email from Parley. Delivery works.'],
+  testEmail: (d: { username: string; organization: string }, { t }: EmailWriter): EmailContent => ({
+    subject: t('email.testEmail.subject', { organization: d.organization }),
+    body: [t('email.hello', { name: d.username }), t('email.testEmail.body')],
   }),
 } as const;
 
@@ -389,14 +557,17 @@ function textOf(block: Block): string {
 
 const LINK_STYLE = 'color:#1a56db';
 const CODE_STYLE = 'font-size:24px;letter-spacing:4px;font-family:monospace';
-const QUOTE_STYLE = 'margin:0 0 16px;padding:8px 12px;border-left:3px solid #ccc;color:#444';
+/** A quotation's bar on the side lines start from (mail readers know few logical properties). */
+const quoteStyle = (side: 'left' | 'right') =>
+  `margin:0 0 16px;padding:8px 12px;border-${side}:3px solid #ccc;color:#444`;
 
-function htmlOf(block: Block): string {
+function htmlOf(block: Block, dir: 'ltr' | 'rtl'): string {
   if (typeof block === 'string') return `<p>${htmlText(block)}</p>`;
   if ('code' in block)
     return `<p style="${CODE_STYLE}"><strong>${escapeHtml(block.code)}</strong></p>`;
   if ('quote' in block)
-    return `<blockquote style="${QUOTE_STYLE}">${htmlText(block.quote)}</blockquote>`;
+    // The reader's text, in its own direction: an English comment in an Arabic email stays LTR.
+    return `<blockquote dir="auto" style="${quoteStyle(dir === 'rtl' ? 'right' : 'left')}">${htmlText(block.quote)}</blockquote>`;
   // Only web links: nothing a template is given becomes `javascript:` in a mail reader.
   const href = /^https?:\/\//i.test(block.link) ? block.link : '#';
   const anchor = `<a href="${escapeHtml(href)}" style="${LINK_STYLE}">${escapeHtml(block.label ?? block.link)}</a>`;
@@ -405,25 +576,29 @@ function htmlOf(block: Block): string {
   return `<p>${anchor}<br><small style="color:#666;word-break:break-all">${escapeHtml(block.link)}</small></p>`;
 }
 
-/** Writes `content` as the message to `to`: the text part and the HTML part. */
-export function renderEmail(to: string, content: EmailContent): MailMessage {
+/**
+ * Writes `content` as the message to `to`, in `locale`: the text part and the HTML part, whose
+ * `lang` and `dir` are the language's (Arabic and Hebrew read right to left).
+ */
+export function renderEmail(to: string, content: EmailContent, locale = 'en'): MailMessage {
+  const dir = directionOf(locale);
   const text = `${content.body.map(textOf).join('\n\n')}\n`;
   const html =
-    '<!doctype html><html><head><meta charset="utf-8">' +
+    `<!doctype html><html lang="${escapeHtml(locale)}" dir="${dir}"><head><meta charset="utf-8">` +
     `<title>${escapeHtml(content.subject)}</title></head>` +
     '<body style="margin:0;padding:0;background:#fff">' +
-    '<div style="max-width:560px;margin:0 auto;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#222">' +
-    content.body.map(htmlOf).join('') +
+    `<div dir="${dir}" style="max-width:560px;margin:0 auto;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#222">` +
+    content.body.map((block) => htmlOf(block, dir)).join('') +
     '</div></body></html>';
   return { to, subject: content.subject, text, html };
 }
 
-/** Fills template `name` with `data` and renders it to `to`. */
+/** Fills template `name` with `data` in the recipient's language and renders it to them. */
 export function email<N extends EmailTemplateName>(
   name: N,
-  to: string,
+  to: Recipient,
   data: Parameters<(typeof EMAIL_TEMPLATES)[N]>[0],
 ): MailMessage {
-  const template = EMAIL_TEMPLATES[name] as (d: typeof data) => EmailContent;
-  return renderEmail(to, template(data));
+  const template = EMAIL_TEMPLATES[name] as (d: typeof data, w: EmailWriter) => EmailContent;
+  return renderEmail(to.to, template(data, emailWriter(to.locale)), to.locale);
 }

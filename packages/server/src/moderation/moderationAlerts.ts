@@ -37,13 +37,13 @@ import type { Story } from '../db/store/stories';
 import { waitingQueue } from '../db/store/storyCounts';
 import { findUserById } from '../db/store/users';
 import type { User } from '../db/store/users';
-import { duration, email } from '../email/templates';
+import { email, recipient } from '../email/templates';
 import type { Mailer } from '../email/createMailer';
 import { queueCounts } from '../graphql/resolvers/moderation/queueQueries';
 import { tokenLink } from '../graphql/resolvers/account/accountEmails';
 import type { Logger } from '../runtime/createLogger';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
-import { getSettings } from '../db/store/organization';
+import { getOrganization, getSettings } from '../db/store/organization';
 
 /** How long an email's Approve / Reject link works: three days (a digest is read late). */
 export const MODERATION_LINK_TTL_MS = 3 * 86_400_000;
@@ -126,7 +126,7 @@ async function footerLinks(deps: AlertDeps, moderator: User) {
   return {
     alerts: `${deps.publicUrl}/admin/alerts`,
     unsubscribe: await tokenLink(deps, moderator, 'UNSUBSCRIBE', ACCOUNT_PATHS.unsubscribe),
-    linkDays: duration(MODERATION_LINK_TTL_MS / 1000),
+    linkSeconds: MODERATION_LINK_TTL_MS / 1000,
   };
 }
 
@@ -153,6 +153,7 @@ export async function alertModerators(
     .filter((user) => user.id !== comment.authorId && mayBeAlerted(user, now));
   if (moderators.length === 0) return;
   const requireStaffTwoFactor = await staffTwoFactorRule(deps.db);
+  const organization = await getOrganization(deps.db);
   const [site, author] = await Promise.all([
     findSiteById(deps.db, story.siteId),
     authorName(deps.db, comment),
@@ -165,9 +166,9 @@ export async function alertModerators(
         continue; // over the hour's cap: the console's counts tell the rest
       }
       await deps.mailer.send(
-        email('moderationAlert', moderator.email, {
+        email('moderationAlert', recipient(moderator.email, moderator, organization), {
           username: moderator.username,
-          site: site?.name ?? 'your site',
+          site: site?.name ?? null,
           queue,
           author,
           story: storyName(story),
@@ -196,6 +197,7 @@ export async function sendDueDigests(deps: AlertDeps): Promise<number> {
   const dueNow = await dueDigests(deps.db, deps.now());
   if (dueNow.length === 0) return 0;
   const requireStaffTwoFactor = await staffTwoFactorRule(deps.db);
+  const organization = await getOrganization(deps.db);
   for (const due of dueNow) {
     try {
       const now = deps.now();
@@ -226,9 +228,9 @@ export async function sendDueDigests(deps: AlertDeps): Promise<number> {
         listed.push(await digestLine(deps, moderator, item, withDecisions));
       }
       await deps.mailer.send(
-        email('moderationDigest', moderator.email, {
+        email('moderationDigest', recipient(moderator.email, moderator, organization), {
           username: moderator.username,
-          site: site?.name ?? 'your site',
+          site: site?.name ?? null,
           period: due.frequency === 'DAILY' ? 'day' : 'hour',
           total,
           items: listed,

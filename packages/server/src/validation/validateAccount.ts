@@ -7,9 +7,11 @@ import {
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
   USERNAME_RULE,
+  toLocale,
 } from '@parley/contract';
 import type { FieldProblem, FieldRule } from '@parley/contract';
 import { ParleyError } from '../ParleyError';
+import { EMAIL_LOCALES } from '../email/templates';
 
 /**
  * Account field rules (DESIGN.md "User"), as `@parley/contract` writes them for the server and the
@@ -75,4 +77,24 @@ export function emailKey(address: string): string {
  */
 export function validatePassword(input: string, field = 'password'): void {
   valid(NEW_PASSWORD_RULE, input, field);
+}
+
+/**
+ * Validates the language a client says it shows (the sign-in popup's, the console's): the locale
+ * with email text for it (`pt-PT` → `pt-BR`), null when not given, INVALID_INPUT for a tag Parley
+ * has no text in (a client only sends one of its own locales, so this is a broken client).
+ */
+export function validateLocale(input: string | null | undefined, field = 'locale'): string | null {
+  if (input === undefined || input === null) return null;
+  const locale = input.length <= 35 ? toLocale(input, EMAIL_LOCALES) : undefined;
+  if (locale === undefined) {
+    throw new ParleyError(
+      'INVALID_INPUT',
+      `Parley has no text in the language "${input.slice(0, 35)}".`,
+      {
+        field,
+      },
+    );
+  }
+  return locale;
 }

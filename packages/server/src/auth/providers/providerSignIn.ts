@@ -25,7 +25,7 @@ import type { TokenService } from '../tokens';
 import { ParleyError } from '../../ParleyError';
 import { inTransaction } from '../../db/inTransaction';
 import type { Db } from '../../db/inTransaction';
-import { getSettings } from '../../db/store/organization';
+import { getOrganization, getSettings } from '../../db/store/organization';
 import {
   connectIdentity,
   findIdentity,
@@ -44,7 +44,7 @@ import {
   isPlaceholderAddress,
   uniqueKey,
 } from '../../db/store/users';
-import { email } from '../../email/templates';
+import { email, recipient } from '../../email/templates';
 import type { Mailer } from '../../email/createMailer';
 import { isErasedAddress } from '../../db/store/accountDeletion';
 import { uniqueUsernames } from '../../portability/importShared';
@@ -343,10 +343,9 @@ export async function connectAndNotify(
     findSignInProvider(deps.db, input.providerId),
   ]);
   if (user === undefined || provider === undefined || isPlaceholderAddress(user.email)) return;
+  const to = recipient(user.email, user, await getOrganization(deps.db));
   deps.mailer
-    .send(
-      email('providerConnected', user.email, { username: user.username, provider: provider.name }),
-    )
+    .send(email('providerConnected', to, { username: user.username, provider: provider.name }))
     .catch((error: unknown) => {
       deps.logger.error({ err: error }, 'Could not send a provider-connected email');
     });

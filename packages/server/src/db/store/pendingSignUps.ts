@@ -16,6 +16,8 @@ export interface PendingAccount {
   email: string;
   username: string;
   passwordHash: string;
+  /** The language the sign-up was made in: the account's emails' (null: the site's). */
+  locale: string | null;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function startSignUp(
     email: input.email,
     username: input.username,
     password_hash: input.passwordHash,
+    locale: input.locale,
     code_hash: hashCode(input.emailKey, code),
     attempts: 0,
     expires_at: new Date(now.getTime() + SIGN_UP_CODE.ttlSeconds * 1000).toISOString(),
@@ -71,7 +74,12 @@ export async function checkSignUpCode(
     }
     const given = Buffer.from(hashCode(emailKey, code.trim()));
     if (given.length === 64 && timingSafeEqual(given, Buffer.from(row.code_hash))) {
-      return { email: row.email, username: row.username, passwordHash: row.password_hash };
+      return {
+        email: row.email,
+        username: row.username,
+        passwordHash: row.password_hash,
+        locale: row.locale,
+      };
     }
     if (row.attempts + 1 >= SIGN_UP_CODE.maxAttempts) {
       await trx.deleteFrom('pending_sign_ups').where('email_key', '=', emailKey).execute();

@@ -39,6 +39,11 @@ export interface User {
   guest: boolean;
   /** Where a guest last posted from; null for members. */
   ipAddress: string | null;
+  /**
+   * The language emails to them are written in (a catalog's locale): their sign-in popup's at
+   * sign-up and each sign-in, a staff member's console choice; null until known (0032).
+   */
+  locale: string | null;
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -65,6 +70,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     repliesFeedKey: row.replies_feed_key,
     guest: row.guest === 1,
     ipAddress: row.ip_address,
+    locale: row.locale,
   };
 }
 
@@ -125,6 +131,8 @@ export interface CreateUserInput {
   badges?: string[];
   /** @default now */
   createdAt?: string;
+  /** The language of their emails. @default null (the site's) */
+  locale?: string | null;
 }
 
 /** Creates a user; a taken username or email throws `USERNAME_TAKEN`/`EMAIL_TAKEN`. */
@@ -147,6 +155,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
         sso_id: input.ssoId ?? null,
         badges: JSON.stringify(input.badges ?? []),
         created_at: input.createdAt ?? isoTime(),
+        locale: input.locale ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -215,6 +224,7 @@ export interface UserProfilePatch {
   notificationPrefs?: Record<string, unknown>;
   deletionRequestedAt?: string | null;
   badges?: string[];
+  locale?: string | null;
 }
 
 /** Updates profile fields; a taken username or email throws `USERNAME_TAKEN`/`EMAIL_TAKEN`. */
@@ -239,6 +249,7 @@ export async function updateUser(db: Db, id: string, patch: UserProfilePatch): P
     values.deletion_requested_at = patch.deletionRequestedAt;
   }
   if (patch.badges !== undefined) values.badges = JSON.stringify(patch.badges);
+  if (patch.locale !== undefined) values.locale = patch.locale;
   if (Object.keys(values).length === 0) return requireUser(db, id);
   try {
     let update = db.updateTable('users').set(values);

@@ -53,7 +53,7 @@ const lifecycleMutations = {
     const viewer = requireViewer(ctx);
     const link = await tokenLink(ctx, viewer, 'DOWNLOAD', ACCOUNT_PATHS.download);
     // Awaited and not swallowed: the email is the whole result, so a failure must show.
-    await ctx.mailer.send(downloadMessage(viewer, link));
+    await ctx.mailer.send(downloadMessage(viewer, link, await ctx.organization()));
     return { ok: true };
   },
 
@@ -67,7 +67,12 @@ const lifecycleMutations = {
         : viewer;
     await deliverNotice(
       ctx,
-      deletionRequestedMessage(user, deletionDate(requestedAt), ctx.publicUrl),
+      deletionRequestedMessage(
+        user,
+        deletionDate(requestedAt),
+        ctx.publicUrl,
+        await ctx.organization(),
+      ),
     );
     return { user };
   },

@@ -4,13 +4,20 @@ import { challengeCost, checkAnswer, issueChallenge } from '../../auth/signInCha
 import { refuseHoneypot, requireBotCheck } from '../../auth/botCheck';
 import { DEVICE_TOKEN_SECONDS, RATE_LIMITS } from '../../defaults';
 import { alreadyInstalled, getOrganization, install } from '../../db/store/organization';
-import { createUser, findUserByEmail, findUserById, isUsernameFree } from '../../db/store/users';
+import {
+  createUser,
+  findUserByEmail,
+  findUserById,
+  isUsernameFree,
+  updateUser,
+} from '../../db/store/users';
 import type { User } from '../../db/store/users';
 import { ParleyError } from '../../ParleyError';
 import { checkSignUpCode, finishSignUp, startSignUp } from '../../db/store/pendingSignUps';
 import { alreadyRegisteredMessage, signUpCodeMessage } from './account/accountEmails';
 import {
   validateEmail,
+  validateLocale,
   validatePassword,
   validateUsername,
 } from '../../validation/validateAccount';
@@ -87,6 +94,18 @@ export async function passwordMatches(user: User | undefined, password: string):
  * The end of a sign-in whose first step passed: a session, or, with two-factor sign-in on, the
  * ticket `signInSecondFactor` finishes it with (a code from the app).
  */
+/**
+ * Keeps `locale` (validated: {@link validateLocale}) as the language of `user`'s emails, when
+ * given and new; answers the user as stored.
+ */
+export async function rememberLocale(
+  ctx: ParleyContext,
+  user: User,
+  locale: string | null,
+): Promise<User> {
+  return locale === null || locale === user.locale ? user : updateUser(ctx.db, user.id, { locale });
+}
+
 export async function finishSignIn(ctx: ParleyContext, user: User) {
   if (user.twoFactorEnabled) {
     throw new ParleyError(
@@ -128,6 +147,7 @@ export const authResolvers = {
       const email = validateEmail(input.email);
       const username = validateUsername(input.username);
       validatePassword(input.password);
+      const locale = validateLocale(input.locale);
       // Bots before content (auth/botCheck.ts): the trap, then the work, made for this address;
       // before the limits, so that a sign-up and its answer count once.
       refuseHoneypot(input);
@@ -145,12 +165,19 @@ export const authResolvers = {
               { username, taken: !(await isUsernameFree(ctx.db, username)) },
               await startSignUp(
                 ctx.db,
-                { emailKey: email.key, email: email.address, username, passwordHash },
+                { emailKey: email.key, email: email.address, username, passwordHash, locale },
                 ctx.now(),
               ),
               ctx.publicUrl,
+              locale,
+              await ctx.organization(),
             )
-          : alreadyRegisteredMessage(existing, ctx.publicUrl);
+          : // The owner's language when known, else the one the sign-up was made in.
+            alreadyRegisteredMessage(
+              { ...existing, locale: existing.locale ?? locale },
+              ctx.publicUrl,
+              await ctx.organization(),
+            );
       // Not awaited, as for password resets: an SMTP round trip must not time one case apart.
       ctx.mailer.send(message).catch((error: unknown) => {
         ctx.logger.error({ err: error }, 'Could not send a sign-up email');
@@ -183,6 +210,7 @@ export const authResolvers = {
         username,
         passwordHash: pending.passwordHash,
         emailVerified: true,
+        locale: pending.locale,
       });
       await finishSignUp(ctx.db, email.key);
       return authPayload(ctx, user);
@@ -194,6 +222,7 @@ export const authResolvers = {
     // on before (its device token) goes straight through.
     signIn: async (_root, { input }, ctx) => {
       const email = validateEmail(input.email);
+      const locale = validateLocale(input.locale);
       await ctx.rateLimiter.consume('signIn', ipKey(ctx));
       const user = await findUserByEmail(ctx.db, email.address);
       const account = `account:${email.key}`;
@@ -213,14 +242,18 @@ export const authResolvers = {
         throw new ParleyError('INVALID_CREDENTIALS', 'That email and password do not match.');
       }
       // The password was right: with two-factor sign-in on, a code from the app finishes it
-      // (signInSecondFactor, with this ticket).
-      return finishSignIn(ctx, user);
+      // (signInSecondFactor, with this ticket), which keeps the language then.
+      return finishSignIn(
+        ctx,
+        user.twoFactorEnabled ? user : await rememberLocale(ctx, user, locale),
+      );
     },
 
     // The second step of a password sign-in with two-factor sign-in on: the ticket says the
     // password was right (minutes ago, for this user, before any password change), the code that
     // the app or a recovery sheet holds. A ticket finishes one sign-in.
     signInSecondFactor: async (_root, { input }, ctx) => {
+      const locale = validateLocale(input.locale);
       const ticket = await readSecondFactorTicket(ctx, input.ticket);
       const user = await findUserById(ctx.db, ticket.userId);
       if (!user || user.sessionEpoch !== ticket.epoch || !user.twoFactorEnabled) {
@@ -240,7 +273,7 @@ export const authResolvers = {
       if (await ticketUsed(ctx, ticket.ticketId)) throw finished();
       await spendSecondFactor(ctx, user, input.code, 'appOrRecovery');
       if (!(await useTicket(ctx, ticket.ticketId))) throw finished();
-      return authPayload(ctx, user, true);
+      return authPayload(ctx, await rememberLocale(ctx, user, locale), true);
     },
 
     // Ends this session on the server too (its token id is remembered until it would have

@@ -25,13 +25,13 @@ import { getOrganization } from '../../db/store/organization';
 import { deleteAccount } from '../../db/store/accountDeletion';
 import { removeImageFiles } from '../../uploads/commentImages';
 import { findUserById, updateUser } from '../../db/store/users';
-import { validateEmail } from '../../validation/validateAccount';
+import { validateEmail, validateLocale } from '../../validation/validateAccount';
 import { audit } from '../audit';
 import { ipKey } from '../context';
 import { invalidateEveryRead } from '../events';
 import { requireAddressNotBanned, requireGuestComments } from '../guestAccess';
 import { hasRole, isOwnAccount, requireRole, requireViewer } from '../permissions';
-import { authPayload } from './auth';
+import { authPayload, rememberLocale } from './auth';
 import { deliverNotice } from './account/accountEmails';
 import { freshConfirmationMessage } from './account/profileMutations';
 import type { Resolvers } from './resolverTypes.generated';
@@ -63,6 +63,7 @@ export const guestResolvers = {
       // The form first (a typo costs nothing), then the limit, then whether the name is taken
       // (a question about members, which the limit keeps from being asked without end).
       const name = validateGuestName(input.name);
+      const locale = validateLocale(input.locale);
       const typed = input.email?.trim() ?? '';
       const email = typed === '' ? null : validateEmail(typed);
       // Bots before content (auth/botCheck.ts): the trap, then the work, made for this address.
@@ -78,12 +79,13 @@ export const guestResolvers = {
       }
       // Each address gets a link: as few as a sign-up's, so nobody's inbox is a target.
       if (email !== null) await ctx.rateLimiter.consume('signUpPerEmail', `email:${email.key}`);
-      const guest = await createGuest(ctx.db, {
+      const created = await createGuest(ctx.db, {
         name,
         email: email?.address ?? null,
         ip: ctx.ip ?? null,
         now: ctx.now(),
       });
+      const guest = await rememberLocale(ctx, created, locale);
       if (email !== null) await deliverNotice(ctx, await freshConfirmationMessage(ctx, guest));
       return authPayload(ctx, guest);
     },

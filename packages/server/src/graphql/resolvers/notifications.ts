@@ -16,7 +16,8 @@ import { DEFAULT_NOTIFICATIONS } from '../../defaults';
 import type { MailMessage } from '../../email/createMailer';
 import type { ParleyContext } from '../context';
 import { ACCOUNT_PATHS, deliverNotice, tokenLink } from './account/accountEmails';
-import { email } from '../../email/templates';
+import { email, recipient as addressOf } from '../../email/templates';
+import type { Recipient } from '../../email/templates';
 
 /** Longest excerpt of a comment quoted in an email. */
 export const NOTIFICATION_EXCERPT_CHARS = 500;
@@ -54,10 +55,13 @@ async function recipient(
 async function send(
   ctx: ParleyContext,
   user: User,
-  compose: (unsubscribe: string) => MailMessage,
+  compose: (unsubscribe: string, to: Recipient) => MailMessage,
 ): Promise<void> {
   const unsubscribe = await tokenLink(ctx, user, 'UNSUBSCRIBE', ACCOUNT_PATHS.unsubscribe);
-  await deliverNotice(ctx, compose(unsubscribe));
+  await deliverNotice(
+    ctx,
+    compose(unsubscribe, addressOf(user.email, user, await ctx.organization())),
+  );
 }
 
 /** Tells a comment's author that someone replied (a visible reply, not their own). */
@@ -75,8 +79,8 @@ export async function notifyReply(ctx: ParleyContext, reply: Comment): Promise<v
   if (!to || !replier || !story) return;
   // Someone the author ignores is hidden from them in threads; not in their mailbox either.
   if ((await listIgnoredIds(ctx.db, to.id)).includes(replier.id)) return;
-  await send(ctx, to, (unsubscribe) =>
-    email('reply', to.email, {
+  await send(ctx, to, (unsubscribe, address) =>
+    email('reply', address, {
       username: to.username,
       replier: replier.username,
       story: story.title || story.url,
@@ -93,8 +97,8 @@ export async function notifyFeatured(ctx: ParleyContext, comment: Comment): Prom
   const to = await recipient(ctx, comment.authorId, 'onFeatured');
   const story = await ctx.loaders.story.load(comment.storyId);
   if (!to || !story) return;
-  await send(ctx, to, (unsubscribe) =>
-    email('featured', to.email, {
+  await send(ctx, to, (unsubscribe, address) =>
+    email('featured', address, {
       username: to.username,
       story: story.title || story.url,
       excerpt: excerpt(comment.bodySource),

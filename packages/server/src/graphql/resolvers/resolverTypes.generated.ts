@@ -849,6 +849,8 @@ export type Mutation = {
   /** Turns off every notification email of the account of a notification email's link (its token, once). */
   unsubscribe: UserPayload;
   updateEmail: UserPayload;
+  /** The language of the signed-in user's emails (the console's language switch sets it for staff; the sign-in popup sends its own at each sign-in). */
+  updateLocale: UserPayload;
   updateNotificationSettings: UserPayload;
   updatePassword: UserPayload;
   updateSettings: SettingsPayload;
@@ -1180,6 +1182,11 @@ export type MutationUnsubscribeArgs = {
 
 export type MutationUpdateEmailArgs = {
   input: UpdateEmailInput;
+};
+
+
+export type MutationUpdateLocaleArgs = {
+  input: UpdateLocaleInput;
 };
 
 
@@ -1568,6 +1575,8 @@ export type RotateSsoKeyInput = {
 export type SecondFactorInput = {
   /** The app's six-digit code, or a recovery code. */
   code: Scalars['String']['input'];
+  /** The language the client shows (a BCP 47 tag: `es`, `pt-BR`): this account's emails are written in it from now on. A tag Parley has no text for: INVALID_INPUT. */
+  locale?: InputMaybe<Scalars['String']['input']>;
   /** extensions.ticket of the TWO_FACTOR_CODE_REQUIRED answer to signIn. */
   ticket: Scalars['String']['input'];
 };
@@ -1689,6 +1698,8 @@ export type SignInInput = {
   /** The deviceToken of an earlier sign-in of this account on this device. */
   deviceToken?: InputMaybe<Scalars['String']['input']>;
   email: Scalars['String']['input'];
+  /** The language the client shows (a BCP 47 tag: `es`, `pt-BR`): this account's emails are written in it from now on. A tag Parley has no text for: INVALID_INPUT. */
+  locale?: InputMaybe<Scalars['String']['input']>;
   password: Scalars['String']['input'];
   solution?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1731,6 +1742,8 @@ export type SignUpInput = {
   /** After CHALLENGE_REQUIRED: its extensions.challenge, and a solution (as SignInInput's): proof of work asked of every new account and guest session. */
   challenge?: InputMaybe<Scalars['String']['input']>;
   email: Scalars['String']['input'];
+  /** The language the client shows (a BCP 47 tag: `es`, `pt-BR`): the code's email and the account's later emails are written in it. A tag Parley has no text for: INVALID_INPUT. */
+  locale?: InputMaybe<Scalars['String']['input']>;
   password: Scalars['String']['input'];
   solution?: InputMaybe<Scalars['String']['input']>;
   username: Scalars['String']['input'];
@@ -1782,6 +1795,8 @@ export type SsoKey = {
 };
 
 export type SsoSignInInput = {
+  /** The language the client shows (a BCP 47 tag: `es`, `pt-BR`): this account's emails are written in it from now on. A tag Parley has no text for: INVALID_INPUT. */
+  locale?: InputMaybe<Scalars['String']['input']>;
   token: Scalars['String']['input'];
 };
 
@@ -1800,6 +1815,8 @@ export type StartGuestSessionInput = {
   challenge?: InputMaybe<Scalars['String']['input']>;
   /** Optional: reply emails go there once its owner follows the confirmation link. */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** The language the client shows (a BCP 47 tag): the confirmation email and reply emails are written in it. A tag Parley has no text for: INVALID_INPUT. */
+  locale?: InputMaybe<Scalars['String']['input']>;
   /** 2 to 30 characters: letters, digits, spaces and _ . - '. */
   name: Scalars['String']['input'];
   solution?: InputMaybe<Scalars['String']['input']>;
@@ -1940,6 +1957,11 @@ export type TwoFactorEnrolmentPayload = {
 export type UpdateEmailInput = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+};
+
+export type UpdateLocaleInput = {
+  /** A BCP 47 tag (`es`, `pt-BR`): the language of the signed-in user's emails from now on. A tag Parley has no text for: INVALID_INPUT. */
+  locale: Scalars['String']['input'];
 };
 
 export type UpdateNotificationSettingsInput = {
@@ -2513,6 +2535,7 @@ export type ResolversTypes = {
   TwoFactorCodeInput: TwoFactorCodeInput;
   TwoFactorEnrolmentPayload: ResolverTypeWrapper<TwoFactorEnrolmentPayload>;
   UpdateEmailInput: UpdateEmailInput;
+  UpdateLocaleInput: UpdateLocaleInput;
   UpdateNotificationSettingsInput: UpdateNotificationSettingsInput;
   UpdatePasswordInput: UpdatePasswordInput;
   UpdateSettingsInput: UpdateSettingsInput;
@@ -2669,6 +2692,7 @@ export type ResolversParentTypes = {
   TwoFactorCodeInput: TwoFactorCodeInput;
   TwoFactorEnrolmentPayload: TwoFactorEnrolmentPayload;
   UpdateEmailInput: UpdateEmailInput;
+  UpdateLocaleInput: UpdateLocaleInput;
   UpdateNotificationSettingsInput: UpdateNotificationSettingsInput;
   UpdatePasswordInput: UpdatePasswordInput;
   UpdateSettingsInput: UpdateSettingsInput;
@@ -3052,6 +3076,7 @@ export type MutationResolvers<ContextType = ParleyContext, ParentType extends Re
   unpinComment?: Resolver<ResolversTypes['CommentPayload'], ParentType, ContextType, RequireFields<MutationUnpinCommentArgs, 'input'>>;
   unsubscribe?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUnsubscribeArgs, 'input'>>;
   updateEmail?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateEmailArgs, 'input'>>;
+  updateLocale?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateLocaleArgs, 'input'>>;
   updateNotificationSettings?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdateNotificationSettingsArgs, 'input'>>;
   updatePassword?: Resolver<ResolversTypes['UserPayload'], ParentType, ContextType, RequireFields<MutationUpdatePasswordArgs, 'input'>>;
   updateSettings?: Resolver<ResolversTypes['SettingsPayload'], ParentType, ContextType, RequireFields<MutationUpdateSettingsArgs, 'input'>>;

@@ -27,7 +27,7 @@ import {
 } from '../../db/store/signInProviders';
 import type { SignInProvider } from '../../db/store/signInProviders';
 import { findUserById, uniqueKey } from '../../db/store/users';
-import { email } from '../../email/templates';
+import { email, recipient } from '../../email/templates';
 import { ParleyError } from '../../ParleyError';
 import { audit } from '../audit';
 import type { ParleyContext } from '../context';
@@ -232,7 +232,7 @@ export const signInProviderResolvers = {
       const key = await storeFlow(ctx.db, 'emailed', flow, ctx.now());
       const link = `${ctx.publicUrl.replace(/\/$/, '')}${PROVIDERS_PREFIX}link?key=${encodeURIComponent(key)}`;
       await ctx.mailer.send(
-        email('connectProvider', user.email, {
+        email('connectProvider', recipient(user.email, user, await ctx.organization()), {
           username: user.username,
           provider: provider.name,
           link,

@@ -7,7 +7,8 @@ import { ACCOUNT_PATHS } from '@parley/contract';
 import { createToken } from '../../../db/store/tokens';
 import type { TokenPurpose } from '../../../db/schema';
 import type { MailMessage } from '../../../email/createMailer';
-import { duration, email } from '../../../email/templates';
+import { duration, email, recipient } from '../../../email/templates';
+import type { Organization } from '../../../db/store/organization';
 import type { User } from '../../../db/store/users';
 import type { ParleyContext } from '../../context';
 import {
@@ -53,9 +54,12 @@ export async function tokenLink(
 /** "3 days", "1 hour": how long a link works (email/templates.ts), for the command's text too. */
 export { duration };
 
+/** The organization, whose settings say the language of emails to whom has none of their own. */
+type Org = Organization | undefined;
+
 /** Asks the owner of a new address to confirm it. */
-export function confirmEmailMessage(user: User, to: string, link: string): MailMessage {
-  return email('confirmEmail', to, { username: user.username, link });
+export function confirmEmailMessage(user: User, to: string, link: string, org: Org): MailMessage {
+  return email('confirmEmail', recipient(to, user, org), { username: user.username, link });
 }
 
 /** The code that finishes a sign-up. */
@@ -64,36 +68,51 @@ export function signUpCodeMessage(
   name: { username: string; taken: boolean },
   code: string,
   publicUrl: string,
+  /** The sign-up popup's language, else the site's. */
+  locale: string | null,
+  org: Org,
 ): MailMessage {
   // In the fragment: never sent to a server, so never in a log. The sign-in popup's page reads it.
   const link = `${publicUrl}/embed/auth#${new URLSearchParams({ 'sign-up': to, code })}`;
-  return email('signUpCode', to, { ...name, code, link: name.taken ? null : link });
+  return email('signUpCode', recipient(to, { locale }, org), {
+    ...name,
+    code,
+    link: name.taken ? null : link,
+  });
 }
 
 /**
  * To an address that already has an account, when someone signs up with it: sign-up answers the
  * same whether or not an address has an account, so its owner hears of it here instead.
  */
-export function alreadyRegisteredMessage(user: User, publicUrl: string): MailMessage {
-  return email('alreadyRegistered', user.email, {
+export function alreadyRegisteredMessage(user: User, publicUrl: string, org: Org): MailMessage {
+  return email('alreadyRegistered', recipient(user.email, user, org), {
     username: user.username,
     settingsUrl: user.passwordHash === null ? null : `${publicUrl}${ACCOUNT_PATHS.settings}`,
   });
 }
 
 /** Tells the previous address that the account's email changed (a hijacked account shows here). */
-export function emailChangedMessage(user: User, previous: string, next: string): MailMessage {
-  return email('emailChanged', previous, { username: user.username, next });
+export function emailChangedMessage(
+  user: User,
+  previous: string,
+  next: string,
+  org: Org,
+): MailMessage {
+  return email('emailChanged', recipient(previous, user, org), { username: user.username, next });
 }
 
 /** The password-reset link. */
-export function resetPasswordMessage(user: User, link: string): MailMessage {
-  return email('resetPassword', user.email, { username: user.username, link });
+export function resetPasswordMessage(user: User, link: string, org: Org): MailMessage {
+  return email('resetPassword', recipient(user.email, user, org), {
+    username: user.username,
+    link,
+  });
 }
 
 /** The link to download one's comments. */
-export function downloadMessage(user: User, link: string): MailMessage {
-  return email('download', user.email, { username: user.username, link });
+export function downloadMessage(user: User, link: string, org: Org): MailMessage {
+  return email('download', recipient(user.email, user, org), { username: user.username, link });
 }
 
 /** Confirms a deletion request and says how to cancel it. */
@@ -101,8 +120,9 @@ export function deletionRequestedMessage(
   user: User,
   deleteAt: Date,
   publicUrl: string,
+  org: Org,
 ): MailMessage {
-  return email('deletionRequested', user.email, {
+  return email('deletionRequested', recipient(user.email, user, org), {
     username: user.username,
     deleteAt,
     settingsUrl: `${publicUrl}${ACCOUNT_PATHS.settings}`,

@@ -1,4 +1,4 @@
-import { email } from '../../../email/templates';
+import { email, recipient } from '../../../email/templates';
 import { hashPassword, verifyPassword } from '../../../auth/passwords';
 import { withdrawTokens } from '../../../db/store/accountQueries';
 import { isPlaceholderAddress, updateUser } from '../../../db/store/users';
@@ -12,12 +12,13 @@ import {
   emailKey,
   validateEmail,
   validatePassword,
+  validateLocale,
   validateUsername,
 } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
 import { ipKey } from '../../context';
 import { requireViewer } from '../../permissions';
-import { authPayload } from '../auth';
+import { authPayload, rememberLocale } from '../auth';
 import {
   ACCOUNT_PATHS,
   confirmEmailMessage,
@@ -69,9 +70,13 @@ export async function checkPassword(
 export async function freshConfirmationMessage(ctx: ParleyContext, user: User) {
   await withdrawTokens(ctx.db, user.id, 'CONFIRM_EMAIL', ctx.now().toISOString());
   const link = await tokenLink(ctx, user, 'CONFIRM_EMAIL', ACCOUNT_PATHS.confirmEmail);
-  if (!user.guest) return confirmEmailMessage(user, user.email, link);
-  const organization = (await ctx.organization())?.name ?? 'Parley';
-  return email('guestConfirmEmail', user.email, { name: user.username, organization, link });
+  const org = await ctx.organization();
+  if (!user.guest) return confirmEmailMessage(user, user.email, link, org);
+  return email('guestConfirmEmail', recipient(user.email, user, org), {
+    name: user.username,
+    organization: org?.name ?? 'Parley',
+    link,
+  });
 }
 
 /** Username, email, password, notification settings and avatar of the signed-in user. */
@@ -125,7 +130,10 @@ export const profileMutations = {
     });
     // A link sent to the previous address must not verify this one.
     await deliverNotice(ctx, await freshConfirmationMessage(ctx, user));
-    await deliverNotice(ctx, emailChangedMessage(user, viewer.email, user.email));
+    await deliverNotice(
+      ctx,
+      emailChangedMessage(user, viewer.email, user.email, await ctx.organization()),
+    );
     return { user };
   },
 
@@ -174,5 +182,11 @@ export const profileMutations = {
       if (value !== undefined && value !== null) prefs[key] = value;
     }
     return { user: await updateUser(ctx.db, viewer.id, { notificationPrefs: prefs }) };
+  },
+
+  // The console's language switch (staff): their emails follow the console from now on.
+  updateLocale: async (_root, { input }, ctx) => {
+    const viewer = requireViewer(ctx);
+    return { user: await rememberLocale(ctx, viewer, validateLocale(input.locale)) };
   },
 } satisfies MutationResolvers;

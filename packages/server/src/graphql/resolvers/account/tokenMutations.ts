@@ -23,11 +23,12 @@ import {
 import { ParleyError } from '../../../ParleyError';
 import {
   validateEmail,
+  validateLocale,
   validatePassword,
   validateUsername,
 } from '../../../validation/validateAccount';
 import type { ParleyContext } from '../../context';
-import { authPayload } from '../auth';
+import { authPayload, rememberLocale } from '../auth';
 import { BELOW_MODERATOR } from '../admin/consoleActions';
 import { ACCOUNT_PATHS, resetPasswordMessage, tokenLink } from './accountEmails';
 import { NOTIFICATION_KEYS } from './profileMutations';
@@ -111,6 +112,7 @@ export const tokenMutations = {
   // A host's signed token in, a Parley session out.
   signInWithSso: async (_root, { input }, ctx) => {
     const token = input.token.trim();
+    const locale = validateLocale(input.locale);
     if (token === '') {
       throw new ParleyError('INVALID_INPUT', 'The sign-in token is required.', { field: 'token' });
     }
@@ -151,7 +153,8 @@ export const tokenMutations = {
       username,
       badges: ssoBadges(payload.user.badges),
     });
-    return authPayload(ctx, user);
+    // The frame's language: the host's page, or its site's setting (emails follow it).
+    return authPayload(ctx, await rememberLocale(ctx, user, locale));
   },
 
   requestPasswordReset: async (_root, { input }, ctx) => {
@@ -174,9 +177,11 @@ export const tokenMutations = {
       const link = await tokenLink(ctx, user, 'RESET_PASSWORD', ACCOUNT_PATHS.resetPassword);
       // Not awaited: an SMTP round trip only for existing accounts would let response times
       // tell who has one. Failures are logged; the person can ask again.
-      ctx.mailer.send(resetPasswordMessage(user, link)).catch((error: unknown) => {
-        ctx.logger.error({ err: error }, 'Could not send a password-reset email');
-      });
+      ctx.mailer
+        .send(resetPasswordMessage(user, link, await ctx.organization()))
+        .catch((error: unknown) => {
+          ctx.logger.error({ err: error }, 'Could not send a password-reset email');
+        });
     }
     // The same answer for every address: the form must not tell who has an account.
     return { ok: true };

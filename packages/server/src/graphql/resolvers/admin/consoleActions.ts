@@ -23,7 +23,7 @@ import type { Resolvers } from '../resolverTypes.generated';
 import { inTransaction } from '../../../db/inTransaction';
 import { audit, userTarget } from '../../audit';
 import { siteTarget } from './siteAdmin';
-import { email } from '../../../email/templates';
+import { email, recipient } from '../../../email/templates';
 
 /** Roles an invitation raises to moderator; a moderator or admin keeps their role. */
 export const BELOW_MODERATOR = new Set(['COMMENTER', 'STAFF']);
@@ -85,7 +85,7 @@ export const consoleActionResolvers = {
       try {
         // Not queued: the admin asks whether delivery works now, and a failure is the answer.
         await ctx.mailer.send(
-          email('testEmail', admin.email, {
+          email('testEmail', recipient(admin.email, admin, organization), {
             username: admin.username,
             organization: organization?.name ?? 'Parley',
           }),
@@ -132,11 +132,16 @@ export const consoleActionResolvers = {
       });
       await deliverNotice(
         ctx,
-        email('moderatorInvite', user.email, {
-          admin: admin.username,
-          username: user.username,
-          link: `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}`,
-        }),
+        // The invitee's language when known, else the inviting admin's (the console's they use).
+        email(
+          'moderatorInvite',
+          recipient(user.email, { locale: user.locale ?? admin.locale }, await ctx.organization()),
+          {
+            admin: admin.username,
+            username: user.username,
+            link: `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}`,
+          },
+        ),
       );
       return { user };
     },

@@ -23,7 +23,7 @@ import { diff } from '../../../db/store/auditLog';
 import type { AuditAction } from '../../../db/store/auditLog';
 import { audit, userTarget } from '../../audit';
 import { actorData, emitWebhookEvent, userData } from '../../webhookEvents';
-import { email } from '../../../email/templates';
+import { email, recipient } from '../../../email/templates';
 import type { AccountDecision } from '../../../email/templates';
 
 const RANK: Record<UserRole, number> = { COMMENTER: 0, STAFF: 1, MODERATOR: 2, ADMIN: 3 };
@@ -101,7 +101,7 @@ async function notify(ctx: ParleyContext, user: User, decision: AccountDecision,
   const from = organization?.name ?? 'Parley';
   try {
     await ctx.mailer.send(
-      email('moderationDecision', user.email, {
+      email('moderationDecision', recipient(user.email, user, organization), {
         username: user.username,
         organization: from,
         decision,
