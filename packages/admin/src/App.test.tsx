@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { graphql, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { Router } from 'wouter';
@@ -144,4 +144,43 @@ test('the bare /account link (from the deletion email) opens the account pages, 
   const { location } = await renderAt('/account');
   expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
   expect(location.history.at(-1)).toBe('/account');
+});
+
+test('the language switch keeps the choice for the staff member’s emails too, and says when that fails', async () => {
+  const sent: unknown[] = [];
+  let refuse = false;
+  server.use(
+    installed(true),
+    moderatorWith('GRANTED'),
+    graphql.mutation('ConsoleUpdateLocale', ({ variables }) => {
+      sent.push(variables.input);
+      return refuse
+        ? HttpResponse.json({
+            errors: [{ message: 'Slow down.', extensions: { code: 'RATE_LIMITED' } }],
+          })
+        : HttpResponse.json({ data: { updateLocale: { user: { id: 'u1' } } } });
+    }),
+  );
+  try {
+    await renderAt('/admin/dashboard', 'token');
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Language' }), {
+      target: { value: 'es' },
+    });
+    await waitFor(() => expect(sent).toEqual([{ locale: 'es' }]));
+    expect(screen.queryByText(/Your emails/)).toBeNull();
+    refuse = true;
+    // (Rendered without the console's language provider: the texts stay English here.)
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), {
+      target: { value: 'fr' },
+    });
+    expect(
+      await screen.findByText(
+        'Your emails were left in their language: Too many attempts. Wait a moment and try again.',
+        { exact: false },
+      ),
+    ).toBeTruthy();
+    expect(sent).toEqual([{ locale: 'es' }, { locale: 'fr' }]);
+  } finally {
+    localStorage.removeItem('console.locale');
+  }
 });

@@ -205,14 +205,36 @@ function Layout({ viewer }: { viewer: ConsoleViewer }) {
   );
 }
 
-/** The header's language switch: each language named in itself; kept in this browser. */
+/** Keeps the console's language as the language of the signed-in user's emails. */
+export const UPDATE_LOCALE_MUTATION = graphql(`
+  mutation ConsoleUpdateLocale($input: UpdateLocaleInput!) {
+    updateLocale(input: $input) { user { id } }
+  }
+`);
+
+/**
+ * The header's language switch: each language named in itself; kept in this browser, and as the
+ * language of the staff member's emails (alerts, digests), which say so when that fails.
+ */
 function LanguageSwitch() {
   const { locale, setLocale, t } = useI18n();
+  const { notices } = useConsoleEnv();
+  const errorText = useErrorText();
+  const [, updateLocale] = useMutation(UPDATE_LOCALE_MUTATION);
   if (CONSOLE_LOCALES.length < 2) return null;
+  const choose = (next: ConsoleLocale) => {
+    setLocale(next);
+    void updateLocale({ input: { locale: next } }).then((result) => {
+      if (result.error) {
+        const reason = errorText(toTransportError(result.error).code);
+        notices.add(t('console.shell.emailLanguageFailed', { reason }));
+      }
+    });
+  };
   return (
     <label className="language">
       <span className="visually-hidden">{t('console.shell.language')}</span>
-      <select value={locale} onChange={(e) => setLocale(e.target.value as ConsoleLocale)}>
+      <select value={locale} onChange={(e) => choose(e.target.value as ConsoleLocale)}>
         {CONSOLE_LOCALES.map((tag) => (
           <option key={tag} value={tag} lang={tag}>
             {languageName(tag)}

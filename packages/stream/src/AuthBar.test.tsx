@@ -136,7 +136,8 @@ describe('host SSO', () => {
     const { env } = renderBar(null);
     act(() => env.bridge.emit('login', { token: 'host-token' }));
     await waitFor(() => expect(env.session.getToken()).toBe('parley-token'));
-    expect(variables).toEqual({ input: { token: 'host-token' } });
+    // The frame's language: the reader's emails follow it.
+    expect(variables).toEqual({ input: { token: 'host-token', locale: 'en' } });
   });
 
   test('an expired host token asks the host for a new one and says so', async () => {

@@ -92,7 +92,13 @@ export function GuestForm({ draftKey, onStarted, onCancel }: GuestFormProps) {
       answeringChallenges((answer) =>
         client
           .mutation(START_GUEST_SESSION, {
-            input: { name: trimmed, email: email.trim() || null, website, ...answer },
+            input: {
+              name: trimmed,
+              email: email.trim() || null,
+              locale: env.params.locale,
+              website,
+              ...answer,
+            },
           })
           .toPromise(),
       ),

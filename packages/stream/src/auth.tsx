@@ -37,6 +37,7 @@ if (root) {
   void loadPopupCatalog(locale).then((catalog) => {
     const env = {
       t: createTranslator(locale, catalog),
+      locale,
       client: transport.client,
       window,
       origin: story === null ? undefined : { story, locale, theme },

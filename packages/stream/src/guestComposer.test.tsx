@@ -89,7 +89,9 @@ test('signed out where guests may comment, Post asks for a name, then posts the 
   fireEvent.submit(form);
   await waitFor(() => expect(signIn).toHaveBeenCalledWith('guest-token'));
   // The honeypot goes empty, as people leave it.
-  expect(started).toEqual([{ name: 'Sam Smith', email: 'sam@example.com', website: '' }]);
+  expect(started).toEqual([
+    { name: 'Sam Smith', email: 'sam@example.com', locale: 'en', website: '' },
+  ]);
   expect(posted).toEqual([]);
 
   // The frame remounts the stream for the new session (App): the composer posts the draft.
@@ -125,7 +127,7 @@ test("a member's name is refused with the reason, and the reader may sign in ins
   const field = screen.getByRole('textbox', { name: 'Your name' });
   expect(field.getAttribute('aria-invalid')).toBe('true');
   expect(field.getAttribute('aria-describedby')).toBe(said.id);
-  expect(started).toEqual([{ name: 'admin', email: null, website: '' }]);
+  expect(started).toEqual([{ name: 'admin', email: null, locale: 'en', website: '' }]);
   expect(signIn).not.toHaveBeenCalled();
   fireEvent.click(screen.getByRole('button', { name: 'Sign in instead' }));
   expect(openAuthPopup).toHaveBeenCalledWith(env, 'signin');

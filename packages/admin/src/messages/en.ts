@@ -956,6 +956,7 @@ export const en = {
   "console.shell.security": "Security",
   "console.shell.signOut": "Sign out",
   "console.shell.language": "Language",
+  "console.shell.emailLanguageFailed": "Your emails were left in their language: {reason}",
   "console.shell.notModerator.title": "Not a moderator",
   "console.shell.notModerator.text": "You are signed in as {username}, a {role}. Only moderators and admins can use the console; ask an admin to change your role.",
   "console.shell.role.COMMENTER": "commenter",

@@ -41,6 +41,7 @@ async function renderPopup(
   const transport = createTransport({ url: TEST_GRAPHQL_URL, retryDelaysMs: [] });
   const env: PopupEnv = {
     t: createTranslator(locale, await loadPopupCatalog(locale)),
+    locale,
     client: transport.client,
     window: win as unknown as Window,
   };
@@ -148,7 +149,14 @@ test('signs up with the emailed code, hands the token to the opener at our exact
   );
   expect(variables).toEqual({
     // The honeypot goes empty, as people leave it.
-    input: { email: 'ann@example.com', username: 'ann', password: ' my pass phrase ', website: '' },
+    // The popup's language: the code's email and the account's later ones are written in it.
+    input: {
+      email: 'ann@example.com',
+      username: 'ann',
+      password: ' my pass phrase ',
+      locale: 'en',
+      website: '',
+    },
   });
   expect(win.close).not.toHaveBeenCalled();
   type('Code', '12345');
@@ -217,7 +225,7 @@ test('signs in and hands the token over', async () => {
   type('Password', 'x');
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
   await waitFor(() => expect(win.close).toHaveBeenCalled());
-  expect(variables).toEqual({ input: { email: 'ann@example.com', password: 'x' } });
+  expect(variables).toEqual({ input: { email: 'ann@example.com', password: 'x', locale: 'en' } });
   expect(opener!.postMessage.mock.calls[0]).toEqual([
     { ns: PARLEY_NAMESPACE, type: 'token', payload: { token: 'parley-token' } },
     POPUP_ORIGIN,
@@ -262,8 +270,8 @@ test('asks a staff account with two-factor sign-in for its code, then hands the 
   fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
   await waitFor(() => expect(win.close).toHaveBeenCalled());
   expect(second).toEqual([
-    { input: { ticket: 'tkt', code: '111111' } },
-    { input: { ticket: 'tkt', code: '222222' } },
+    { input: { ticket: 'tkt', code: '111111', locale: 'en' } },
+    { input: { ticket: 'tkt', code: '222222', locale: 'en' } },
   ]);
   expect(opener!.postMessage.mock.calls[0]?.[0]).toMatchObject({
     payload: { token: 'strong-token' },
@@ -357,10 +365,23 @@ test('asks for a reset link and says it is on its way', async () => {
   expect(variables).toEqual({ input: { email: 'ann@example.com' } });
 });
 
-test('speaks Spanish with ?locale=es', async () => {
+test('speaks Spanish with ?locale=es, and asks for the emails in Spanish', async () => {
+  let variables: Record<string, unknown> = {};
+  server.use(
+    graphql.mutation('SignUp', ({ variables: v }) => {
+      variables = v;
+      return HttpResponse.json({ data: { signUp: { email: 'ana@example.com' } } });
+    }),
+  );
   await renderPopup('signup', { locale: 'es' });
   expect(screen.getByLabelText('Correo electrónico')).toBeTruthy();
   expect(screen.getByRole('button', { name: 'Registrarse' })).toBeTruthy();
   type('Contraseña', 'corta');
   expect(problemOf('Contraseña')).toBe('Usa al menos 8 caracteres.');
+  type('Correo electrónico', 'ana@example.com');
+  type('Nombre de usuario', 'ana');
+  type('Contraseña', 'una frase larga');
+  fireEvent.click(screen.getByRole('button', { name: 'Registrarse' }));
+  await screen.findByRole('status');
+  expect(variables).toMatchObject({ input: { email: 'ana@example.com', locale: 'es' } });
 });

@@ -6,6 +6,8 @@ import type { PopupKey } from './popupCatalog';
 export interface PopupEnv {
   /** Translates a popup message key. */
   t: Translate<PopupKey>;
+  /** The popup's language: sign-ups and sign-ins send it, and the account's emails follow it. */
+  locale: string;
   /** The popup's own GraphQL client (no token: the popup is where one is obtained). */
   client: Client;
   /** The popup's window (its opener, close, document). */

@@ -55,7 +55,9 @@ export function SecondFactorForm({
           },
         }}
         request={({ code }) =>
-          client.mutation(SIGN_IN_SECOND_FACTOR, { input: { ticket, code } }).toPromise()
+          client
+            .mutation(SIGN_IN_SECOND_FACTOR, { input: { ticket, code, locale: env.locale } })
+            .toPromise()
         }
         onData={(data) => {
           if (email !== null) rememberDevice(email, data.signInSecondFactor.deviceToken);

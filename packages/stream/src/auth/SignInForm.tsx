@@ -52,7 +52,7 @@ export function SignInForm({ env, onToken }: AuthFormProps) {
       // have a challenge to answer, which happens while the button shows the form as busy.
       request={async (credentials) => {
         const result = await signInWithDevice(credentials, (input) =>
-          client.mutation(SIGN_IN, { input }).toPromise(),
+          client.mutation(SIGN_IN, { input: { ...input, locale: env.locale } }).toPromise(),
         );
         const error = result.error && toTransportError(result.error);
         const ticket = error?.extensions['ticket'];

@@ -122,6 +122,7 @@ export function SignUpForm({ env, onToken }: AuthFormProps) {
                 email: email.trim(),
                 username: username.trim(),
                 password,
+                locale: env.locale,
                 website,
                 ...answer,
               },

@@ -17,13 +17,16 @@ export const SIGN_IN_WITH_SSO = graphql(
  * `tokenExpired` to the host, which may refresh it, and tells the reader.
  */
 export async function exchangeSsoToken(
-  { bridge, session, transport, t }: SsoEnv,
+  { bridge, session, transport, t, params }: SsoEnv,
   own: SsoState,
   token: string,
   attempt: number,
 ): Promise<void> {
   const exchange = () =>
-    transport.client.mutation(SIGN_IN_WITH_SSO, { input: { token } }).toPromise();
+    // The frame's language goes too: the reader's emails follow it.
+    transport.client
+      .mutation(SIGN_IN_WITH_SSO, { input: { token, locale: params.locale } })
+      .toPromise();
   // A stale stored Parley token is still sent with the request, and the server refuses the
   // whole request for it before looking at the host's token.
   await session.ready;

@@ -3,7 +3,7 @@ import type { StreamEnv } from '../StreamContext';
 import { setAuthNotice } from './authNotice';
 
 /** What host SSO needs from the stream's environment. */
-export type SsoEnv = Pick<StreamEnv, 'bridge' | 'session' | 'transport' | 't'>;
+export type SsoEnv = Pick<StreamEnv, 'bridge' | 'session' | 'transport' | 't' | 'params'>;
 
 /** The SSO state of one bridge, shared by its registrations. */
 export interface SsoState {

@@ -39,6 +39,7 @@ async function renderPopup(
   const transport = createTransport({ url: TEST_GRAPHQL_URL, retryDelaysMs: [] });
   const env: PopupEnv = {
     t: createTranslator('en', await loadPopupCatalog('en')),
+    locale: 'en',
     client: transport.client,
     window: win as unknown as Window,
     ...(props.withOrigin === false
@@ -184,7 +185,7 @@ test('asks a two-factor account for its code: a provider never skips it', async 
   fireEvent.input(await screen.findByLabelText('Code'), { target: { value: '123456' } });
   fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
   await waitFor(() => expect(win.close).toHaveBeenCalled());
-  expect(second).toEqual({ input: { ticket: 'tk', code: '123456' } });
+  expect(second).toEqual({ input: { ticket: 'tk', code: '123456', locale: 'en' } });
   handedOver(opener, 'staff-token');
 });
 

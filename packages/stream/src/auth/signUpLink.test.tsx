@@ -35,6 +35,7 @@ function page(opener: { postMessage: jest.Mock; closed: boolean } | null) {
 async function envOf(win: ReturnType<typeof page>): Promise<PopupEnv> {
   return {
     t: createTranslator('en', await loadPopupCatalog('en')),
+    locale: 'en',
     client: createTransport({ url: TEST_GRAPHQL_URL, retryDelaysMs: [] }).client,
     window: win as unknown as Window,
   };

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "الأمان",
   "console.shell.signOut": "تسجيل الخروج",
   "console.shell.language": "اللغة",
+  "console.shell.emailLanguageFailed": "لم تتغيّر لغة رسائلك الإلكترونية: {reason}",
   "console.shell.notModerator.title": "لست مشرفًا",
   "console.shell.notModerator.text": "أنت مسجَّل الدخول باسم {username}، بدور: {role}. لا يمكن استخدام لوحة التحكم إلا للمشرفين والمسؤولين؛ يُرجى أن تطلب من أحد المسؤولين تغيير دورك.",
   "console.shell.role.COMMENTER": "معلِّق",

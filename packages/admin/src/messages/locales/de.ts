@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Sicherheit",
   "console.shell.signOut": "Abmelden",
   "console.shell.language": "Sprache",
+  "console.shell.emailLanguageFailed": "Deine E-Mails bleiben in ihrer Sprache: {reason}",
   "console.shell.notModerator.title": "Keine Moderationsrechte",
   "console.shell.notModerator.text": "Du bist als {username} angemeldet, mit der Rolle {role}. Nur Moderatoren und Admins können die Konsole verwenden; bitte einen Admin, deine Rolle zu ändern.",
   "console.shell.role.COMMENTER": "Kommentator",

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Seguridad",
   "console.shell.signOut": "Cerrar sesión",
   "console.shell.language": "Idioma",
+  "console.shell.emailLanguageFailed": "Tus correos siguen en su idioma: {reason}",
   "console.shell.notModerator.title": "No eres moderador",
   "console.shell.notModerator.text": "Has iniciado sesión como {username}, con el rol de {role}. Solo los moderadores y los administradores pueden usar la consola; pide a un administrador que cambie tu rol.",
   "console.shell.role.COMMENTER": "comentarista",

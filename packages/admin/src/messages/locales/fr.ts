@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Sécurité",
   "console.shell.signOut": "Se déconnecter",
   "console.shell.language": "Langue",
+  "console.shell.emailLanguageFailed": "Vos e-mails restent dans leur langue : {reason}",
   "console.shell.notModerator.title": "Vous n’êtes pas modérateur",
   "console.shell.notModerator.text": "Vous êtes connecté en tant que {username}, avec le rôle « {role} ». Seuls les modérateurs et les administrateurs peuvent utiliser la console ; demandez à un administrateur de changer votre rôle.",
   "console.shell.role.COMMENTER": "commentateur",

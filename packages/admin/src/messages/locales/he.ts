@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "אבטחה",
   "console.shell.signOut": "התנתקות",
   "console.shell.language": "שפה",
+  "console.shell.emailLanguageFailed": "שפת המיילים שלך לא השתנתה: {reason}",
   "console.shell.notModerator.title": "אין לך הרשאות ניהול",
   "console.shell.notModerator.text": "התחברת בתור {username}, בתפקיד {role}. רק מנהלי תגובות ומנהלי מערכת יכולים להשתמש במסוף הניהול; אפשר לבקש ממנהל מערכת לשנות את התפקיד שלך.",
   "console.shell.role.COMMENTER": "מגיב",

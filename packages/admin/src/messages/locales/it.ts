@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Sicurezza",
   "console.shell.signOut": "Esci",
   "console.shell.language": "Lingua",
+  "console.shell.emailLanguageFailed": "Le tue email restano nella loro lingua: {reason}",
   "console.shell.notModerator.title": "Non sei un moderatore",
   "console.shell.notModerator.text": "Hai effettuato l’accesso come {username}, con il ruolo “{role}”. Solo moderatori e amministratori possono usare la console: chiedi a un amministratore di cambiare il tuo ruolo.",
   "console.shell.role.COMMENTER": "commentatore",

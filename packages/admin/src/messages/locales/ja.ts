@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "セキュリティ",
   "console.shell.signOut": "ログアウト",
   "console.shell.language": "言語",
+  "console.shell.emailLanguageFailed": "メールの言語は変更されませんでした：{reason}",
   "console.shell.notModerator.title": "モデレーターではありません",
   "console.shell.notModerator.text": "{username}（{role}）としてログインしています。コンソールを使えるのはモデレーターと管理者のみです。ロールの変更を管理者に依頼してください。",
   "console.shell.role.COMMENTER": "コメント投稿者",

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "보안",
   "console.shell.signOut": "로그아웃",
   "console.shell.language": "언어",
+  "console.shell.emailLanguageFailed": "이메일 언어는 바뀌지 않았어요: {reason}",
   "console.shell.notModerator.title": "모더레이터가 아니에요",
   "console.shell.notModerator.text": "{username} 님({role})으로 로그인되어 있어요. 콘솔은 모더레이터와 관리자만 사용할 수 있어요. 관리자에게 역할 변경을 요청해 주세요.",
   "console.shell.role.COMMENTER": "댓글 작성자",

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Beveiliging",
   "console.shell.signOut": "Uitloggen",
   "console.shell.language": "Taal",
+  "console.shell.emailLanguageFailed": "Je e-mails blijven in hun taal: {reason}",
   "console.shell.notModerator.title": "Geen moderator",
   "console.shell.notModerator.text": "Je bent ingelogd als {username}, met de rol {role}. Alleen moderators en beheerders kunnen de console gebruiken; vraag een beheerder om je rol te wijzigen.",
   "console.shell.role.COMMENTER": "reageerder",

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Bezpieczeństwo",
   "console.shell.signOut": "Wyloguj się",
   "console.shell.language": "Język",
+  "console.shell.emailLanguageFailed": "Twoje e-maile pozostają w dotychczasowym języku: {reason}",
   "console.shell.notModerator.title": "Brak uprawnień moderatora",
   "console.shell.notModerator.text": "Zalogowano jako {username} (rola: {role}). Z konsoli mogą korzystać tylko moderatorzy i administratorzy; poproś administratora o zmianę roli.",
   "console.shell.role.COMMENTER": "komentujący",

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Segurança",
   "console.shell.signOut": "Sair",
   "console.shell.language": "Idioma",
+  "console.shell.emailLanguageFailed": "Seus e-mails continuam no idioma anterior: {reason}",
   "console.shell.notModerator.title": "Você não é moderador",
   "console.shell.notModerator.text": "Você entrou como {username}, com a função de {role}. Só moderadores e administradores podem usar o console; peça a um administrador para mudar sua função.",
   "console.shell.role.COMMENTER": "comentarista",

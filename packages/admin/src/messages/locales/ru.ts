@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Безопасность",
   "console.shell.signOut": "Выйти",
   "console.shell.language": "Язык",
+  "console.shell.emailLanguageFailed": "Письма приходят на прежнем языке: {reason}",
   "console.shell.notModerator.title": "Нет прав модератора",
   "console.shell.notModerator.text": "Вы вошли как {username} (роль: {role}). Консолью могут пользоваться только модераторы и администраторы; попросите администратора изменить вашу роль.",
   "console.shell.role.COMMENTER": "комментатор",

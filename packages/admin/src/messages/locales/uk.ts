@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "Безпека",
   "console.shell.signOut": "Вийти",
   "console.shell.language": "Мова",
+  "console.shell.emailLanguageFailed": "Листи надходять попередньою мовою: {reason}",
   "console.shell.notModerator.title": "Ви не модератор",
   "console.shell.notModerator.text": "Ви ввійшли як {username} (роль: {role}). Консоллю можуть користуватися лише модератори й адміністратори; попросіть адміністратора змінити вашу роль.",
   "console.shell.role.COMMENTER": "коментатор",

@@ -956,6 +956,7 @@ export const catalog = {
   "console.shell.security": "安全",
   "console.shell.signOut": "退出登录",
   "console.shell.language": "语言",
+  "console.shell.emailLanguageFailed": "邮件语言未更改：{reason}",
   "console.shell.notModerator.title": "不是版主",
   "console.shell.notModerator.text": "你当前以 {username}（{role}）身份登录。只有版主和管理员可以使用控制台；请联系管理员更改你的角色。",
   "console.shell.role.COMMENTER": "评论者",

@@ -37,7 +37,10 @@ test('signs in with the typed email and password, keeps the token and goes to th
   fill('Password', 'secret pass');
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
   await waitFor(() => expect(location.history.at(-1)).toBe('/admin'));
-  expect(sent).toEqual([{ input: { email: 'ada@example.com', password: 'secret pass' } }]);
+  // The console's language goes with it: the account's emails follow it.
+  expect(sent).toEqual([
+    { input: { email: 'ada@example.com', password: 'secret pass', locale: 'en' } },
+  ]);
   expect(env.session.getToken()).toBe('tok-1');
 });
 
@@ -141,8 +144,8 @@ test('asks for the authenticator code after a right password, and signs in with 
   fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
   await waitFor(() => expect(location.history.at(-1)).toBe('/admin'));
   expect(second).toEqual([
-    { input: { ticket: 'tkt-1', code: '000000' } },
-    { input: { ticket: 'tkt-1', code: '123456' } },
+    { input: { ticket: 'tkt-1', code: '000000', locale: 'en' } },
+    { input: { ticket: 'tkt-1', code: '123456', locale: 'en' } },
   ]);
   expect(env.session.getToken()).toBe('tok-2fa');
   // This browser is remembered for the account, as after a sign-in without a code.

@@ -8,7 +8,7 @@ import { useLocation } from 'wouter';
 import { useConsoleEnv } from '../../ConsoleContext';
 import { useErrorText } from '../../errorText';
 import { Field } from '../../Field';
-import { useT } from '../../i18n';
+import { useI18n, useT } from '../../i18n';
 import { errorCodeOf } from '../../errorCodeOf';
 import { ForgotPassword } from './ForgotPassword';
 
@@ -42,6 +42,7 @@ export function LoginPage() {
   const [forgot, setForgot] = useState(false);
   const forgotButton = useRef<HTMLButtonElement>(null);
   const forgotWasOpen = useRef(false);
+  const { locale } = useI18n();
   const t = useT();
   const errorText = useErrorText();
 
@@ -65,7 +66,10 @@ export function LoginPage() {
     setFetching(true);
     // A browser this account signed in on before is remembered; an unknown one may have to
     // answer a challenge while the account is being guessed at, which happens here unseen.
-    const result = await signInWithDevice({ email, password }, (input) => signIn({ input }));
+    // The console's language goes too: the account's emails follow it.
+    const result = await signInWithDevice({ email, password }, (input) =>
+      signIn({ input: { ...input, locale } }),
+    );
     setFetching(false);
     if (!result.data) {
       const error = result.error && toTransportError(result.error);
@@ -152,6 +156,7 @@ function SecondFactorStep({
   const [{ fetching }, send] = useMutation(SECOND_FACTOR_MUTATION);
   const [code, setCode] = useState('');
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  const { locale } = useI18n();
   const t = useT();
   const errorText = useErrorText();
   async function submit(event: FormEvent) {
@@ -161,7 +166,7 @@ function SecondFactorStep({
       setFailure(t('console.login.secondFactor.enterCode'));
       return;
     }
-    const result = await send({ input: { ticket, code } });
+    const result = await send({ input: { ticket, code, locale } });
     if (!result.data) {
       setFailure(errorText(errorCodeOf(result.error)));
       return;
