@@ -1,16 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { journey, screenshot, streamFrame, useHarness } from '../harness';
-import { streamFrameOf } from '../support/commenter';
+import { newAccount, streamFrameOf } from '../support/commenter';
 
 // Journey 26: the thread in the reader's language. The example site's pages say their language
 // (`?lang=` writes `<html lang>`, as a site's own template would); with no `locale` option and the
 // site's setting left at "each page's own", the frame, its sign-in popup and count.js follow it.
 // Arabic and Hebrew lay out right to left: the frame's and the popup's documents are `dir="rtl"`,
 // and replies are indented from the right (the styles' logical properties). Screenshots of each
-// are in test-output/e2e/26-*.png.
+// are in test-output/e2e/26-*.png. A reader who signs up from an Arabic page gets their emails in
+// Arabic, right to left (delivered over SMTP to an in-process inbox, then opened in the browser).
 
-const h = useHarness();
+const h = useHarness({ smtp: true });
 
 /** The text of `key` in `locale` (locales/<locale>/*.json), as translators wrote it. */
 function catalog(locale: string): (key: string) => string {
@@ -119,4 +120,72 @@ it("switches the console's language from its header, right to left for Arabic, a
     await page.reload();
     await nav.getByRole('link', { name: ar('console.shell.moderate') }).waitFor();
     expect((await layout()).dir).toBe('rtl');
+  }));
+
+const STORY_COMMENTS = `query ($url: String!) { story(url: $url) { id comments(first: 5) { edges { node { id body } } } } }`;
+const CREATE = `mutation ($input: CreateCommentInput!) { createComment(input: $input) { comment { id } } }`;
+
+it('writes a reader’s emails in the language they signed up in: Arabic, right to left', () =>
+  journey('26-arabic-email', async (pages) => {
+    const ar = catalog('ar');
+    const path = '/articles/arabic-email';
+    const article = await h.open(`${path}?lang=ar`);
+    pages.push(article);
+    const frame = streamFrame(article.page);
+    const opened = article.page.context().waitForEvent('page', { timeout: 10_000 });
+    await frame.getByRole('button', { name: ar('auth.signUp'), exact: true }).click();
+    const popup = await opened;
+    const account = newAccount('layla');
+    await popup.getByLabel(ar('auth.email'), { exact: true }).fill(account.email);
+    await popup.getByLabel(ar('auth.username'), { exact: true }).fill(account.username);
+    await popup.getByLabel(ar('auth.password'), { exact: true }).fill(account.password);
+    await popup.getByRole('button', { name: ar('auth.signUp'), exact: true }).click();
+    // The code comes in Arabic: the popup's language went with the sign-up.
+    const codeMail = await h.inbox!.waitFor((m) => m.to.includes(account.email));
+    expect(codeMail.html).toContain('<html lang="ar" dir="rtl">');
+    const code = /^ {4}(\d{6})$/m.exec(codeMail.text)?.[1];
+    await popup.getByLabel(ar('auth.code'), { exact: true }).fill(code!);
+    const closed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: ar('auth.submit.confirm'), exact: true }).click();
+    await closed;
+    const text = `تعليق ينتظر ردًا ${Date.now()}`;
+    await frame.getByRole('textbox', { name: ar('composer.label'), exact: true }).fill(text);
+    await frame.getByRole('button', { name: ar('composer.post'), exact: true }).click();
+    await frame
+      .getByRole('article')
+      .filter({ hasText: text })
+      .filter({ has: frame.getByRole('button', { name: ar('thread.reply'), exact: true }) })
+      .waitFor();
+
+    // Someone answers; the reply email is in Arabic too, whatever the replier's language.
+    const replier = newAccount('replier');
+    const token = await h.signUp(replier);
+    const { story } = await h.graphql<{
+      story: { id: string; comments: { edges: { node: { id: string; body: string } }[] } };
+    }>(STORY_COMMENTS, { url: h.storyUrl(path) });
+    const parent = story.comments.edges.find((e) => e.node.body.includes(text))!.node;
+    await h.graphql(
+      CREATE,
+      { input: { storyId: story.id, parentId: parent.id, body: 'I agree, well said.' } },
+      token,
+    );
+    const replyMail = await h.inbox!.waitFor(
+      (m) => m.to.includes(account.email) && m.text.includes('I agree, well said.'),
+    );
+    expect(replyMail.subject).toBe(
+      ar('email.reply.subject').replace('{replier}', replier.username),
+    );
+    // Opened as a mail reader shows it: mirrored, the English reply quoted left to right.
+    const reader = await article.context.newPage();
+    await reader.setViewportSize({ width: 640, height: 640 });
+    await reader.setContent(replyMail.html);
+    expect(
+      await reader.evaluate(() => ({
+        lang: document.documentElement.lang,
+        direction: getComputedStyle(document.body).direction,
+        quote: getComputedStyle(document.querySelector('blockquote')!).direction,
+        bar: getComputedStyle(document.querySelector('blockquote')!).borderRightWidth,
+      })),
+    ).toEqual({ lang: 'ar', direction: 'rtl', quote: 'ltr', bar: '3px' });
+    await screenshot(reader, '26-arabic-email');
   }));

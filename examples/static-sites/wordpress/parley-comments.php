@@ -7,7 +7,7 @@
  *   add_filter('comments_template', fn () => get_theme_file_path('parley-comments.php'));
  * or include it from comments.php. In wp-config.php:
  *   define('PARLEY_URL', 'https://comments.example.com'); // the Parley server, no trailing slash
- *   define('PARLEY_SSO_SECRET', '…'); // a key of the site (Configure → Sites); optional
+ *   define('PARLEY_SSO_SECRET', '…'); // a key of the site (Configure → Organization and sites); optional
  *   define('PARLEY_THEME', 'auto');   // optional: light, dark or auto
  * A post's custom field parley_story_id (optional), the story's id in Parley, keeps a thread whose
  * page moved.

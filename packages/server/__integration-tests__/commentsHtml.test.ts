@@ -285,7 +285,49 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
     const replies = [...article.querySelectorAll(':scope > article > p')].map((p) => p.textContent);
     expect(replies).toEqual(Array.from({ length: COMMENTS_HTML_REPLIES_EACH }, (_, i) => `r${i}`));
     const more = article.querySelector<HTMLAnchorElement>(':scope > p > a')!;
-    expect([more.textContent, more.href]).toEqual(['More replies', `${busy}?commentID=${root.id}`]);
+    expect([more.textContent, more.href]).toEqual([
+      'Continue this thread',
+      `${busy}?commentID=${root.id}`,
+    ]);
+  });
+
+  it('speaks the include’s language (`&locale=`), else the site’s, Arabic right to left', async () => {
+    const story = `${SITE}/arabic`;
+    const id = await storyOf(story);
+    // Through the store: the API's limit on comments is spent by the tests before.
+    const make = async (body: string, extra: { parentId?: string; status?: 'REJECTED' } = {}) =>
+      (
+        await createComment(database.db, {
+          storyId: id,
+          authorId,
+          bodySource: body,
+          bodyHtml: `<p>${body}</p>`,
+          ...extra,
+        })
+      ).comment.id;
+    const kept = await make('مرحبا');
+    const gone = await make('Rejected', { status: 'REJECTED' });
+    await make('رد', { parentId: gone });
+    const arabic = await get(of(story, 'locale=ar'));
+    const section = arabic.root.firstElementChild!;
+    expect([section.getAttribute('lang'), section.getAttribute('dir')]).toEqual(['ar', 'rtl']);
+    expect(arabic.root.querySelector(`#parley-comment-${gone} > p`)?.textContent).toBe(
+      'تمت إزالة هذا التعليق.',
+    );
+    expect(treeOf(section).map(([id]) => id)).toContain(kept);
+    // Each language kept apart in the read cache: English again after Arabic.
+    const english = await get(of(story));
+    expect(english.root.firstElementChild!.getAttribute('lang')).toBe('en');
+    expect(english.root.querySelector(`#parley-comment-${gone} > p`)?.textContent).toBe(
+      'This comment was removed.',
+    );
+    // A tag without text goes by its language, else to the site's setting.
+    expect(
+      (await get(of(story, 'locale=ar-EG'))).root.firstElementChild!.getAttribute('lang'),
+    ).toBe('ar');
+    expect((await get(of(story, 'locale=sv'))).root.firstElementChild!.getAttribute('lang')).toBe(
+      'en',
+    );
   });
 
   it('keeps no answer for a story nobody opened: once opened, its comments show', async () => {
@@ -313,7 +355,7 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
     const never = await get(of(`${SITE}/never`));
     expect([never.status, never.body]).toEqual([
       200,
-      `<section class="parley-comments" data-story-url="${SITE}/never"></section>`,
+      `<section class="parley-comments" lang="en" dir="ltr" data-story-url="${SITE}/never"></section>`,
     ]);
     const stories = await database.db
       .selectFrom('stories')

@@ -317,7 +317,7 @@ describe('parley', () => {
     );
     expect(await parley(dir, ['import', 'disqus', file])).toMatchObject({
       code: USAGE_ERROR,
-      err: 'parley: import: --site SITE_ID is required (Configure → Sites shows the ids)',
+      err: 'parley: import: --site SITE_ID is required (Configure → Organization and sites shows the ids)',
     });
     expect(await parley(dir, ['import', 'livefyre', file, '--site', siteId])).toMatchObject({
       code: USAGE_ERROR,
@@ -363,7 +363,7 @@ describe('parley', () => {
     });
     expect(await parley(dir, ['export'])).toMatchObject({
       code: USAGE_ERROR,
-      err: 'parley: export: --site SITE_ID is required (Configure → Sites shows the ids)',
+      err: 'parley: export: --site SITE_ID is required (Configure → Organization and sites shows the ids)',
     });
     expect(await parley(dir, ['export', '--site', 'nope'])).toMatchObject({
       code: FAILURE,

@@ -267,6 +267,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest: added('0028_guests', 0, 0),
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
+        locale: added('0032_user_locale', 'de', null),
       },
       {
         // Signs in by email typed in any case.
@@ -298,6 +299,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest: added('0028_guests', 0, 0),
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
+        locale: added('0032_user_locale', null, null),
       },
       {
         // An SSO reader whose host name, in Cyrillic, looks like the older `Admin`: it keeps its
@@ -330,6 +332,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest: added('0028_guests', 0, 0),
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
+        locale: added('0032_user_locale', null, null),
       },
       {
         // Suspended, premoderated, and waiting out the grace period of her deletion request.
@@ -361,6 +364,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest: added('0028_guests', 0, 0),
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
+        locale: added('0032_user_locale', null, null),
       },
       new Later('0005_deleted_accounts', {
         // An emptied account (store/accountDeletion.ts): no skeleton, its name frees nothing.
@@ -392,6 +396,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest: added('0028_guests', 0, 0),
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
+        locale: added('0032_user_locale', null, null),
       }),
       new Later('0028_guests', {
         // A guest (store/guests.ts): keys that reserve nothing, an address they confirmed.
@@ -423,6 +428,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest: 1,
         guest_email_key: 'sam@guest.example',
         ip_address: '203.0.113.7',
+        locale: added('0032_user_locale', null, null),
       }),
     ],
   },
@@ -822,6 +828,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         attempts: 1,
         expires_at: FAR,
         created_at: '2026-05-01T00:00:00.000Z',
+        locale: added('0032_user_locale', 'es', null),
       },
     ],
   },
@@ -1356,6 +1363,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         repliesFeedKey: null,
         guest: false,
         ipAddress: null,
+        locale: null,
       });
       expect((await findUserByUsername(db(), 'ADMIN'))?.id).toBe('u-b-admin');
       // The admin's replies feed, from its migration on, opens the same feed once upgraded.

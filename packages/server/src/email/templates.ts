@@ -15,8 +15,8 @@ import {
 import { createTranslator, directionOf, toLocale } from '@parley/contract';
 import type { Translate } from '@parley/contract';
 import type { MailMessage } from './createMailer';
-import { EMAIL_CATALOGS, EMAIL_ENGLISH } from './catalogs.generated';
-import type { EmailMessageKey } from './catalogs.generated';
+import { SERVER_CATALOGS, SERVER_ENGLISH } from '../i18n/catalogs.generated';
+import type { ServerMessageKey } from '../i18n/catalogs.generated';
 import type { Organization } from '../db/store/organization';
 import type { UserRole } from '../db/schema';
 import { FLOW_SECONDS } from '../db/store/signInFlows';
@@ -35,16 +35,16 @@ export interface EmailContent {
 /** Formats for one email's language: its translator, durations and dates. */
 export interface EmailWriter {
   locale: string;
-  t: Translate<EmailMessageKey>;
+  t: Translate<ServerMessageKey>;
   /** "3 days", "1 hour": how long a link works. */
   duration(seconds: number): string;
   /** A moment with its date and time, in UTC (the server does not know the reader's zone). */
   date(at: Date | string): string;
 }
 
-/** The writer of emails in `locale` (one of {@link EMAIL_CATALOGS}' locales). */
+/** The writer of emails in `locale` (one of {@link EMAIL_LOCALES}). */
 export function emailWriter(locale: string): EmailWriter {
-  const t = createTranslator(locale, EMAIL_CATALOGS[locale] ?? EMAIL_ENGLISH);
+  const t = createTranslator(locale, SERVER_CATALOGS[locale] ?? SERVER_ENGLISH);
   // English dates as they always were: "3 December 2026 at 18:00" (en-GB, day before month).
   const dates = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, {
     dateStyle: 'long',
@@ -70,7 +70,7 @@ export function duration(seconds: number): string {
 }
 
 /** The locales emails are written in, English first. */
-export const EMAIL_LOCALES = Object.keys(EMAIL_CATALOGS);
+export const EMAIL_LOCALES = Object.keys(SERVER_CATALOGS);
 
 /**
  * The language of an email: the first of `choices` (the recipient's own, then the site's, then
@@ -454,7 +454,8 @@ export const EMAIL_TEMPLATES = {
       subject: t('email.moderationDigest.subject', { count: d.total, site }),
       body: [
         t('email.hello', { name: d.username }),
-        summary.join(' '),
+        // Sentences run on with a space, but not in Chinese and Japanese (their full stop has one).
+        summary.join(/^(ja|zh)\b/.test(w.locale) ? '' : ' '),
         ...d.items.flatMap((item): Block[] => [
           t(
             item.queue === 'PENDING'

@@ -20,7 +20,8 @@
  *
  * Anonymous like a feed: 401 with "anonymous reading" off, never creating a story (an unknown
  * story answers an empty container, so an include never breaks the host's page), errors in plain
- * text with their code. Kept in the shared read cache beside the anonymous GraphQL reads, dropped
+ * text with their code. In the frame's language: `&locale=` (the host's page language), else the
+ * site's "Language of the comments", else English. Kept in the shared read cache beside the anonymous GraphQL reads, dropped
  * by the same events (a comment of the story, a user shown in it, the settings), and sent with a
  * one-minute `max-age` and an ETag as the feeds are.
  */
@@ -45,6 +46,9 @@ import type { CacheEntityRecord } from '../readCache/createReadCache';
 import { EVERY_READ } from '../readCache/createReadCache';
 import type { FeedAnswer } from './atomFeeds';
 import { FEED_HEADERS, FEED_MAX_AGE_SECONDS, plainTextError } from './atomFeeds';
+import { directionOf } from '@parley/contract';
+import { emailLocale, emailWriter } from '../email/templates';
+import type { EmailWriter } from '../email/templates';
 
 /** Where the fragment is served. */
 export const COMMENTS_HTML_PATH = '/api/stories/comments.html';
@@ -84,7 +88,7 @@ export function createCommentsHtml(
   return async (url) => {
     if (url.pathname !== COMMENTS_HTML_PATH) return undefined;
     try {
-      return await answer(deps, url.searchParams.get('url'), url.searchParams.get('after'));
+      return await answer(deps, url.searchParams, url.searchParams.get('after'));
     } catch (error) {
       if (error instanceof ParleyError) return plainTextError(error);
       throw error;
@@ -94,23 +98,27 @@ export function createCommentsHtml(
 
 async function answer(
   deps: CommentsHtmlDeps,
-  value: string | null,
+  query: URLSearchParams,
   after: string | null,
 ): Promise<FeedAnswer> {
-  requireAnonymousReading(await deps.settings());
+  const settings = await deps.settings();
+  requireAnonymousReading(settings);
+  const value = query.get('url');
   if (!value) throw new ParleyError('INVALID_INPUT', 'Name the story: ?url=<its URL>.');
   const key = canonicalStoryUrl(value).toString();
+  // As the frame: the include's `locale` (the host's page language), else the site's setting.
+  const writer = emailWriter(emailLocale(query.get('locale'), settings.locale));
   // Only first pages are kept: what a host includes. A cursor can be written many ways (and made
   // up), so keeping later pages would let anyone fill the cache with copies.
   // No `.` in the key: the read cache reads one as the start of an ETag's version.
   const cacheKey =
     after === null
-      ? `comments-html:${createHash('sha256').update(key).digest('base64url')}`
+      ? `comments-html:${writer.locale}:${createHash('sha256').update(key).digest('base64url')}`
       : undefined;
   const kept = cacheKey
     ? ((await deps.cache?.get(cacheKey))?.data as { html?: string } | undefined)
     : undefined;
-  const html = kept?.html ?? (await render(deps, key, after, cacheKey));
+  const html = kept?.html ?? (await render(deps, key, after, cacheKey, writer));
   return {
     status: 200,
     headers: {
@@ -130,11 +138,13 @@ async function render(
   key: string,
   after: string | null,
   cacheKey: string | undefined,
+  writer: EmailWriter,
 ): Promise<string> {
+  const { t, locale } = writer;
   // Never created here: a story exists once a reader opened it. An unknown one is not kept: it
   // may be opened any moment, and nothing would drop the empty answer then.
   const story = await findStoryByUrl(deps.db, key);
-  if (!story) return container(key, '');
+  if (!story) return container(key, locale, '');
   // What readers see: visible comments, and removed ones that still have visible replies.
   const page = await listComments(
     deps.db,
@@ -153,17 +163,21 @@ async function render(
     ]),
   );
   const site = await findSiteById(deps.db, story.siteId);
-  const nameOf = (comment: Comment) => authors.get(comment.authorId) ?? 'Deleted user';
+  const nameOf = (comment: Comment) => authors.get(comment.authorId) ?? t('thread.deletedUser');
   const next = page.pageInfo.hasNextPage
     ? `${deps.publicUrl}${COMMENTS_HTML_PATH}?${new URLSearchParams({
         url: story.url,
         after: page.pageInfo.endCursor ?? '',
+        locale,
       })}`
     : undefined;
   const html = container(
     story.url,
-    roots.map((node) => articleOf(story, node, nameOf)).join('') +
-      (next ? `<nav><a rel="next" href="${escapeHtml(next)}">More comments</a></nav>` : '') +
+    locale,
+    roots.map((node) => articleOf(story, node, nameOf, t)).join('') +
+      (next
+        ? `<nav><a rel="next" href="${escapeHtml(next)}">${escapeHtml(t('noScript.more'))}</a></nav>`
+        : '') +
       jsonLd(
         discussion(
           story,
@@ -248,8 +262,8 @@ function flatten(nodes: Node[]): Comment[] {
 }
 
 /** The fragment's root: what embed.js replaces, named by the story it shows. */
-function container(storyUrl: string, inner: string): string {
-  return `<section class="${COMMENTS_HTML_CLASS}" data-story-url="${escapeHtml(storyUrl)}">${inner}</section>`;
+function container(storyUrl: string, locale: string, inner: string): string {
+  return `<section class="${COMMENTS_HTML_CLASS}" lang="${escapeHtml(locale)}" dir="${directionOf(locale)}" data-story-url="${escapeHtml(storyUrl)}">${inner}</section>`;
 }
 
 /** Where a comment opens in the host's page: the frame reads `?commentID=`. */
@@ -259,7 +273,12 @@ function permalinkOf(story: Story, comment: Comment): string {
   return url.href;
 }
 
-function articleOf(story: Story, node: Node, nameOf: (comment: Comment) => string): string {
+function articleOf(
+  story: Story,
+  node: Node,
+  nameOf: (comment: Comment) => string,
+  t: EmailWriter['t'],
+): string {
   const { comment, replies } = node;
   const permalink = escapeHtml(permalinkOf(story, comment));
   return (
@@ -268,10 +287,13 @@ function articleOf(story: Story, node: Node, nameOf: (comment: Comment) => strin
       ? `<header><strong>${escapeHtml(nameOf(comment))}</strong> ` +
         `<a href="${permalink}"><time datetime="${escapeHtml(comment.createdAt)}">${comment.createdAt.slice(0, 10)}</time></a></header>` +
         comment.bodyHtml
-      : `<p>${comment.deletedAt ? 'This comment was deleted.' : 'This comment was removed.'}</p>`) +
-    replies.map((reply) => articleOf(story, reply, nameOf)).join('') +
+      : // Deleted by its author or removed by the moderators: said as the live thread says it.
+        `<p>${escapeHtml(t('thread.removed'))}</p>`) +
+    replies.map((reply) => articleOf(story, reply, nameOf, t)).join('') +
     // More replies than the page holds: the rest are in the live thread, at this comment.
-    (replies.length < comment.replyCount ? `<p><a href="${permalink}">More replies</a></p>` : '') +
+    (replies.length < comment.replyCount
+      ? `<p><a href="${permalink}">${escapeHtml(t('noScript.continue'))}</a></p>`
+      : '') +
     `</article>`
   );
 }

@@ -43,6 +43,19 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
+ * The shortcut a key press means: the character typed (on AZERTY, the key that types "a" is "a");
+ * on a layout whose letters are not Latin (Cyrillic, Hebrew, Arabic, Greek) the Latin letter of
+ * the same key (`KeyJ` → "j"), and "?" for Shift and the US "/" key where that types another
+ * sign (Russian: ","), so the shortcuts work without switching layouts.
+ */
+export function shortcutKey(event: Pick<KeyboardEvent, 'key' | 'code' | 'shiftKey'>): string {
+  if (/^[a-zA-Z?]$/.test(event.key)) return event.key;
+  const letter = /^Key([A-Z])$/.exec(event.code)?.[1];
+  if (letter) return event.shiftKey ? letter : letter.toLowerCase();
+  return event.code === 'Slash' && event.shiftKey ? '?' : event.key;
+}
+
+/**
  * The queue's single-key shortcuts, on the console's window. Ignored while typing, with a
  * modifier held (browser and screen-reader shortcuts), and while a dialog is open (the dialog
  * owns the keyboard then).
@@ -71,7 +84,7 @@ export function useQueueKeyboard(handlers: QueueKeyHandlers): void {
         z: h.single,
         '?': h.help,
       };
-      const action = actions[event.key];
+      const action = actions[shortcutKey(event)];
       if (!action) return;
       event.preventDefault();
       action();

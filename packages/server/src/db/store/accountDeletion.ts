@@ -232,6 +232,7 @@ export function deleteAccount(
         replies_feed_key: null,
         guest_email_key: null,
         ip_address: null,
+        locale: null,
       }))
       .where('id', '=', userId)
       .execute();
