@@ -1,5 +1,6 @@
-import type { ErrorCode } from '@parley/transport';
+import type { ErrorCode, TransportError } from '@parley/transport';
 import { ENGLISH, useT } from './i18n';
+import { en } from './messages/en';
 import type { ConsoleMessageKey } from './i18n';
 
 // What each coded error says in the console, in the admin's language: `console.error.<CODE>` of
@@ -27,3 +28,24 @@ export const ERROR_TEXT = {
   FORBIDDEN: errorText('FORBIDDEN'),
   NOT_FOUND: errorText('NOT_FOUND'),
 } as const;
+
+/**
+ * The words for a field the server refused, in the console's language: its problem
+ * (`extensions.problem`, `@parley/contract`'s InputProblem) as `console.problem.<PROBLEM>` with the
+ * figures the error carries (`max`, `value`, `host`, `address`); the server's own message only for
+ * a problem this console has no words for (a newer server).
+ */
+export function useFieldErrorText(): (error: TransportError) => string {
+  const t = useT();
+  return (error) => {
+    const { problem } = error.extensions;
+    const key = `console.problem.${String(problem)}`;
+    if (typeof problem !== 'string' || !(key in en)) return error.message;
+    const vars: Record<string, string | number> = {};
+    for (const name of ['max', 'value', 'host', 'address']) {
+      const value = error.extensions[name];
+      if (typeof value === 'string' || typeof value === 'number') vars[name] = value;
+    }
+    return t(key as ConsoleMessageKey, vars);
+  };
+}

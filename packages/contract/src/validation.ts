@@ -25,6 +25,36 @@ export type FieldProblem =
   | 'COMMENT_EMPTY'
   | 'COMMENT_TOO_LONG';
 
+/**
+ * What is wrong with a field only the server checks (an admin form's): `extensions.problem` of
+ * its INVALID_INPUT, with the figures its words need beside it in `extensions` (`max`, `host`…),
+ * so that the console says it in its own language. The message stays for other clients.
+ */
+export type InputProblem =
+  | FieldProblem
+  /** Empty where something is needed. */
+  | 'REQUIRED'
+  /** Not an absolute http(s) URL. */
+  | 'URL_INVALID'
+  /** Not `scheme://host[:port]` (`value`: what was given). */
+  | 'ORIGIN_INVALID'
+  /** A URL with a user name or password in it. */
+  | 'URL_CREDENTIALS'
+  /** A webhook's address is loopback, private or reserved (`host`, `address`). */
+  | 'ADDRESS_PRIVATE'
+  /** Longer than `max` characters. */
+  | 'TOO_LONG'
+  /** Empty or longer than `max` characters. */
+  | 'LENGTH'
+  /** An issuer given to a provider that is not OpenID Connect. */
+  | 'ISSUER_NOT_OIDC'
+  /** An OpenID Connect issuer that is not an https address without query or fragment. */
+  | 'ISSUER_INVALID'
+  /** A webhook without an event. */
+  | 'EVENTS_EMPTY'
+  /** As many webhooks as allowed (`max`) already. */
+  | 'WEBHOOKS_MAX';
+
 /** Characters a domain label may hold: letters (internationalised domains), digits and `-`. */
 const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
 /** Whitespace, control characters and the specials that would need quoting in a local part. */

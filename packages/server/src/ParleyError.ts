@@ -1,15 +1,22 @@
 import { GraphQLError } from 'graphql';
-import type { FieldProblem, ServerErrorCode } from '@parley/contract';
+import type { InputProblem, ServerErrorCode } from '@parley/contract';
 
 /** Extra facts a coded error carries to the client in `extensions`. */
 export interface ParleyErrorDetails {
   /** Input field the error is about (`extensions.field`), e.g. `email`. */
   field?: string;
   /**
-   * INVALID_INPUT of an account field: which of `@parley/contract`'s rules it breaks
-   * (`extensions.problem`, e.g. `USERNAME_LENGTH`), for a client to word it.
+   * INVALID_INPUT: which of `@parley/contract`'s rules it breaks (`extensions.problem`, e.g.
+   * `USERNAME_LENGTH`, `URL_INVALID`), for a client to word it in its own language.
    */
-  problem?: FieldProblem;
+  problem?: InputProblem;
+  /** INVALID_INPUT: the figure a problem's words need (`TOO_LONG`: the most characters). */
+  max?: number;
+  /** INVALID_INPUT `ORIGIN_INVALID`: what was given. */
+  value?: string;
+  /** INVALID_INPUT `ADDRESS_PRIVATE`: the host and the address it is at. */
+  host?: string;
+  address?: string;
   /** Seconds until a rate-limited action may be tried again (`extensions.retryAfterSeconds`). */
   retryAfterSeconds?: number;
   /** End of a suspension, ISO string (`extensions.until`). */

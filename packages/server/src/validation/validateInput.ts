@@ -8,7 +8,10 @@ import { ParleyError } from '../ParleyError';
 /** The trimmed text; empty is `INVALID_INPUT` on `field`. */
 export function required(value: string, field: string): string {
   const trimmed = value.trim();
-  if (trimmed === '') throw new ParleyError('INVALID_INPUT', 'This field is required.', { field });
+  if (trimmed === '') throw new ParleyError('INVALID_INPUT', 'This field is required.', {
+      field,
+      problem: 'REQUIRED',
+    });
   return trimmed;
 }
 
@@ -20,7 +23,10 @@ export function httpUrl(value: string, field: string): string {
   } catch {
     // fall through to the coded error
   }
-  throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', { field });
+  throw new ParleyError('INVALID_INPUT', 'Expected an http(s) URL.', {
+    field,
+    problem: 'URL_INVALID',
+  });
 }
 
 /**
@@ -51,6 +57,8 @@ export function allowedOrigins(
     if (!ok) {
       throw new ParleyError('INVALID_INPUT', `“${value}” is not an origin.`, {
         field: `${field}.${i}`,
+        problem: 'ORIGIN_INVALID',
+        value,
       });
     }
     return normalizeOrigin(trimmed);

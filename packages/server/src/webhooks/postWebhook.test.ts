@@ -1,3 +1,4 @@
+import type { ParleyError } from '../ParleyError';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +42,28 @@ describe('checkWebhookUrl', () => {
     expect(() => checkWebhookUrl('http://[::1]:8080/', false)).toThrow(/::1/);
     expect(() => checkWebhookUrl('http://192.168.0.10/', false)).toThrow(/private/);
     expect(checkWebhookUrl('http://192.168.0.10/', true).hostname).toBe('192.168.0.10');
+  });
+  it('names each refusal’s problem, with the figures its words need (the console words it)', () => {
+    const problemOf = (text: string) => {
+      try {
+        checkWebhookUrl(text, false);
+      } catch (error) {
+        return (error as ParleyError).extensions;
+      }
+      return undefined;
+    };
+    expect(problemOf('http://10.0.0.5/hook')).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'url',
+      problem: 'ADDRESS_PRIVATE',
+      host: '10.0.0.5',
+      address: '10.0.0.5',
+    });
+    expect(problemOf('hooks.example.com')).toMatchObject({ problem: 'URL_INVALID' });
+    expect(problemOf('ftp://hooks.example.com/')).toMatchObject({ problem: 'URL_INVALID' });
+    expect(problemOf('https://me:pw@hooks.example.com/')).toMatchObject({
+      problem: 'URL_CREDENTIALS',
+    });
   });
 });
 

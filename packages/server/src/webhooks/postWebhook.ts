@@ -55,7 +55,7 @@ function forbidden(host: string, address: string): ParleyError {
     'INVALID_INPUT',
     `${host} is at ${address}, a loopback, private or reserved address: webhooks go to public ` +
       'addresses unless Configure › Advanced allows private ones.',
-    { field: 'url' },
+    { field: 'url', problem: 'ADDRESS_PRIVATE', host, address },
   );
 }
 
@@ -74,18 +74,20 @@ export function checkWebhookUrl(
   } catch {
     throw new ParleyError('INVALID_INPUT', 'Give the endpoint as an absolute http or https URL.', {
       field: 'url',
+      problem: 'URL_INVALID',
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ParleyError('INVALID_INPUT', 'Give the endpoint as an absolute http or https URL.', {
       field: 'url',
+      problem: 'URL_INVALID',
     });
   }
   if (url.username !== '' || url.password !== '') {
     throw new ParleyError(
       'INVALID_INPUT',
       'A webhook URL may not carry a user name or password: the signature is how the endpoint knows it is Parley.',
-      { field: 'url' },
+      { field: 'url', problem: 'URL_CREDENTIALS' },
     );
   }
   url.hash = '';

@@ -5,7 +5,7 @@ import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { useErrorText } from '../../errorText';
+import { useErrorText, useFieldErrorText } from '../../errorText';
 import { Field } from '../../Field';
 import { useT } from '../../i18n';
 import type { ConsoleMessageKey } from '../../i18n';
@@ -107,6 +107,7 @@ export function SignInProviderSettings() {
   const { window: win } = useConsoleEnv();
   const t = useT();
   const errorText = useErrorText();
+  const fieldErrorText = useFieldErrorText();
   const [{ data, error: loadError }, reload] = useQuery({ query: SIGN_IN_PROVIDERS_QUERY });
   const [creating, create] = useMutation(CREATE_SIGN_IN_PROVIDER_MUTATION);
   const [updating, update] = useMutation(UPDATE_SIGN_IN_PROVIDER_MUTATION);
@@ -169,7 +170,7 @@ export function SignInProviderSettings() {
       const err = toTransportError(result.error);
       const id = err.field === undefined ? undefined : FIELD_IDS[err.field];
       if (err.code === 'INVALID_INPUT' && err.field !== undefined && id !== undefined) {
-        setFieldErrors({ [err.field]: err.message });
+        setFieldErrors({ [err.field]: fieldErrorText(err) });
         win.document.getElementById(id)?.focus();
       } else setError(errorText(err.code));
       return;

@@ -164,12 +164,18 @@ test('adds an endpoint with its events, shows its secret once, and lists its del
   ]);
 });
 
-test('a URL the server refuses is said beside the field, which gets the focus', async () => {
+test('a URL the server refuses is said beside the field, in the console’s words, which gets the focus', async () => {
   const inputs: [string, unknown][] = [];
   server.use(
     ...webhookHandlers(inputs, {
-      message: '10.0.0.5 is at 10.0.0.5, a loopback, private or reserved address.',
-      extensions: { code: 'INVALID_INPUT', field: 'url' },
+      message: 'The server’s own words, which the console does not show.',
+      extensions: {
+        code: 'INVALID_INPUT',
+        field: 'url',
+        problem: 'ADDRESS_PRIVATE',
+        host: '10.0.0.5',
+        address: '10.0.0.5',
+      },
     }),
   );
   await renderSection();
@@ -178,7 +184,12 @@ test('a URL the server refuses is said beside the field, which gets the focus', 
   fireEvent.click(screen.getByLabelText(/^story\.created/));
   fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
   await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
-  expect(screen.getByText(/private or reserved address/)).toBeTruthy();
+  // In the console's words (its language), with the server's figures.
+  expect(
+    screen.getByText(
+      '10.0.0.5 is at 10.0.0.5, a loopback, private or reserved address: webhooks go to public addresses unless Configure › Advanced allows private ones.',
+    ),
+  ).toBeTruthy();
   expect(document.activeElement).toBe(url);
   expect(screen.queryByTestId('webhook-secret')).toBeNull();
 });

@@ -7,7 +7,7 @@ import { toTransportError } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import type { ResultOf } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { useErrorText } from '../../errorText';
+import { useErrorText, useFieldErrorText } from '../../errorText';
 import { Field } from '../../Field';
 import { useT } from '../../i18n';
 import type { ConsoleMessageKey } from '../../i18n';
@@ -158,6 +158,7 @@ export function WebhookSettings() {
   const { window: win } = useConsoleEnv();
   const t = useT();
   const errorText = useErrorText();
+  const fieldErrorText = useFieldErrorText();
   const [{ data, error: loadError }, reload] = useQuery({ query: WEBHOOKS_QUERY });
   const [saving, create] = useMutation(CREATE_WEBHOOK_MUTATION);
   const [updating, update] = useMutation(UPDATE_WEBHOOK_MUTATION);
@@ -183,7 +184,7 @@ export function WebhookSettings() {
       err.code === 'INVALID_INPUT' &&
       (err.field === 'url' || err.field === 'events' || err.field === 'description')
     ) {
-      setFieldErrors({ [err.field]: err.message });
+      setFieldErrors({ [err.field]: fieldErrorText(err) });
       win.document.getElementById(`webhook-${err.field}`)?.focus();
     } else setError(errorText(err.code));
     return true;

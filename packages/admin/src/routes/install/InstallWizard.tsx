@@ -5,12 +5,13 @@ import { toTransportError } from '@parley/transport';
 import type { ErrorCode } from '@parley/transport';
 import { graphql } from '@parley/transport/graphql';
 import { useConsoleEnv } from '../../ConsoleContext';
-import { useErrorText } from '../../errorText';
+import { useErrorText, useFieldErrorText } from '../../errorText';
 import { useT } from '../../i18n';
 import { InstallDone } from './InstallDone';
 import { InstallStepFields, STEP_TEXT } from './InstallStepFields';
 import {
   INSTALL_STEPS,
+  accountProblemText,
   STEP_FIELDS,
   exampleOrigin,
   fieldOfServerError,
@@ -44,6 +45,7 @@ export function InstallWizard() {
   const firstRender = useRef(true);
   const t = useT();
   const errorText = useErrorText();
+  const fieldErrorText = useFieldErrorText();
 
   // A new step replaces the form under the keyboard user's focus: move focus to its heading so
   // the step is announced. Not on first render, where the page's own focus order applies.
@@ -89,8 +91,10 @@ export function InstallWizard() {
       setFailure(code);
       const field = fieldOfServerError(error?.field);
       if (field && error) {
-        // The server's message names what it expected; the field's step comes back to show it.
-        setErrors({ [field]: error.message });
+        // Said in the wizard's language (the server's problem code); the field's step comes back.
+        setErrors({
+          [field]: accountProblemText(error.extensions['problem'], t) ?? fieldErrorText(error),
+        });
         setIndex(INSTALL_STEPS.indexOf(stepOf(field)));
       }
       return;

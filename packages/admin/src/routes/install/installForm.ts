@@ -34,6 +34,13 @@ const PROBLEM_TEXT: Partial<Record<FieldProblem, (t: T) => string>> = {
     t('console.install.problem.passwordTooShort', { min: PASSWORD_MIN_LENGTH }),
 };
 
+/** The console's words for an account problem the server found (`extensions.problem`), if one. */
+export function accountProblemText(problem: unknown, t: T): string | undefined {
+  return typeof problem === 'string' && problem in PROBLEM_TEXT
+    ? PROBLEM_TEXT[problem as FieldProblem]?.(t)
+    : undefined;
+}
+
 /** A check of the form: the text of `rule`'s problem with the value, or null. */
 const rule =
   <V>(fieldRule: FieldRule<V>) =>

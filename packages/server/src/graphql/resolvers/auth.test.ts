@@ -71,6 +71,8 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       expect(answer.errors?.[0]?.extensions).toMatchObject({
         code: 'INVALID_INPUT',
         field: 'site.allowedOrigins.0',
+        // What the console words in its language, with what was given.
+        problem: 'ORIGIN_INVALID',
       });
       expect(await api.db.selectFrom('organization').select('id').execute()).toHaveLength(0);
     });

@@ -54,7 +54,11 @@ function expired(): ParleyError {
 function text(value: string, field: string, max: number, what: string): string {
   const trimmed = value.trim();
   if (trimmed === '' || [...trimmed].length > max) {
-    throw new ParleyError('INVALID_INPUT', `Give ${what} of 1 to ${max} characters.`, { field });
+    throw new ParleyError('INVALID_INPUT', `Give ${what} of 1 to ${max} characters.`, {
+      field,
+      problem: 'LENGTH',
+      max,
+    });
   }
   return trimmed;
 }
@@ -69,6 +73,7 @@ export function issuerUrlOf(kind: SignInProviderKind, value: string | null | und
     if (value) {
       throw new ParleyError('INVALID_INPUT', 'Only an OpenID Connect provider takes an issuer.', {
         field: 'issuerUrl',
+        problem: 'ISSUER_NOT_OIDC',
       });
     }
     return '';
@@ -77,7 +82,7 @@ export function issuerUrlOf(kind: SignInProviderKind, value: string | null | und
     new ParleyError(
       'INVALID_INPUT',
       'The issuer is the https address whose /.well-known/openid-configuration describes the provider.',
-      { field: 'issuerUrl' },
+      { field: 'issuerUrl', problem: 'ISSUER_INVALID' },
     );
   let url: URL;
   try {

@@ -67,7 +67,10 @@ function target(webhook: Webhook): AuditTarget {
 function eventsOf(events: readonly WebhookEvent[]): WebhookEventName[] {
   const chosen = new Set(events.map(wireName));
   if (chosen.size === 0) {
-    throw new ParleyError('INVALID_INPUT', 'Choose at least one event.', { field: 'events' });
+    throw new ParleyError('INVALID_INPUT', 'Choose at least one event.', {
+      field: 'events',
+      problem: 'EVENTS_EMPTY',
+    });
   }
   return WEBHOOK_EVENTS.filter((e) => chosen.has(e));
 }
@@ -78,7 +81,7 @@ function descriptionOf(text: string | null | undefined): string {
     throw new ParleyError(
       'INVALID_INPUT',
       `A description can be at most ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters.`,
-      { field: 'description' },
+      { field: 'description', problem: 'TOO_LONG', max: WEBHOOK_DESCRIPTION_MAX_LENGTH },
     );
   }
   return trimmed;
@@ -88,6 +91,8 @@ async function urlOf(ctx: ParleyContext, text: string): Promise<string> {
   if (text.length > URL_MAX_LENGTH) {
     throw new ParleyError('INVALID_INPUT', `A URL can be at most ${URL_MAX_LENGTH} characters.`, {
       field: 'url',
+      problem: 'TOO_LONG',
+      max: URL_MAX_LENGTH,
     });
   }
   const { webhooksAllowPrivateAddresses } = await ctx.settings();
@@ -152,7 +157,7 @@ export const webhookAdminResolvers = {
           throw new ParleyError(
             'INVALID_INPUT',
             `At most ${WEBHOOKS_MAX} endpoints: delete one first.`,
-            { field: 'url' },
+            { field: 'url', problem: 'WEBHOOKS_MAX', max: WEBHOOKS_MAX },
           );
         }
         const made = await createWebhook(
