@@ -500,7 +500,9 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
   async export(config, values, _positionals, io) {
     const siteId = values['site'];
     if (typeof siteId !== 'string' || siteId === '') {
-      throw new UsageError('export: --site SITE_ID is required (Configure → Organization and sites shows the ids)');
+      throw new UsageError(
+        'export: --site SITE_ID is required (Configure → Organization and sites shows the ids)',
+      );
     }
     return withDatabase(config, async (db) => {
       await requireMigrated(db);
@@ -514,7 +516,9 @@ const COMMAND_RUNNERS: Record<Command, Runner> = {
   async import(config, values, [format = '', file = ''], io) {
     const siteId = values['site'];
     if (typeof siteId !== 'string' || siteId === '') {
-      throw new UsageError('import: --site SITE_ID is required (Configure → Organization and sites shows the ids)');
+      throw new UsageError(
+        'import: --site SITE_ID is required (Configure → Organization and sites shows the ids)',
+      );
     }
     if (!(IMPORT_FORMAT_NAMES as readonly string[]).includes(format)) {
       throw new UsageError(

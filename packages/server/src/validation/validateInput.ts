@@ -8,7 +8,8 @@ import { ParleyError } from '../ParleyError';
 /** The trimmed text; empty is `INVALID_INPUT` on `field`. */
 export function required(value: string, field: string): string {
   const trimmed = value.trim();
-  if (trimmed === '') throw new ParleyError('INVALID_INPUT', 'This field is required.', {
+  if (trimmed === '')
+    throw new ParleyError('INVALID_INPUT', 'This field is required.', {
       field,
       problem: 'REQUIRED',
     });
