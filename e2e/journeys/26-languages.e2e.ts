@@ -172,8 +172,9 @@ it('writes a reader’s emails in the language they signed up in: Arabic, right 
     const replyMail = await h.inbox!.waitFor(
       (m) => m.to.includes(account.email) && m.text.includes('I agree, well said.'),
     );
+    // The Latin name set apart from the Arabic around it (first-strong isolates).
     expect(replyMail.subject).toBe(
-      ar('email.reply.subject').replace('{replier}', replier.username),
+      ar('email.reply.subject').replace('{replier}', `\u2068${replier.username}\u2069`),
     );
     // Opened as a mail reader shows it: mirrored, the English reply quoted left to right.
     const reader = await article.context.newPage();
@@ -187,5 +188,5 @@ it('writes a reader’s emails in the language they signed up in: Arabic, right 
         bar: getComputedStyle(document.querySelector('blockquote')!).borderRightWidth,
       })),
     ).toEqual({ lang: 'ar', direction: 'rtl', quote: 'ltr', bar: '3px' });
-    await screenshot(reader, '26-arabic-email');
+    await screenshot(reader, '26-arabic-email-message');
   }));

@@ -177,7 +177,8 @@ export function CommentView({ comment: c }: { comment: CommentData }) {
         />
       ) : (
         // Sanitized by the server (the widget never parses Markdown nor builds HTML from text).
-        <div class="parley-body" dangerouslySetInnerHTML={{ __html: c.body }} />
+        // In its own direction: an English comment reads left to right in an Arabic thread.
+        <div class="parley-body" dir="auto" dangerouslySetInnerHTML={{ __html: c.body }} />
       )}
       <div class="parley-actions">
         <ReactionButton comment={c} />

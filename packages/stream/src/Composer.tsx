@@ -184,6 +184,8 @@ export function Composer({ storyId, parentId }: ComposerProps) {
         id={id}
         ref={box}
         rows={parentId ? 3 : 4}
+        // Each writer's own direction, whatever the thread's language.
+        dir="auto"
         value={draft.text}
         hidden={previewing}
         aria-invalid={error !== null}

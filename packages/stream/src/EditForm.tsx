@@ -128,6 +128,7 @@ export function EditForm({ comment, onDone }: EditFormProps) {
       <textarea
         id={id}
         rows={4}
+        dir="auto"
         value={text}
         aria-invalid={shown !== null}
         aria-describedby={`${id}-time${shown ? ` ${id}-error` : ''}`}

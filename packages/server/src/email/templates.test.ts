@@ -136,6 +136,9 @@ describe('email templates', () => {
     // The reader's own words keep their direction; the quotation's bar is on the right.
     expect(arabic.html).toMatch(/<blockquote dir="auto" style="[^"]*border-right:3px/);
     expect(reply('he').html).toContain('dir="rtl"');
+    // Values set apart from the right-to-left text around them: a Latin name keeps its order.
+    expect(arabic.subject).toContain('\u2068bob\u2069');
+    expect(reply('es').subject).not.toContain('\u2068');
     expect(reply('en').html).toMatch(/<blockquote dir="auto" style="[^"]*border-left:3px/);
   });
 

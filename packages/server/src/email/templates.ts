@@ -44,7 +44,22 @@ export interface EmailWriter {
 
 /** The writer of emails in `locale` (one of {@link EMAIL_LOCALES}). */
 export function emailWriter(locale: string): EmailWriter {
-  const t = createTranslator(locale, SERVER_CATALOGS[locale] ?? SERVER_ENGLISH);
+  const translate = createTranslator(locale, SERVER_CATALOGS[locale] ?? SERVER_ENGLISH);
+  // Right to left, each value set apart (Unicode's first-strong isolates): a Latin name or title
+  // keeps its own direction, and the punctuation around it stays where the sentence puts it.
+  const t: Translate<ServerMessageKey> =
+    directionOf(locale) === 'rtl'
+      ? (key, vars = {}) =>
+          translate(
+            key,
+            Object.fromEntries(
+              Object.entries(vars).map(([name, value]) => [
+                name,
+                typeof value === 'string' ? `\u2068${value}\u2069` : value,
+              ]),
+            ),
+          )
+      : translate;
   // English dates as they always were: "3 December 2026 at 18:00" (en-GB, day before month).
   const dates = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, {
     dateStyle: 'long',

@@ -340,6 +340,14 @@ function Select(props: {
   );
 }
 
+/** The kinds of item an import reports on (the server's ReportedKind), which the console names. */
+const REPORTED_KINDS = ['thread', 'comment', 'user', 'vote', 'decision'] as const;
+
+/** Whether `what` is a kind the console has a word for (a newer server may send another). */
+function isReportedKind(what: string): what is (typeof REPORTED_KINDS)[number] {
+  return (REPORTED_KINDS as readonly string[]).includes(what);
+}
+
 /** One import: what, where, how far, and its report. */
 function ImportJobCard({ job }: { job: ConsoleImportJob }) {
   const { locale, t } = useI18n();
@@ -383,10 +391,17 @@ function ImportJobCard({ job }: { job: ConsoleImportJob }) {
                   ? 'console.integrations.import.report.wouldImport'
                   : 'console.integrations.import.report.imported',
               {
-                comments: report.commentsImported,
+                // Each count with its noun, in the plural form its number takes.
+                comments: t('console.integrations.import.report.comments', {
+                  count: report.commentsImported,
+                }),
                 already: report.commentsAlready,
-                stories: report.storiesCreated,
-                accounts: report.usersCreated,
+                stories: t('console.integrations.import.report.stories', {
+                  count: report.storiesCreated,
+                }),
+                accounts: t('console.integrations.import.report.accounts', {
+                  count: report.usersCreated,
+                }),
                 matched: report.usersMatched,
                 skipped: report.skippedCount,
                 seconds: oneDecimal(locale, report.seconds),
@@ -406,7 +421,9 @@ function ImportJobCard({ job }: { job: ConsoleImportJob }) {
                         ? 'console.integrations.import.skipped.entryLine'
                         : 'console.integrations.import.skipped.entry',
                       {
-                        what: entry.what,
+                        what: isReportedKind(entry.what)
+                          ? t(`console.integrations.import.what.${entry.what}`)
+                          : entry.what,
                         id: entry.id || t('console.integrations.import.skipped.noId'),
                         // A line number, not a quantity: no thousands separator.
                         line: String(entry.line),
