@@ -43,8 +43,8 @@ import type { SmtpInbox } from './support/smtpInbox';
 /** Where screenshots and page logs go (CI prints this path). */
 export const E2E_OUTPUT = join(REPOSITORY_ROOT, 'test-output/e2e');
 
-/** Selector of the stream iframe the loader creates (titled "Comments"). */
-export const STREAM_FRAME = 'iframe[title="Comments"]';
+/** Selector of the stream iframe the loader creates (its title is in the thread's language). */
+export const STREAM_FRAME = 'iframe[src*="/embed/stream"]';
 
 /** The admin the harness installs Parley with. */
 export const ADMIN = Object.freeze({

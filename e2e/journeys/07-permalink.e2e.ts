@@ -54,7 +54,7 @@ async function placement(page: Page, target: Locator) {
     scrollY: Math.round(window.scrollY),
     innerHeight: window.innerHeight,
     iframeHeight: Math.round(
-      document.querySelector('iframe[title="Comments"]')?.getBoundingClientRect().height ?? 0,
+      document.querySelector('iframe[src*="/embed/stream"]')?.getBoundingClientRect().height ?? 0,
     ),
   }));
   return { box, ...host };

@@ -50,6 +50,10 @@ it('shows the thread in Arabic, right to left, on a page that says it is Arabic'
       };
     });
     expect(layout).toMatchObject({ lang: 'ar', dir: 'rtl', direction: 'rtl' });
+    // The iframe's name, for screen readers, in the thread's language too.
+    expect(await article.page.locator('iframe').first().getAttribute('title')).toBe(
+      ar('stream.label'),
+    );
     expect(layout.rightIndent).toBeGreaterThan(10);
     expect(layout.leftIndent).toBeLessThanOrEqual(0);
     await screenshot(article.page, '26-arabic-stream');

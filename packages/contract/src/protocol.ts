@@ -61,8 +61,11 @@ export interface StreamParams {
 
 /** Messages the frame sends to the host page. */
 export interface FrameToHost {
-  /** The frame has loaded and listens; the host answers with `theme` and, if it has one, `login`. */
-  ready: Record<string, never>;
+  /**
+   * The frame has loaded and listens; the host answers with `theme` and, if it has one, `login`.
+   * `title`: the frame's name in the thread's language ("Comments"), for the iframe's `title`.
+   */
+  ready: { title?: string };
   /** The frame's content height in CSS pixels. */
   height: { height: number };
   /** The reader chose "share" or opened a comment: the host puts it in its URL (`null` clears). */
@@ -122,7 +125,7 @@ const always = () => true;
 export const FRAME_TO_HOST: PayloadGuards<FrameToHost> = {
   ready: always,
   height: (p) => typeof p.height === 'number' && p.height >= 0 && p.height < 1e6,
-  permalink: (p) => isStringOrNull(p.commentId),
+  permalink: (p) => p.commentId === null || isString(p.commentId),
   event: (p) => isString(p.name),
   tokenExpired: always,
 };

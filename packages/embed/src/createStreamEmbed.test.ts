@@ -273,6 +273,15 @@ describe('messages from the frame', () => {
     ]);
   });
 
+  it("'ready' names the frame in the thread's language, and a frame that says none keeps \"Comments\"", () => {
+    create();
+    expect(frame().title).toBe('Comments');
+    fromFrame('ready', {});
+    expect(frame().title).toBe('Comments');
+    fromFrame('ready', { title: 'التعليقات' });
+    expect(frame().title).toBe('التعليقات');
+  });
+
   it("'ready' sends no login without a token", () => {
     create();
     const posted = postsTo(frame());
@@ -366,7 +375,7 @@ describe('sign-in and theme from the host', () => {
     const matchMedia = jest.fn(() => scheme);
     (window as { matchMedia?: unknown }).matchMedia = matchMedia;
     create({ theme: 'auto' });
-    expect(matchMedia).toHaveBeenCalledWith('(prefers-color-scheme: dark)');
+    expect(matchMedia).toHaveBeenCalledWith('(prefers-color-scheme:dark)');
     expect(new URL(frame().src).searchParams.get('theme')).toBe('dark');
 
     const posted = postsTo(frame());
@@ -491,7 +500,5 @@ describe('autoRender', () => {
 it('says which element is missing', () => {
   const error = jest.spyOn(console, 'error').mockImplementation(() => {});
   expect(create({ id: 'comments' })).toBeUndefined();
-  expect(error).toHaveBeenCalledWith(
-    expect.stringMatching(/^\[parley\] Found no element #comments$/),
-  );
+  expect(error).toHaveBeenCalledWith(expect.stringMatching(/^\[parley\] No element #comments$/));
 });

@@ -112,7 +112,7 @@ type FrameHandlers = { [K in keyof FrameToHost]: (payload: FrameToHost[K]) => vo
 export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | undefined {
   const id = options.id ?? DEFAULT_CONTAINER_ID;
   const el: Container | null = document.getElementById(id);
-  if (!el) return void console.error(`${LOG_PREFIX} Found no element #${id}`);
+  if (!el) return void console.error(`${LOG_PREFIX} No element #${id}`);
   el.parleyEmbed?.remove();
 
   // `data-story-url` arrives as `storyUrl`; lower-casing both sides matches `storyURL` without a
@@ -165,7 +165,9 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
   const onPopState = () => post('showComment', { commentId: permalink() });
 
   const handlers: FrameHandlers = {
-    ready() {
+    ready({ title }) {
+      // Its name in the thread's language (a title is only ever text: an attribute, not markup).
+      if (title) frame!.title = title;
       sendTheme();
       if (token) login(token);
       // A story set since the frame was made (its load, or a reload, would show the one before).

@@ -18,7 +18,7 @@ export const PERMALINK_PARAM = 'commentID';
 export const DEFAULT_THEME = 'light';
 
 /** Media query that `theme: 'auto'` follows. */
-export const DARK_SCHEME_QUERY = '(prefers-color-scheme: dark)';
+export const DARK_SCHEME_QUERY = '(prefers-color-scheme:dark)';
 
 /** Elements count.js fills in. */
 export const COUNT_SELECTOR = '.parley-count';

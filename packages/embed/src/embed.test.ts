@@ -56,7 +56,7 @@ it('tells the site owner when the page has no #parley-thread', async () => {
   await loadEmbedScript();
   jest.runAllTimers();
   expect(error).toHaveBeenCalledWith(
-    expect.stringContaining('[parley] Found no element #parley-thread'),
+    expect.stringContaining('[parley] No element #parley-thread'),
   );
 });
 

@@ -108,7 +108,8 @@ export function mountStream({ window: win, root, transport: options }: MountStre
         root,
       ),
     );
-    bridge.send('ready', {});
+    // The iframe's name for screen readers, in the thread's language (the loader says "Comments").
+    bridge.send('ready', { title: t('stream.label') });
   });
 
   return () => {
