@@ -167,7 +167,7 @@ export function createStreamEmbed(options: StreamEmbedOptions): StreamEmbed | un
   const handlers: FrameHandlers = {
     ready({ title }) {
       // Its name in the thread's language (a title is only ever text: an attribute, not markup).
-      if (title) frame!.title = title;
+      if (title && frame) frame.title = title;
       sendTheme();
       if (token) login(token);
       // A story set since the frame was made (its load, or a reload, would show the one before).

@@ -55,9 +55,7 @@ it('tells the site owner when the page has no #parley-thread', async () => {
   document.body.innerHTML = '<script src="https://comments.example/embed.js"></script>';
   await loadEmbedScript();
   jest.runAllTimers();
-  expect(error).toHaveBeenCalledWith(
-    expect.stringContaining('[parley] No element #parley-thread'),
-  );
+  expect(error).toHaveBeenCalledWith(expect.stringContaining('[parley] No element #parley-thread'));
 });
 
 it('keeps window.Parley.count when count.js loaded first', async () => {

@@ -321,6 +321,10 @@ describe.each(testDialects())('comments as HTML on %s', (dialect) => {
     expect(english.root.querySelector(`#parley-comment-${gone} > p`)?.textContent).toBe(
       'This comment was removed.',
     );
+    // As the frame: the page's language after the option (and the site's setting, empty here).
+    const langOf = async (extra: string) =>
+      (await get(of(story, extra))).root.firstElementChild!.getAttribute('lang');
+    expect([await langOf('lang=he'), await langOf('locale=fr&lang=he')]).toEqual(['he', 'fr']);
     // A tag without text goes by its language, else to the site's setting.
     expect(
       (await get(of(story, 'locale=ar-EG'))).root.firstElementChild!.getAttribute('lang'),

@@ -1095,6 +1095,11 @@ async function moderationAlerts(db: AnyDb): Promise<void> {
  */
 async function userLocale(db: AnyDb): Promise<void> {
   await db.schema.alterTable('users').addColumn('locale', 'text').execute();
+  // 1 once they chose it (the console's switch): a sign-in elsewhere no longer changes it.
+  await db.schema
+    .alterTable('users')
+    .addColumn('locale_chosen', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('pending_sign_ups').addColumn('locale', 'text').execute();
 }
 

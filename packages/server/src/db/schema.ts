@@ -313,6 +313,8 @@ export interface UsersTable {
   ip_address: Generated<string | null>;
   /** The language of their emails (a catalog's locale); null: the site's (0032). */
   locale: Generated<string | null>;
+  /** 1 once they chose `locale` themselves (updateLocale): sign-ins no longer change it (0032). */
+  locale_chosen: Generated<IntBool>;
 }
 
 /** An address range refused guest sessions, guest posts and sign-ups until `expires_at`. */

@@ -268,6 +268,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
         locale: added('0032_user_locale', 'de', null),
+        locale_chosen: added('0032_user_locale', 0, 0),
       },
       {
         // Signs in by email typed in any case.
@@ -300,6 +301,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
         locale: added('0032_user_locale', null, null),
+        locale_chosen: added('0032_user_locale', 0, 0),
       },
       {
         // An SSO reader whose host name, in Cyrillic, looks like the older `Admin`: it keeps its
@@ -333,6 +335,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
         locale: added('0032_user_locale', null, null),
+        locale_chosen: added('0032_user_locale', 0, 0),
       },
       {
         // Suspended, premoderated, and waiting out the grace period of her deletion request.
@@ -365,6 +368,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
         locale: added('0032_user_locale', null, null),
+        locale_chosen: added('0032_user_locale', 0, 0),
       },
       new Later('0005_deleted_accounts', {
         // An emptied account (store/accountDeletion.ts): no skeleton, its name frees nothing.
@@ -397,6 +401,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest_email_key: added('0028_guests', null, null),
         ip_address: added('0028_guests', null, null),
         locale: added('0032_user_locale', null, null),
+        locale_chosen: added('0032_user_locale', 0, 0),
       }),
       new Later('0028_guests', {
         // A guest (store/guests.ts): keys that reserve nothing, an address they confirmed.
@@ -429,6 +434,7 @@ const FIXTURE: Record<keyof Database, TableFixture> = {
         guest_email_key: 'sam@guest.example',
         ip_address: '203.0.113.7',
         locale: added('0032_user_locale', null, null),
+        locale_chosen: added('0032_user_locale', 0, 0),
       }),
     ],
   },
@@ -1364,6 +1370,7 @@ describe.each(testDialects())('upgrades on %s', (dialect) => {
         guest: false,
         ipAddress: null,
         locale: null,
+        localeChosen: false,
       });
       expect((await findUserByUsername(db(), 'ADMIN'))?.id).toBe('u-b-admin');
       // The admin's replies feed, from its migration on, opens the same feed once upgraded.

@@ -162,7 +162,8 @@ const alertsFooter = (d: { alerts: string; unsubscribe: string }, w: EmailWriter
 /** A comment in a moderator's alert or digest, with the links to it. */
 interface AlertedComment {
   queue: 'PENDING' | 'REPORTED';
-  author: string;
+  /** Null for an account deleted since ("Deleted user", as the thread says it). */
+  author: string | null;
   story: string;
   excerpt: string;
   moderate: string;
@@ -404,12 +405,12 @@ export const EMAIL_TEMPLATES = {
         pending
           ? 'email.moderationAlert.subject.pending'
           : 'email.moderationAlert.subject.reported',
-        { site, author: d.author },
+        { site, author: d.author ?? t('thread.deletedUser') },
       ),
       body: [
         t('email.hello', { name: d.username }),
         t(pending ? 'email.moderationAlert.body.pending' : 'email.moderationAlert.body.reported', {
-          author: d.author,
+          author: d.author ?? t('thread.deletedUser'),
           story: d.story,
         }),
         { quote: d.excerpt },
@@ -476,7 +477,7 @@ export const EMAIL_TEMPLATES = {
             item.queue === 'PENDING'
               ? 'email.moderationDigest.item.pending'
               : 'email.moderationDigest.item.reported',
-            { author: item.author, story: item.story },
+            { author: item.author ?? t('thread.deletedUser'), story: item.story },
           ),
           { quote: item.excerpt },
           {

@@ -20,8 +20,9 @@
  *
  * Anonymous like a feed: 401 with "anonymous reading" off, never creating a story (an unknown
  * story answers an empty container, so an include never breaks the host's page), errors in plain
- * text with their code. In the frame's language: `&locale=` (the host's page language), else the
- * site's "Language of the comments", else English. Kept in the shared read cache beside the anonymous GraphQL reads, dropped
+ * text with their code. In the frame's language, chosen as the frame chooses it: `&locale=` (the
+ * thread's `locale` option), else the site's "Language of the comments", else `&lang=` (the host
+ * page's language), else English. Kept in the shared read cache beside the anonymous GraphQL reads, dropped
  * by the same events (a comment of the story, a user shown in it, the settings), and sent with a
  * one-minute `max-age` and an ETag as the feeds are.
  */
@@ -106,8 +107,8 @@ async function answer(
   const value = query.get('url');
   if (!value) throw new ParleyError('INVALID_INPUT', 'Name the story: ?url=<its URL>.');
   const key = canonicalStoryUrl(value).toString();
-  // As the frame: the include's `locale` (the host's page language), else the site's setting.
-  const writer = emailWriter(emailLocale(query.get('locale'), settings.locale));
+  // As the frame: the thread's `locale` option, else the site's setting, else the page's `lang`.
+  const writer = emailWriter(emailLocale(query.get('locale'), settings.locale, query.get('lang')));
   // Only first pages are kept: what a host includes. A cursor can be written many ways (and made
   // up), so keeping later pages would let anyone fill the cache with copies.
   // No `.` in the key: the read cache reads one as the start of an ETag's version.
@@ -168,6 +169,7 @@ async function render(
     ? `${deps.publicUrl}${COMMENTS_HTML_PATH}?${new URLSearchParams({
         url: story.url,
         after: page.pageInfo.endCursor ?? '',
+        // The language chosen, as it was chosen: the next page reads as this one.
         locale,
       })}`
     : undefined;

@@ -102,7 +102,7 @@ export const SERVER_ENGLISH = {
   "email.role.MODERATOR": "moderator",
   "email.role.ADMIN": "admin",
   "email.moderatorInvite.subject": "You are invited to moderate",
-  "email.moderatorInvite.body": "{admin} invited you to moderate as {username}. To accept, open this link and choose a password (it becomes this account’s password, and signs its other sessions out):",
+  "email.moderatorInvite.body": "{admin} invited you to moderate as {username}. To accept, open this link and choose a password (it becomes this account's password, and signs its other sessions out):",
   "email.moderatorInvite.action": "Accept the invitation",
   "email.moderatorInvite.expires": "The link works for {duration}. If you did not expect this, ignore it: nothing changes until the link is opened.",
   "email.testEmail.subject": "{organization}: test email",

@@ -132,8 +132,9 @@ async function footerLinks(deps: AlertDeps, moderator: User) {
 
 const storyName = (story: Story) => story.title || story.url;
 
-async function authorName(db: Db, comment: Comment): Promise<string> {
-  return (await findUserById(db, comment.authorId))?.username ?? 'a deleted account';
+/** The author's name; null for an account gone since (the email says so in its language). */
+async function authorName(db: Db, comment: Comment): Promise<string | null> {
+  return (await findUserById(db, comment.authorId))?.username ?? null;
 }
 
 /**
@@ -260,7 +261,8 @@ async function digestLine(
   return {
     queue: item.queue,
     author: await authorName(deps.db, item.comment),
-    story: story ? storyName(story) : 'a story',
+    // A story gone since is no title in any language.
+    story: story ? storyName(story) : '—',
     excerpt: excerptOf(item.comment.bodySource),
     ...(await commentLinks(deps, moderator, item.comment, withDecisions)),
   };
@@ -351,7 +353,8 @@ export async function moderationLinkView(
     action: link.action,
     moderator: moderator?.username ?? '',
     commentId: comment.id,
-    author,
+    // Empty for an account deleted since: the page says so in its language.
+    author: author ?? '',
     excerpt: live ? excerptOf(comment.bodySource) : '',
     storyTitle: story?.title ?? '',
     storyUrl: story?.url ?? '',

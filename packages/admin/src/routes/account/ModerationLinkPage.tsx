@@ -197,7 +197,7 @@ function LinkPreview({ link }: { link: ConsoleModerationLink }) {
     <>
       <dl className="moderation-link">
         <dt>{t('console.account.moderationLink.author')}</dt>
-        <dd>{link.author}</dd>
+        <dd>{link.author || t('console.moderate.deletedAccount')}</dd>
         <dt>{t('console.account.moderationLink.story')}</dt>
         <dd>{/^https?:\/\//i.test(link.storyUrl) ? <a href={link.storyUrl}>{story}</a> : story}</dd>
       </dl>

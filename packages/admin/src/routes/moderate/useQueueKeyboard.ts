@@ -45,14 +45,15 @@ function isTyping(target: EventTarget | null): boolean {
 /**
  * The shortcut a key press means: the character typed (on AZERTY, the key that types "a" is "a");
  * on a layout whose letters are not Latin (Cyrillic, Hebrew, Arabic, Greek) the Latin letter of
- * the same key (`KeyJ` → "j"), and "?" for Shift and the US "/" key where that types another
- * sign (Russian: ","), so the shortcuts work without switching layouts.
+ * the same key (`KeyJ` → "j"), so the shortcuts work without switching layouts ("?" is a
+ * character of every layout's own).
  */
 export function shortcutKey(event: Pick<KeyboardEvent, 'key' | 'code' | 'shiftKey'>): string {
-  if (/^[a-zA-Z?]$/.test(event.key)) return event.key;
+  // A character of a Latin layout (a letter, "?", "_" on German Shift+"-"): as typed.
+  if (/^[\x20-\x7e]$/.test(event.key)) return event.key;
   const letter = /^Key([A-Z])$/.exec(event.code)?.[1];
   if (letter) return event.shiftKey ? letter : letter.toLowerCase();
-  return event.code === 'Slash' && event.shiftKey ? '?' : event.key;
+  return event.key;
 }
 
 /**

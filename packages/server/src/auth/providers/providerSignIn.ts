@@ -44,7 +44,8 @@ import {
   isPlaceholderAddress,
   uniqueKey,
 } from '../../db/store/users';
-import { email, recipient } from '../../email/templates';
+import { EMAIL_LOCALES, email, recipient } from '../../email/templates';
+import { toLocale } from '@parley/contract';
 import type { Mailer } from '../../email/createMailer';
 import { isErasedAddress } from '../../db/store/accountDeletion';
 import { uniqueUsernames } from '../../portability/importShared';
@@ -299,6 +300,8 @@ async function accountFor(
         email: profile.email ?? placeholderAddress(),
         emailVerified: profile.email !== null,
         passwordHash: null,
+        // The popup's language: their emails'.
+        locale: toLocale(flow.popup.locale, EMAIL_LOCALES) ?? null,
       });
       await connectIdentity(trx, {
         userId: user.id,

@@ -233,6 +233,7 @@ export function deleteAccount(
         guest_email_key: null,
         ip_address: null,
         locale: null,
+        locale_chosen: 0,
       }))
       .where('id', '=', userId)
       .execute();

@@ -267,6 +267,7 @@ export async function claimGuestComments(
           email_verified: 0,
           guest_email_key: null,
           ip_address: null,
+          locale: null,
           session_epoch: eb('session_epoch', '+', 1),
         }))
         .where('id', '=', id)

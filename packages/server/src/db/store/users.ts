@@ -44,6 +44,8 @@ export interface User {
    * sign-up and each sign-in, a staff member's console choice; null until known (0032).
    */
   locale: string | null;
+  /** Whether they chose `locale` themselves (the console's switch): sign-ins keep it then. */
+  localeChosen: boolean;
 }
 
 /** Maps a `users` row to a {@link User}. */
@@ -71,6 +73,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     guest: row.guest === 1,
     ipAddress: row.ip_address,
     locale: row.locale,
+    localeChosen: row.locale_chosen === 1,
   };
 }
 
@@ -225,6 +228,7 @@ export interface UserProfilePatch {
   deletionRequestedAt?: string | null;
   badges?: string[];
   locale?: string | null;
+  localeChosen?: boolean;
 }
 
 /** Updates profile fields; a taken username or email throws `USERNAME_TAKEN`/`EMAIL_TAKEN`. */
@@ -250,6 +254,7 @@ export async function updateUser(db: Db, id: string, patch: UserProfilePatch): P
   }
   if (patch.badges !== undefined) values.badges = JSON.stringify(patch.badges);
   if (patch.locale !== undefined) values.locale = patch.locale;
+  if (patch.localeChosen !== undefined) values.locale_chosen = patch.localeChosen ? 1 : 0;
   if (Object.keys(values).length === 0) return requireUser(db, id);
   try {
     let update = db.updateTable('users').set(values);

@@ -91,21 +91,25 @@ export async function passwordMatches(user: User | undefined, password: string):
 }
 
 /**
- * The end of a sign-in whose first step passed: a session, or, with two-factor sign-in on, the
- * ticket `signInSecondFactor` finishes it with (a code from the app).
- */
-/**
  * Keeps `locale` (validated: {@link validateLocale}) as the language of `user`'s emails, when
- * given and new; answers the user as stored.
+ * given and new; answers the user as stored. A sign-in's language (`chosen` false) does not
+ * replace one they chose themselves (updateLocale, the console's switch).
  */
 export async function rememberLocale(
   ctx: ParleyContext,
   user: User,
   locale: string | null,
+  chosen = false,
 ): Promise<User> {
-  return locale === null || locale === user.locale ? user : updateUser(ctx.db, user.id, { locale });
+  if (locale === null || (user.localeChosen && !chosen)) return user;
+  if (locale === user.locale && user.localeChosen === chosen) return user;
+  return updateUser(ctx.db, user.id, { locale, ...(chosen ? { localeChosen: true } : {}) });
 }
 
+/**
+ * The end of a sign-in whose first step passed: a session, or, with two-factor sign-in on, the
+ * ticket `signInSecondFactor` finishes it with (a code from the app).
+ */
 export async function finishSignIn(ctx: ParleyContext, user: User) {
   if (user.twoFactorEnabled) {
     throw new ParleyError(

@@ -82,6 +82,11 @@ describe.each(testDialects())('emails in the recipient’s language on %s', (dia
     // Their own, once known, comes first.
     await api.ok(UPDATE_LOCALE, { input: { locale: 'ja' } }, token);
     expect((await downloadEmail(api, token)).subject).toBe(downloadSubject('ja'));
+    // Chosen, it stays: a sign-in from a page in another language does not change it.
+    await api.ok(SIGN_IN, {
+      input: { email: 'kim@example.com', password: PASSWORD, locale: 'es' },
+    });
+    expect(await localeOf(api, 'kim@example.com')).toBe('ja');
   });
 
   it('refuses a language Parley has no text in with INVALID_INPUT on locale, and keeps what was kept', async () => {

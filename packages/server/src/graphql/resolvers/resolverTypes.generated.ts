@@ -666,7 +666,7 @@ export type ModerationDecision = {
 export type ModerationLink = {
   __typename?: 'ModerationLink';
   action: ModerationLinkAction;
-  /** The comment's author, as shown in the stream. */
+  /** The comment's author, as shown in the stream; empty for an account deleted since. */
   author: Scalars['String']['output'];
   commentId: Scalars['ID']['output'];
   /** Whether the button would do something: false once decided (by this link, another or the console). */
@@ -849,7 +849,7 @@ export type Mutation = {
   /** Turns off every notification email of the account of a notification email's link (its token, once). */
   unsubscribe: UserPayload;
   updateEmail: UserPayload;
-  /** The language of the signed-in user's emails (the console's language switch sets it for staff; the sign-in popup sends its own at each sign-in). */
+  /** The language of the signed-in user's emails, chosen: sign-ins (which send the language they show) no longer change it. The console's language switch sets it. */
   updateLocale: UserPayload;
   updateNotificationSettings: UserPayload;
   updatePassword: UserPayload;
@@ -1698,7 +1698,7 @@ export type SignInInput = {
   /** The deviceToken of an earlier sign-in of this account on this device. */
   deviceToken?: InputMaybe<Scalars['String']['input']>;
   email: Scalars['String']['input'];
-  /** The language the client shows (a BCP 47 tag: `es`, `pt-BR`): this account's emails are written in it from now on. A tag Parley has no text for: INVALID_INPUT. */
+  /** The language the client shows (a BCP 47 tag: `es`, `pt-BR`): this account's emails are written in it from now on, unless its owner chose one (updateLocale); with two-factor sign-in on, the second step's (SecondFactorInput.locale) is kept instead. A tag Parley has no text for: INVALID_INPUT. */
   locale?: InputMaybe<Scalars['String']['input']>;
   password: Scalars['String']['input'];
   solution?: InputMaybe<Scalars['String']['input']>;

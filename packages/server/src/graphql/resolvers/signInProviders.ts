@@ -27,7 +27,8 @@ import {
 } from '../../db/store/signInProviders';
 import type { SignInProvider } from '../../db/store/signInProviders';
 import { findUserById, uniqueKey } from '../../db/store/users';
-import { email, recipient } from '../../email/templates';
+import { EMAIL_LOCALES, email, recipient } from '../../email/templates';
+import { toLocale } from '@parley/contract';
 import { ParleyError } from '../../ParleyError';
 import { audit } from '../audit';
 import type { ParleyContext } from '../context';
@@ -35,7 +36,7 @@ import { ipKey } from '../context';
 import { isLoopback } from '../../auth/providers/providerClients';
 import { hasRole, isOwnAccount, requireRole, requireViewer } from '../permissions';
 import { spendSecondFactor } from './account/secondFactor';
-import { authPayload, finishSignIn, passwordMatches } from './auth';
+import { authPayload, finishSignIn, passwordMatches, rememberLocale } from './auth';
 import type { Resolvers } from './resolverTypes.generated';
 
 /** Longest provider name ("Continue with …"), in characters. */
@@ -110,11 +111,13 @@ function providerTarget(provider: SignInProvider) {
 }
 
 /** Redeemed flows answer the user they signed in, or a second step for two-factor accounts. */
-async function signInAs(ctx: ParleyContext, userId: string) {
+async function signInAs(ctx: ParleyContext, userId: string, popupLocale: string) {
   const user = await findUserById(ctx.db, userId);
   // Erased since the flow began (erasure keeps the row, anonymized): nobody to sign in as.
   if (user === undefined || !isJoinable(user)) throw expired();
-  return finishSignIn(ctx, user);
+  // The popup's language, as a password sign-in keeps it (with a second factor: at that step).
+  const locale = toLocale(popupLocale, EMAIL_LOCALES) ?? null;
+  return finishSignIn(ctx, user.twoFactorEnabled ? user : await rememberLocale(ctx, user, locale));
 }
 
 export const signInProviderResolvers = {
@@ -168,7 +171,7 @@ export const signInProviderResolvers = {
         });
         return { token: null, user: ctx.viewer, connectedProvider: provider.name };
       }
-      const { token, user } = await signInAs(ctx, result.userId);
+      const { token, user } = await signInAs(ctx, result.userId, flow.popup.locale);
       return { token, user, connectedProvider: null };
     },
 

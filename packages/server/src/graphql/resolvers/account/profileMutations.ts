@@ -187,6 +187,6 @@ export const profileMutations = {
   // The console's language switch (staff): their emails follow the console from now on.
   updateLocale: async (_root, { input }, ctx) => {
     const viewer = requireViewer(ctx);
-    return { user: await rememberLocale(ctx, viewer, validateLocale(input.locale)) };
+    return { user: await rememberLocale(ctx, viewer, validateLocale(input.locale), true) };
   },
 } satisfies MutationResolvers;

@@ -132,16 +132,12 @@ export const consoleActionResolvers = {
       });
       await deliverNotice(
         ctx,
-        // The invitee's language when known, else the inviting admin's (the console's they use).
-        email(
-          'moderatorInvite',
-          recipient(user.email, { locale: user.locale ?? admin.locale }, await ctx.organization()),
-          {
-            admin: admin.username,
-            username: user.username,
-            link: `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}`,
-          },
-        ),
+        // The invitee's language when known, else the site's (README, "Emails").
+        email('moderatorInvite', recipient(user.email, user, await ctx.organization()), {
+          admin: admin.username,
+          username: user.username,
+          link: `${ctx.publicUrl}${ACCOUNT_PATHS.acceptInvite}#token=${token}`,
+        }),
       );
       return { user };
     },
