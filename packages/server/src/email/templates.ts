@@ -42,8 +42,17 @@ export interface EmailWriter {
   date(at: Date | string): string;
 }
 
+/** One writer per locale: its translator and Intl formats are made once, not per email. */
+const writers = new Map<string, EmailWriter>();
+
 /** The writer of emails in `locale` (one of {@link EMAIL_LOCALES}). */
 export function emailWriter(locale: string): EmailWriter {
+  let writer = writers.get(locale);
+  if (!writer) writers.set(locale, (writer = makeWriter(locale)));
+  return writer;
+}
+
+function makeWriter(locale: string): EmailWriter {
   const translate = createTranslator(locale, SERVER_CATALOGS[locale] ?? SERVER_ENGLISH);
   // Right to left, each value set apart (Unicode's first-strong isolates): a Latin name or title
   // keeps its own direction, and the punctuation around it stays where the sentence puts it.
