@@ -599,13 +599,15 @@ async function writeThroughputSection() {
   console.log(
     `\n5. Write throughput (${WRITERS} signed-in writers over at most ${WRITERS} connections, posting at a steady overall rate, one request every 1/rate s, for ${WARM_UP_SECONDS} s at half that rate, not counted, then ${WRITE_SECONDS} s measured; each timed from when it was due; banned and suspect words, links held, report threshold on)`,
   );
-  if (runs('5a')) await writeThroughput('SQLite', {}, 500);
+  // BENCH_SCALE_RATE=<n>: post at n/s instead of the target's rate (for profiling below capacity).
+  const rateOr = (target: number) => Number(process.env['BENCH_SCALE_RATE'] ?? target);
+  if (runs('5a')) await writeThroughput('SQLite', {}, rateOr(500));
   if (!runs('5b')) {
     // Left out by BENCH_SCALE_ONLY.
   } else if (process.env['DATABASE_URL']) {
     const database = await createTestDatabase('postgres');
     try {
-      await writeThroughput('PostgreSQL', { DATABASE_URL: database.url }, 1_000);
+      await writeThroughput('PostgreSQL', { DATABASE_URL: database.url }, rateOr(1_000));
     } finally {
       await database.close();
     }

@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParleyServer } from '../src/createParleyServer';
 import type { ParleyServer } from '../src/createParleyServer';
+import { ORGANIZATION_CACHE_TTL_MS } from '../src/defaults';
 import { ALLOWED_ORIGINS_CACHE_TTL_MS } from '../src/runtime/plugins/originPolicy';
 import { loadConfig } from '../src/runtime/loadConfig';
 import { createMemoryLogger } from '../src/runtime/testing/createTestYoga';
 import { installOverHttp } from '../src/runtime/testing/installOverHttp';
 
 // Two Parley processes on one database and one Redis. An admin adds a permitted origin on one;
-// the other lets that origin in at once, not when its cached list expires.
+// the other lets that origin in at once, not when its cached list expires. The same for the
+// organization's settings, which each process keeps between requests.
 const REDIS_URL = process.env['REDIS_URL'] as string;
 const SITE = 'https://site.example';
 const NEW_ORIGIN = 'https://new.example';
@@ -84,5 +86,52 @@ describe('a site’s permitted origins across processes', () => {
     }
     expect(answer).toBe(NEW_ORIGIN);
     expect(ALLOWED_ORIGINS_CACHE_TTL_MS).toBeGreaterThan(60_000);
+  });
+
+  it('apply settings on every process as soon as an admin saves them', async () => {
+    const redisPrefix = `parley-test-${randomUUID()}:`;
+    const start = async () => {
+      const server = await createParleyServer({
+        config: loadConfig({ PORT: '0', PARLEY_DATA_DIR: dir, LOG_LEVEL: 'silent', REDIS_URL }),
+        logger: createMemoryLogger().logger,
+        redisPrefix,
+      });
+      servers.push(server);
+      return `http://127.0.0.1:${await server.listen()}`;
+    };
+    const a = await start();
+    const b = await start();
+    const token = await installOverHttp(a, { site: SITE, password: 'correct horse battery' });
+    // Signed in: answered by the server, not the read cache.
+    const ask = async (url: string, query: string, variables?: object) => {
+      const response = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as { data: { settings: { bannedWords: string[] } } };
+    };
+    const bannedWords = async (url: string) =>
+      (await ask(url, '{ settings { bannedWords } }')).data.settings.bannedWords;
+    // Both have read (and now keep) the settings without the word.
+    expect(await bannedWords(a)).toEqual([]);
+    expect(await bannedWords(b)).toEqual([]);
+
+    await ask(
+      a,
+      `mutation ($input: UpdateSettingsInput!) { updateSettings(input: $input) { settings { bannedWords } } }`,
+      { input: { bannedWords: ['darn'] } },
+    );
+    // On A at once (its own copy dropped before the answer), on B within a second: far inside
+    // the time a kept copy lives.
+    expect(await bannedWords(a)).toEqual(['darn']);
+    const deadline = Date.now() + 1_000;
+    let onB = await bannedWords(b);
+    while (onB.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      onB = await bannedWords(b);
+    }
+    expect(onB).toEqual(['darn']);
+    expect(ORGANIZATION_CACHE_TTL_MS).toBeGreaterThanOrEqual(5_000);
   });
 });

@@ -25,6 +25,7 @@ import type { ServerDeps } from './graphql/context';
 import { createAkismetClient } from './moderation/akismet';
 import { createParleySchema } from './graphql/createParleySchema';
 import { startAccountDeletionJob } from './jobs/startAccountDeletionJob';
+import { createOrganizationCache } from './runtime/organizationCache';
 import { createPubSub } from './pubsub/createPubSub';
 import { createMemoryRateLimitStore } from './rateLimit/createMemoryRateLimitStore';
 import { createRateLimiter } from './rateLimit/createRateLimiter';
@@ -48,6 +49,7 @@ import { STREAM_PAGE_FILES } from './clientBuilds';
 import { apiTokenWorks } from './graphql/apiTokenAccess';
 import {
   MAIL_DRAIN_MS,
+  ORGANIZATION_CACHE_TTL_MS,
   SHUTDOWN_DEADLINE_MS,
   SHUTDOWN_FINAL_STEPS_MS,
   SLOW_STOP_MS,
@@ -234,6 +236,10 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     // not have been dropped from the shared cache, so it is emptied before it is read again.
     const lostRedis = () => readCache.lost();
     redis?.on('close', lostRedis);
+    const organizationCache = createOrganizationCache({
+      db: database.db,
+      ttlMs: ORGANIZATION_CACHE_TTL_MS,
+    });
     const deps: ServerDeps = {
       db: database.db,
       tokens: createTokenService({ secret: tokenSecret, issuer: config.publicUrl }),
@@ -252,6 +258,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
       dataDir: config.dataDir,
       now: options.now ?? (() => new Date()),
       readCache,
+      organizationCache,
       webhooks,
       ...(config.akismetApiKey === undefined
         ? {}
@@ -330,6 +337,12 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
     })();
 
     opened.push(() => sitesChanged.return?.());
+    // The organization changed on another instance (or this one: dropping it twice is harmless).
+    const organizationChanges = pubsub.subscribe('organizationChanged');
+    void (async () => {
+      for await (const _event of organizationChanges) organizationCache.invalidate();
+    })();
+    opened.push(() => organizationChanges.return?.());
     await sweepOrphanAvatars({ ...deps, logger });
     // Moderators' hourly and daily digests (each claimed in the database: sent once).
     const digests = startModerationDigests(deps);
@@ -363,6 +376,7 @@ export async function createParleyServer(options: ParleyServerOptions): Promise<
           await accountDeletion.stop();
           await digests.stop();
           await sitesChanged.return?.();
+          await organizationChanges.return?.();
         });
         await step('http', () => http.close());
         await step('pubsub', () => pubsub.close());

@@ -421,6 +421,13 @@ export const SCRYPT_KEY_BYTES = 64;
  * front may keep a cacheable answer `sharedMaxAgeSeconds` (it hears no events: a rejected
  * comment can linger there that long, never in Parley's own cache).
  */
+/**
+ * Longest a process uses the organization row it read (its settings) without reading it again
+ * (runtime/organizationCache.ts). A change made through the server applies at once on every
+ * instance; this bounds one made by another command (`parley secrets`) or an announcement lost.
+ */
+export const ORGANIZATION_CACHE_TTL_MS = 5_000;
+
 export const READ_CACHE = Object.freeze({
   ttlMs: 300_000,
   maxBytes: 32 * 1024 * 1024,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { DEFAULT_SETTINGS } from '../defaults';
 import { ParleyError } from '../ParleyError';
@@ -93,6 +93,12 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     // HS256 with a shorter key is brute-forceable; refuse at start rather than sign weak tokens.
     throw new Error(`The token secret must be at least 32 bytes; got ${secret.byteLength}.`);
   }
+  // Imported once: given the raw bytes, jose imports them as a WebCrypto key on every sign and
+  // verify, about half of a verify's time (measured: 156–196 µs against 72–91 µs per verify).
+  const key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
 
   return {
     async sign(
@@ -107,13 +113,13 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ttlSeconds)
         .setJti(tokenId)
-        .sign(secret);
+        .sign(await key);
     },
 
     async verify(token) {
       let payload;
       try {
-        ({ payload } = await jwtVerify(token, secret, {
+        ({ payload } = await jwtVerify(token, await key, {
           algorithms: [ALGORITHM],
           issuer,
           currentDate: now(),
@@ -160,12 +166,12 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ttlSeconds)
         .setJti(randomUUID())
-        .sign(secret);
+        .sign(await key);
     },
 
     async verifyFor(purpose, token) {
       try {
-        const { payload } = await jwtVerify(token, secret, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: [ALGORITHM],
           issuer,
           audience: `parley:${purpose}`,

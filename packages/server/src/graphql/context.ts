@@ -1,5 +1,6 @@
 import { rateLimitNetwork } from '../db/store/ipBans';
 import DataLoader from 'dataloader';
+import type { OrganizationCache } from '../runtime/organizationCache';
 import type { Mailer } from '../email/createMailer';
 import type { Db } from '../db/inTransaction';
 import { findCommentsByIds } from '../db/store/comments';
@@ -55,6 +56,11 @@ export interface ServerDeps {
   now: () => Date;
   /** The shared read cache, which events invalidate; none in tests that do not need it. */
   readCache?: ReadCache;
+  /**
+   * The organization row kept between requests (runtime/organizationCache.ts); without one (tests
+   * that write it directly), each request reads it.
+   */
+  organizationCache?: OrganizationCache;
   /** Akismet, when `AKISMET_API_KEY` is set (moderation/akismet.ts). */
   akismet?: AkismetClient;
   /**
@@ -193,7 +199,8 @@ export function viewerClassOf(context: unknown): string | undefined {
 export function createContextFactory(deps: ServerDeps): ContextFactory {
   return async (init: ContextInit): Promise<ParleyContext> => {
     let organization: Promise<Organization | undefined> | undefined;
-    const loadOrganization = () => (organization ??= getOrganization(deps.db));
+    const loadOrganization = () =>
+      (organization ??= deps.organizationCache?.get() ?? getOrganization(deps.db));
     const settings = async () => (await loadOrganization())?.settings ?? { ...DEFAULT_SETTINGS };
     const byApiToken =
       init.token && isApiTokenSecret(init.token)

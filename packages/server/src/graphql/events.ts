@@ -29,6 +29,18 @@ export function invalidateEveryRead(ctx: Pick<ParleyContext, 'readCache'>): void
 }
 
 /**
+ * The organization's row changed (settings, webhooks' events, the spam model): this process's
+ * kept copy is dropped at once, so the caller's next request reads the change, and every other
+ * process is told (runtime/organizationCache.ts). Call it once the change is committed.
+ */
+export function organizationChanged(
+  ctx: Pick<ParleyContext, 'organizationCache' | 'pubsub'>,
+): void {
+  ctx.organizationCache?.invalidate();
+  ctx.pubsub.publish('organizationChanged', { organizationId: null });
+}
+
+/**
  * Live-update events. Payloads carry ids only (they may cross Redis as JSON); subscribers load
  * the comment fresh, so each reader sees it with their own permissions.
  */

@@ -23,6 +23,20 @@ function escapeRegExp(literal: string): string {
  * between its words.
  */
 export function createWordMatcher(words: readonly string[]): (text: string) => string[] {
+  let matcher = matchers.get(words);
+  if (matcher === undefined) matchers.set(words, (matcher = buildWordMatcher(words)));
+  return matcher;
+}
+
+/**
+ * Matchers by their list: the settings' lists are the same arrays for every request while a
+ * process keeps the organization (runtime/organizationCache.ts), and building one compiled a
+ * pattern per word for every post (bench:scale, section 5). Keyed by identity: pass a list that
+ * is not changed afterwards (the stored settings' lists are frozen).
+ */
+const matchers = new WeakMap<readonly string[], (text: string) => string[]>();
+
+function buildWordMatcher(words: readonly string[]): (text: string) => string[] {
   const patterns = words
     .map((word) => word.trim())
     .filter((word) => word !== '')

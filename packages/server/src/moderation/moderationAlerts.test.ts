@@ -11,7 +11,8 @@ import { seedCommunity } from '../graphql/testing/seedCommunity';
 import type { Community, Member } from '../graphql/testing/seedCommunity';
 import { useApi } from '../graphql/testing/useApi';
 import { createMemoryLogger } from '../runtime/testing/createTestYoga';
-import { MODERATION_LINK_TTL_MS, sendDueDigests } from './moderationAlerts';
+import { MODERATION_LINK_TTL_MS, sendDueDigests, startModerationDigests } from './moderationAlerts';
+import type { AlertDeps } from './moderationAlerts';
 
 const SET = `mutation ($siteId: ID!, $frequency: ModerationAlertFrequency!) {
   setModerationAlert(input: { siteId: $siteId, frequency: $frequency }) { alert { frequency site { id } } }
@@ -306,5 +307,28 @@ describe.each(testDialects())('moderators’ email alerts on %s', (dialect) => {
     } finally {
       await inbox?.close();
     }
+  });
+});
+
+describe('the digests’ timer', () => {
+  it('looks no more once stopped, not even its first look (the database may be closed)', async () => {
+    const errors: unknown[] = [];
+    const deps = {
+      // Any look at all fails here, and would be logged.
+      db: {},
+      logger: { error: (...args: unknown[]) => errors.push(args), info: () => undefined },
+      publicUrl: 'http://127.0.0.1:3000',
+      now: () => new Date(),
+    } as unknown as AlertDeps;
+    await startModerationDigests(deps).stop();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors).toEqual([]);
+    // Not stopped: its first look runs (and fails on this database, logged).
+    const running = startModerationDigests(deps, 60_000);
+    for (let i = 0; i < 50 && errors.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await running.stop();
+    expect(errors).toHaveLength(1);
   });
 });

@@ -283,10 +283,13 @@ export function startModerationDigests(deps: AlertDeps, tickMs = DIGEST_TICK_MS)
   };
   const timer = setInterval(tick, tickMs);
   timer.unref();
-  setImmediate(tick);
+  // Cleared too: a server stopped as soon as it started (a command that only reads) had its
+  // database closed under this first look.
+  const first = setImmediate(tick);
   return {
     async stop() {
       clearInterval(timer);
+      clearImmediate(first);
       await running;
     },
   };

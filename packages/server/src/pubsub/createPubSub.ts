@@ -31,6 +31,11 @@ export interface SitesChangedEvent {
   siteId: string;
 }
 
+/** The organization's row changed (its settings, its webhooks' events, the spam model's stamp). */
+export interface OrganizationChangedEvent {
+  organizationId: string | null;
+}
+
 /**
  * Topics and their publish arguments. `commentCreated` and `commentUpdated` are keyed by story id
  * (yoga's `publish(topic, id, payload)` / `subscribe(topic, id)` form), so a reader of one story
@@ -41,6 +46,7 @@ export type ParleyPubSubTopics = {
   commentUpdated: [storyId: string, event: CommentEvent];
   moderationQueueUpdated: [event: ModerationQueueEvent];
   sitesChanged: [event: SitesChangedEvent];
+  organizationChanged: [event: OrganizationChangedEvent];
 };
 
 /** Topic names, for code that must not spell them out (metrics, tests). */
@@ -49,6 +55,7 @@ export const PUBSUB_TOPICS = Object.freeze({
   commentUpdated: 'commentUpdated',
   moderationQueueUpdated: 'moderationQueueUpdated',
   sitesChanged: 'sitesChanged',
+  organizationChanged: 'organizationChanged',
 } as const satisfies { [K in keyof ParleyPubSubTopics]: K });
 
 /** A topic name. */

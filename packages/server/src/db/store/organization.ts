@@ -40,21 +40,27 @@ export interface Organization {
   /** Its spam model's stamp (store/spamModel.ts); '' before the first lesson. */
   spamModelStamp: string;
   /** The events some enabled webhook takes (store/webhooks.ts): an event no endpoint takes costs nothing. */
-  webhookEvents: string[];
+  webhookEvents: readonly string[];
 }
 
+/**
+ * Frozen, lists and settings too: one read is shared by every request of a process
+ * (runtime/organizationCache.ts), so a request changing what it was given would change it for all.
+ */
 function toOrganization(row: Selectable<OrganizationTable>): Organization {
-  return {
+  const settings = { ...DEFAULT_SETTINGS, ...parseJson<Partial<Settings>>(row.settings, {}) };
+  for (const value of Object.values(settings)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze({
     id: row.id,
     name: row.name,
     contactEmail: row.contact_email,
     url: row.url,
     locale: row.locale,
-    settings: { ...DEFAULT_SETTINGS, ...parseJson<Partial<Settings>>(row.settings, {}) },
+    settings: Object.freeze(settings),
     createdAt: row.created_at,
     spamModelStamp: row.spam_model_stamp,
-    webhookEvents: row.webhook_events === '' ? [] : row.webhook_events.split(' '),
-  };
+    webhookEvents: Object.freeze(row.webhook_events === '' ? [] : row.webhook_events.split(' ')),
+  });
 }
 
 /** The organization, or undefined before install. */

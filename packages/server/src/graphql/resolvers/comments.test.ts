@@ -244,6 +244,23 @@ describe.each(testDialects())('comments on %s', (dialect) => {
       expect(await api.db.selectFrom('comments').select('id').execute()).toHaveLength(2);
     });
 
+    it('answers a retry with the first comment also when a rule refuses it now', async () => {
+      const { writer, storyId } = await setup(api);
+      const input = { storyId, body: 'Well darn', clientMutationId: 'cm-rule' };
+      const first = await api.ok(POST, { input }, writer.token);
+      await setSettings(api, { bannedWords: ['darn'] });
+      const retry = await api.ok(POST, { input }, writer.token);
+      expect(retry.createComment.comment.id).toBe(first.createComment.comment.id);
+      // Not a retry: the rule refuses it, and nothing is stored.
+      const fresh = await api.request(
+        POST,
+        { input: { ...input, clientMutationId: 'cm-new' } },
+        writer.token,
+      );
+      expect(codeOf(fresh)).toBe('BANNED_WORD');
+      expect(await api.db.selectFrom('comments').select('id').execute()).toHaveLength(1);
+    });
+
     it.each([
       ['signed out', {}, 'UNAUTHENTICATED'],
       ['empty', { body: '   ' }, 'COMMENT_EMPTY'],

@@ -18,7 +18,7 @@ import { requireRole } from '../../permissions';
 import { requireTokenMaySet } from '../../apiTokenAccess';
 import type { OrganizationInput, Resolvers, UpdateSettingsInput } from '../resolverTypes.generated';
 import { httpUrl, required } from '../../../validation/validateInput';
-import { invalidateEveryRead } from '../../events';
+import { invalidateEveryRead, organizationChanged } from '../../events';
 import { diff } from '../../../db/store/auditLog';
 import { audit } from '../../audit';
 
@@ -276,6 +276,7 @@ export const updateSettingsResolvers = {
         }
         return saved;
       });
+      organizationChanged(ctx);
       invalidateEveryRead(ctx);
       // Not ctx.settings()/ctx.organization(): they were read once for this request, before
       // the change; the payload must show what is stored now.

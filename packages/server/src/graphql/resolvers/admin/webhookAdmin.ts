@@ -4,6 +4,7 @@
  * endpoint says where the organization's comments go. A secret is answered once, in the answer
  * that made it, as API tokens' are. The log, a test event and "send again" are any admin's.
  */
+import { organizationChanged } from '../../events';
 import { newId, inTransaction } from '../../../db/inTransaction';
 import type { AuditChange, AuditTarget } from '../../../db/store/auditLog';
 import {
@@ -171,6 +172,7 @@ export const webhookAdminResolvers = {
         ]);
         return made;
       });
+      organizationChanged(ctx); // the events some endpoint takes
       rememberSecret(ctx, webhook.id, secret);
       return { webhook };
     },
@@ -205,6 +207,7 @@ export const webhookAdminResolvers = {
         if (changes.length > 0) await audit(ctx, trx, 'WEBHOOK_UPDATE', target(after), changes);
         return after;
       });
+      organizationChanged(ctx);
       return { webhook };
     },
 
@@ -217,6 +220,7 @@ export const webhookAdminResolvers = {
         await deleteWebhook(trx, webhook.id);
         await audit(ctx, trx, 'WEBHOOK_DELETE', target(webhook));
       });
+      organizationChanged(ctx);
       return { webhookId: input.webhookId };
     },
 

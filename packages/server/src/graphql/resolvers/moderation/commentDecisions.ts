@@ -22,7 +22,12 @@ import { foldSpamLessonsSoon } from '../../../db/store/spamModel';
 import { claimAkismetReport, findAkismetCheck } from '../../../db/store/akismetChecks';
 import { akismetComment } from '../../../moderation/akismet';
 import type { ParleyContext } from '../../context';
-import { publishCommentCreated, publishCommentUpdated, publishQueueUpdated } from '../../events';
+import {
+  organizationChanged,
+  publishCommentCreated,
+  publishCommentUpdated,
+  publishQueueUpdated,
+} from '../../events';
 import { actorData, commentData, emitWebhookEvent } from '../../webhookEvents';
 import { requireRole } from '../../permissions';
 import { ParleyError } from '../../../ParleyError';
@@ -90,7 +95,7 @@ function reportToAkismet(
 export function foldSpamLessonsLater(ctx: ParleyContext): void {
   void foldSpamLessonsSoon(ctx.db, (error) =>
     ctx.logger.error({ err: error }, 'Folding spam lessons failed; the hourly sweep retries'),
-  );
+  ).then(() => organizationChanged(ctx)); // its new stamp: the new model, on every instance
 }
 
 /**
