@@ -28,7 +28,7 @@ async function allowedOrigin(url: string, origin: string): Promise<string | null
   return response.headers.get('access-control-allow-origin');
 }
 
-describe('a site’s permitted origins across processes', () => {
+describe('what an admin saves, across processes', () => {
   let dir: string;
   const servers: ParleyServer[] = [];
   beforeEach(async () => {
@@ -39,11 +39,11 @@ describe('a site’s permitted origins across processes', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('apply on every process as soon as an admin saves them', async () => {
+  /** Two servers on one SQLite file in one data folder (the processes share the data) and one Redis. */
+  async function startTwo(): Promise<[string, string]> {
     const redisPrefix = `parley-test-${randomUUID()}:`;
     const start = async () => {
       const server = await createParleyServer({
-        // One SQLite file in one data folder: the two processes share the data.
         config: loadConfig({ PORT: '0', PARLEY_DATA_DIR: dir, LOG_LEVEL: 'silent', REDIS_URL }),
         logger: createMemoryLogger().logger,
         redisPrefix,
@@ -51,8 +51,11 @@ describe('a site’s permitted origins across processes', () => {
       servers.push(server);
       return `http://127.0.0.1:${await server.listen()}`;
     };
-    const a = await start();
-    const b = await start();
+    return [await start(), await start()];
+  }
+
+  it('a site’s permitted origins apply on every process at once', async () => {
+    const [a, b] = await startTwo();
     const token = await installOverHttp(a, { site: SITE, password: 'correct horse battery' });
     // B has loaded (and now caches) the list without the new origin.
     expect(await allowedOrigin(b, SITE)).toBe(SITE);
@@ -88,19 +91,8 @@ describe('a site’s permitted origins across processes', () => {
     expect(ALLOWED_ORIGINS_CACHE_TTL_MS).toBeGreaterThan(60_000);
   });
 
-  it('apply settings on every process as soon as an admin saves them', async () => {
-    const redisPrefix = `parley-test-${randomUUID()}:`;
-    const start = async () => {
-      const server = await createParleyServer({
-        config: loadConfig({ PORT: '0', PARLEY_DATA_DIR: dir, LOG_LEVEL: 'silent', REDIS_URL }),
-        logger: createMemoryLogger().logger,
-        redisPrefix,
-      });
-      servers.push(server);
-      return `http://127.0.0.1:${await server.listen()}`;
-    };
-    const a = await start();
-    const b = await start();
+  it('the settings apply on every process at once', async () => {
+    const [a, b] = await startTwo();
     const token = await installOverHttp(a, { site: SITE, password: 'correct horse battery' });
     // Signed in: answered by the server, not the read cache.
     const ask = async (url: string, query: string, variables?: object) => {

@@ -44,6 +44,7 @@ import { tokenLink } from '../graphql/resolvers/account/accountEmails';
 import type { Logger } from '../runtime/createLogger';
 import type { RateLimiter } from '../rateLimit/createRateLimiter';
 import { getOrganization, getSettings } from '../db/store/organization';
+import { DEFAULT_SETTINGS } from '../defaults';
 
 /** How long an email's Approve / Reject link works: three days (a digest is read late). */
 export const MODERATION_LINK_TTL_MS = 3 * 86_400_000;
@@ -153,8 +154,9 @@ export async function alertModerators(
     .map((row) => row.user)
     .filter((user) => user.id !== comment.authorId && mayBeAlerted(user, now));
   if (moderators.length === 0) return;
-  const requireStaffTwoFactor = await staffTwoFactorRule(deps.db);
+  // One read: the staff two-factor rule and the emails' language.
   const organization = await getOrganization(deps.db);
+  const requireStaffTwoFactor = (organization?.settings ?? DEFAULT_SETTINGS).requireStaffTwoFactor;
   const [site, author] = await Promise.all([
     findSiteById(deps.db, story.siteId),
     authorName(deps.db, comment),
@@ -197,8 +199,9 @@ export async function sendDueDigests(deps: AlertDeps): Promise<number> {
   let sent = 0;
   const dueNow = await dueDigests(deps.db, deps.now());
   if (dueNow.length === 0) return 0;
-  const requireStaffTwoFactor = await staffTwoFactorRule(deps.db);
+  // One read: the staff two-factor rule and the emails' language.
   const organization = await getOrganization(deps.db);
+  const requireStaffTwoFactor = (organization?.settings ?? DEFAULT_SETTINGS).requireStaffTwoFactor;
   for (const due of dueNow) {
     try {
       const now = deps.now();
