@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createPubSub } from './createPubSub';
+import { createPubSub, unawaitedCaught } from './createPubSub';
 import type { ParleyPubSub } from './createPubSub';
 
 const REDIS_URL = process.env['REDIS_URL'];
@@ -160,5 +160,38 @@ describe('createPubSub over Redis', () => {
     await a.ready();
     await a.close();
     await expect(a.ready()).rejects.toThrow();
+  });
+});
+
+describe('the commands the Redis event target does not await', () => {
+  it('are logged when Redis refuses them, never left as an unhandled rejection', async () => {
+    // An unhandled rejection ends a server process; ioredis rejects these while Redis is away
+    // (here at once: a client that is not connected and queues nothing).
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const away = new Redis(REDIS_URL as string, { lazyConnect: true, enableOfflineQueue: false });
+    try {
+      const warnings: unknown[] = [];
+      const client = unawaitedCaught(away, { warn: (...args: unknown[]) => warnings.push(args) });
+      void client.subscribe('parley-test:topic');
+      void client.publish('parley-test:topic', '{}');
+      void client.unsubscribe('parley-test:topic');
+      for (let i = 0; i < 50 && warnings.length < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      expect(warnings.map((args) => (args as [{ command: string }])[0].command)).toEqual([
+        'subscribe',
+        'publish',
+        'unsubscribe',
+      ]);
+      // Everything else is the client's own.
+      expect(client.status).toBe(away.status);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      away.disconnect();
+    }
   });
 });

@@ -156,7 +156,10 @@ function createBasePubSub({
   }
   const eventTarget = timed(
     withChannelPrefix(
-      createRedisEventTarget({ publishClient, subscribeClient }) as EventTargetLike,
+      createRedisEventTarget({
+        publishClient: unawaitedCaught(publishClient, logger),
+        subscribeClient: unawaitedCaught(subscribeClient, logger),
+      }) as EventTargetLike,
       prefix,
     ),
     prefix,
@@ -169,6 +172,31 @@ function createBasePubSub({
     },
     ready: async () => {
       await Promise.all([publishClient.ping(), subscribeClient.ping()]);
+    },
+  });
+}
+
+/** The commands the event target sends without awaiting them. */
+const UNAWAITED = new Set<string | symbol>(['publish', 'subscribe', 'unsubscribe']);
+
+/**
+ * `client` for yoga's Redis event target, which sends PUBLISH, SUBSCRIBE and UNSUBSCRIBE without
+ * awaiting them: while Redis is away, ioredis rejects them (at its retry limit, or when the
+ * client is closed), and a rejection nobody handles ends the process. A reader leaving during an
+ * outage did that; now it is logged, and ioredis resubscribes what is still listened to when
+ * Redis is back.
+ */
+export function unawaitedCaught(client: Redis, logger: Pick<Logger, 'warn'> | undefined): Redis {
+  return new Proxy(client, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (!UNAWAITED.has(key)) return method;
+      return (...args: unknown[]) =>
+        (method(...args) as Promise<unknown>).catch((error: unknown) =>
+          logger?.warn({ err: error, command: String(key) }, 'Redis pub/sub command failed'),
+        );
     },
   });
 }
