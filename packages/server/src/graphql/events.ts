@@ -37,7 +37,7 @@ export function organizationChanged(
   ctx: Pick<ParleyContext, 'organizationCache' | 'pubsub'>,
 ): void {
   ctx.organizationCache?.invalidate();
-  ctx.pubsub.publish('organizationChanged', { organizationId: null });
+  ctx.pubsub.publish('organizationChanged', {});
 }
 
 /**

@@ -31,10 +31,11 @@ export interface SitesChangedEvent {
   siteId: string;
 }
 
-/** The organization's row changed (its settings, its webhooks' events, the spam model's stamp). */
-export interface OrganizationChangedEvent {
-  organizationId: string | null;
-}
+/**
+ * The organization's row changed (its settings, its webhooks' events, the spam model's stamp):
+ * there is one, so the event names nothing.
+ */
+export type OrganizationChangedEvent = Record<string, never>;
 
 /**
  * Topics and their publish arguments. `commentCreated` and `commentUpdated` are keyed by story id
